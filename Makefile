@@ -1,0 +1,145 @@
+# The tutorial's user interface.  Start with `make help`.
+#
+# A student's loop is `make chapterN test`: build chapter N from chapters/ and run
+# its tests.  SOLUTIONS=1 does the same with the reference solutions in solutions/.
+# Everything is built under build/, one folder per source tree, so the two never mix.
+
+SHELL := bash
+.DEFAULT_GOAL := help
+.SUFFIXES:
+MAKEFLAGS += --no-builtin-rules --no-print-directory
+
+include mk/toolchain.mk
+
+# ---- The chapters --------------------------------------------------------------
+# chapters/chapters.txt is the one list of chapters: number, folder, title.
+CHAPTER_LIST := chapters/chapters.txt
+CHAPTERS := $(shell awk '!/^\#/ && NF {print $$1}' $(CHAPTER_LIST))
+chapter_folder = $(shell awk '$$1 == "$(1)" {print $$2}' $(CHAPTER_LIST))
+chapter_title = $(shell awk '$$1 == "$(1)" {$$1 = $$2 = ""; sub(/^ +/, ""); print}' $(CHAPTER_LIST))
+
+# `make chapter2 test` names chapter 2; a goal without chapterN means all of them.
+NAMED_CHAPTERS := $(patsubst chapter%,%,$(filter chapter%,$(MAKECMDGOALS)))
+UNKNOWN_CHAPTERS := $(filter-out $(CHAPTERS),$(NAMED_CHAPTERS))
+ifneq ($(UNKNOWN_CHAPTERS),)
+  $(error There is no chapter$(firstword $(UNKNOWN_CHAPTERS)); the chapters are: $(addprefix chapter,$(CHAPTERS)))
+endif
+SELECTED := $(if $(NAMED_CHAPTERS),$(NAMED_CHAPTERS),$(CHAPTERS))
+
+# ---- Where sources come from and builds go ---------------------------------------
+TREE := $(if $(filter 1,$(SOLUTIONS)),solutions,chapters)
+BACKEND ?= cuda
+BUILD := build/$(BACKEND)
+BIN := $(BUILD)/$(TREE)/bin
+
+# Each chapter's API header lives once, in chapters/, for skeleton and solution alike.
+INCLUDES := -Icommon -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call chapter_folder,$(n)))
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=c++17 -Wall -Wextra -MMD -MP -isystem $(CUDA_HOME)/include $(INCLUDES) $(CATCH_CFLAGS)
+NVCCFLAGS ?= -O3 -lineinfo
+NVCCFLAGS += -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
+LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart $(CATCH_LIBS)
+
+COMMON_OBJECTS := $(patsubst common/%.cpp,$(BUILD)/common/%.o,$(wildcard common/*.cpp))
+HARNESS_OBJECTS := $(patsubst tests/harness/%.cpp,$(BUILD)/harness/%.o,$(wildcard tests/harness/*.cpp))
+
+# ---- Compiling ---------------------------------------------------------------------
+# Every object depends on the compiler flags, recorded in a file that only changes
+# when they do: ARCH=sm_90 after a default build rebuilds, a repeated build does not.
+FLAGS_RECORD := $(BUILD)/compile-flags.txt
+$(FLAGS_RECORD): FORCE
+	@mkdir -p $(@D)
+	@echo '$(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)' > $@
+
+$(BUILD)/%.o: %.cu $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  NVCC  $<"
+	@$(NVCC) $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/common/%.o: common/%.cpp $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/harness/%.o: tests/harness/%.cpp $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(BUILD)/tests/%.o: tests/%.cpp $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS) -c $< -o $@
+
+# ---- One set of rules per chapter -----------------------------------------------------
+# For chapter $(1) in folder $(2): its kernels from the chosen tree, linked with its
+# tests, common/ and the test harness into $(BIN)/chapter$(1)-tests.
+define CHAPTER_RULES
+$(BIN)/chapter$(1)-tests: $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(TREE)/$(2)/*.cu)) $(BUILD)/tests/$(2).o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
+	@mkdir -p $$(@D)
+	@echo "  LINK  $$@"
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+
+.PHONY: chapter$(1)
+chapter$(1): $(BIN)/chapter$(1)-tests
+endef
+$(foreach n,$(CHAPTERS),$(eval $(call CHAPTER_RULES,$(n),$(call chapter_folder,$(n)))))
+
+$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
+	@mkdir -p $(@D)
+	@echo "  LINK  $@"
+	@$(CXX) $^ $(LDLIBS) -o $@
+
+# ---- Targets for people ---------------------------------------------------------------
+#: make chapterN test       build chapter N from chapters/ and run its tests
+#: make chapterN            build chapter N only
+#: make test                build and test every chapter (and common/)
+#: ... SOLUTIONS=1          the same, with the reference solutions in solutions/
+#: ... SEED=n               make the random test inputs from seed n (the default is fixed)
+#: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
+#: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
+#: make setup               install what is missing (Catch2, Doxygen, Graphviz) or say what to install
+#: make clean               delete build/
+#: make help                this list
+
+TEST_BINARIES := $(if $(NAMED_CHAPTERS),,$(BUILD)/bin/common-tests) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
+
+.PHONY: test
+test: $(TEST_BINARIES)
+	@failed=0; \
+	for binary in $^; do \
+	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \
+	  TUTORIAL_SEED=$(SEED) ./$$binary $(ARGS) || failed=1; \
+	done; \
+	exit $$failed
+
+.PHONY: test-common
+test-common: $(BUILD)/bin/common-tests
+	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+
+.PHONY: check
+check:
+	@bash tools/check.sh
+
+.PHONY: setup
+setup:
+	@bash tools/setup.sh
+
+.PHONY: clean
+clean:
+	rm -rf build
+
+.PHONY: help
+help:
+	@echo "CUDA shared-memory tutorial. The chapters:"
+	@awk '!/^#/ && NF {n = $$1; $$1 = $$2 = ""; sub(/^ +/, ""); printf "  chapter%-3s %s\n", n, $$0}' $(CHAPTER_LIST)
+	@echo
+	@echo "Targets:"
+	@sed -n 's/^#: /  /p' $(MAKEFILE_LIST)
+	@echo
+	@echo "Building for $(ARCH_DESCRIPTION); Catch2 version $(CATCH_VERSION)."
+
+.PHONY: FORCE
+FORCE:
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,240 @@
+#include "compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+#include <stdexcept>
+
+namespace tutorial {
+
+namespace {
+
+constexpr long long kMapLimit = 64;  // the most characters a map row or column may have
+
+std::string format_number(double value) {
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.7g", value);
+    return buffer;
+}
+
+// One axis of the map: how many elements each character stands for.
+long long cell_size(long long extent, long long tile) {
+    if (extent <= kMapLimit) {
+        return 1;
+    }
+    if (tile > 0 && (extent + tile - 1) / tile <= kMapLimit) {
+        return tile;
+    }
+    return (extent + kMapLimit - 1) / kMapLimit;
+}
+
+// Shared tail of both comparisons: the header, the list, the patterns and the map.
+void write_report(ComparisonReport& report, const OutputLayout& layout, const std::vector<double>& got,
+                  bool exact) {
+    if (report.ok()) {
+        return;
+    }
+    std::ostringstream text;
+    const double percent = 100.0 * static_cast<double>(report.wrong) / static_cast<double>(report.total);
+    text << layout.name << " is wrong at " << report.wrong << " of " << report.total << " elements ("
+         << format_number(percent) << "%); output is " << layout.rows << " x " << layout.cols << ".\n";
+
+    text << "Largest error " << format_number(report.max_error) << " at (" << report.max_error_row << ", "
+         << report.max_error_col << ").\n";
+    text << "Seed " << layout.seed << ": run again with SEED=" << layout.seed << " to get the same inputs.\n";
+    text << "First wrong elements (row, col):\n";
+    for (const Mismatch& m : report.first) {
+        text << "  " << layout.name << "(" << m.row << ", " << m.col << "): expected " << format_number(m.expected)
+             << ", got " << format_number(m.got);
+        if (!exact) {
+            text << " (error " << format_number(std::fabs(m.got - m.expected)) << ", allowed "
+                 << format_number(m.allowed) << ")";
+        }
+        text << "\n";
+    }
+    if (report.wrong > static_cast<long long>(report.first.size())) {
+        text << "  ... and " << report.wrong - static_cast<long long>(report.first.size()) << " more.\n";
+    }
+    const std::vector<std::string> patterns = describe_error_pattern(report, layout, got);
+    if (!patterns.empty()) {
+        text << "What the wrong elements have in common:\n";
+        for (const std::string& sentence : patterns) {
+            text << "  - " << sentence << "\n";
+        }
+    }
+    text << draw_error_map(report, layout);
+    report.text = text.str();
+}
+
+void note_wrong(ComparisonReport& report, long long index, long long cols, double error) {
+    report.wrong_mask[index] = true;
+    const double size = std::isnan(error) ? INFINITY : error;  // NaN counts as the largest error of all
+    if (report.wrong == 0 || size > report.max_error) {
+        report.max_error = size;
+        report.max_error_row = index / cols;
+        report.max_error_col = index % cols;
+    }
+}
+
+void check_sizes(std::size_t got, std::size_t expected, const OutputLayout& layout) {
+    const auto cells = static_cast<std::size_t>(layout.rows * layout.cols);
+    if (got != expected || got != cells) {
+        throw std::invalid_argument("compare: " + layout.name + " has " + std::to_string(got) +
+                                    " elements, the reference " + std::to_string(expected) + ", the layout " +
+                                    std::to_string(layout.rows) + " x " + std::to_string(layout.cols));
+    }
+}
+
+}  // namespace
+
+ComparisonReport compare_with_tolerance(const std::vector<float>& got, const ExpectedOutput& expected,
+                                        const OutputLayout& layout) {
+    check_sizes(got.size(), expected.value.size(), layout);
+    ComparisonReport report;
+    report.total = static_cast<long long>(got.size());
+    report.wrong_mask.assign(got.size(), false);
+    std::vector<double> got_values(got.begin(), got.end());
+    for (long long i = 0; i < report.total; ++i) {
+        const double error = std::fabs(static_cast<double>(got[i]) - expected.value[i]);
+        if (!(error <= expected.tolerance[i])) {  // written this way round so that NaN is wrong
+            note_wrong(report, i, layout.cols, error);
+            if (++report.wrong <= kMismatchesListed) {
+                report.first.push_back(
+                    {i / layout.cols, i % layout.cols, expected.value[i], got[i], expected.tolerance[i]});
+            }
+        }
+    }
+    write_report(report, layout, got_values, false);
+    return report;
+}
+
+ComparisonReport compare_exact(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& expected,
+                               const OutputLayout& layout) {
+    check_sizes(got.size(), expected.size(), layout);
+    ComparisonReport report;
+    report.total = static_cast<long long>(got.size());
+    report.wrong_mask.assign(got.size(), false);
+    std::vector<double> got_values(got.begin(), got.end());
+    for (long long i = 0; i < report.total; ++i) {
+        if (got[i] != expected[i]) {
+            note_wrong(report, i, layout.cols, std::fabs(double(got[i]) - double(expected[i])));
+            if (++report.wrong <= kMismatchesListed) {
+                report.first.push_back({i / layout.cols, i % layout.cols, double(expected[i]), double(got[i]), 0.0});
+            }
+        }
+    }
+    write_report(report, layout, got_values, true);
+    return report;
+}
+
+std::vector<std::string> describe_error_pattern(const ComparisonReport& report, const OutputLayout& layout,
+                                                const std::vector<double>& got) {
+    std::vector<std::string> sentences;
+    if (report.ok()) {
+        return sentences;
+    }
+    const long long rows = layout.rows, cols = layout.cols;
+    auto wrong = [&](long long r, long long c) { return report.wrong_mask[r * cols + c]; };
+
+    if (report.wrong == report.total) {
+        sentences.push_back("Every element is wrong: check the index arithmetic and that the kernel writes its result.");
+    }
+    bool all_nan = true;
+    for (long long i = 0; i < report.total && all_nan; ++i) {
+        if (report.wrong_mask[i] && !std::isnan(got[i])) all_nan = false;
+    }
+    if (all_nan) {
+        sentences.push_back("Every wrong element still holds the NaN poison the test wrote before the run: "
+                            "no thread ever wrote it. Check the grid covers the whole output and the bounds checks "
+                            "are not too strict.");
+    }
+
+    // Errors confined to the last, partial tile row or column: the classic bounds bug.
+    const long long tile_r = layout.tile_rows, tile_c = layout.tile_cols;
+    if (tile_r > 0 && tile_c > 0 && report.wrong < report.total) {
+        const long long full_rows = rows - rows % tile_r;  // first row of the partial tile row
+        const long long full_cols = cols - cols % tile_c;
+        bool only_partial = true, in_partial_rows = false, in_partial_cols = false;
+        for (long long r = 0; r < rows; ++r) {
+            for (long long c = 0; c < cols; ++c) {
+                if (!wrong(r, c)) continue;
+                only_partial = only_partial && (r >= full_rows || c >= full_cols);
+                in_partial_rows = in_partial_rows || r >= full_rows;
+                in_partial_cols = in_partial_cols || c >= full_cols;
+            }
+        }
+        if (only_partial) {
+            std::ostringstream s;
+            s << "Only the last, partial tiles are wrong (";
+            if (in_partial_rows) s << "rows " << full_rows << ".." << rows - 1;
+            if (in_partial_rows && in_partial_cols) s << " and ";
+            if (in_partial_cols) s << "columns " << full_cols << ".." << cols - 1;
+            s << "; tiles are " << tile_r << " x " << tile_c
+              << "): the size is not a multiple of the tile and the edge is not handled.";
+            sentences.push_back(s.str());
+        }
+    }
+
+    // Errors confined to a ring of width `border` round the edge: edge handling.
+    const long long ring = layout.border;
+    if (ring > 0 && report.wrong < report.total) {
+        bool only_ring = true;
+        for (long long r = 0; r < rows && only_ring; ++r) {
+            for (long long c = 0; c < cols; ++c) {
+                const bool inside = r >= ring && r < rows - ring && c >= ring && c < cols - ring;
+                if (wrong(r, c) && inside) {
+                    only_ring = false;
+                    break;
+                }
+            }
+        }
+        if (only_ring) {
+            sentences.push_back("Only elements within " + std::to_string(ring) +
+                                " of the image border are wrong: the clamping at the edges is off.");
+        }
+    }
+    return sentences;
+}
+
+std::string draw_error_map(const ComparisonReport& report, const OutputLayout& layout) {
+    const long long rows = layout.rows, cols = layout.cols;
+    const long long cell_r = cell_size(rows, layout.tile_rows);
+    const long long cell_c = cell_size(cols, layout.tile_cols);
+    const bool per_element = cell_r == 1 && cell_c == 1;
+    std::ostringstream map;
+    map << "Map of " << layout.name << " (" << rows << " x " << cols << "): ";
+    if (per_element) {
+        map << "one character per element, '.' right, 'X' wrong";
+        if (layout.tile_rows > 0 && layout.tile_cols > 0) {
+            map << ", gaps between " << layout.tile_rows << " x " << layout.tile_cols << " tiles";
+        }
+    } else {
+        map << "one character per " << cell_r << " x " << cell_c
+            << " block of elements, '.' all right, 'x' some wrong, 'X' all wrong";
+    }
+    map << "\n";
+    // Gaps between tiles only where a character is one element; in a coarse map each
+    // character already is a tile or a block.
+    const long long gap_r = per_element ? layout.tile_rows : 0;
+    const long long gap_c = per_element ? layout.tile_cols : 0;
+    for (long long r0 = 0; r0 < rows; r0 += cell_r) {
+        if (gap_r > 0 && r0 > 0 && r0 % gap_r == 0) map << "\n";
+        map << "  ";
+        for (long long c0 = 0; c0 < cols; c0 += cell_c) {
+            if (gap_c > 0 && c0 > 0 && c0 % gap_c == 0) map << ' ';
+            long long wrong = 0, count = 0;
+            for (long long r = r0; r < std::min(rows, r0 + cell_r); ++r) {
+                for (long long c = c0; c < std::min(cols, c0 + cell_c); ++c) {
+                    wrong += report.wrong_mask[r * cols + c] ? 1 : 0;
+                    ++count;
+                }
+            }
+            map << (wrong == 0 ? '.' : wrong == count ? 'X' : 'x');
+        }
+        map << "\n";
+    }
+    return map.str();
+}
+
+}  // namespace tutorial

@@ -1,0 +1,97 @@
+/// @file device_buffer.h
+/// @brief DeviceBuffer: GPU memory that frees itself, with checked copies to and from the host.
+#pragma once
+
+#include "cuda_check.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+namespace tutorial {
+
+/// @brief An array of @p T in GPU global memory, owned like a std::vector.
+///
+/// Allocation, copies and release go through CUDA_CHECK, so a failure throws CudaError
+/// instead of leaving a null pointer behind. The buffer is move-only: two owners would
+/// free the same memory twice.
+template <typename T>
+class DeviceBuffer {
+public:
+    /// @brief Allocate room for @p count elements (uninitialised; see poison()).
+    explicit DeviceBuffer(std::size_t count) : count_(count) {
+        if (count_ > 0) {
+            CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+        }
+    }
+
+    /// @brief Allocate and upload a copy of @p host.
+    explicit DeviceBuffer(const std::vector<T>& host) : DeviceBuffer(host.size()) { upload(host); }
+
+    ~DeviceBuffer() {
+        // Never throw from a destructor: a failure here would hide the exception that
+        // is unwinding the stack, which is the one worth reading.
+        if (data_ != nullptr) {
+            cudaFree(data_);
+        }
+    }
+
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+
+    DeviceBuffer(DeviceBuffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+
+    DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(count_, other.count_);
+        return *this;
+    }
+
+    /// @brief Device pointer to the first element (null for an empty buffer).
+    T* data() noexcept { return data_; }
+    /// @copydoc data()
+    const T* data() const noexcept { return data_; }
+    /// @brief Number of elements.
+    std::size_t size() const noexcept { return count_; }
+    /// @brief Size in bytes.
+    std::size_t bytes() const noexcept { return count_ * sizeof(T); }
+
+    /// @brief Copy @p host to the device; its size must equal size().
+    void upload(const std::vector<T>& host) {
+        if (host.size() != count_) {
+            throw std::invalid_argument("DeviceBuffer::upload: host has " + std::to_string(host.size()) +
+                                        " elements, the buffer " + std::to_string(count_));
+        }
+        if (count_ > 0) {
+            CUDA_CHECK(cudaMemcpy(data_, host.data(), bytes(), cudaMemcpyHostToDevice));
+        }
+    }
+
+    /// @brief Copy the whole buffer back to the host.
+    std::vector<T> download() const {
+        std::vector<T> host(count_);
+        if (count_ > 0) {
+            CUDA_CHECK(cudaMemcpy(host.data(), data_, bytes(), cudaMemcpyDeviceToHost));
+        }
+        return host;
+    }
+
+    /// @brief Set every byte to @p byte.
+    ///
+    /// Tests poison outputs before each run so that an element the kernel never
+    /// writes cannot pass by accident. The default 0xFF makes every float a NaN.
+    void poison(std::uint8_t byte = 0xFF) {
+        if (count_ > 0) {
+            CUDA_CHECK(cudaMemset(data_, byte, bytes()));
+        }
+    }
+
+private:
+    T* data_ = nullptr;
+    std::size_t count_ = 0;
+};
+
+}  // namespace tutorial

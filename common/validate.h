@@ -1,0 +1,28 @@
+/// @file validate.h
+/// @brief Argument checks for the chapters' host functions.
+///
+/// A bad size or pointer must never reach a kernel: it would either compute garbage
+/// silently or crash far from the mistake. These checks throw std::invalid_argument
+/// with a message that names the function and the argument.
+#pragma once
+
+#include <string>
+
+namespace tutorial {
+
+/// @brief Throw std::invalid_argument unless @p value ≥ 1.
+/// @param function the public function being called, e.g. "naive_gemm"
+/// @param name     the argument's name, e.g. "M"
+void require_positive(const char* function, const char* name, long long value);
+
+/// @brief Throw std::invalid_argument unless lo ≤ @p value ≤ hi.
+void require_in_range(const char* function, const char* name, long long value, long long lo, long long hi);
+
+/// @brief Throw std::invalid_argument if @p pointer is null.
+void require_not_null(const char* function, const char* name, const void* pointer);
+
+/// @brief The checks every GEMM entry point makes: M, N, K ≥ 1 and no null matrix.
+void require_gemm_arguments(const char* function, const float* A, const float* B, const float* C, int M, int N,
+                            int K);
+
+}  // namespace tutorial

@@ -1,0 +1,27 @@
+// Chapter 1 tests: naive GEMM.  Run them with `make chapter1 test`.
+#include "naive_gemm.h"
+
+#include "catch.h"
+#include "expect.h"
+#include "gemm_cases.h"
+
+using tutorial::GemmShape;
+
+TEST_CASE("naive_gemm_launch_config covers C with 16x16 blocks, x along the columns", "[chapter1]") {
+    tutorial::check_launch_covers(naive_gemm_launch_config, kNaiveGemmBlock);
+}
+
+TEST_CASE("naive_gemm matches the CPU reference for every shape", "[chapter1][gpu]") {
+    const GemmShape shape = GENERATE(from_range(tutorial::gemm_test_shapes(kNaiveGemmBlock)));
+    INFO("shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(naive_gemm, shape, kNaiveGemmBlock));
+}
+
+TEST_CASE("naive_gemm rejects bad sizes and null pointers, naming the argument", "[chapter1]") {
+    tutorial::check_gemm_rejects_bad_arguments(naive_gemm, "naive_gemm");
+}
+
+TEST_CASE("naive_gemm reports a failed launch as a CudaError naming the kernel", "[chapter1][gpu]") {
+    const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { naive_gemm(A, B, C, M, N, K); };
+    tutorial::check_too_many_block_rows_is_a_cuda_error(gemm, kNaiveGemmBlock, "naive_gemm_kernel", "naive_gemm.cu");
+}

@@ -1,0 +1,26 @@
+/// @file expect.h
+/// @brief Test helpers shared by every chapter's tests.
+#pragma once
+
+#include "catch.h"
+#include "compare.h"
+
+#include <string>
+
+namespace tutorial {
+
+/// @brief True when a CUDA device can run kernels.  Decided once, by the test runner's main.
+bool cuda_device_available();
+
+}  // namespace tutorial
+
+/// @brief Pass when @p report found no wrong element; otherwise fail with its whole text,
+/// so the failure explains itself without opening the test file.
+#define REQUIRE_MATCH(report)                      \
+    do {                                           \
+        const auto& tutorial_report_ = (report);   \
+        if (!tutorial_report_.ok()) {              \
+            FAIL(tutorial_report_.text);           \
+        }                                          \
+        SUCCEED();                                 \
+    } while (false)

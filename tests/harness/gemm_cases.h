@@ -1,0 +1,54 @@
+/// @file gemm_cases.h
+/// @brief The GEMM test cases chapters 1 and 2 share: shapes, a checked run, bad input.
+#pragma once
+
+#include "compare.h"
+#include "launch_config.h"
+
+#include <functional>
+#include <ostream>
+#include <vector>
+
+namespace tutorial {
+
+/// @brief The sizes of one GEMM: C(M×N) = A(M×K)·B(K×N).
+struct GemmShape {
+    int M;  ///< rows of A and C
+    int N;  ///< columns of B and C
+    int K;  ///< columns of A, rows of B
+};
+
+/// @brief Print a shape as "M=17 N=15 K=16" in test output.
+std::ostream& operator<<(std::ostream& out, const GemmShape& shape);
+
+/// @brief The shapes every GEMM kernel must get right, for a kernel whose tile or
+/// block side is @p tile.
+///
+/// 1×1×1; tile−1, tile and tile+1 in every combination of M, N and K; primes; K below
+/// and above the tile; the very rectangular 1×1000×1 and 1000×1×1000; 257×129×67; 512³.
+std::vector<GemmShape> gemm_test_shapes(int tile);
+
+/// @brief A GEMM entry point taking device pointers: naive_gemm, or tiled_gemm at one tile.
+using GemmFunction = std::function<void(const float* A, const float* B, float* C, int M, int N, int K)>;
+
+/// @brief Run @p gemm once on fresh random A and B in GPU memory, with C poisoned to NaN
+/// beforehand, and compare C with the CPU reference.
+/// @param tile the kernel's tile or block side, for the error map's gaps and patterns
+ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile);
+
+/// @brief Check that @p gemm rejects sizes below 1 and null pointers with
+/// std::invalid_argument naming the argument, before touching the GPU.
+/// @param function_name the name the messages must start with, e.g. "naive_gemm"
+void check_gemm_rejects_bad_arguments(const GemmFunction& gemm, const char* function_name);
+
+/// @brief Check that @p launch_config gives @p tile × @p tile blocks and a grid that
+/// covers an M×N output, x along the N columns, rounded up, for every test shape.
+void check_launch_covers(const std::function<LaunchConfig(int M, int N)>& launch_config, int tile);
+
+/// @brief Check that a launch with one block row more than a GPU allows (grid.y =
+/// 65536) makes @p gemm throw CudaError with cudaErrorInvalidConfiguration, naming
+/// @p kernel_name and @p source_file in its message.
+void check_too_many_block_rows_is_a_cuda_error(const GemmFunction& gemm, int block, const char* kernel_name,
+                                               const char* source_file);
+
+}  // namespace tutorial

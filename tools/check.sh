@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# `make check`: the maintainer's gate, and what CI runs.
+#
+# For every chapter in chapters/chapters.txt it checks that
+#   - the skeleton has TODO(chapterN) markers and the solution has no TODO;
+#   - skeleton and solution have the same files;
+#   - the solution passes the chapter's tests;
+#   - the skeleton compiles, and fails the chapter's tests (without crashing).
+# The common/ library's own tests must pass too. The last line is "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+
+logs=build/check
+mkdir -p "$logs"
+passed=0
+failed=0
+pass() { echo "  ok    $1"; passed=$((passed + 1)); }
+fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
+
+# A test run "fails" when the runner reports failed tests; a crash (a signal, or a
+# Catch2 fatal error) is a defect of its own, never a pass.
+crashed() { grep -qE "fatal error condition|Segmentation fault|Aborted|core dumped|terminate called" "$1"; }
+
+echo "common/"
+if make test-common >"$logs/common.log" 2>&1; then
+    pass "the common library passes its tests"
+else
+    fail "the common library fails its tests" "see $logs/common.log"
+fi
+
+while read -r number folder _; do
+    case "$number" in ''|'#'*) continue ;; esac
+    echo "chapter$number ($folder)"
+
+    if grep -q "TODO(chapter$number)" chapters/"$folder"/*.cu 2>/dev/null; then
+        pass "the skeleton has TODO(chapter$number) markers"
+    else
+        fail "the skeleton chapters/$folder has no TODO(chapter$number) marker"
+    fi
+    if todo=$(grep -rn "TODO" solutions/"$folder"); then
+        fail "the solution still has TODO markers" "$todo"
+    else
+        pass "the solution has no TODO markers"
+    fi
+    skeleton_files=$(cd chapters/"$folder" && ls ./*.cu)
+    solution_files=$(cd solutions/"$folder" && ls ./*.cu)
+    if [ "$skeleton_files" = "$solution_files" ]; then
+        pass "skeleton and solution have the same files"
+    else
+        fail "skeleton and solution differ in files" "chapters: $skeleton_files; solutions: $solution_files"
+    fi
+
+    log="$logs/chapter$number-solution.log"
+    if make "chapter$number" test SOLUTIONS=1 >"$log" 2>&1; then
+        pass "the solution passes its tests"
+    else
+        fail "the solution fails its tests" "$(grep -E 'FAILED|error' "$log" | head -5; echo "full log: $log")"
+    fi
+
+    log="$logs/chapter$number-skeleton.log"
+    if ! make "chapter$number" >"$log" 2>&1; then
+        fail "the skeleton does not compile" "$(grep -m5 error "$log"; echo "full log: $log")"
+    else
+        pass "the skeleton compiles"
+        if make "chapter$number" test >>"$log" 2>&1; then
+            fail "the skeleton passes its tests: they cannot tell an unsolved exercise from a solved one" "full log: $log"
+        elif crashed "$log"; then
+            fail "the skeleton crashes instead of failing its tests" "full log: $log"
+        else
+            pass "the skeleton fails its tests"
+        fi
+    fi
+done <chapters/chapters.txt
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# `make setup`: install what the tutorial needs, or say exactly what to install.
+#
+# Required: a C++17 compiler, Catch2 (version 2 or 3) and the CUDA Toolkit.
+# Optional: Doxygen and Graphviz, for `make docs`.
+# Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
+# no network (the GPU machines have none) the attempt fails fast and setup goes on.
+# Setup succeeds whenever everything required is present.
+set -u
+
+have() { command -v "$1" >/dev/null 2>&1; }
+have_catch2() {
+    pkg-config --exists catch2-with-main 2>/dev/null ||
+        [ -f /usr/include/catch2/catch.hpp ] || [ -f /usr/local/include/catch2/catch.hpp ]
+}
+have_nvcc() { have nvcc || [ -x /usr/local/cuda/bin/nvcc ]; }
+
+missing=()
+have_catch2 || missing+=(catch2)
+have doxygen || missing+=(doxygen)
+have dot || missing+=(graphviz)
+have g++ || missing+=(g++)
+have pkg-config || missing+=(pkg-config)
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: missing packages: ${missing[*]}"
+    if have apt-get; then
+        if [ "$(id -u)" -eq 0 ]; then sudo=(); elif have sudo && sudo -n true 2>/dev/null; then sudo=(sudo -n); else sudo=(none); fi
+        if [ "${sudo[0]:-}" = none ]; then
+            echo "setup: not root and no password-less sudo, so not installing."
+        else
+            apt_options=(-y -q --no-install-recommends -o Acquire::Retries=0 -o Acquire::http::Timeout=15)
+            export DEBIAN_FRONTEND=noninteractive
+            # A fresh machine may have no package lists yet: update once if the install fails.
+            if ! "${sudo[@]}" apt-get install "${apt_options[@]}" "${missing[@]}" >/tmp/tutorial-setup-apt.log 2>&1; then
+                timeout 180 "${sudo[@]}" apt-get update -q -o Acquire::Retries=0 >>/tmp/tutorial-setup-apt.log 2>&1 &&
+                    "${sudo[@]}" apt-get install "${apt_options[@]}" "${missing[@]}" >>/tmp/tutorial-setup-apt.log 2>&1 ||
+                    echo "setup: apt-get could not install them (no network?); its log is /tmp/tutorial-setup-apt.log"
+            fi
+        fi
+    fi
+fi
+
+status=0
+report() { printf '  %-10s %s\n' "$1" "$2"; }
+echo "setup: what this machine has"
+if have_nvcc; then
+    report nvcc "$( (have nvcc && nvcc --version || /usr/local/cuda/bin/nvcc --version) | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p')"
+else
+    report nvcc "MISSING: install the CUDA Toolkit (13.0 is tested) from https://developer.nvidia.com/cuda-downloads and put its bin/ on PATH"
+    status=1
+fi
+if have_catch2; then
+    if pkg-config --exists catch2-with-main 2>/dev/null; then report Catch2 "$(pkg-config --modversion catch2)"; else report Catch2 "2 (single header)"; fi
+else
+    report Catch2 "MISSING: install Catch2, e.g. 'sudo apt-get install catch2' (Debian, Ubuntu)"
+    status=1
+fi
+if have g++; then report g++ "$(g++ -dumpfullversion)"; else report g++ "MISSING: install g++"; status=1; fi
+if have doxygen; then report Doxygen "$(doxygen --version)"; else report Doxygen "missing (only 'make docs' needs it): sudo apt-get install doxygen"; fi
+if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
+if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then
+    report GPU "$gpu"
+else
+    report GPU "none found: the tests that need a GPU will be skipped"
+fi
+
+if [ "$status" -eq 0 ]; then
+    echo "setup: ready. Next: make chapter1 test"
+else
+    echo "setup: install what is MISSING above, then run 'make setup' again."
+fi
+exit "$status"
