@@ -66,6 +66,11 @@ $(BUILD)/harness/%.o: tests/harness/%.cpp $(FLAGS_RECORD)
 	@echo "  CXX   $<"
 	@$(CXX) $(CXXFLAGS) -c $< -o $@
 
+$(BUILD)/demos/%.o: demos/%.cpp $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS) -c $< -o $@
+
 $(BUILD)/tests/%.o: tests/%.cpp $(FLAGS_RECORD)
 	@mkdir -p $(@D)
 	@echo "  CXX   $<"
@@ -75,13 +80,24 @@ $(BUILD)/tests/%.o: tests/%.cpp $(FLAGS_RECORD)
 # For chapter $(1) in folder $(2): its kernels from the chosen tree, linked with its
 # tests, common/ and the test harness into $(BIN)/chapter$(1)-tests.
 define CHAPTER_RULES
-$(BIN)/chapter$(1)-tests: $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(TREE)/$(2)/*.cu)) $(BUILD)/tests/$(2).o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
+CHAPTER$(1)_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(TREE)/$(2)/*.cu))
+
+$(BIN)/chapter$(1)-tests: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/tests/$(2).o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
 	@mkdir -p $$(@D)
 	@echo "  LINK  $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
 
+# The chapter's demo, when it has one: demos/$(2).cpp.
+ifneq ($(wildcard demos/$(2).cpp),)
+$(BIN)/chapter$(1)-demo: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/demos/$(2).o $(COMMON_OBJECTS)
+	@mkdir -p $$(@D)
+	@echo "  LINK  $$@"
+	@$(CXX) $$^ $(LDLIBS) -o $$@
+CHAPTER$(1)_DEMO := $(BIN)/chapter$(1)-demo
+endif
+
 .PHONY: chapter$(1)
-chapter$(1): $(BIN)/chapter$(1)-tests
+chapter$(1): $(BIN)/chapter$(1)-tests $$(CHAPTER$(1)_DEMO)
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call CHAPTER_RULES,$(n),$(call chapter_folder,$(n)))))
 
@@ -97,6 +113,7 @@ $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_O
 #: ... SOLUTIONS=1          the same, with the reference solutions in solutions/
 #: ... SEED=n               make the random test inputs from seed n (the default is fixed)
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
+#: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
 #: make setup               install what is missing (Catch2, Doxygen, Graphviz) or say what to install
 #: make clean               delete build/
@@ -112,6 +129,13 @@ test: $(TEST_BINARIES)
 	  TUTORIAL_SEED=$(SEED) ./$$binary $(ARGS) || failed=1; \
 	done; \
 	exit $$failed
+
+.PHONY: run
+run:
+	@if [ "$(words $(NAMED_CHAPTERS))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
+	@demo=$(BIN)/chapter$(NAMED_CHAPTERS)-demo; \
+	if [ ! -f demos/$(call chapter_folder,$(NAMED_CHAPTERS)).cpp ]; then echo "Chapter $(NAMED_CHAPTERS) has no demo."; exit 1; fi; \
+	$(MAKE) $$demo && TUTORIAL_SEED=$(SEED) ./$$demo $(ARGS)
 
 .PHONY: test-common
 test-common: $(BUILD)/bin/common-tests
