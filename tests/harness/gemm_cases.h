@@ -46,7 +46,8 @@ void check_gemm_rejects_bad_arguments(const GemmFunction& gemm, const char* func
 void check_launch_covers(const std::function<LaunchConfig(int M, int N)>& launch_config, int tile);
 
 /// @brief Check that a launch with one block row more than a GPU allows (grid.y =
-/// 65536) makes @p gemm throw CudaError with cudaErrorInvalidConfiguration, naming
+/// 65536) makes @p gemm throw CudaError (cudaErrorInvalidValue or
+/// cudaErrorInvalidConfiguration), naming
 /// @p kernel_name and @p source_file in its message.
 void check_too_many_block_rows_is_a_cuda_error(const GemmFunction& gemm, int block, const char* kernel_name,
                                                const char* source_file);
