@@ -16,6 +16,7 @@ DOXYGEN ?= doxygen
 DOT ?= dot
 PYTHON ?= python3
 HAVE_DOXYGEN := $(shell command -v $(DOXYGEN) 2>/dev/null)
+HAVE_PYTHON := $(shell command -v $(PYTHON) 2>/dev/null)
 HAVE_DOT := $(if $(shell command -v $(DOT) 2>/dev/null),YES,NO)
 
 DOCS_EDITION := $(if $(filter 1,$(SOLUTIONS)),instructor,student)
@@ -57,6 +58,10 @@ $(DOCS_STAMP): $(DOCS_DIR)/Doxyfile $(DOCS_SOURCES)
 ifeq ($(HAVE_DOXYGEN),)
 docs:
 	@echo "make docs needs Doxygen, which is not installed: run 'make setup', or install the package doxygen."
+	@exit 1
+else ifeq ($(HAVE_PYTHON),)
+docs:
+	@echo "make docs needs Python 3, which is not installed: run 'make setup', or install the package python3."
 	@exit 1
 else
 docs: $(DOCS_STAMP)
