@@ -84,17 +84,21 @@ def rewrite_link(match, lesson, chapters):
     return f"{text} (`{where}`)"
 
 
+def nav_bar(previous, up, following):
+    """A bar of links, laid out by docs/site.css: left, middle and right."""
+    parts = zip(("previous", "up", "next"), (previous, up, following))
+    return '<div class="chapter-nav">' + "".join(f'<span class="{c}">{text}</span>' for c, text in parts) + "</div>"
+
+
 def navigation(chapters, index, solutions):
-    """The line of links at the top and bottom of chapter page number `index`."""
-    parts = []
-    if index > 0:
-        parts.append(chapters[index - 1].link(f"← Chapter {chapters[index - 1].number}: {chapters[index - 1].title}"))
-    parts.append('@ref index "Contents"')
+    """The bar of links at the top and bottom of chapter page number `index`."""
+    previous = chapters[index - 1] if index > 0 else None
+    following = chapters[index + 1] if index + 1 < len(chapters) else None
+    up = '@ref index "Contents"'
     if solutions:
-        parts.append(f'@ref {chapters[index].label}-solution "Reference solution"')
-    if index + 1 < len(chapters):
-        parts.append(chapters[index + 1].link(f"Chapter {chapters[index + 1].number}: {chapters[index + 1].title} →"))
-    return '<div class="chapter-nav">' + " · ".join(parts) + "</div>"
+        up += f' · @ref {chapters[index].label}-solution "Reference solution"'
+    return nav_bar(previous.link(f"← Chapter {previous.number}: {previous.title}") if previous else "", up,
+                   following.link(f"Chapter {following.number}: {following.title} →") if following else "")
 
 
 def lesson_page(chapters, index, solutions):
@@ -126,8 +130,7 @@ def solution_page(chapter):
     page = [
         f"# Chapter {chapter.number}: reference solution {{#{chapter.label}-solution}}",
         "",
-        f'<div class="chapter-nav">{chapter.link(f"← Back to the lesson, chapter {chapter.number}")}'
-        f' · @ref index "Contents"</div>',
+        nav_bar(chapter.link(f"← The lesson: chapter {chapter.number}"), '@ref index "Contents"', ""),
         "",
         f"The reference solution of {chapter.link()}, from `solutions/{chapter.folder}/`. "
         "Names of the tutorial's API link to their documentation. "
