@@ -26,7 +26,7 @@ DOCS_STAMP := $(DOCS_DIR)/html/.built
 CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call chapter_folder,$(n)))
 DOCS_API := common tests/harness $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
 DOCS_SOURCES := $(CHAPTER_LIST) $(wildcard docs/*.md docs/*.css docs/figures/*) docs/Doxyfile tools/docs_pages.py \
-                $(wildcard common/* tests/harness/* $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS))) \
+                $(wildcard common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS))) \
                 $(if $(filter instructor,$(DOCS_EDITION)),$(wildcard solutions/*/*))
 
 # What this build adds to docs/Doxyfile. The file is rewritten only when it changes,
