@@ -166,4 +166,7 @@ help:
 .PHONY: FORCE
 FORCE:
 
+# The course site (make docs): its own file, since it reads the chapter list above.
+include mk/docs.mk
+
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -41,9 +41,11 @@ public:
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
 
+    /// @brief Take over @p other's memory, leaving it empty.
     DeviceBuffer(DeviceBuffer&& other) noexcept
         : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
 
+    /// @brief Swap memory with @p other, which frees this buffer's old memory when it goes.
     DeviceBuffer& operator=(DeviceBuffer&& other) noexcept {
         std::swap(data_, other.data_);
         std::swap(count_, other.count_);

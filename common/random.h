@@ -3,7 +3,7 @@
 ///
 /// Tests never use constant inputs: with all ones, a transposed index or a swapped
 /// operand still gives the right answer. The generator is written out here (SplitMix64)
-/// rather than taken from <random>, whose distributions differ between standard
+/// rather than taken from `<random>`, whose distributions differ between standard
 /// libraries, so that a seed printed on one machine reproduces the failure on another.
 #pragma once
 

@@ -13,6 +13,7 @@ namespace tutorial {
 /// @brief Throw std::invalid_argument unless @p value ≥ 1.
 /// @param function the public function being called, e.g. "naive_gemm"
 /// @param name     the argument's name, e.g. "M"
+/// @param value    the argument's value
 void require_positive(const char* function, const char* name, long long value);
 
 /// @brief Throw std::invalid_argument unless lo ≤ @p value ≤ hi.

@@ -6,7 +6,11 @@
 #   - skeleton and solution have the same files;
 #   - the solution passes the chapter's tests;
 #   - the skeleton compiles, and fails the chapter's tests (without crashing).
-# The common/ library's own tests must pass too. The last line is "N passed, M failed".
+# The common/ library's own tests must pass too. Then the course site (make docs): both
+# editions build without a Doxygen warning, every link of each leads somewhere, and the
+# student edition holds no line of solution code while the instructor edition holds them
+# all. Without Doxygen (or Python 3) the site's checks are skipped, and say so.
+# The last line is "N passed, M failed", followed by ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -14,8 +18,10 @@ logs=build/check
 mkdir -p "$logs"
 passed=0
 failed=0
+skipped=0
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
+skip() { echo "  skip  $1"; skipped=$((skipped + 1)); }
 
 # A test run "fails" when the runner reports failed tests; a crash (a signal, or a
 # Catch2 fatal error) is a defect of its own, never a pass.
@@ -72,6 +78,39 @@ while read -r number folder _; do
     fi
 done <chapters/chapters.txt
 
+echo "docs/ (the course site)"
+if ! command -v "${DOXYGEN:-doxygen}" >/dev/null 2>&1; then
+    skip "the course site: Doxygen is not installed ('make setup' installs it)"
+elif ! command -v "${PYTHON:-python3}" >/dev/null 2>&1; then
+    skip "the course site: Python 3 is not installed ('make setup' installs it)"
+else
+    for edition in student instructor; do
+        log="$logs/docs-$edition.log"
+        if [ "$edition" = student ]; then options=(); site=build/docs/html; else options=(SOLUTIONS=1); site=build/docs-instructor/html; fi
+        if make docs DOCS_STRICT=1 "${options[@]}" >"$log" 2>&1; then
+            pass "the $edition edition builds without a Doxygen warning"
+        else
+            fail "the $edition edition does not build cleanly" "$(grep -m8 -E 'warning|error|make docs' "$log"; echo "full log: $log")"
+            continue
+        fi
+        if report=$("${PYTHON:-python3}" tools/check_site_links.py "$site" 2>&1); then
+            pass "every link of the $edition edition leads somewhere"
+        else
+            fail "the $edition edition has broken links" "$report"
+        fi
+        if [ "$edition" = student ]; then
+            mode=--absent; good="has no line of solution code"; bad="contains solution code"
+        else
+            mode=--present; good="shows every line of solution code"; bad="is missing solution code"
+        fi
+        if report=$("${PYTHON:-python3}" tools/check_docs_solutions.py "$mode" "$site" 2>&1); then
+            pass "the $edition edition $good"
+        else
+            fail "the $edition edition $bad" "$report"
+        fi
+    done
+fi
+
 echo
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
 [ "$failed" -eq 0 ]

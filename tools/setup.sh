@@ -2,7 +2,7 @@
 # `make setup`: install what the tutorial needs, or say exactly what to install.
 #
 # Required: a C++17 compiler, Catch2 (version 2 or 3) and the CUDA Toolkit.
-# Optional: Doxygen and Graphviz, for `make docs`.
+# Optional: Doxygen, Graphviz and Python 3, for `make docs`.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
 # Setup succeeds whenever everything required is present.
@@ -19,6 +19,7 @@ missing=()
 have_catch2 || missing+=(catch2)
 have doxygen || missing+=(doxygen)
 have dot || missing+=(graphviz)
+have python3 || missing+=(python3)
 have g++ || missing+=(g++)
 have pkg-config || missing+=(pkg-config)
 
@@ -59,6 +60,7 @@ fi
 if have g++; then report g++ "$(g++ -dumpfullversion)"; else report g++ "MISSING: install g++"; status=1; fi
 if have doxygen; then report Doxygen "$(doxygen --version)"; else report Doxygen "missing (only 'make docs' needs it): sudo apt-get install doxygen"; fi
 if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
+if have python3; then report Python "$(python3 --version 2>&1 | sed 's/Python //')"; else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
 if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then
     report GPU "$gpu"
 else

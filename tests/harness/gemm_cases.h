@@ -33,11 +33,14 @@ using GemmFunction = std::function<void(const float* A, const float* B, float* C
 
 /// @brief Run @p gemm once on fresh random A and B in GPU memory, with C poisoned to NaN
 /// beforehand, and compare C with the CPU reference.
+/// @param gemm  the entry point under test
+/// @param shape the sizes of the product
 /// @param tile the kernel's tile or block side, for the error map's gaps and patterns
 ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile);
 
 /// @brief Check that @p gemm rejects sizes below 1 and null pointers with
 /// std::invalid_argument naming the argument, before touching the GPU.
+/// @param gemm          the entry point under test
 /// @param function_name the name the messages must start with, e.g. "naive_gemm"
 void check_gemm_rejects_bad_arguments(const GemmFunction& gemm, const char* function_name);
 
