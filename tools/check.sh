@@ -72,6 +72,8 @@ while read -r number folder _; do
     fi
 done <chapters/chapters.txt
 
+source tools/check-bench.sh
+
 echo
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

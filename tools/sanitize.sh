@@ -44,6 +44,7 @@ run() {
     local sanitizer
     sanitizer=$(find_sanitizer) || { preflight; }
     mkdir -p "$(dirname "$log")"
+    rm -f "$log.verdict"
 
     # --report-api-errors no: the tests provoke CUDA API errors on purpose (a refused
     # launch, a failed allocation) and check them themselves; reported by the

@@ -207,8 +207,8 @@ void print_table(std::ostream& out, const RunStamp& stamp, const std::vector<Mea
     }
     print_aligned(out, cells, {false, false, true, true, true, true, true, true, false});
 
-    out << "Rates count " << (rows.empty() ? "" : rows.front().unit == "GB/s" ? "compulsory bytes" : "flops")
-        << " of one run over its median time; speed-ups are over the baseline of the same problem";
+    out << "Rate: the work of one run over its median time (GFLOP/s count flops; GB/s count bytes read plus "
+           "bytes written). Speed-up: over the baseline of the same problem";
     for (const Measurement& row : rows) {
         if (row.is_baseline) {
             out << " (" << row.variant << ")";
