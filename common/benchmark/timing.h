@@ -30,6 +30,13 @@ struct TimingPlan {
 ///
 /// Without a flush, a repetition finds the previous one's data in L2 and runs faster
 /// than a first call would: a 1024² GEMM's 12 MiB of inputs fit in a 50 MiB L2.
+///
+/// The flush writes rather than reads on purpose. It leaves L2 full of dirty lines,
+/// whose write-back the timed run pays for while it evicts them, just as a run pays
+/// for its predecessor's output when runs follow each other. A flush that only read
+/// would write back the previous run's output before the timer starts, and let a
+/// bandwidth-bound kernel leave up to an L2 of its own output unwritten when it stops:
+/// its effective bandwidth would come out too high.
 class L2Flush {
 public:
     /// @param l2_bytes the L2 size, from cudaDeviceProp::l2CacheSize; the buffer
