@@ -84,14 +84,7 @@ bool parse_labels(int argc, char* argv[], RunLabels& labels) {
 }  // namespace
 
 bool find_gpu(GpuInfo& info, std::string& why) {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        why = cudaGetErrorString(status);
-        return false;
-    }
-    if (count == 0) {
-        why = "the driver reports no devices";
+    if (!cuda_device_found(why)) {
         return false;
     }
     CUDA_CHECK(cudaGetDevice(&info.device));
