@@ -106,6 +106,9 @@ $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_O
 	@echo "  LINK  $@"
 	@$(CXX) $^ $(LDLIBS) -o $@
 
+# Benchmarks, compute-sanitizer runs and the results page (they use the rules above).
+include mk/bench.mk
+
 # ---- Targets for people ---------------------------------------------------------------
 #: make chapterN test       build chapter N from chapters/ and run its tests
 #: make chapterN            build chapter N only

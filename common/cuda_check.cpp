@@ -35,4 +35,18 @@ void set_synchronous_kernel_checks(bool on) noexcept { synchronous_checks.store(
 
 bool synchronous_kernel_checks() noexcept { return synchronous_checks.load(std::memory_order_relaxed); }
 
+bool cuda_device_found(std::string& why) {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        why = cudaGetErrorString(status);
+        return false;
+    }
+    if (count == 0) {
+        why = "the driver reports no devices";
+        return false;
+    }
+    return true;
+}
+
 }  // namespace tutorial

@@ -53,6 +53,11 @@ void set_synchronous_kernel_checks(bool on) noexcept;
 /// @brief Whether check_kernel() synchronises after each launch.
 bool synchronous_kernel_checks() noexcept;
 
+/// @brief Whether a CUDA device is there to run kernels.
+/// @param why set, when there is none, to what the runtime answered, e.g. "no
+///            CUDA-capable device is detected"
+bool cuda_device_found(std::string& why);
+
 }  // namespace tutorial
 
 /// @brief Run a CUDA runtime call; throw tutorial::CudaError if it fails.

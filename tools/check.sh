@@ -111,6 +111,8 @@ else
     done
 fi
 
+source tools/check-bench.sh
+
 echo
 echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
 [ "$failed" -eq 0 ]

@@ -13,30 +13,15 @@
 // version 3 fixes the width when the library is built).
 #define CATCH_CONFIG_CONSOLE_WIDTH 100
 #include "catch.h"
+#include "cuda_check.h"
 #include "expect.h"
 #include "random.h"
-
-#include <cuda_runtime.h>
 
 #include <iostream>
 #include <string>
 
 namespace {
 bool device_available = false;
-
-bool probe_device(std::string& why) {
-    int count = 0;
-    const cudaError_t status = cudaGetDeviceCount(&count);
-    if (status != cudaSuccess) {
-        why = cudaGetErrorString(status);
-        return false;
-    }
-    if (count == 0) {
-        why = "the driver reports no devices";
-        return false;
-    }
-    return true;
-}
 }  // namespace
 
 bool tutorial::cuda_device_available() { return device_available; }
@@ -49,7 +34,7 @@ int main(int argc, char* argv[]) {
     }
 
     std::string why;
-    device_available = probe_device(why);
+    device_available = tutorial::cuda_device_found(why);
     if (!device_available) {
         std::cout << "No CUDA device found (" << why << "): tests tagged [gpu] are skipped, the others run.\n";
         auto& filters = session.configData().testsOrTags;

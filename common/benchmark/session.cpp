@@ -1,0 +1,235 @@
+#include "session.h"
+
+#include "cuda_check.h"
+#include "device_buffer.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <exception>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <stdexcept>
+
+namespace tutorial::benchmark {
+
+namespace {
+
+// CUDA versions are numbers like 13000 for 13.0 and 12080 for 12.8.
+std::string cuda_version(int number) {
+    return std::to_string(number / 1000) + "." + std::to_string(number % 1000 / 10);
+}
+
+// The driver's own version (580.65.06, say) is only known to NVML; nvidia-smi asks it.
+std::string nvidia_driver_version() {
+    std::string version;
+    if (FILE* pipe = popen("nvidia-smi --query-gpu=driver_version --format=csv,noheader 2>/dev/null", "r")) {
+        char line[128];
+        if (std::fgets(line, sizeof line, pipe) != nullptr) version = line;
+        pclose(pipe);
+    }
+    version.erase(version.find_last_not_of(" \r\n") + 1);
+    return version.empty() ? "unknown" : version;
+}
+
+std::string utc_now() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string mebibytes(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+// The copy ceiling's buffers: far beyond L2, so the copy streams from and to DRAM.
+std::size_t copy_bytes(const GpuInfo& gpu) { return std::max(std::size_t{256} << 20, 4 * gpu.l2_bytes); }
+
+Measurement measure_copy(Session& session, std::size_t bytes) {
+    DeviceBuffer<unsigned char> source(bytes), destination(bytes);
+    CUDA_CHECK(cudaMemset(source.data(), 0x5A, bytes));
+    WorkToTime copy;
+    copy.problem = mebibytes(bytes) + " copy";
+    copy.variant = "cudaMemcpy device to device";
+    copy.unit = "GB/s";
+    copy.work = 2.0 * static_cast<double>(bytes);  // every byte is read once and written once
+    copy.run = [&] {
+        CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, 0));
+    };
+    return session.measure_ceiling(copy);
+}
+
+// Options are "--name value"; a wrong one gets the usage and exit status 2.
+bool parse_labels(int argc, char* argv[], RunLabels& labels) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string option = argv[i];
+        std::string* target = option == "--chapter"      ? &labels.chapter
+                              : option == "--folder"     ? &labels.folder
+                              : option == "--tree"       ? &labels.tree
+                              : option == "--output-dir" ? &labels.output_dir
+                                                         : nullptr;
+        if (target == nullptr || i + 1 >= argc) {
+            std::cerr << "usage: " << argv[0]
+                      << " [--chapter N] [--folder NN-name] [--tree chapters|solutions] [--output-dir DIR]\n"
+                         "Run it with `make chapterN bench` (add SOLUTIONS=1 for the reference solutions).\n";
+            return false;
+        }
+        *target = argv[++i];
+    }
+    return true;
+}
+
+}  // namespace
+
+bool find_gpu(GpuInfo& info, std::string& why) {
+    if (!cuda_device_found(why)) {
+        return false;
+    }
+    CUDA_CHECK(cudaGetDevice(&info.device));
+    cudaDeviceProp properties{};
+    CUDA_CHECK(cudaGetDeviceProperties(&properties, info.device));
+    info.name = properties.name;
+    info.compute_capability = std::to_string(properties.major) + "." + std::to_string(properties.minor);
+    info.multiprocessors = properties.multiProcessorCount;
+    info.memory_bytes = properties.totalGlobalMem;
+    info.l2_bytes = static_cast<std::size_t>(std::max(properties.l2CacheSize, 0));
+    int version = 0;
+    CUDA_CHECK(cudaDriverGetVersion(&version));
+    info.driver_cuda = cuda_version(version);
+    CUDA_CHECK(cudaRuntimeGetVersion(&version));
+    info.runtime_cuda = cuda_version(version);
+    info.driver = nvidia_driver_version();
+    return true;
+}
+
+Session::Session(const GpuInfo& gpu, RunLabels labels)
+    : gpu_(gpu), labels_(std::move(labels)), date_(utc_now()), flush_(gpu.l2_bytes) {
+    std::cout << "Benchmarking chapter" << labels_.chapter << " (" << labels_.tree << ") on " << gpu_.name << ", "
+              << gpu_.multiprocessors << " SMs, " << mebibytes(gpu_.memory_bytes) << ", L2 " << mebibytes(gpu_.l2_bytes)
+              << ".\nEvery run is preceded by a " << mebibytes(flush_.bytes())
+              << " write that flushes L2; results are checked against the CPU after timing.\n";
+    copy_ceiling_ = measure_copy(*this, copy_bytes(gpu_));
+}
+
+Measurement Session::measure_ceiling(const WorkToTime& work) { return measure(RowKind::ceiling, work, nullptr); }
+
+Measurement Session::measure_kernel(const WorkToTime& work, const Measurement& ceiling) {
+    return measure(RowKind::kernel, work, &ceiling);
+}
+
+Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measurement* ceiling) {
+    Measurement row;
+    row.kind = kind;
+    row.problem = work.problem;
+    row.variant = work.variant;
+    row.unit = work.unit;
+    row.work = work.work;
+    row.is_baseline = work.is_baseline;
+    if (ceiling != nullptr) {
+        row.ceiling = ceiling->variant;
+        row.ceiling_rate = ceiling->ok ? ceiling->rate() : 0.0;
+    }
+    std::cout << "  " << row.problem << ", " << row.variant << " ..." << std::flush;
+    try {
+        if (work.prepare) work.prepare();
+        row.timing = time_gpu_work(work.run, flush_);
+        // Checked after timing, on the output of the last timed run: a kernel that is
+        // "faster than memory bandwidth" is usually a kernel that skips work.
+        const std::string wrong = work.check ? work.check() : std::string();
+        row.ok = wrong.empty();
+        row.check = row.ok ? "ok" : "WRONG";
+        std::cout << " " << row.timing.median_ms << " ms, " << row.check << "\n";
+        if (!row.ok) {
+            row.note = "the output does not match the CPU reference, so this time means nothing";
+            std::cout << wrong << (wrong.back() == '\n' ? "" : "\n");
+        } else if (row.ceiling_rate > 0.0 && row.percent_of_ceiling() > 105.0) {
+            row.note = "faster than its ceiling: check the work count and the measurement";
+        }
+    } catch (const std::exception& error) {
+        row.ok = false;
+        row.check = "ERROR";
+        row.note = error.what();
+        std::cout << " ERROR: " << error.what() << "\n";
+        // A launch error is cleared by reading it; an error inside a kernel (an
+        // illegal address) breaks the context for good, and nothing else can run.
+        cudaGetLastError();
+        const cudaError_t state = cudaDeviceSynchronize();
+        if (state != cudaSuccess) {
+            rows_.push_back(row);
+            throw CudaError(state, "the benchmark after " + row.variant + " failed (the GPU context is unusable)",
+                            __FILE__, __LINE__);
+        }
+    }
+    rows_.push_back(row);
+    return row;
+}
+
+RunStamp Session::stamp() const {
+    return RunStamp{labels_.chapter, labels_.folder,      labels_.tree,         gpu_.name, gpu_.compute_capability,
+                    gpu_.driver,     gpu_.driver_cuda,    gpu_.runtime_cuda,    date_};
+}
+
+int Session::finish() {
+    // Speed-ups are over the baseline variant of the same problem, when it ran correctly.
+    std::map<std::string, const Measurement*> baselines;
+    for (const Measurement& row : rows_) {
+        if (row.is_baseline) baselines[row.problem] = &row;
+    }
+    for (Measurement& row : rows_) {
+        const auto found = baselines.find(row.problem);
+        if (row.kind == RowKind::kernel && found != baselines.end()) {
+            row.baseline = found->second->variant;
+            row.baseline_ms = found->second->ok ? found->second->timing.median_ms : 0.0;
+        }
+    }
+
+    const RunStamp run_stamp = stamp();
+    print_table(std::cout, run_stamp, rows_);
+
+    std::filesystem::create_directories(labels_.output_dir);
+    const std::string base = labels_.output_dir + "/chapter" + labels_.chapter + "-" + labels_.tree;
+    write_csv(base + ".csv", run_stamp, rows_);
+    write_json(base + ".json", run_stamp, rows_);
+    std::cout << "Wrote " << base << ".csv and " << base << ".json.\n";
+
+    const auto failed = std::count_if(rows_.begin(), rows_.end(), [](const Measurement& row) { return !row.ok; });
+    if (failed > 0) {
+        std::cout << "bench: " << failed << " of " << rows_.size()
+                  << " rows are WRONG or failed: their times mean nothing. `make chapter" << labels_.chapter
+                  << " test` says what is wrong.\n";
+        return 1;
+    }
+    return 0;
+}
+
+int run(int argc, char* argv[], const std::function<void(Session&)>& body) {
+    RunLabels labels;
+    if (!parse_labels(argc, argv, labels)) {
+        return 2;
+    }
+    GpuInfo gpu;
+    std::string why;
+    if (!find_gpu(gpu, why)) {
+        std::cout << "bench: refused: no CUDA GPU found (" << why
+                  << "); timings need a real GPU, and mean nothing on an emulator.\n";
+        return 1;
+    }
+    try {
+        Session session(gpu, labels);
+        try {
+            body(session);
+        } catch (const std::exception& error) {
+            std::cout << "\nbench: stopped early: " << error.what() << "\n";
+            session.finish();
+            return 1;
+        }
+        return session.finish();
+    } catch (const std::exception& error) {
+        std::cout << "bench: failed: " << error.what() << "\n";
+        return 1;
+    }
+}
+
+}  // namespace tutorial::benchmark
