@@ -26,6 +26,10 @@ ifneq ($(UNKNOWN_CHAPTERS),)
 endif
 SELECTED := $(if $(NAMED_CHAPTERS),$(NAMED_CHAPTERS),$(CHAPTERS))
 
+# status, hint, solution, reset, grade. Included here because it says which goals
+# only name a chapter (WORKFLOW_GOALS, used by the chapter rules below).
+include mk/workflow.mk
+
 # ---- Where sources come from and builds go ---------------------------------------
 TREE := $(if $(filter 1,$(SOLUTIONS)),solutions,chapters)
 BACKEND ?= cuda
@@ -96,8 +100,9 @@ $(BIN)/chapter$(1)-demo: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/demos/$(2).o $(COMMON_
 CHAPTER$(1)_DEMO := $(BIN)/chapter$(1)-demo
 endif
 
+# `make chapter2 hint` and the other workflow goals name the chapter without building it.
 .PHONY: chapter$(1)
-chapter$(1): $(BIN)/chapter$(1)-tests $$(CHAPTER$(1)_DEMO)
+chapter$(1): $(if $(WORKFLOW_GOALS),,$(BIN)/chapter$(1)-tests $$(CHAPTER$(1)_DEMO))
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call CHAPTER_RULES,$(n),$(call chapter_folder,$(n)))))
 
@@ -124,12 +129,14 @@ include mk/bench.mk
 
 TEST_BINARIES := $(if $(NAMED_CHAPTERS),,$(BUILD)/bin/common-tests) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
 
+# Each run also leaves its counts in <binary>.results for mk/workflow.mk (status,
+# solution, grade); tests/harness/results_file.cpp writes it.
 .PHONY: test
 test: $(TEST_BINARIES)
 	@failed=0; \
 	for binary in $^; do \
 	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \
-	  TUTORIAL_SEED=$(SEED) ./$$binary $(ARGS) || failed=1; \
+	  TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS) || failed=1; \
 	done; \
 	exit $$failed
 

@@ -12,6 +12,10 @@ namespace tutorial {
 /// @brief True when a CUDA device can run kernels.  Decided once, by the test runner's main.
 bool cuda_device_available();
 
+/// @brief True when the command line chose which tests to run, so that the run is not the
+/// whole chapter (the results file says so; see results_file.cpp).
+bool tests_chosen_on_command_line();
+
 }  // namespace tutorial
 
 /// @brief Pass when @p report found no wrong element; otherwise fail with its whole text,

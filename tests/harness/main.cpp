@@ -22,9 +22,11 @@
 
 namespace {
 bool device_available = false;
+bool tests_chosen = false;
 }  // namespace
 
 bool tutorial::cuda_device_available() { return device_available; }
+bool tutorial::tests_chosen_on_command_line() { return tests_chosen; }
 
 int main(int argc, char* argv[]) {
     Catch::Session session;
@@ -33,6 +35,7 @@ int main(int argc, char* argv[]) {
         return 1;
     }
 
+    tests_chosen = !session.configData().testsOrTags.empty();
     std::string why;
     device_available = tutorial::cuda_device_found(why);
     if (!device_available) {

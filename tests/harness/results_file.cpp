@@ -1,0 +1,95 @@
+// The results file: a few lines that a test run leaves for `make status`,
+// `make chapterN solution` and `make grade` (tools/workflow.py reads them), so that
+// they know how the last run went without running the tests again.
+//
+// The Makefile's `test` recipe names the file in TUTORIAL_RESULTS_FILE; without it
+// nothing is written. The file is rewritten as the run goes: a run that crashes
+// leaves "state=running" and the test it was in, never the results of an older run.
+//
+//   state=finished            running while the tests run
+//   passed=3                  test cases, as in Catch2's "test cases: 4 | 3 passed | 1 failed"
+//   failed=1
+//   gpu_tests=run             skipped when no CUDA device ran the tests tagged [gpu]
+//   selection=all             chosen when the command line picked the tests to run
+//   current=<test name>       the test case running, while state=running
+//
+// Catch2's listener interface differs between versions 2 and 3 only in its base class
+// and headers; the events used here are the same in both.
+#if !defined(TUTORIAL_CATCH2_V3)
+// Version 2 shows its listener interface only to files that ask for it.
+#define CATCH_CONFIG_EXTERNAL_INTERFACES
+#endif
+#include "catch.h"
+#include "expect.h"
+
+#if defined(TUTORIAL_CATCH2_V3)
+#include <catch2/reporters/catch_reporter_event_listener.hpp>
+#include <catch2/reporters/catch_reporter_registrars.hpp>
+#endif
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+namespace {
+
+#if defined(TUTORIAL_CATCH2_V3)
+using ListenerBase = Catch::EventListenerBase;
+#else
+using ListenerBase = Catch::TestEventListenerBase;
+#endif
+
+class ResultsFile : public ListenerBase {
+public:
+    using ListenerBase::ListenerBase;
+
+    void testRunStarting(Catch::TestRunInfo const& info) override {
+        ListenerBase::testRunStarting(info);
+        write("running");
+    }
+
+    void testCaseStarting(Catch::TestCaseInfo const& info) override {
+        ListenerBase::testCaseStarting(info);
+        current_ = info.name;
+        write("running");
+    }
+
+    void testCaseEnded(Catch::TestCaseStats const& stats) override {
+        // A test case marked [!mayfail] that failed counts as passed, as Catch2 counts it.
+        passed_ += stats.totals.testCases.passed + stats.totals.testCases.failedButOk;
+        failed_ += stats.totals.testCases.failed;
+        current_.clear();
+        write("running");
+        ListenerBase::testCaseEnded(stats);
+    }
+
+    void testRunEnded(Catch::TestRunStats const& stats) override {
+        write("finished");
+        ListenerBase::testRunEnded(stats);
+    }
+
+private:
+    void write(const char* state) const {
+        const char* path = std::getenv("TUTORIAL_RESULTS_FILE");
+        if (path == nullptr || *path == '\0') {
+            return;
+        }
+        std::ofstream out(path, std::ios::trunc);
+        out << "state=" << state << '\n'
+            << "passed=" << passed_ << '\n'
+            << "failed=" << failed_ << '\n'
+            << "gpu_tests=" << (tutorial::cuda_device_available() ? "run" : "skipped") << '\n'
+            << "selection=" << (tutorial::tests_chosen_on_command_line() ? "chosen" : "all") << '\n';
+        if (!current_.empty()) {
+            out << "current=" << current_ << '\n';
+        }
+    }
+
+    std::size_t passed_ = 0;
+    std::size_t failed_ = 0;
+    std::string current_;
+};
+
+}  // namespace
+
+CATCH_REGISTER_LISTENER(ResultsFile)
