@@ -60,6 +60,24 @@ def read_chapters(path: str) -> list[Chapter]:
     return chapters
 
 
+def read_hints(lesson: Path) -> list[str]:
+    """The items of the ordered list under the lesson's `## Hints`, each as its lines:
+    the hints of `make chapterN hint`, written once, in the lesson."""
+    section = re.search(r"^## Hints[ \t]*\n(.*?)(?=^## |\Z)", lesson.read_text(), re.M | re.S)
+    hints: list[list[str]] = []
+    indent = 0  # of the item's text, which its continuation lines share
+    for line in section.group(1).splitlines() if section else []:
+        item = re.match(r"^\d+\.\s+", line)
+        if item:
+            indent = item.end()
+            hints.append([line[indent:]])
+        elif hints and (line.startswith((" ", "\t")) or not line.strip()):
+            hints[-1].append(line[indent:] if line[:indent].isspace() else line.strip())
+        elif hints:
+            break  # a paragraph after the list ends it
+    return ["\n".join(lines).strip() for lines in hints]
+
+
 # ---- The student's files and the skeletons ----------------------------------------------
 
 
@@ -152,17 +170,21 @@ def read_results(path: Path, backend: str) -> Results | None:
     )
 
 
-def latest_results(bin_dir: str, backend: str, chapter: Chapter) -> Results | None:
-    """The newest results of the chapter from any backend: the build folders are
+def all_results(bin_dir: str, backend: str, chapter: Chapter) -> list[Results]:
+    """The chapter's results from every backend: the build folders are
     build/BACKEND/TREE/bin, so the other backends' results are the siblings of ours."""
     parts = Path(bin_dir).parts
     if backend not in parts:
-        return read_results(results_path(bin_dir, chapter), backend)
-    at = parts.index(backend)
-    pattern = Path(*parts[at + 1 :]) / f"{chapter.name}-tests.results"
-    found = [read_results(p, p.parts[at]) for p in Path(*parts[:at]).glob(f"*/{pattern}")]
-    found = [r for r in found if r is not None]
-    return max(found, key=lambda r: r.time, default=None)
+        found = [read_results(results_path(bin_dir, chapter), backend)]
+    else:
+        at = parts.index(backend)
+        pattern = Path(*parts[at + 1 :]) / f"{chapter.name}-tests.results"
+        found = [read_results(p, p.parts[at]) for p in Path(*parts[:at]).glob(f"*/{pattern}")]
+    return [r for r in found if r is not None]
+
+
+def latest_results(bin_dir: str, backend: str, chapter: Chapter) -> Results | None:
+    return max(all_results(bin_dir, backend, chapter), key=lambda r: r.time, default=None)
 
 
 @dataclasses.dataclass
@@ -183,23 +205,30 @@ class Progress:
             stale = any(t > results.time for t in times)
         return cls(chapter, files_state(chapter, skeleton_ids), results, stale)
 
-    @property
-    def passed(self) -> bool:
-        """Done, as rustlings means it: every test of the chapter ran on the current
-        files and passed."""
+    def _every_test_run_passed(self) -> bool:
+        """The last run tested the current files, ran every test it could, and they passed."""
         r = self.results
         return (
             r is not None
             and not self.stale
             and r.state == "finished"
             and r.selection == "all"
-            and r.gpu_tests == "run"
             and r.failed == 0
             and r.passed > 0
         )
 
+    @property
+    def passed(self) -> bool:
+        """Done, as rustlings means it: every test of the chapter passes on the current files."""
+        return self._every_test_run_passed() and self.results.gpu_tests == "run"
+
+    @property
+    def passed_but_gpu_tests_skipped(self) -> bool:
+        """As far as this machine can tell: only the [gpu] tests did not run (no device)."""
+        return self._every_test_run_passed() and self.results.gpu_tests == "skipped"
+
     def tests_cell(self) -> str:
-        """The Tests column of `make status`: short; why() explains."""
+        """The Tests column of `make status`: short; blockers() explains."""
         r = self.results
         if r is None:
             return "not run"
@@ -216,24 +245,25 @@ class Progress:
             return cell + ", no GPU"
         return cell
 
-    def why(self) -> str | None:
-        """A sentence on what the Tests column means, when it needs one."""
+    def blockers(self) -> list[tuple[str, bool]]:
+        """Why the chapter does not count as passed, most pressing first: sentences about
+        the chapter, each with whether the Tests column already says it."""
         r, name = self.results, self.chapter.name
-        if r is None or self.passed:
-            return None
+        if r is None:
+            return [(f"its tests have not run yet (make {name} test).", True)]
+        found = []
         if r.state != "finished":
             where = f" in the test '{r.current}'" if r.current else ""
-            return f"{name}: the last test run crashed{where}; the tests after it did not run."
+            found.append((f"its last test run crashed{where}; the tests after it did not run.", False))
         if self.stale:
-            return f"{name}: you changed its files after that test run: run make {name} test again."
+            found.append((f"you changed its files after the last test run: run make {name} test again.", False))
         if r.selection == "chosen":
-            return f"{name}: the last run was a selection of its tests: run them all with make {name} test."
+            found.append((f"the last run was a selection of its tests: run them all with make {name} test.", False))
+        if r.state == "finished" and (r.failed or not r.passed):
+            found.append((f"{r.passed} of {r.total} tests pass in the last run (make {name} test).", True))
         if r.gpu_tests == "skipped":
-            return (
-                f"{name}: its tests tagged [gpu] did not run (no CUDA device), so it cannot "
-                f"count as passed here."
-            )
-        return None
+            found.append(("its tests tagged [gpu] did not run (no CUDA device), so it cannot count as passed here.", False))
+        return found
 
 
 # ---- Building -----------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 
   status        a row per chapter: your files, whether it builds, its last test results
   hint          the chapter's next hint, from the `## Hints` list of its README
+  count-hints   (make check) how many hints the chapter's README has
   solution      the reference solution, once the chapter passes (--force: before)
   reset         the skeleton back, after a timestamped backup of your files
   grade         test every chapter: JUnit XML per chapter and a score table
@@ -29,11 +30,13 @@ from course import (
     SKELETON_IDS,
     Chapter,
     Progress,
+    all_results,
     blob_id,
     build,
     files_state,
     first_compile_error,
     read_chapters,
+    read_hints,
     read_results,
     read_skeleton_ids,
     results_path,
@@ -49,10 +52,15 @@ class Refusal(Exception):
     """A request the workflow cannot carry out; its message says why and what to do."""
 
 
-def table(header: list[str], rows: list[list[str]]) -> str:
+def table(header: list[str], rows: list[list[str]], numbers: tuple[int, ...] = ()) -> str:
+    """Columns padded to their widest cell; the columns in `numbers` aligned right."""
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in [header, *rows]]
-    return "\n".join(lines)
+
+    def line(row):
+        cells = [c.rjust(w) if i in numbers else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        return "  ".join(cells).rstrip()
+
+    return "\n".join(line(row) for row in [header, *rows])
 
 
 def one_chapter(args) -> Chapter:
@@ -83,8 +91,8 @@ def status(args) -> int:
         ])
         if not builds:
             notes.append(f"{chapter.name} does not build: {first_compile_error(log, chapter)}")
-        if p.why():
-            notes.append(p.why())
+        if not p.passed:
+            notes += [f"{chapter.name}: {why}" for why, in_table in p.blockers() if not in_table]
         if p.files == "unknown":
             notes.append(
                 f"{chapter.name}: {SKELETON_IDS} has no record of its skeleton "
@@ -99,9 +107,10 @@ def status(args) -> int:
 
 
 def next_step(progress: list[tuple[Progress, bool]]) -> str:
-    """The last line of `make status`: where to go next."""
+    """The last line of `make status`: where to go next. A chapter whose only blocker is
+    that no CUDA device ran its [gpu] tests is done for now: that is no reason to stop."""
     for p, builds in progress:
-        if p.passed and builds:
+        if builds and (p.passed or p.passed_but_gpu_tests_skipped):
             continue
         name, r = p.chapter.name, p.results
         if not builds:
@@ -113,12 +122,12 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
             )
         if r.state != "finished" or p.stale or r.selection == "chosen":
             return f"Next: run make {name} test"
-        if r.failed == 0 and r.gpu_tests == "skipped":
-            return f"Next: run make {name} test where a CUDA device can run its [gpu] tests"
         return (
             f"Next: make {name} test, and fix what it reports "
             f"({r.passed} of {r.total} tests pass; stuck? make {name} hint)"
         )
+    if not all(p.passed for p, _ in progress):
+        return "Next: every test that can run here passes; run the [gpu] tests where there is a CUDA device"
     return (
         f"Next: all {len(progress)} chapters pass. make chapterN solution shows a reference "
         f"to compare with; make grade writes a report."
@@ -128,38 +137,35 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
 # ---- make chapterN hint ------------------------------------------------------------------
 
 
-def read_hints(lesson: Path) -> list[str]:
-    """The items of the ordered list under `## Hints`, each as its lines."""
-    section = re.search(r"^## Hints[ \t]*\n(.*?)(?=^## |\Z)", lesson.read_text(), re.M | re.S)
-    hints: list[list[str]] = []
-    for line in section.group(1).splitlines() if section else []:
-        item = re.match(r"^\d+\.\s+(.*)$", line)
-        if item:
-            hints.append([item.group(1)])
-        elif hints and (line.startswith((" ", "\t")) or not line.strip()):
-            hints[-1].append(line.strip())
-        elif hints:
-            break  # a paragraph after the list ends it
-    return ["\n".join(lines).strip() for lines in hints]
-
-
 def show_hint(text: str) -> str:
     """A hint as paragraphs wrapped to 88 columns, fenced code kept as written."""
     out, paragraph, fenced = [], [], False
-    for line in text.splitlines() + [""]:
-        if line.startswith("```"):
-            fenced = not fenced
-        if fenced or line.startswith("```"):
-            out.append("    " + line)
-        elif line:
-            paragraph.append(line)
-        elif paragraph:
+
+    def flush():
+        if paragraph:
             # Break lines between words, never inside a `code span`.
             text = re.sub(r"`[^`]*`", lambda span: span[0].replace(" ", "\0"), " ".join(paragraph))
             wrapped = textwrap.fill(text, 88, initial_indent="  ", subsequent_indent="  ", break_long_words=False)
             out.append(wrapped.replace("\0", " "))
-            paragraph = []
-    return "\n".join(out)
+            paragraph.clear()
+
+    for line in text.splitlines():
+        if line.startswith("```") or fenced:
+            flush()
+            fenced = fenced != line.startswith("```")
+            out.append("    " + line)
+        elif line.strip():
+            paragraph.append(line)
+        else:
+            flush()
+            out.append("")
+    flush()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n")
+
+
+def count_hints(args) -> int:
+    print(len(read_hints(one_chapter(args).lesson)))
+    return 0
 
 
 def hint(args) -> int:
@@ -195,26 +201,20 @@ def solution(args) -> int:
     name = chapter.name
     p = Progress.of(chapter, args.bin, args.backend, read_skeleton_ids())
     if not p.passed and not args.force:
-        r = p.results
-        if r is None:
-            why = f"its tests have not run yet (make {name} test)."
-        elif p.why():
-            why = p.why().split(": ", 1)[1]
-        else:
-            why = f"{r.passed} of {r.total} tests pass in your last run (make {name} test)."
-        print(f"{name} is not passed yet: {why}")
+        print(f"{name} is not passed yet: {p.blockers()[0][0]}")
         print(f"Once all its tests pass, make {name} solution shows the reference solution.")
         print(f"Stuck? make {name} hint. To see the solution now anyway: make {name} solution FORCE=1")
         return 0
+    if p.passed:
+        print(f"{name} passes. The reference solution:\n")
+    else:
+        print(f"{name} does not pass yet; FORCE=1 shows the reference solution anyway:\n")
     files = sorted(chapter.solution_dir.glob("*.cu"))
     for path in files:
         print(f"==== {path} " + "=" * max(0, 78 - len(str(path))))
         print(path.read_text().rstrip("\n"))
         print()
-    if p.passed:
-        print(f"{name} passes. The reference solution is above; compare it with yours:")
-    else:
-        print(f"(Shown with FORCE=1: {name} does not pass yet.) Compare it with yours:")
+    print("Compare it with yours:")
     for path in files:
         print(f"  diff -u {chapter.student_dir / path.name} {path}")
     return 0
@@ -274,6 +274,9 @@ def reset(args) -> int:
         shutil.copy2(path, backup / path.name)
     for path, content in skeletons.items():
         path.write_bytes(content)
+    # The cached test results were of the student's version: a reset chapter has none.
+    for results in all_results(args.bin, args.backend, chapter):
+        results.path.unlink()
 
     print(f"Saved your {name} files to {backup}/: {', '.join(p.name for p in saved)}")
     print(f"Restored the skeleton of {', '.join(str(p) for p in files)}.")
@@ -291,6 +294,7 @@ def junit_failure(path: Path, chapter: Chapter, test: str, message: str, details
     suite = ET.SubElement(suites, "testsuite", name=f"{chapter.name}-tests", tests="1", failures="0", errors="1")
     case = ET.SubElement(suite, "testcase", classname=f"{chapter.name}-tests", name=test, time="0")
     ET.SubElement(case, "error", message=message, type="error").text = details
+    ET.indent(suites)
     ET.ElementTree(suites).write(path, encoding="UTF-8", xml_declaration=True)
 
 
@@ -332,7 +336,7 @@ def grade(args) -> int:
     print(f"Grading {args.tree}/ with the {args.backend} backend; reports go to {GRADE_REPORTS}/.")
     rows = [grade_chapter(args, chapter) for chapter in chapters]
     percents = [int(row[2].rstrip("%")) for row in rows]
-    summary = table(["Chapter", "Passed", "Percent", "Notes"], rows)
+    summary = table(["Chapter", "Passed", "Percent", "Notes"], rows, numbers=(1, 2))
     overall = f"Overall: {sum(percents) // len(percents)}% (the mean of the chapters' percentages)"
     (GRADE_REPORTS / "summary.txt").write_text(f"{summary}\n{overall}\n")
     print()
@@ -379,6 +383,7 @@ def check_skeleton_ids(args) -> int:
 COMMANDS = {
     "status": status,
     "hint": hint,
+    "count-hints": count_hints,
     "solution": solution,
     "reset": reset,
     "grade": grade,

@@ -1,0 +1,258 @@
+#!/usr/bin/env bash
+# A new learner's first session, played against a scratch clone of this repository:
+#
+#   make setup; make status; make chapter1 hint (to the last one, and again);
+#   chapter 1 with a compile error, with a wrong answer, with the right one, and
+#   make status, make chapter1 solution after each; make chapter1 reset;
+#   chapter 2 with a compile error; make grade; make status.
+#
+# Each step's output is checked for the lines a learner needs; a failed check says what
+# was expected and shows the step's output. Every step and its output go to a
+# transcript, build/check/learner-session.log, to read how the session reads.
+#
+# It must hold on any machine: with a GPU, with the CPU backend, or with neither (the
+# tests tagged [gpu] are skipped, so chapter 1 cannot count as passed). Where the
+# outcome depends on which, the test run's own output says which, and the checks follow.
+#
+# Run by `make check`; alone: bash tests/workflow/learner_session.sh [--keep]
+# (--keep leaves the scratch clone in place and says where).
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+transcript=$root/build/check/learner-session.log
+mkdir -p "$(dirname "$transcript")"
+: >"$transcript"
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/learner-session.XXXXXX")
+if [ "${1:-}" = --keep ]; then
+    echo "The scratch clone stays in $scratch/tutorial"
+else
+    trap 'rm -rf "$scratch"' EXIT
+fi
+
+passed=0
+failed=0
+step_name=
+out=
+rc=0
+
+# run DESCRIPTION COMMAND...: run a step as the learner types it, in the scratch clone.
+run() {
+    step_name=$1
+    shift
+    out=$("$@" 2>&1)
+    rc=$?
+    printf '\n==== %s\n$ %s\n%s\n(exit status %s)\n' "$step_name" "$*" "$out" "$rc" >>"$transcript"
+}
+ok() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    echo "  FAIL  $step_name: $1"
+    sed 's/^/        | /' <<<"$out" | head -40
+}
+# expect REGEX WHY: a line of the step's output matches the extended regex.
+expect() { if grep -qE -- "$1" <<<"$out"; then ok; else fail "expected a line matching /$1/: $2"; fi; }
+expect_text() { if grep -qF -- "$1" <<<"$out"; then ok; else fail "expected the text '$1': $2"; fi; }
+expect_not() { if grep -qE -- "$1" <<<"$out"; then fail "expected no line matching /$1/: $2"; else ok; fi; }
+expect_status() {
+    if [ "$1" = nonzero ] && [ "$rc" -ne 0 ] || [ "$1" = "$rc" ]; then ok; else fail "exit status $rc, expected $1: $2"; fi
+}
+# expect_row CHAPTER TEXT WHY: the row of CHAPTER (a line starting with it) contains TEXT.
+expect_row() {
+    if grep -E "^$1 " <<<"$out" | grep -qF -- "$2"; then ok; else fail "the $1 row should contain '$2': $3"; fi
+}
+expect_last_line() {
+    if tail -n 1 <<<"$out" | grep -qE -- "$1"; then ok; else fail "the last line should match /$1/: $2"; fi
+}
+same_file() { if cmp -s "$1" "$2"; then ok; else fail "$1 should equal $2: $3"; fi; }
+
+# ---- A clone of the tree under test, as a learner gets it ------------------------------------
+# What is not committed yet is committed on top, in the scratch clone only.
+git clone -q "$root" "$scratch/tutorial" || { echo "  FAIL  cannot clone $root"; exit 1; }
+(cd "$root" && git ls-files -z --cached --others --exclude-standard |
+    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+    tar --null -T - -cf -) | tar -xf - -C "$scratch/tutorial"
+cd "$scratch/tutorial" || exit 1
+git add -A && git -c user.name=learner -c user.email=learner@example.invalid commit -qm "the tree under test" >/dev/null
+# A learner's shell: nothing inherited from the make that runs this check.
+unset MAKEFLAGS MFLAGS MAKELEVEL SOLUTIONS FORCE RESTART ARGS SEED
+
+mapfile -t numbers < <(awk '!/^#/ && NF {print $1}' chapters/chapters.txt)
+title_of() { awk -v n="$1" '$1 == n {$1 = $2 = ""; sub(/^ +/, ""); print}' chapters/chapters.txt; }
+folder_of() { awk -v n="$1" '$1 == n {print $2}' chapters/chapters.txt; }
+one=chapters/$(folder_of 1)
+mine=$(ls "$one"/*.cu | head -n 1)                # the learner's file in chapter 1
+reference=solutions/$(folder_of 1)/$(basename "$mine")
+skeleton=$scratch/skeleton.cu
+cp "$mine" "$skeleton"
+
+echo "learner session in a scratch clone (transcript: ${transcript#"$root"/})"
+
+# ---- Setting up and looking around ---------------------------------------------------------
+run "make setup" make setup
+expect_status 0 "setup succeeds where everything is installed (CI ran it just before)"
+expect "^setup: ready" "setup ends by saying the machine is ready"
+
+run "make status, new clone" make status
+expect_status 0 "status always succeeds"
+for n in "${numbers[@]}"; do
+    expect_row "chapter$n" "$(title_of "$n")" "every chapter of chapters/chapters.txt has a row with its title"
+    expect_row "chapter$n" "not started" "a fresh clone's chapters are untouched skeletons"
+    expect_row "chapter$n" "not run" "no tests have run in a fresh clone"
+done
+expect_last_line "^Next: chapter1 .*make chapter1 test" "a new learner is sent to chapter 1"
+
+# ---- Hints ---------------------------------------------------------------------------------------
+count=$(python3 tools/workflow.py count-hints --chapter 1)
+first_words=$(awk '/^## Hints/ {on = 1; next} on && /^1\. / {print $2, $3, $4; exit}' "$one/README.md")
+run "make chapter1 hint, first" make chapter1 hint
+expect_status 0 "a hint is no error"
+expect "^chapter1, hint 1 of $count:" "the first call shows hint 1, out of the lesson's $count"
+expect_text "$first_words" "the hint's text comes from the lesson's ## Hints list"
+expect_not "NVCC|CXX|LINK" "asking for a hint builds nothing"
+for ((i = 2; i <= count; i++)); do
+    run "make chapter1 hint, call $i" make chapter1 hint
+    expect "^chapter1, hint $i of $count:" "each call shows the next hint"
+done
+expect "last hint" "the last hint says it is the last"
+run "make chapter1 hint, once more" make chapter1 hint
+expect "seen all $count hints" "after the last, it says all are shown"
+expect "RESTART=1" "and how to start over"
+run "make chapter1 hint RESTART=1" make chapter1 hint RESTART=1
+expect "^chapter1, hint 1 of $count:" "RESTART=1 starts again from the first hint"
+
+# ---- Chapter 1: a compile error --------------------------------------------------------------
+cp "$reference" "$mine"
+echo "this is not C++;" >>"$mine"
+bad_line=$(wc -l <"$mine")
+run "make chapter1 test, a compile error" make chapter1 test
+expect_status nonzero "a file that does not compile fails"
+expect "$mine(\($bad_line\)|:$bad_line:).*error" "the compiler names the learner's file and line"
+
+run "make status, a compile error" make status
+expect_row chapter1 "in progress" "a changed file is work in progress"
+expect_row chapter1 "NO" "the Builds column says it does not build"
+expect "^chapter1 does not build: $mine:$bad_line: error" "status shows the first error, in the learner's file, as file:line"
+expect_last_line "^Next: fix the compile error in chapter1" "the next step is that error"
+
+run "make chapter1 solution, not compiling" make chapter1 solution
+expect "^chapter1 is not passed yet" "no solution before a pass"
+expect "FORCE=1" "it says how to see it anyway"
+expect_not "NVCC|CXX|LINK|error" "naming the chapter for solution does not build it"
+
+# ---- Chapter 1: a wrong answer (the grid rounded down) ---------------------------------------
+sed 's/tutorial::ceil_div(\([MN]\), kNaiveGemmBlock)/\1 \/ kNaiveGemmBlock/g' "$reference" >"$mine"
+if cmp -s "$mine" "$reference"; then
+    step_name="a wrong answer"
+    out="$reference has no tutorial::ceil_div(M or N, kNaiveGemmBlock) left to break"
+    fail "update this script's wrong answer to the new solution"
+fi
+run "make chapter1 test, a wrong answer" make chapter1 test
+expect_status nonzero "the tests catch a grid that drops the last partial block"
+expect "FAILED" "Catch2 reports the failure"
+expect "test cases: .* failed" "and counts the failed test cases"
+
+run "make status, a wrong answer" make status
+expect_row chapter1 "in progress" "still in progress"
+if grep -E "^chapter1 " <<<"$out" | grep -qE " ([0-9]+)/([0-9]+)" &&
+    ! grep -E "^chapter1 " <<<"$out" | grep -qE " ([0-9]+)/\1([^0-9]|$)"; then ok; else
+    fail "the chapter1 row should show fewer tests passed than run"; fi
+expect_last_line "^Next: make chapter1 test, and fix what it reports" "the next step is chapter 1's failing tests"
+
+run "make chapter1 solution, a wrong answer" make chapter1 solution
+expect "^chapter1 is not passed yet: [0-9]+ of [0-9]+ tests pass" "it says how far the learner is"
+expect "make chapter1 solution FORCE=1" "and how to see the solution anyway"
+expect_not "^==== solutions/" "the solution stays hidden"
+
+# ---- Chapter 1: the right answer ------------------------------------------------------------
+cp "$reference" "$mine"
+run "make chapter1 test, the right answer" make chapter1 test
+expect_status 0 "the reference solution passes"
+if grep -q "tests tagged \[gpu\] are skipped" <<<"$out"; then
+    device=none
+    echo "  (no CUDA device and no CPU backend here: chapter 1 cannot pass; checking that it says so)"
+else
+    device=yes
+fi
+
+run "make status, the right answer" make status
+expect_row chapter1 "in progress" "the files differ from the skeleton"
+if [ "$device" = yes ]; then
+    expect_row chapter1 "passed" "every test passes"
+else
+    expect_row chapter1 "no GPU" "the row says the GPU tests did not run"
+    expect "^chapter1: its tests tagged \[gpu\] did not run" "a note says why it does not count as passed"
+fi
+if [ "${#numbers[@]}" -gt 1 ]; then
+    expect_last_line "^Next: chapter${numbers[1]} .*make chapter${numbers[1]} test" "the learner moves on"
+fi
+
+run "make chapter1 solution, the right answer" make chapter1 solution
+if [ "$device" = yes ]; then
+    expect "^chapter1 passes" "after a pass the solution is shown"
+    expect "^==== $reference" "with the solution file's name"
+    expect "diff -u $mine $reference" "and how to compare it with one's own"
+else
+    expect "^chapter1 is not passed yet: its tests tagged \[gpu\] did not run" "no pass without the GPU tests"
+    run "make chapter1 solution FORCE=1" make chapter1 solution FORCE=1
+    expect "^chapter1 does not pass yet; FORCE=1 shows" "FORCE=1 shows it, saying so"
+    expect "^==== $reference" "with the solution file's name"
+fi
+if grep -qF -- "$(grep -m 1 -E '^\s*(const )?int col =' "$reference")" <<<"$out"; then ok; else
+    fail "the solution's own code should be printed"; fi
+
+# ---- Chapter 1: reset -----------------------------------------------------------------------
+run "make chapter1 reset" make chapter1 reset
+expect_status 0 "reset succeeds in a git clone"
+expect "^Saved your chapter1 files to build/backups/chapter1-[0-9]{8}-[0-9]{6}/" "it says where the backup is"
+backup=$(sed -n 's|^Saved your chapter1 files to \(build/backups/[^ ]*\)/:.*|\1|p' <<<"$out")
+same_file "$backup/$(basename "$mine")" "$reference" "the backup holds the learner's version"
+same_file "$mine" "$skeleton" "the skeleton is back"
+restore=$(sed -n 's/^To get your version back: //p' <<<"$out")
+expect "^To get your version back: cp " "it says how to undo"
+
+run "make status, after the reset" make status
+expect_row chapter1 "not started" "a reset chapter is an untouched skeleton"
+expect_row chapter1 "not run" "its old results are gone with its old files"
+
+run "make chapter1 reset, again" make chapter1 reset
+expect "already the untouched skeleton" "a second reset changes nothing"
+
+# The undo command, exactly as reset printed it.
+run "the undo command printed by reset" bash -c "$restore"
+same_file "$mine" "$reference" "the printed command brings the learner's version back"
+
+# ---- make grade ------------------------------------------------------------------------------
+if [ "${#numbers[@]}" -gt 1 ]; then
+    two=$(ls chapters/"$(folder_of "${numbers[1]}")"/*.cu | head -n 1)
+    echo "int broken = ;" >>"$two"
+    two_line=$(wc -l <"$two")
+fi
+run "make grade" make grade
+expect_status 0 "grading completes, whatever the scores, so CI collects the reports"
+for n in "${numbers[@]}"; do
+    expect "^chapter$n +[0-9]+/([0-9]+|-|\?) +[0-9]+%" "every chapter has a row: passed/total, percent"
+    if python3 -c 'import sys, xml.etree.ElementTree as ET; sys.exit(ET.parse(sys.argv[1]).getroot().tag != "testsuites")' \
+        "build/grade/chapter$n.xml" 2>/dev/null; then ok; else
+        fail "build/grade/chapter$n.xml should be a JUnit report (<testsuites>)"; fi
+done
+if [ "$device" = yes ]; then
+    expect "^chapter1 +([0-9]+)/\1 +100%" "chapter 1 scores full marks"
+else
+    expect "^chapter1 +([0-9]+)/\1 +100% +GPU tests not run" "chapter 1 passes what ran, and says the GPU tests did not"
+fi
+if [ "${#numbers[@]}" -gt 1 ]; then
+    expect "^chapter${numbers[1]} +0/- +0% +does not compile: $two:$two_line: error" \
+        "a chapter that does not compile scores 0, with its first error in the learner's file"
+    if grep -q "<error" "build/grade/chapter${numbers[1]}.xml"; then ok; else
+        fail "the JUnit report of a chapter that does not compile should hold an error"; fi
+fi
+expect "^Overall: [0-9]+%" "an overall score"
+
+run "make status, after grading" make status
+if [ "$device" = yes ]; then
+    expect_row chapter1 "passed" "grading's test run counts for status too"
+else
+    expect_row chapter1 "no GPU" "grading's test run counts for status too"
+fi
+
+echo "learner session: $passed checks passed, $failed failed"
+[ "$failed" -eq 0 ]
