@@ -131,12 +131,19 @@ class Results:
 
     path: Path
     backend: str
-    state: str  # 'finished', or 'running' when the run crashed
+    state: str  # 'finished'; 'crashed' (a signal), or 'running' left by a run that died
     passed: int
     failed: int
     gpu_tests: str  # 'run' or 'skipped'
     selection: str  # 'all' or 'chosen'
     current: str  # the test case that was running when the run stopped
+    crash: str  # what stopped it, when Catch2 knew
+
+    def crash_story(self) -> str:
+        """'crashed (SIGSEGV ...) in the test 'name'', for a run that did not finish."""
+        what = f" ({self.crash})" if self.crash else ""
+        where = f" in the test '{self.current}'" if self.current else ""
+        return f"crashed{what}{where}"
 
     @property
     def total(self) -> int:
@@ -167,6 +174,7 @@ def read_results(path: Path, backend: str) -> Results | None:
         gpu_tests=fields.get("gpu_tests", "run"),
         selection=fields.get("selection", "all"),
         current=fields.get("current", ""),
+        crash=fields.get("crash", ""),
     )
 
 
@@ -245,24 +253,26 @@ class Progress:
             return cell + ", no GPU"
         return cell
 
-    def blockers(self) -> list[tuple[str, bool]]:
-        """Why the chapter does not count as passed, most pressing first: sentences about
-        the chapter, each with whether the Tests column already says it."""
+    # What blockers() reports, and which of it the Tests column of `make status` shows.
+    NOT_RUN, CRASHED, STALE, SELECTION, FAILING, NO_GPU = "not run", "crashed", "stale", "selection", "failing", "no GPU"
+    IN_TABLE = {NOT_RUN, FAILING}
+
+    def blockers(self) -> list[tuple[str, str]]:
+        """Why the chapter does not count as passed, most pressing first: (kind, sentence)."""
         r, name = self.results, self.chapter.name
         if r is None:
-            return [(f"its tests have not run yet (make {name} test).", True)]
+            return [(self.NOT_RUN, f"its tests have not run yet (make {name} test).")]
         found = []
         if r.state != "finished":
-            where = f" in the test '{r.current}'" if r.current else ""
-            found.append((f"its last test run crashed{where}; the tests after it did not run.", False))
+            found.append((self.CRASHED, f"its last test run {r.crash_story()}; the tests after it did not run."))
         if self.stale:
-            found.append((f"you changed its files after the last test run: run make {name} test again.", False))
+            found.append((self.STALE, f"you changed its files after the last test run: run make {name} test again."))
         if r.selection == "chosen":
-            found.append((f"the last run was a selection of its tests: run them all with make {name} test.", False))
+            found.append((self.SELECTION, f"the last run was a selection of its tests: run them all with make {name} test."))
         if r.state == "finished" and (r.failed or not r.passed):
-            found.append((f"{r.passed} of {r.total} tests pass in the last run (make {name} test).", True))
+            found.append((self.FAILING, f"{r.passed} of {r.total} tests pass in the last run (make {name} test)."))
         if r.gpu_tests == "skipped":
-            found.append(("its tests tagged [gpu] did not run (no CUDA device), so it cannot count as passed here.", False))
+            found.append((self.NO_GPU, "its tests tagged [gpu] did not run (no CUDA device), so it cannot count as passed here."))
         return found
 
 

@@ -76,7 +76,7 @@ def status(args) -> int:
     if args.tree != "chapters":
         raise Refusal("make status shows your own chapters: run it without SOLUTIONS=1.")
     skeleton_ids = read_skeleton_ids()
-    rows, notes, progress = [], [], []
+    rows, notes, progress, no_gpu = [], [], [], []
     for chapter in args.all_chapters:
         builds, log = build(args.make, chapter)
         p = Progress.of(chapter, args.bin, args.backend, skeleton_ids)
@@ -92,12 +92,21 @@ def status(args) -> int:
         if not builds:
             notes.append(f"{chapter.name} does not build: {first_compile_error(log, chapter)}")
         if not p.passed:
-            notes += [f"{chapter.name}: {why}" for why, in_table in p.blockers() if not in_table]
+            for kind, why in p.blockers():
+                if kind == Progress.NO_GPU:
+                    no_gpu.append(chapter.name)
+                elif kind not in Progress.IN_TABLE:
+                    notes.append(f"{chapter.name}: {why}")
         if p.files == "unknown":
             notes.append(
                 f"{chapter.name}: {SKELETON_IDS} has no record of its skeleton "
                 f"(maintainers: make skeleton-ids)."
             )
+    if no_gpu:
+        notes.append(
+            f"{', '.join(no_gpu)}: the tests tagged [gpu] did not run (no CUDA device), so "
+            f"{'this chapter' if len(no_gpu) == 1 else 'these chapters'} cannot count as passed here."
+        )
     print(table(["Chapter", "Title", "Your files", "Builds", "Tests", "Backend"], rows))
     print()
     for note in notes:
@@ -120,7 +129,9 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
                 f"Next: {name} ({p.chapter.title}). Read {p.chapter.lesson}, "
                 f"then run make {name} test"
             )
-        if r.state != "finished" or p.stale or r.selection == "chosen":
+        if r.state != "finished":
+            return f"Next: fix the crash in {name} (above), then run make {name} test"
+        if p.stale or r.selection == "chosen":
             return f"Next: run make {name} test"
         return (
             f"Next: make {name} test, and fix what it reports "
@@ -201,7 +212,7 @@ def solution(args) -> int:
     name = chapter.name
     p = Progress.of(chapter, args.bin, args.backend, read_skeleton_ids())
     if not p.passed and not args.force:
-        print(f"{name} is not passed yet: {p.blockers()[0][0]}")
+        print(f"{name} is not passed yet: {p.blockers()[0][1]}")
         print(f"Once all its tests pass, make {name} solution shows the reference solution.")
         print(f"Stuck? make {name} hint. To see the solution now anyway: make {name} solution FORCE=1")
         return 0
@@ -258,8 +269,8 @@ def reset(args) -> int:
         if blob.returncode != 0:
             raise Refusal(
                 f"Cannot reset {name}: git has no copy of the skeleton of {path} (object "
-                f"{skeleton_ids[str(path)]}); this clone may lack history: git fetch --unshallow. "
-                f"Your files are unchanged."
+                f"{skeleton_ids[str(path)]}), so this is not a full clone of the tutorial (if it "
+                f"is a shallow one: git fetch --unshallow). Your files are unchanged."
             )
         skeletons[path] = blob.stdout
 
@@ -317,14 +328,19 @@ def grade_chapter(args, chapter: Chapter) -> list[str]:
     _, output = build(args.make, chapter, "test", variables=(f"ARGS=-r junit -o {report}",))
     log_file.write_text(log + output)
     r = read_results(results_file, args.backend)
+    try:  # Catch2's own report, when the run got far enough to write it
+        ET.parse(report)
+        catch2_wrote_report = True
+    except (OSError, ET.ParseError):
+        catch2_wrote_report = False
     if r is None:
         last = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
         junit_failure(report, chapter, f"{name} tests run", "the tests did not run", output)
         return [name, "0/-", "0%", f"the tests did not run: {last[0]} (see {log_file})"]
     if r.state != "finished":
-        where = f" in '{r.current}'" if r.current else ""
-        junit_failure(report, chapter, f"{name} tests run", f"crashed{where}", output)
-        return [name, f"{r.passed}/?", "0%", f"crashed{where} (counts as 0; see {log_file})"]
+        if not catch2_wrote_report:
+            junit_failure(report, chapter, f"{name} tests run", r.crash_story(), output)
+        return [name, f"{r.passed}/?", "0%", f"{r.crash_story()}: counts as 0 (see {log_file})"]
     percent = 100 * r.passed // r.total if r.total else 0
     notes = "GPU tests not run (no CUDA device)" if r.gpu_tests == "skipped" else ""
     return [name, f"{r.passed}/{r.total}", f"{percent}%", notes]

@@ -3,15 +3,17 @@
 // they know how the last run went without running the tests again.
 //
 // The Makefile's `test` recipe names the file in TUTORIAL_RESULTS_FILE; without it
-// nothing is written. The file is rewritten as the run goes: a run that crashes
-// leaves "state=running" and the test it was in, never the results of an older run.
+// nothing is written. The file is rewritten as the run goes, so a run that dies leaves
+// "state=running" and the test it was in, never the results of an older run.
 //
-//   state=finished            running while the tests run
+//   state=finished            running while the tests run; crashed after a signal that
+//                             Catch2 caught (the tests after it did not run)
 //   passed=3                  test cases, as in Catch2's "test cases: 4 | 3 passed | 1 failed"
 //   failed=1
 //   gpu_tests=run             skipped when no CUDA device ran the tests tagged [gpu]
 //   selection=all             chosen when the command line picked the tests to run
-//   current=<test name>       the test case running, while state=running
+//   current=<test name>       the test case running, or the one that crashed
+//   crash=<what>              Catch2's name for the signal, e.g. "SIGSEGV - Segmentation violation signal"
 //
 // Catch2's listener interface differs between versions 2 and 3 only in its base class
 // and headers; the events used here are the same in both.
@@ -58,17 +60,40 @@ public:
         // A test case marked [!mayfail] that failed counts as passed, as Catch2 counts it.
         passed_ += stats.totals.testCases.passed + stats.totals.testCases.failedButOk;
         failed_ += stats.totals.testCases.failed;
-        current_.clear();
+        if (crash_.empty()) {
+            current_.clear();
+        }
         write("running");
         ListenerBase::testCaseEnded(stats);
     }
 
+    // A signal that Catch2 caught shows up as a failed assertion of its own kind; Catch2
+    // then ends the test case and the run, and the process dies of the signal.
+    // (Version 2's listeners never see fatalErrorEncountered, so it is caught here.)
+#if defined(TUTORIAL_CATCH2_V3)
+    void assertionEnded(Catch::AssertionStats const& stats) override {
+        note_crash(stats);
+        ListenerBase::assertionEnded(stats);
+    }
+#else
+    bool assertionEnded(Catch::AssertionStats const& stats) override {
+        note_crash(stats);
+        return ListenerBase::assertionEnded(stats);
+    }
+#endif
+
     void testRunEnded(Catch::TestRunStats const& stats) override {
-        write("finished");
+        write(crash_.empty() ? "finished" : "crashed");
         ListenerBase::testRunEnded(stats);
     }
 
 private:
+    void note_crash(Catch::AssertionStats const& stats) {
+        if (stats.assertionResult.getResultType() == Catch::ResultWas::FatalErrorCondition) {
+            crash_ = std::string(stats.assertionResult.getMessage());
+        }
+    }
+
     void write(const char* state) const {
         const char* path = std::getenv("TUTORIAL_RESULTS_FILE");
         if (path == nullptr || *path == '\0') {
@@ -83,11 +108,15 @@ private:
         if (!current_.empty()) {
             out << "current=" << current_ << '\n';
         }
+        if (!crash_.empty()) {
+            out << "crash=" << crash_ << '\n';
+        }
     }
 
     std::size_t passed_ = 0;
     std::size_t failed_ = 0;
     std::string current_;
+    std::string crash_;
 };
 
 }  // namespace

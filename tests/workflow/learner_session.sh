@@ -3,8 +3,9 @@
 #
 #   make setup; make status; make chapter1 hint (to the last one, and again);
 #   chapter 1 with a compile error, with a wrong answer, with the right one, and
-#   make status, make chapter1 solution after each; make chapter1 reset;
-#   chapter 2 with a compile error; make grade; make status.
+#   make status, make chapter1 solution after each; make chapter1 reset (also on the
+#   compile error, and in an archive download, which cannot); chapter 2 with a compile
+#   error; make grade; make status.
 #
 # Each step's output is checked for the lines a learner needs; a failed check says what
 # was expected and shows the step's output. Every step and its output go to a
@@ -138,6 +139,12 @@ expect "^chapter1 is not passed yet" "no solution before a pass"
 expect "FORCE=1" "it says how to see it anyway"
 expect_not "NVCC|CXX|LINK|error" "naming the chapter for solution does not build it"
 
+run "make chapter1 reset, not compiling" make chapter1 reset
+expect_status 0 "a chapter that does not compile can be reset: naming it does not build it"
+expect "^Saved your chapter1 files to build/backups/" "the broken file is saved too"
+expect_not "NVCC|CXX|LINK|error" "reset builds nothing"
+same_file "$mine" "$skeleton" "the skeleton is back"
+
 # ---- Chapter 1: a wrong answer (the grid rounded down) ---------------------------------------
 sed 's/tutorial::ceil_div(\([MN]\), kNaiveGemmBlock)/\1 \/ kNaiveGemmBlock/g' "$reference" >"$mine"
 if cmp -s "$mine" "$reference"; then
@@ -179,7 +186,7 @@ if [ "$device" = yes ]; then
     expect_row chapter1 "passed" "every test passes"
 else
     expect_row chapter1 "no GPU" "the row says the GPU tests did not run"
-    expect "^chapter1: its tests tagged \[gpu\] did not run" "a note says why it does not count as passed"
+    expect "^chapter1: the tests tagged \[gpu\] did not run" "a note says why it does not count as passed"
 fi
 if [ "${#numbers[@]}" -gt 1 ]; then
     expect_last_line "^Next: chapter${numbers[1]} .*make chapter${numbers[1]} test" "the learner moves on"
@@ -219,6 +226,17 @@ expect "already the untouched skeleton" "a second reset changes nothing"
 # The undo command, exactly as reset printed it.
 run "the undo command printed by reset" bash -c "$restore"
 same_file "$mine" "$reference" "the printed command brings the learner's version back"
+
+# ---- A copy downloaded as an archive: no git, so no reset ---------------------------------------
+mkdir "$scratch/archive"
+git archive HEAD | tar -x -C "$scratch/archive"
+echo "// my work" >>"$scratch/archive/$mine"
+cp "$scratch/archive/$mine" "$scratch/archive-mine.cu"
+run "make chapter1 reset, in an archive download" make -C "$scratch/archive" chapter1 reset
+expect_status nonzero "without git there is no skeleton to restore"
+expect "not a git clone" "it says why"
+expect "Your files are unchanged" "and that nothing was touched"
+same_file "$scratch/archive/$mine" "$scratch/archive-mine.cu" "the learner's file is untouched"
 
 # ---- make grade ------------------------------------------------------------------------------
 if [ "${#numbers[@]}" -gt 1 ]; then
