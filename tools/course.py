@@ -253,8 +253,13 @@ class Progress:
             return cell + ", no GPU"
         return cell
 
-    # What blockers() reports, and which of it the Tests column of `make status` shows.
-    NOT_RUN, CRASHED, STALE, SELECTION, FAILING, NO_GPU = "not run", "crashed", "stale", "selection", "failing", "no GPU"
+    # The kinds of blockers(); the Tests column of `make status` shows those IN_TABLE.
+    NOT_RUN = "not run"
+    CRASHED = "crashed"
+    STALE = "stale"
+    SELECTION = "selection"
+    FAILING = "failing"
+    NO_GPU = "no GPU"
     IN_TABLE = {NOT_RUN, FAILING}
 
     def blockers(self) -> list[tuple[str, str]]:
@@ -317,8 +322,12 @@ def first_compile_error(log: str, chapter: Chapter) -> str:
     own = [text for file, text in errors if Path(file).resolve().parent == chapter.student_dir.resolve()]
     if own or errors:
         return (own or [text for _, text in errors])[0]
-    for line in log.splitlines():
-        if "undefined reference" in line or "error" in line.lower():
-            return line.strip()
-    lines = [line for line in log.splitlines() if line.strip()]
-    return lines[-1].strip() if lines else "the build failed without a message"
+    missing = re.search(r"undefined reference to (.*)$", log, re.M)
+    if missing:
+        return (
+            f"the link failed: undefined reference to {missing[1]}, which the tests call: "
+            f"is it missing or renamed in your file?"
+        )
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    failing = [line for line in lines if "error" in line.lower()]
+    return (failing or lines or ["the build failed without a message"])[0]

@@ -323,7 +323,7 @@ def grade_chapter(args, chapter: Chapter) -> list[str]:
         error = first_compile_error(log, chapter)
         log_file.write_text(log)
         junit_failure(report, chapter, f"{name} compiles", error, log)
-        return [name, "0/-", "0%", f"does not compile: {error}"]
+        return [name, "0/-", "0%", f"does not build: {error}"]
 
     _, output = build(args.make, chapter, "test", variables=(f"ARGS=-r junit -o {report}",))
     log_file.write_text(log + output)

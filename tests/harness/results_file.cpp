@@ -15,8 +15,8 @@
 //   current=<test name>       the test case running, or the one that crashed
 //   crash=<what>              Catch2's name for the signal, e.g. "SIGSEGV - Segmentation violation signal"
 //
-// Catch2's listener interface differs between versions 2 and 3 only in its base class
-// and headers; the events used here are the same in both.
+// Catch2's listener interface differs between versions 2 and 3 in its base class, its
+// headers and what assertionEnded returns; the events and their data are the same.
 #if !defined(TUTORIAL_CATCH2_V3)
 // Version 2 shows its listener interface only to files that ask for it.
 #define CATCH_CONFIG_EXTERNAL_INTERFACES

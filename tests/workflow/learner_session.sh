@@ -258,7 +258,7 @@ else
     expect "^chapter1 +([0-9]+)/\1 +100% +GPU tests not run" "chapter 1 passes what ran, and says the GPU tests did not"
 fi
 if [ "${#numbers[@]}" -gt 1 ]; then
-    expect "^chapter${numbers[1]} +0/- +0% +does not compile: $two:$two_line: error" \
+    expect "^chapter${numbers[1]} +0/- +0% +does not build: $two:$two_line: error" \
         "a chapter that does not compile scores 0, with its first error in the learner's file"
     if grep -q "<error" "build/grade/chapter${numbers[1]}.xml"; then ok; else
         fail "the JUnit report of a chapter that does not compile should hold an error"; fi
