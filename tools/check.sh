@@ -5,7 +5,7 @@
 #   - the skeleton has TODO(chapterN) markers and the solution has no TODO;
 #   - skeleton and solution have the same files;
 #   - the solution passes the chapter's tests;
-#   - the skeleton compiles, and fails the chapter's tests (without crashing).
+#   - the skeleton compiles, and fails the chapter's tests (without crashing);
 #   - its lesson has a `## Hints` list, for `make chapterN hint`.
 # The common/ library's own tests must pass too, and chapters/skeletons.txt must record
 # the skeletons as they are (make status and make chapterN reset rely on it). Then the
