@@ -5,15 +5,12 @@
 #   - the skeleton has TODO(chapterN) markers and the solution has no TODO;
 #   - skeleton and solution have the same files;
 #   - the solution passes the chapter's tests;
-#   - the skeleton compiles, and fails the chapter's tests (without crashing);
-#   - its lesson has a `## Hints` list, for `make chapterN hint`.
-# The common/ library's own tests must pass too, and chapters/skeletons.txt must record
-# the skeletons as they are (make status and make chapterN reset rely on it). Then the
-# course site (make docs): both editions build without a Doxygen warning, every link of
-# each leads somewhere, and the student edition holds no line of solution code while the
-# instructor edition holds them all. Without Doxygen (or Python 3) the site's checks are
-# skipped, and say so. Last, a scripted learner's session
-# (tests/workflow/learner_session.sh) must go as planned.
+#   - the skeleton compiles, and fails the chapter's tests (without crashing).
+# The common/ library's own tests must pass too. Then the course site (make docs): both
+# editions build without a Doxygen warning, every link of each leads somewhere, and the
+# student edition holds no line of solution code while the instructor edition holds them
+# all. Without Doxygen (or Python 3) the site's checks are skipped, and say so.
+# tools/check-bench.sh and tools/check-workflow.sh add their own items.
 # The last line is "N passed, M failed", followed by ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
@@ -38,13 +35,6 @@ else
     fail "the common library fails its tests" "see $logs/common.log"
 fi
 
-echo "the learner's workflow"
-if ids=$(python3 tools/workflow.py check-skeleton-ids 2>&1); then
-    pass "chapters/skeletons.txt records every skeleton as it is"
-else
-    fail "chapters/skeletons.txt is out of date" "$ids"
-fi
-
 while read -r number folder _; do
     case "$number" in ''|'#'*) continue ;; esac
     echo "chapter$number ($folder)"
@@ -58,12 +48,6 @@ while read -r number folder _; do
         fail "the solution still has TODO markers" "$todo"
     else
         pass "the solution has no TODO markers"
-    fi
-    hints=$(python3 tools/workflow.py count-hints --chapter "$number")
-    if [ "${hints:-0}" -gt 0 ]; then
-        pass "the lesson has $hints hints for make chapter$number hint"
-    else
-        fail "chapters/$folder/README.md has no numbered list under '## Hints' for make chapter$number hint"
     fi
     skeleton_files=$(cd chapters/"$folder" && ls ./*.cu)
     solution_files=$(cd solutions/"$folder" && ls ./*.cu)
@@ -129,14 +113,7 @@ else
 fi
 
 source tools/check-bench.sh
-
-echo "the learner's workflow, played"
-log="$logs/learner-session-summary.log"
-if bash tests/workflow/learner_session.sh >"$log" 2>&1; then
-    pass "a learner's session: $(tail -n 1 "$log" | sed 's/^learner session: //')"
-else
-    fail "a learner's session went wrong" "$(grep -A12 'FAIL' "$log" | head -40; echo "each step's output: $logs/learner-session.log")"
-fi
+source tools/check-workflow.sh
 
 echo
 echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
