@@ -124,7 +124,7 @@ include mk/bench.mk
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
 #: make setup               install what is missing (Catch2, Doxygen, Graphviz) or say what to install
-#: make clean               delete build/
+#: make clean               delete build/, except the backups that reset made
 #: make help                this list
 
 TEST_BINARIES := $(if $(NAMED_CHAPTERS),,$(BUILD)/bin/common-tests) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
@@ -161,7 +161,8 @@ setup:
 
 .PHONY: clean
 clean:
-	rm -rf build
+	@# build/backups holds what `make chapterN reset` saved of a student's work: never delete it.
+	@find build -mindepth 1 -maxdepth 1 ! -name backups -exec rm -rf {} + 2>/dev/null; true
 
 .PHONY: help
 help:

@@ -292,7 +292,7 @@ def reset(args) -> int:
     print(f"Saved your {name} files to {backup}/: {', '.join(p.name for p in saved)}")
     print(f"Restored the skeleton of {', '.join(str(p) for p in files)}.")
     print(f"To get your version back: cp {backup}/* {chapter.student_dir}/")
-    print("(make clean deletes build/, backups too: copy the backup elsewhere to keep it for good.)")
+    print("(make clean keeps build/backups; deleting build/ by hand would lose it.)")
     return 0
 
 
