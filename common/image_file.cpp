@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -188,6 +189,10 @@ GrayImage parse_pgm(const std::string& bytes, const std::string& source) {
 }
 
 GrayImage read_pgm(const std::string& path) {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(path, ignored)) {
+        throw std::runtime_error(path + ": is a folder, not an image file");
+    }
     std::ifstream file(path, std::ios::binary);
     if (!file) {
         throw std::runtime_error(path + ": cannot open it: " + std::strerror(errno));

@@ -318,6 +318,7 @@ TEST_CASE("PGM and PNG files are written and read back from disk", "[common]") {
     std::remove(path.c_str());
     REQUIRE_THROWS_WITH(read_pgm("build/no-such-file.pgm"),
                         "build/no-such-file.pgm: cannot open it: No such file or directory");
+    REQUIRE_THROWS_WITH(read_pgm("build"), "build: is a folder, not an image file");
     REQUIRE_THROWS_AS(write_file("build/no-such-folder/x.png", "x"), std::runtime_error);
 }
 
