@@ -204,20 +204,12 @@ TEST_CASE("a refused launch is a CudaError naming the kernel", "[chapter3][gpu]"
     // 65535 is the largest grid.y a GPU accepts; one row of blocks more is too many.
     const int width = 1, height = 65535 * kBoxBlockY + 1;
     tutorial::DeviceBuffer<std::uint8_t> input(height), output(height);
-    const auto check_refused = [&](const BoxMean& box_mean, const std::string& kernel_name) {
-        try {
-            box_mean(input.data(), output.data(), width, height, 1);
-            FAIL("a grid of 65536 block rows launched without an error");
-        } catch (const tutorial::CudaError& error) {
-            const std::string text = error.what();
-            INFO(text);
-            const bool launch_refused =
-                error.code() == cudaErrorInvalidValue || error.code() == cudaErrorInvalidConfiguration;
-            CHECK(launch_refused);
-            CHECK(text.find(kernel_name) != std::string::npos);
-            CHECK(text.find("box_mean.cu:") != std::string::npos);
-        }
-    };
-    SECTION("box_mean_global") { check_refused(box_mean_global, "box_mean_global_kernel"); }
-    SECTION("box_mean_shared") { check_refused(box_mean_shared, "box_mean_shared_kernel"); }
+    SECTION("box_mean_global") {
+        tutorial::check_launch_refused([&] { box_mean_global(input.data(), output.data(), width, height, 1); },
+                                       "box_mean_global_kernel", "box_mean.cu");
+    }
+    SECTION("box_mean_shared") {
+        tutorial::check_launch_refused([&] { box_mean_shared(input.data(), output.data(), width, height, 1); },
+                                       "box_mean_shared_kernel", "box_mean.cu");
+    }
 }

@@ -5,12 +5,18 @@
 #include "catch.h"
 #include "compare.h"
 
+#include <functional>
 #include <string>
 
 namespace tutorial {
 
 /// @brief True when a CUDA device can run kernels.  Decided once, by the test runner's main.
 bool cuda_device_available();
+
+/// @brief Check that @p call throws CudaError for a launch the GPU refuses (a grid too
+/// large, say), naming @p kernel_name and @p source_file in its message.
+void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
+                          const std::string& source_file);
 
 }  // namespace tutorial
 
