@@ -25,21 +25,34 @@ class PgmReader {
 public:
     PgmReader(const std::string& bytes, const std::string& source) : bytes_(bytes), source_(source) {}
 
-    long long number(const char* field) {
+    // The next number, or -1 if something else comes first (see found()).
+    long long next_number() {
         skip_space_and_comments();
         if (at_ >= bytes_.size() || !std::isdigit(static_cast<unsigned char>(bytes_[at_]))) {
-            throw pgm_error(source_, std::string("bad PGM header: expected the ") + field +
-                                         (at_ >= bytes_.size() ? ", found the end of the file" : ", found '" +
-                                                                     std::string(1, bytes_[at_]) + "'"));
+            return -1;
         }
         long long value = 0;
         while (at_ < bytes_.size() && std::isdigit(static_cast<unsigned char>(bytes_[at_]))) {
             value = value * 10 + (bytes_[at_++] - '0');
             if (value > INT_MAX) {
-                throw pgm_error(source_, std::string("bad PGM header: the ") + field + " is too large");
+                throw pgm_error(source_, "bad PGM: a number in it is too large");
             }
         }
         return value;
+    }
+
+    // The next number, which must be there.
+    long long number(const std::string& field) {
+        const long long value = next_number();
+        if (value < 0) {
+            throw pgm_error(source_, "bad PGM: expected the " + field + ", found " + found());
+        }
+        return value;
+    }
+
+    // What stands where a number was expected.
+    std::string found() const {
+        return at_ >= bytes_.size() ? "the end of the file" : "'" + std::string(1, bytes_[at_]) + "'";
     }
 
     // The binary raster starts after exactly one whitespace character.
@@ -175,9 +188,11 @@ GrayImage parse_pgm(const std::string& bytes, const std::string& source) {
         }
     }
     for (std::size_t i = 0; i < count; ++i) {
-        const long long value =
-            binary ? static_cast<std::uint8_t>(bytes[binary_start + i])
-                   : header.number(("value of pixel " + std::to_string(i) + " of " + std::to_string(count)).c_str());
+        const long long value = binary ? static_cast<std::uint8_t>(bytes[binary_start + i]) : header.next_number();
+        if (value < 0) {
+            throw pgm_error(source, "bad PGM: expected the value of pixel " + std::to_string(i) + " of " +
+                                        std::to_string(count) + ", found " + header.found());
+        }
         if (value > max_value) {
             throw pgm_error(source, "bad PGM: pixel " + std::to_string(i) + " is " + std::to_string(value) +
                                         ", above the maximum value " + std::to_string(max_value));
