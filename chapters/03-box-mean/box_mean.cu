@@ -48,6 +48,7 @@ __global__ void box_mean_shared_kernel(const unsigned char* input, unsigned char
 
     // TODO(chapter3): the image coordinates of tile[0][0]: RADIUS left of and RADIUS
     //   above the block's first output pixel (blockIdx.x * kBoxBlockX, blockIdx.y * kBoxBlockY).
+    //   They are negative for the first blocks, so make them int: blockIdx is unsigned.
 
     // TODO(chapter3): load the tile. It has more pixels than the block has threads, so
     //   loop: number the block's threads 0 .. kBoxBlockX * kBoxBlockY - 1 row by row, and

@@ -55,9 +55,10 @@ __global__ void box_mean_shared_kernel(const unsigned char* input, unsigned char
     __shared__ unsigned char tile[TILE_H][TILE_W];
 
     // tile[0][0] is image pixel (tile_x0, tile_y0), up and left of the block's first
-    // output pixel by RADIUS; it may lie outside the image.
-    const int tile_x0 = blockIdx.x * kBoxBlockX - RADIUS;
-    const int tile_y0 = blockIdx.y * kBoxBlockY - RADIUS;
+    // output pixel by RADIUS; it may lie outside the image, so these are signed ints
+    // (blockIdx is unsigned, and 0u - 1 is 4294967295).
+    const int tile_x0 = static_cast<int>(blockIdx.x) * kBoxBlockX - RADIUS;
+    const int tile_y0 = static_cast<int>(blockIdx.y) * kBoxBlockY - RADIUS;
 
     // The tile has more pixels than the block has threads, so each thread loads every
     // (kBoxBlockX * kBoxBlockY)-th pixel of it, counting row by row. Consecutive threads
