@@ -122,6 +122,7 @@ include mk/bench.mk
 #: ... SEED=n               make the random test inputs from seed n (the default is fixed)
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
+#: ... IMAGE=photo.pgm      chapter 3's demo blurs this 8-bit grayscale PGM instead of a test image
 #: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
 #: make setup               install what is missing (Catch2, Doxygen, Graphviz) or say what to install
 #: make clean               delete build/, except the backups that reset made
@@ -140,12 +141,13 @@ test: $(TEST_BINARIES)
 	done; \
 	exit $$failed
 
+# IMAGE=file, when given, is the demo's first argument (chapter 3 reads it as a PGM).
 .PHONY: run
 run:
 	@if [ "$(words $(NAMED_CHAPTERS))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
 	@demo=$(BIN)/chapter$(NAMED_CHAPTERS)-demo; \
 	if [ ! -f demos/$(call chapter_folder,$(NAMED_CHAPTERS)).cpp ]; then echo "Chapter $(NAMED_CHAPTERS) has no demo."; exit 1; fi; \
-	$(MAKE) $$demo && TUTORIAL_SEED=$(SEED) ./$$demo $(ARGS)
+	$(MAKE) $$demo && TUTORIAL_SEED=$(SEED) ./$$demo $(if $(IMAGE),'$(IMAGE)') $(ARGS)
 
 .PHONY: test-common
 test-common: $(BUILD)/bin/common-tests

@@ -135,36 +135,47 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
         return sentences;
     }
     const long long rows = layout.rows, cols = layout.cols;
-    auto wrong = [&](long long r, long long c) { return report.wrong_mask[r * cols + c]; };
+    // Calls `test(row, col)` for every wrong element; true when it holds for all of them.
+    auto every_wrong = [&](auto test) {
+        for (long long r = 0; r < rows; ++r) {
+            for (long long c = 0; c < cols; ++c) {
+                if (report.wrong_mask[r * cols + c] && !test(r, c)) return false;
+            }
+        }
+        return true;
+    };
+    // The patterns below say where the errors are, which means nothing when all are wrong.
+    const bool some_right = report.wrong < report.total;
 
-    if (report.wrong == report.total) {
+    if (!some_right) {
         sentences.push_back("Every element is wrong: check the index arithmetic and that the kernel writes its result.");
     }
-    bool all_nan = true;
-    for (long long i = 0; i < report.total && all_nan; ++i) {
-        if (report.wrong_mask[i] && !std::isnan(got[i])) all_nan = false;
-    }
-    if (all_nan) {
-        sentences.push_back("Every wrong element still holds the NaN poison the test wrote before the run: "
-                            "no thread ever wrote it. Check the grid covers the whole output and the bounds checks "
-                            "are not too strict.");
+    const double poison = layout.poison;
+    const bool nan_poison = std::isnan(poison);
+    if (every_wrong([&](long long r, long long c) {
+            const double value = got[r * cols + c];
+            return nan_poison ? std::isnan(value) : value == poison;
+        })) {
+        if (nan_poison) {
+            sentences.push_back("Every wrong element is NaN, like the NaN poison the test wrote before the run. "
+                                "Either no thread wrote it (check the grid covers the whole output and the bounds "
+                                "checks are not too strict), or it was computed from memory nobody wrote, such as "
+                                "shared memory the kernel never loaded.");
+        } else {
+            sentences.push_back("Every wrong element holds " + format_number(poison) +
+                                ", the poison the test wrote before the run: most likely no thread wrote it. Check "
+                                "the grid covers the whole output and the bounds checks are not too strict.");
+        }
     }
 
     // Errors confined to the last, partial tile row or column: the classic bounds bug.
     const long long tile_r = layout.tile_rows, tile_c = layout.tile_cols;
-    if (tile_r > 0 && tile_c > 0 && report.wrong < report.total) {
+    if (tile_r > 0 && tile_c > 0 && some_right) {
         const long long full_rows = rows - rows % tile_r;  // first row of the partial tile row
         const long long full_cols = cols - cols % tile_c;
-        bool only_partial = true, in_partial_rows = false, in_partial_cols = false;
-        for (long long r = 0; r < rows; ++r) {
-            for (long long c = 0; c < cols; ++c) {
-                if (!wrong(r, c)) continue;
-                only_partial = only_partial && (r >= full_rows || c >= full_cols);
-                in_partial_rows = in_partial_rows || r >= full_rows;
-                in_partial_cols = in_partial_cols || c >= full_cols;
-            }
-        }
-        if (only_partial) {
+        if (every_wrong([&](long long r, long long c) { return r >= full_rows || c >= full_cols; })) {
+            const bool in_partial_rows = !every_wrong([&](long long r, long long) { return r < full_rows; });
+            const bool in_partial_cols = !every_wrong([&](long long, long long c) { return c < full_cols; });
             std::ostringstream s;
             s << "Only the last, partial tiles are wrong (";
             if (in_partial_rows) s << "rows " << full_rows << ".." << rows - 1;
@@ -178,20 +189,51 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
 
     // Errors confined to a ring of width `border` round the edge: edge handling.
     const long long ring = layout.border;
-    if (ring > 0 && report.wrong < report.total) {
-        bool only_ring = true;
-        for (long long r = 0; r < rows && only_ring; ++r) {
-            for (long long c = 0; c < cols; ++c) {
-                const bool inside = r >= ring && r < rows - ring && c >= ring && c < cols - ring;
-                if (wrong(r, c) && inside) {
-                    only_ring = false;
-                    break;
-                }
-            }
+    auto in_ring = [&](long long r, long long c) {
+        return r < ring || r >= rows - ring || c < ring || c >= cols - ring;
+    };
+    if (ring > 0 && some_right && every_wrong(in_ring)) {
+        sentences.push_back("Only elements within " + std::to_string(ring) +
+                            " of the image border are wrong: the clamping at the edges is off.");
+    }
+
+    // Errors within `border` of the edges of the tiles, some of them away from the image
+    // border: a stencil's halo, which neighbouring tiles share, is loaded wrong. When a
+    // tile is no wider than two radii every element is near a tile edge and this says nothing.
+    if (ring > 0 && tile_r > 2 * ring && tile_c > 2 * ring && some_right) {
+        auto near_tile_edge = [&](long long r, long long c) {
+            return r % tile_r < ring || r % tile_r >= tile_r - ring || c % tile_c < ring || c % tile_c >= tile_c - ring;
+        };
+        const bool on_seams = every_wrong([&](long long r, long long c) { return near_tile_edge(r, c) || in_ring(r, c); });
+        if (on_seams && !every_wrong(in_ring)) {
+            sentences.push_back("Only elements within " + std::to_string(ring) + " of the edge of a " +
+                                std::to_string(tile_r) + " x " + std::to_string(tile_c) +
+                                " tile are wrong, along the seams between tiles: those are the outputs whose "
+                                "neighbourhood reaches into the halo, so the halo is not loaded (or not clamped) "
+                                "right.");
         }
-        if (only_ring) {
-            sentences.push_back("Only elements within " + std::to_string(ring) +
-                                " of the image border are wrong: the clamping at the edges is off.");
+    }
+
+    // A 1D window of N over blocks of B: output t of a block reads elements t .. t + N − 1
+    // of the block's window, and the last N − 1 outputs are the ones that reach past the
+    // block's own B elements into the halo.
+    const long long halo = layout.halo;
+    if (rows == 1 && tile_c > 0 && halo > 0 && halo < tile_c && some_right) {
+        auto reads_halo = [&](long long c) { return c % tile_c >= tile_c - halo; };
+        if (every_wrong([&](long long, long long c) { return reads_halo(c); })) {
+            long long halo_outputs = 0;
+            for (long long c = 0; c < cols; ++c) halo_outputs += reads_halo(c) ? 1 : 0;
+            const std::string last = "the last N-1 = " + std::to_string(halo) + " outputs of ";
+            const std::string block = "block of " + std::to_string(tile_c);
+            if (halo_outputs == report.wrong) {
+                sentences.push_back("The wrong outputs are exactly " + last + "each " + block +
+                                    ": their windows reach past the block's own " + std::to_string(tile_c) +
+                                    " inputs into the N-1 halo elements after it, so the halo was not loaded.");
+            } else {
+                sentences.push_back("Every wrong output is among " + last + "its " + block +
+                                    ", whose windows reach into the halo past the block's own inputs: the halo "
+                                    "was not loaded completely.");
+            }
         }
     }
     return sentences;

@@ -10,6 +10,7 @@
 #include "reference.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,8 @@ struct OutputLayout {
     long long tile_rows = 0;   ///< rows per tile or block; 0 when the kernel has no tiles
     long long tile_cols = 0;   ///< columns per tile or block; 0 when the kernel has no tiles
     long long border = 0;      ///< width of a border ring worth singling out (a stencil's radius)
+    long long halo = 0;        ///< for a 1D window of N elements: N − 1, how far past its own block a block reads
+    double poison = std::numeric_limits<double>::quiet_NaN();  ///< what the output held before the run
     unsigned long long seed = 0;  ///< the seed the inputs were made from
 };
 
@@ -65,7 +68,8 @@ ComparisonReport compare_exact(const std::vector<std::uint8_t>& got, const std::
                                const OutputLayout& layout);
 
 /// @brief Sentences that name the pattern the wrong elements share, if any: all of
-/// them in the last partial tile, on the border ring, never written, and so on.
+/// them in the last partial tile, on the border ring, along the seams between tiles,
+/// the last N − 1 outputs of each block of a 1D window, never written, and so on.
 std::vector<std::string> describe_error_pattern(const ComparisonReport& report, const OutputLayout& layout,
                                                 const std::vector<double>& got);
 

@@ -6,6 +6,7 @@
 /// with a message that names the function and the argument.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace tutorial {
@@ -25,5 +26,20 @@ void require_not_null(const char* function, const char* name, const void* pointe
 /// @brief The checks every GEMM entry point makes: M, N, K ≥ 1 and no null matrix.
 void require_gemm_arguments(const char* function, const float* A, const float* B, const float* C, int M, int N,
                             int K);
+
+/// @brief The checks every box-mean entry point makes: width and height ≥ 1, at most
+/// 2³¹ − 1 pixels in all (so that an int indexes any of them), 0 ≤ radius ≤
+/// @p max_radius, and no null image.
+void require_box_mean_arguments(const char* function, const unsigned char* input, const unsigned char* output,
+                                int width, int height, int radius, int max_radius);
+
+/// @brief The checks every moving-average entry point makes: size ≥ 1,
+/// 1 ≤ window ≤ size, and no null array.
+void require_moving_average_arguments(const char* function, const float* input, const float* output, int size,
+                                      int window);
+
+/// @brief Throw std::invalid_argument unless @p bytes of shared memory per block fit
+/// within @p limit, the GPU's limit for one block; the message gives both numbers.
+void require_shared_memory_fits(const char* function, std::size_t bytes, std::size_t limit);
 
 }  // namespace tutorial

@@ -5,6 +5,7 @@
 #include "catch.h"
 #include "compare.h"
 
+#include <functional>
 #include <string>
 
 namespace tutorial {
@@ -15,6 +16,11 @@ bool cuda_device_available();
 /// @brief True when the command line chose which tests to run, so that the run is not the
 /// whole chapter (the results file says so; see results_file.cpp).
 bool tests_chosen_on_command_line();
+
+/// @brief Check that @p call throws CudaError for a launch the GPU refuses (a grid too
+/// large, say), naming @p kernel_name and @p source_file in its message.
+void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
+                          const std::string& source_file);
 
 }  // namespace tutorial
 

@@ -1,0 +1,45 @@
+/// @file box_mean.h
+/// @brief Chapter 3's API: the box mean of an 8-bit image, from global memory and from
+/// a shared-memory tile with a halo.
+///
+/// Shared by your chapters/03-box-mean/box_mean.cu, the reference solution, the tests
+/// and the benchmark. You do not need to edit it.
+///
+/// Images are row-major, one unsigned char per pixel, with no padding between rows:
+/// pixel (x, y) of a width-wide image is at index y * width + x.
+#pragma once
+
+#include "launch_config.h"
+
+/// @brief The largest radius the kernels support: a 17×17 box.
+constexpr int kMaxBoxRadius = 8;
+
+/// @brief Threads per block along x (the image's columns): one warp per row of the block,
+/// so a warp reads and writes 32 consecutive pixels.
+constexpr int kBoxBlockX = 32;
+
+/// @brief Threads per block along y (the image's rows): 32 × 16 = 512 threads.
+constexpr int kBoxBlockY = 16;
+
+/// @brief The launch both box-mean kernels use: kBoxBlockX × kBoxBlockY blocks, one
+/// thread per pixel, x along the columns (grid.x covers the width), y along the rows.
+tutorial::LaunchConfig box_mean_launch_config(int width, int height);
+
+/// @brief Box mean reading every neighbour straight from global memory.
+///
+/// output(x, y) is the mean of the (2·radius+1)² pixels around (x, y), rounded to
+/// nearest, with neighbours outside the image clamped to the nearest edge pixel; it
+/// equals tutorial::box_mean_reference exactly.
+/// @param input  device pointer to width × height pixels
+/// @param output device pointer to width × height pixels, overwritten; not @p input
+/// @param width  columns, ≥ 1
+/// @param height rows, ≥ 1
+/// @param radius 0 (a copy) to kMaxBoxRadius; 1 is a 3×3 box, 2 a 5×5 box
+/// @throws std::invalid_argument naming the argument for a size < 1, an image of more
+///         than 2³¹ − 1 pixels, a radius outside 0..kMaxBoxRadius or a null pointer
+/// @throws tutorial::CudaError if the launch or the kernel fails
+void box_mean_global(const unsigned char* input, unsigned char* output, int width, int height, int radius);
+
+/// @brief Box mean that first stages each block's tile of the image, halo included, in
+/// shared memory. Same arguments, result and errors as box_mean_global().
+void box_mean_shared(const unsigned char* input, unsigned char* output, int width, int height, int radius);

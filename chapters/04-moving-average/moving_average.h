@@ -1,0 +1,56 @@
+/// @file moving_average.h
+/// @brief Chapter 4's API: the simple moving average of a float array, from global
+/// memory, through the read-only data cache, and from a dynamically sized
+/// `extern __shared__` window.
+///
+/// Shared by your chapters/04-moving-average/moving_average.cu, the reference solution,
+/// the tests and the benchmark. You do not need to edit it.
+///
+/// All three compute output[i] = (input[i] + … + input[i + window − 1]) / window for
+/// i = 0 … size − window: size − window + 1 outputs.
+#pragma once
+
+#include "launch_config.h"
+
+#include <cstddef>
+
+/// @brief Threads per block, for all three kernels.
+constexpr int kMovingAverageBlock = 256;
+
+/// @brief The most dynamic shared memory a block may use without opting in: 48 KB.
+///
+/// Past it, a kernel must be opted in with cudaFuncSetAttribute, up to the GPU's own
+/// limit (cudaDevAttrMaxSharedMemoryPerBlockOptin: from 64 KB on Turing to 227 KB on Hopper).
+constexpr std::size_t kSharedMemoryWithoutOptIn = 48 * 1024;
+
+/// @brief The launch all three kernels use: kMovingAverageBlock threads per block, one
+/// thread per output, enough blocks for the size − window + 1 outputs.
+tutorial::LaunchConfig moving_average_launch_config(int size, int window);
+
+/// @brief Bytes of dynamic shared memory moving_average_shared() gives each block: room
+/// for the block's window of the input, (kMovingAverageBlock + window − 1) floats.
+std::size_t moving_average_shared_bytes(int window);
+
+/// @brief Moving average in which each thread reads its window from global memory.
+/// @param input  device pointer to @p size floats
+/// @param output device pointer to size − window + 1 floats, overwritten; not @p input
+/// @param size   elements of the input, ≥ 1
+/// @param window elements averaged per output, 1 ≤ window ≤ size
+/// @throws std::invalid_argument naming the argument for a size < 1, a window outside
+///         1..size or a null pointer
+/// @throws tutorial::CudaError if the launch or the kernel fails
+void moving_average_naive(const float* input, float* output, int size, int window);
+
+/// @brief The same, with the input marked `const __restrict__` so that it may be read
+/// through the read-only data cache. Same arguments, result and errors.
+void moving_average_readonly(const float* input, float* output, int size, int window);
+
+/// @brief The same, with each block staging its window of the input, halo included,
+/// in dynamically sized shared memory. Same arguments and result.
+///
+/// Above kSharedMemoryWithoutOptIn bytes (a window above 12033 floats) it opts the
+/// kernel in to more, up to the GPU's limit (cudaDevAttrMaxSharedMemoryPerBlockOptin).
+/// @throws std::invalid_argument as the others, and also when the window needs more
+///         shared memory than the GPU allows a block; the message gives both numbers
+/// @throws tutorial::CudaError if the launch or the kernel fails
+void moving_average_shared(const float* input, float* output, int size, int window);
