@@ -1,0 +1,93 @@
+# The CPU backend (BACKEND=emu): the chapters' .cu files, unchanged, compiled by g++ and
+# run on the CPU, one fiber per CUDA thread, with checks a GPU does not make (barriers,
+# bounds, thread order). docs/cpu-backend.md explains it; the code is in emu/.
+# Included by the Makefile after its compile rules; for BACKEND=cuda it only says so.
+
+#: ... BACKEND=emu           run the kernels on the CPU (the default without a GPU); BACKEND=cuda: the GPU
+#: ... SCHEDULE=forward,...  CPU backend: thread orders each launch runs under (forward, reverse, random:SEED)
+#: make test-emu            CPU backend: its own tests, with a planted bug for each thing it catches
+
+# One line on how the backend was chosen, unless make only prints help or its backend.
+ifeq ($(MAKELEVEL)$(filter-out help print-backend clean setup,$(or $(MAKECMDGOALS),help)),0)
+else ifeq ($(MAKELEVEL),0)
+  ifeq ($(origin BACKEND),file)
+    $(info Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).)
+  else
+    $(info Backend: $(BACKEND) (from BACKEND=$(BACKEND)).)
+  endif
+endif
+ifeq ($(filter $(BACKEND),cuda emu),)
+  $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
+endif
+
+.PHONY: print-backend
+print-backend:
+	@echo $(BACKEND)
+
+ifeq ($(BACKEND),emu)
+
+EMU_TRANSLATOR := $(BUILD)/tools/cu2cpp
+BACKEND_CXXFLAGS := -Iemu/include
+BACKEND_OBJECTS := $(patsubst emu/src/%.cpp,$(BUILD)/emu/%.o,$(wildcard emu/src/*.cpp))
+BACKEND_TEST_BINARIES := $(BUILD)/bin/emu-tests
+
+# Fibers: Boost.Context when installed (make setup installs it), else glibc's ucontext,
+# which works too but switches much more slowly.
+ifneq ($(wildcard /usr/include/boost/context/fiber.hpp /usr/local/include/boost/context/fiber.hpp),)
+  EMU_FIBER_FLAGS := -DEMU_FIBERS_BOOST
+  BACKEND_LDLIBS := -lboost_context -pthread
+else
+  EMU_FIBER_FLAGS :=
+  BACKEND_LDLIBS := -pthread
+endif
+
+# A .cu file goes through emu/tools/cu2cpp.cpp, which rewrites launches, __shared__
+# declarations and kernel pointer parameters, and keeps every line where it was behind
+# a #line directive: compile errors name the .cu file and its line. As nvcc does for
+# host code, only -Wall: no warnings for unused parameters of unfinished kernels, nor
+# for comparing threadIdx.x (unsigned) with an int size, nor for #pragma unroll.
+EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas
+
+$(EMU_TRANSLATOR): emu/tools/cu2cpp.cpp
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) -std=c++17 -O2 -Wall -Wextra $< -o $@
+
+$(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
+	@mkdir -p $(@D)
+	@$(EMU_TRANSLATOR) $< $@
+.PRECIOUS: $(BUILD)/%.cu.cpp
+
+$(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD)
+	@echo "  CXX   $*.cu (for the CPU)"
+	@$(CXX) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
+
+$(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
+
+# The backend's own tests: kernels with planted bugs, each of which must be reported
+# with its diagnostic, beside correct twins that must pass under every schedule.
+EMU_PLANTED_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu))
+$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
+	@mkdir -p $(@D)
+	@echo "  LINK  $@"
+	@$(CXX) $^ $(LDLIBS) -o $@
+
+.PHONY: test-emu
+test-emu: $(BUILD)/bin/emu-tests
+	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+
+# SCHEDULE=... reaches the programs as EMU_SCHEDULE (emu/include/emu/control.h).
+ifdef SCHEDULE
+  export EMU_SCHEDULE := $(SCHEDULE)
+endif
+
+else
+
+.PHONY: test-emu
+test-emu:
+	@echo "The CPU backend's tests run with BACKEND=emu: make test-emu BACKEND=emu"
+
+endif
