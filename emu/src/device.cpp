@@ -17,7 +17,7 @@ size_t machine_memory() {
 }
 
 cudaError_t check_device(int device) {
-    return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice, "CPU backend: there is one device, device 0");
+    return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice, "there is one device, device 0");
 }
 
 }  // namespace

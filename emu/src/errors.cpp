@@ -48,12 +48,19 @@ const char* base_text(cudaError_t error) {
     return "unrecognized error code";
 }
 
+// CUDA's text, then the backend's diagnostic, indented, on lines of its own: it reads
+// well inside the parentheses of a tutorial::CudaError's message.
 void remember_detail(cudaError_t code, const std::string& detail) {
     if (detail.empty()) {
         state().texts.erase(code);
-    } else {
-        state().texts[code] = std::string(base_text(code)) + "\n" + detail;
+        return;
     }
+    std::string text = std::string(base_text(code)) + "; the CPU backend found:\n  ";
+    for (char c : detail) {
+        text += c;
+        if (c == '\n') text += "  ";
+    }
+    state().texts[code] = text + "\n";
 }
 
 }  // namespace

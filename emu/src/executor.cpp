@@ -625,8 +625,9 @@ void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t
     std::ostringstream out;
     out << "out-of-bounds shared memory access in " << b.run->kernel_name << ", " << running_thread() << ":\n  " << name
         << "[" << index << "] is outside the dynamic shared memory `extern __shared__ " << (type_name ? type_name : "T")
-        << " " << name << "[]`: the launch gave " << bytes << " bytes (" << bytes / element_size << " elements of "
-        << element_size << " bytes), the third parameter of <<<grid, block, bytes>>>, so its indices run from 0 to "
+        << " " << name << "[]`: the launch gave " << bytes << " bytes (" << bytes / element_size << " "
+        << (type_name ? std::string(type_name) + "s" : "elements of " + std::to_string(element_size) + " bytes")
+        << "), the third parameter of <<<grid, block, bytes>>>, so its indices run from 0 to "
         << static_cast<long long>(bytes / element_size) - 1
         << ".\n  Size it on the host for everything a block stores there, halo included.";
     throw KernelFault{cudaErrorIllegalAddress, out.str()};

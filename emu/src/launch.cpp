@@ -101,11 +101,10 @@ auto quietly(Action action) {
 }
 
 void report(const KernelFault& fault) {
-    const std::string text = "CPU backend: " + fault.message;
     if (fault.launch_error) {
-        fail(fault.code, text);
+        fail(fault.code, fault.message);
     } else {
-        fail_execution(fault.code, text);
+        fail_execution(fault.code, fault.message);
     }
 }
 
@@ -185,7 +184,7 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
     KernelRecord record = record_of(request.kernel);
     std::string problem;
     if (const cudaError_t error = check_configuration(request, record, problem)) {
-        fail(error, "CPU backend: " + name + " was launched with " + problem);
+        fail(error, name + " was launched with " + problem);
         return;
     }
 
@@ -248,7 +247,7 @@ cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int
         case cudaFuncAttributeMaxDynamicSharedMemorySize:
             if (value < 0 || static_cast<std::size_t>(value) + record.static_shared > kSharedPerBlockOptin) {
                 return fail(cudaErrorInvalidValue,
-                            "CPU backend: cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+                            "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize, " +
                                 std::to_string(value) + "): the kernel's static and dynamic shared memory together " +
                                 "may not exceed sharedMemPerBlockOptin = " + std::to_string(kSharedPerBlockOptin) +
                                 " bytes" + (record.static_shared ? " (it has " + std::to_string(record.static_shared) +

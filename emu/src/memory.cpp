@@ -137,10 +137,15 @@ void global_out_of_bounds(const char* name, const void* origin, const void* addr
             out << " that " << name << " points " << bytes_text(reinterpret_cast<std::uintptr_t>(origin) - bounds.begin)
                 << " into";
         }
-        out << ": the access is at byte offset " << offset << " of the buffer";
-        if (offset >= 0) {
-            const std::size_t beyond = static_cast<std::size_t>(offset) + element_size - size;
-            out << ", " << bytes_text(beyond) << " beyond its last byte";
+        out << ": the access is at byte offset " << offset << " of the buffer, ";
+        if (offset < 0) {
+            out << bytes_text(static_cast<std::size_t>(-offset)) << " before its start";
+        } else if (static_cast<std::size_t>(offset) > size) {
+            out << bytes_text(static_cast<std::size_t>(offset) - size) << " past its end";
+        } else if (static_cast<std::size_t>(offset) == size) {
+            out << "just past its end";
+        } else {
+            out << "partly past its end";
         }
         out << ".\n  A thread whose element lies outside the data must not read or write it: test the index "
                "against the size before the access.";
