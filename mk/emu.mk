@@ -8,13 +8,14 @@
 #: make test-emu            CPU backend: its own tests, with a planted bug for each thing it catches
 
 # One line on how the backend was chosen, unless make only prints help or its backend.
-ifeq ($(MAKELEVEL)$(filter-out help print-backend clean setup,$(or $(MAKECMDGOALS),help)),0)
+ifeq ($(origin BACKEND),file)
+  BACKEND_CHOICE := Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).
+else
+  BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
+endif
+ifeq ($(MAKELEVEL)$(filter-out help print-backend clean setup check,$(or $(MAKECMDGOALS),help)),0)
 else ifeq ($(MAKELEVEL),0)
-  ifeq ($(origin BACKEND),file)
-    $(info Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).)
-  else
-    $(info Backend: $(BACKEND) (from BACKEND=$(BACKEND)).)
-  endif
+  $(info $(BACKEND_CHOICE))
 endif
 ifeq ($(filter $(BACKEND),cuda emu),)
   $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
@@ -23,6 +24,7 @@ endif
 .PHONY: print-backend
 print-backend:
 	@echo $(BACKEND)
+	@echo '$(BACKEND_CHOICE)'
 
 ifeq ($(BACKEND),emu)
 
@@ -46,7 +48,9 @@ endif
 # a #line directive: compile errors name the .cu file and its line. As nvcc does for
 # host code, only -Wall: no warnings for unused parameters of unfinished kernels, nor
 # for comparing threadIdx.x (unsigned) with an int size, nor for #pragma unroll.
-EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas
+# Stack clash protection touches every page of a large stack frame in turn, so a CUDA
+# thread that overflows its fiber's stack always hits the guard page and is reported.
+EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas -fstack-clash-protection
 
 $(EMU_TRANSLATOR): emu/tools/cu2cpp.cpp
 	@mkdir -p $(@D)
@@ -58,11 +62,11 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 	@$(EMU_TRANSLATOR) $< $@
 .PRECIOUS: $(BUILD)/%.cu.cpp
 
-$(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD)
+$(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/emu.mk
 	@echo "  CXX   $*.cu (for the CPU)"
 	@$(CXX) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
 
-$(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD)
+$(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) mk/emu.mk
 	@mkdir -p $(@D)
 	@echo "  CXX   $<"
 	@$(CXX) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@

@@ -6,7 +6,10 @@
 #   - skeleton and solution have the same files;
 #   - the solution passes the chapter's tests;
 #   - the skeleton compiles, and fails the chapter's tests (without crashing).
-# The common/ library's own tests must pass too. The last line is "N passed, M failed".
+# The common/ library's own tests must pass too. With the CPU backend (BACKEND=emu, the
+# default without a GPU) every test runs on it, and its own checks are added: it catches
+# each planted bug, and compile errors name the student's file and line.
+# The last line is "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 
@@ -20,6 +23,10 @@ fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; fail
 # A test run "fails" when the runner reports failed tests; a crash (a signal, or a
 # Catch2 fatal error) is a defect of its own, never a pass.
 crashed() { grep -qE "fatal error condition|Segmentation fault|Aborted|core dumped|terminate called" "$1"; }
+
+choice=$(make -s print-backend)
+backend=$(head -n 1 <<<"$choice")
+tail -n 1 <<<"$choice"
 
 echo "common/"
 if make test-common >"$logs/common.log" 2>&1; then
@@ -71,6 +78,30 @@ while read -r number folder _; do
         fi
     fi
 done <chapters/chapters.txt
+
+if [ "$backend" = emu ]; then
+    echo "emu/ (the CPU backend)"
+    log="$logs/emu.log"
+    if make test-emu >"$log" 2>&1; then
+        pass "it reports every planted bug, and passes their correct twins"
+    else
+        fail "it misses a planted bug, or fails a correct kernel" "$(grep -E 'FAILED|error' "$log" | head -5; echo "full log: $log")"
+    fi
+    # A compile error in a kernel must point at the .cu file and line the student wrote,
+    # not at the translated source.
+    broken=build/check/compile-error/broken.cu
+    mkdir -p "$(dirname "$broken")"
+    printf '%s\n' '__global__ void broken(float* out) {' '    __shared__ float tile[32];' \
+        '    tile[threadIdx.x] = out[threadIdx.x];' '    __syncthreads();' \
+        '    out[threadIdx.x] = tile[threadIdx.x] + not_declared;' '}' >"$broken"
+    log="$logs/emu-compile-error.log"
+    make "build/emu/${broken%.cu}.o" >"$log" 2>&1
+    if grep -q "^$broken:5:.*not_declared" "$log"; then
+        pass "a compile error in a kernel names the .cu file and line"
+    else
+        fail "a compile error in a kernel does not name $broken:5" "full log: $log"
+    fi
+fi
 
 echo
 echo "$passed passed, $failed failed"
