@@ -140,14 +140,21 @@ struct cudaDeviceProp {
 
 /// @brief Three unsigned coordinates: the type of threadIdx and blockIdx.
 struct uint3 {
-    unsigned int x, y, z;
+    unsigned int x;  ///< first coordinate
+    unsigned int y;  ///< second coordinate
+    unsigned int z;  ///< third coordinate
 };
 
 /// @brief A grid or block shape; missing dimensions are 1.
 struct dim3 {
-    unsigned int x, y, z;
+    unsigned int x;  ///< extent along x
+    unsigned int y;  ///< extent along y
+    unsigned int z;  ///< extent along z
+    /// @brief dim3(16, 16) is 16 × 16 × 1.
     constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    /// @brief The shape with the coordinates of @p v.
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    /// @brief The same three numbers as a uint3.
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 

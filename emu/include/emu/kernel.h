@@ -15,15 +15,15 @@
 // ---- Qualifiers ----------------------------------------------------------------------
 // Every function is a host function for g++. __global__ stays in the translated source
 // only as a marker: the translator already rewrote what it needs (see cu2cpp.cpp).
-#define __global__
-#define __device__
-#define __host__
-#define __forceinline__ inline __attribute__((always_inline))
-#define __constant__
-#define __managed__
-#define __launch_bounds__(...)
-#define __align__(n) alignas(n)
-#define __grid_constant__
+#define __global__                                   ///< a kernel: run with <<<grid, block>>>
+#define __device__                                   ///< a function or variable kernels use
+#define __host__                                     ///< a function the host uses
+#define __forceinline__ inline __attribute__((always_inline))  ///< inline, as nvcc would
+#define __constant__                                 ///< constant memory: ordinary memory here
+#define __managed__                                  ///< managed memory: ordinary memory here
+#define __launch_bounds__(...)                       ///< a hint for nvcc's register allocation: ignored
+#define __align__(n) alignas(n)                      ///< alignment of a type or variable
+#define __grid_constant__                            ///< a kernel parameter qualifier: ignored
 // __restrict__ is g++'s own keyword already. __noinline__ is left out: libstdc++ itself
 // writes __attribute__((__noinline__)), which such a macro would break.
 
@@ -39,6 +39,7 @@ extern __thread dim3 gridDim;
 /// @brief Threads per warp, for code that sizes things by it. The CPU backend has no warps.
 constexpr int warpSize = 32;
 
+/// @cond EMU_INTERNALS
 namespace emu {
 namespace detail {
 void syncthreads(const char* file, int line);
@@ -47,6 +48,7 @@ void note_order_sensitive_atomic();
 [[noreturn]] void unsupported_outside_kernel(const char* what);
 }  // namespace detail
 }  // namespace emu
+/// @endcond
 
 /// @brief The block barrier. Every thread of the block waits here until all have
 /// arrived at this same call site; the backend reports threads waiting at different
@@ -60,16 +62,17 @@ void note_order_sensitive_atomic();
 /// @brief Barrier that tells whether @p predicate is non-zero in any thread.
 #define __syncthreads_or(predicate) (::emu::detail::syncthreads_count((predicate), __FILE__, __LINE__) != 0)
 
-/// @brief Memory fences: one block runs on one OS thread, so only the fence between
-/// blocks does anything.
-inline void __threadfence_block() {}
-inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+// Memory fences: one block runs on one OS thread, so only the fences between blocks
+// do anything.
+inline void __threadfence_block() {}                                     ///< no-op: a block runs on one OS thread
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }         ///< a full fence
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }  ///< a full fence
 
 // ---- Warp-level operations: not emulated ----------------------------------------------
 // Threads run one after the other between barriers, so there is no warp whose lanes
 // could exchange values. Using one of these is a compile error that says so, rather
 // than a silently wrong answer.
+/// @cond EMU_INTERNALS
 #define EMU_NO_WARPS_(name)                                                                                     \
     template <class... Args>                                                                                     \
     inline unsigned name(Args...) {                                                                              \
@@ -87,10 +90,12 @@ EMU_NO_WARPS_(__any_sync)
 EMU_NO_WARPS_(__all_sync)
 EMU_NO_WARPS_(__activemask)
 #undef EMU_NO_WARPS_
+/// @endcond
 
 // ---- min and max, as CUDA overloads them ------------------------------------------------
 // CUDA declares these in the global namespace for every arithmetic pair; a mix of a
 // signed and an unsigned integer compares as unsigned, as C++ would.
+/// @cond EMU_INTERNALS
 #define EMU_MIN_MAX_(T)                                            \
     __host__ __device__ constexpr T min(T a, T b) { return b < a ? b : a; } \
     __host__ __device__ constexpr T max(T a, T b) { return a < b ? b : a; }
@@ -115,35 +120,50 @@ constexpr double min(float a, double b) { return min(static_cast<double>(a), b);
 constexpr double min(double a, float b) { return min(a, static_cast<double>(b)); }
 constexpr double max(float a, double b) { return max(static_cast<double>(a), b); }
 constexpr double max(double a, float b) { return max(a, static_cast<double>(b)); }
+/// @endcond
 
 // ---- Math intrinsics ------------------------------------------------------------------
 // <cmath> provides sqrtf, fminf, fmaxf, expf, fabsf, fmaf, ... with CUDA's names. These
 // are CUDA's fast or exactly rounded variants; on the CPU they compute the exact value.
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float __fdividef(float a, float b) { return a / b; }
-inline float __expf(float x) { return std::exp(x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline float __int2float_rn(int x) { return static_cast<float>(x); }
-inline int __mul24(int a, int b) { return a * b; }
-inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }
-inline float exp10f(float x) { return std::pow(10.0f, x); }
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }                  ///< 1 / sqrt(x)
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }                  ///< 1 / sqrt(x)
+inline float __fdividef(float a, float b) { return a / b; }                   ///< a / b
+inline float __expf(float x) { return std::exp(x); }                          ///< e^x
+inline float __logf(float x) { return std::log(x); }                          ///< ln x
+inline float __sinf(float x) { return std::sin(x); }                          ///< sin x
+inline float __cosf(float x) { return std::cos(x); }                          ///< cos x
+inline float __powf(float x, float y) { return std::pow(x, y); }              ///< x^y
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }  ///< x clamped to [0, 1]
+inline float __fmul_rn(float a, float b) { return a * b; }                    ///< a * b, never fused
+inline float __fadd_rn(float a, float b) { return a + b; }                    ///< a + b, never fused
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }  ///< a * b + c, rounded once
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }  ///< to the nearest int
+inline int __float2int_rz(float x) { return static_cast<int>(x); }           ///< towards zero
+inline float __int2float_rn(int x) { return static_cast<float>(x); }         ///< to the nearest float
+inline int __mul24(int a, int b) { return a * b; }                            ///< a * b
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }  ///< a * b
+inline float exp10f(float x) { return std::pow(10.0f, x); }                  ///< 10^x
 
 // ---- Atomics --------------------------------------------------------------------------
-// Blocks run in parallel on several OS threads, so global atomics are real atomics.
-// A float sum done with atomics depends on the order of its terms; a launch that uses
-// one is not compared between schedules (see the order check in docs/cpu-backend.md).
+// Blocks run in parallel on several OS threads, so global atomics are real atomics. As
+// in CUDA, the value converts to the type pointed to. A float sum done with atomics
+// depends on the order of its terms; a launch that uses one is not compared between
+// schedules (see the order check in docs/cpu-backend.md).
+/// @cond EMU_INTERNALS
+namespace emu {
+namespace detail {
 template <class T>
-inline T atomicAdd(T* address, T value) {
+struct Same {
+    using type = T;
+};
+}  // namespace detail
+}  // namespace emu
+#define EMU_VALUE_(T) typename ::emu::detail::Same<T>::type
+/// @endcond
+
+/// @brief *address += value; returns the old value.
+template <class T>
+inline T atomicAdd(T* address, EMU_VALUE_(T) value) {
     static_assert(std::is_arithmetic<T>::value, "atomicAdd needs a number");
     if constexpr (std::is_floating_point<T>::value) {
         ::emu::detail::note_order_sensitive_atomic();
@@ -157,39 +177,56 @@ inline T atomicAdd(T* address, T value) {
         return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
     }
 }
+/// @brief *address -= value; returns the old value.
 template <class T>
-inline T atomicSub(T* address, T value) { return __atomic_fetch_sub(address, value, __ATOMIC_SEQ_CST); }
+inline T atomicSub(T* address, EMU_VALUE_(T) value) {
+    return __atomic_fetch_sub(address, value, __ATOMIC_SEQ_CST);
+}
+/// @brief *address &= value; returns the old value.
 template <class T>
-inline T atomicAnd(T* address, T value) { return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST); }
+inline T atomicAnd(T* address, EMU_VALUE_(T) value) {
+    return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST);
+}
+/// @brief *address |= value; returns the old value.
 template <class T>
-inline T atomicOr(T* address, T value) { return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST); }
+inline T atomicOr(T* address, EMU_VALUE_(T) value) {
+    return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST);
+}
+/// @brief *address ^= value; returns the old value.
 template <class T>
-inline T atomicXor(T* address, T value) { return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST); }
+inline T atomicXor(T* address, EMU_VALUE_(T) value) {
+    return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST);
+}
+/// @brief *address = value; returns the old value.
 template <class T>
-inline T atomicExch(T* address, T value) {
+inline T atomicExch(T* address, EMU_VALUE_(T) value) {
     T old;
     __atomic_exchange(address, &value, &old, __ATOMIC_SEQ_CST);
     return old;
 }
+/// @brief *address = (*address == compare ? value : *address); returns the old value.
 template <class T>
-inline T atomicCAS(T* address, T compare, T value) {
+inline T atomicCAS(T* address, EMU_VALUE_(T) compare, EMU_VALUE_(T) value) {
     __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return compare;
 }
+/// @brief *address = max(*address, value); returns the old value.
 template <class T>
-inline T atomicMax(T* address, T value) {
+inline T atomicMax(T* address, EMU_VALUE_(T) value) {
     T old = *address;
     while (old < value && !__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
     return old;
 }
+/// @brief *address = min(*address, value); returns the old value.
 template <class T>
-inline T atomicMin(T* address, T value) {
+inline T atomicMin(T* address, EMU_VALUE_(T) value) {
     T old = *address;
     while (value < old && !__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
     }
     return old;
 }
+#undef EMU_VALUE_
 
 #include "emu/memory.h"
 #include "emu/launch.h"

@@ -15,6 +15,7 @@
 #include <utility>
 
 namespace emu {
+/// @cond EMU_INTERNALS
 namespace detail {
 
 /// @brief Runs one CUDA thread's share of a kernel: called on each thread's fiber.
@@ -104,11 +105,13 @@ private:
 };
 
 }  // namespace detail
+/// @endcond
 
 /// @brief A kernel with its launch configuration, waiting for its arguments.
 template <class... P>
 class ConfiguredLaunch {
 public:
+    /// @brief Remember @p kernel and its configuration in @p request.
     ConfiguredLaunch(void (*kernel)(P...), detail::LaunchRequest request) : kernel_(kernel), request_(request) {}
 
     /// @brief Launch: convert and copy @p args, then run the grid to completion.
@@ -131,6 +134,7 @@ private:
 template <class... P>
 class Launcher {
 public:
+    /// @brief Remember @p kernel, written as @p text at @p file:@p line.
     Launcher(void (*kernel)(P...), const char* text, const char* file, int line)
         : kernel_(kernel), text_(text), file_(file), line_(line) {}
 

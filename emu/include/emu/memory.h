@@ -18,6 +18,7 @@
 #include <type_traits>
 
 namespace emu {
+/// @cond EMU_INTERNALS
 namespace detail {
 
 /// @brief One cudaMalloc allocation (defined in emu/src/memory.cpp).
@@ -101,6 +102,7 @@ template <class I>
 using if_index = std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>::value, int>;
 
 }  // namespace detail
+/// @endcond
 
 /// @brief A pointer into a cudaMalloc buffer that checks every access.
 ///
@@ -109,6 +111,7 @@ using if_index = std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>:
 template <class T>
 class global_ptr {
 public:
+    /// @brief A null pointer.
     global_ptr() = default;
     /// @brief Wrap kernel parameter @p name, whose value is @p pointer.
     global_ptr(T* pointer, const char* name)
@@ -134,47 +137,58 @@ public:
         return (U*)pointer_;
     }
 
+    /// @brief The pointer @p offset elements further, checked like this one.
     template <class I, detail::if_index<I> = 0>
     global_ptr operator+(I offset) const {
         global_ptr moved = *this;
         moved.pointer_ += offset;
         return moved;
     }
+    /// @brief The pointer @p offset elements further, checked like @p p.
     template <class I, detail::if_index<I> = 0>
     friend global_ptr operator+(I offset, const global_ptr& p) {
         return p + offset;
     }
+    /// @brief The pointer @p offset elements back, checked like this one.
     template <class I, detail::if_index<I> = 0>
     global_ptr operator-(I offset) const {
         global_ptr moved = *this;
         moved.pointer_ -= offset;
         return moved;
     }
+    /// @brief Elements between two pointers.
     std::ptrdiff_t operator-(const global_ptr& other) const { return pointer_ - other.pointer_; }
+    /// @brief Elements between this pointer and a raw one.
     std::ptrdiff_t operator-(const T* other) const { return pointer_ - other; }
+    /// @brief Move @p offset elements further.
     template <class I, detail::if_index<I> = 0>
     global_ptr& operator+=(I offset) {
         pointer_ += offset;
         return *this;
     }
+    /// @brief Move @p offset elements back.
     template <class I, detail::if_index<I> = 0>
     global_ptr& operator-=(I offset) {
         pointer_ -= offset;
         return *this;
     }
+    /// @brief Move to the next element.
     global_ptr& operator++() {
         ++pointer_;
         return *this;
     }
+    /// @brief Move to the next element; return the pointer as it was.
     global_ptr operator++(int) {
         global_ptr old = *this;
         ++pointer_;
         return old;
     }
+    /// @brief Move to the previous element.
     global_ptr& operator--() {
         --pointer_;
         return *this;
     }
+    /// @brief Move to the previous element; return the pointer as it was.
     global_ptr operator--(int) {
         global_ptr old = *this;
         --pointer_;
@@ -208,12 +222,13 @@ global_ptr<T> checked_parameter(T* pointer, const char* name) {
 }
 /// @brief `void*` parameters cannot be indexed; they stay raw.
 inline void* checked_parameter(void* pointer, const char*) { return pointer; }
-/// @copydoc checked_parameter(void*, const char*)
+/// @brief `const void*` parameters stay raw too.
 inline const void* checked_parameter(const void* pointer, const char*) { return pointer; }
 
 template <class T, std::size_t N, std::size_t... Rest>
 struct shared_array;
 
+/// @cond EMU_INTERNALS
 namespace detail {
 template <class T, std::size_t... Extents>
 struct RawArray {
@@ -234,6 +249,7 @@ struct SharedRow<T> {
     using raw = T;
 };
 }  // namespace detail
+/// @endcond
 
 /// @brief A `__shared__` array, `T[N][Rest...]`, whose indices are checked.
 ///
@@ -244,6 +260,7 @@ struct shared_array {
     using row_type = typename detail::SharedRow<T, Rest...>::type;  ///< what one index gives
     using raw_row = typename detail::SharedRow<T, Rest...>::raw;    ///< the same as a built-in type
 
+    /// @brief Row or element @p index, after checking 0 ≤ index < N.
     template <class I, detail::if_index<I> = 0>
     row_type& operator[](I index) {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
@@ -251,6 +268,7 @@ struct shared_array {
         }
         return rows[index];
     }
+    /// @copydoc operator[]
     template <class I, detail::if_index<I> = 0>
     const row_type& operator[](I index) const {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
@@ -258,16 +276,17 @@ struct shared_array {
         }
         return rows[index];
     }
-    operator raw_row*() { return reinterpret_cast<raw_row*>(rows); }
-    operator const raw_row*() const { return reinterpret_cast<const raw_row*>(rows); }
-    row_type* begin() { return rows; }
-    row_type* end() { return rows + N; }
-    const row_type* begin() const { return rows; }
-    const row_type* end() const { return rows + N; }
+    operator raw_row*() { return reinterpret_cast<raw_row*>(rows); }  ///< decay to a pointer, unchecked
+    operator const raw_row*() const { return reinterpret_cast<const raw_row*>(rows); }  ///< decay, unchecked
+    row_type* begin() { return rows; }                    ///< for range-for
+    row_type* end() { return rows + N; }                  ///< for range-for
+    const row_type* begin() const { return rows; }        ///< for range-for
+    const row_type* end() const { return rows + N; }      ///< for range-for
 
-    row_type rows[N];
+    row_type rows[N];  ///< the elements
 };
 
+/// @cond EMU_INTERNALS
 namespace detail {
 template <class T>
 struct SharedShape {
@@ -283,6 +302,7 @@ struct SharedShape<shared_array<T, N, Rest...>> {
     static constexpr const std::size_t* extents() { return values; }
 };
 }  // namespace detail
+/// @endcond
 
 /// @brief The block's instance of the `__shared__` variable declared at one site.
 ///
@@ -308,6 +328,7 @@ public:
         base_ = static_cast<T*>(region.base);
         bytes_ = region.bytes;
     }
+    /// @brief Element @p index, after checking it lies inside the launch's bytes.
     template <class I, detail::if_index<I> = 0>
     T& operator[](I index) const {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= bytes_ / sizeof(T), 0)) {
@@ -337,6 +358,7 @@ class dynamic_shared_global {
 public:
     /// @brief Name the array for messages.
     constexpr explicit dynamic_shared_global(const char* name) : name_(name) {}
+    /// @brief Element @p index of the running block's dynamic shared memory, checked.
     template <class I, detail::if_index<I> = 0>
     T& operator[](I index) const {
         return dynamic_shared_array<T>(name_)[index];
