@@ -388,6 +388,16 @@ TEST_CASE("blocks run in parallel on the machine's cores", "[emu]") {
     CHECK(std::set<unsigned long long>(got.begin(), got.end()).size() >= 2);
 }
 
+TEST_CASE("atomics are atomic across blocks running in parallel", "[emu]") {
+    DeviceBuffer<int> counter(1);
+    DeviceBuffer<float> sum(1);
+    counter.poison(0);
+    sum.poison(0);
+    planted::count_atomically(counter.data(), sum.data(), 64);
+    CHECK(counter.download()[0] == 64 * 256);
+    CHECK(sum.download()[0] == 64.0f * 256.0f);
+}
+
 TEST_CASE("an error of a kernel's execution is reported once; the next launches run", "[emu]") {
     DeviceBuffer<float> in(100), out(100);
     CHECK_THROWS_AS(planted::read_before_start(in.data(), out.data(), 100), CudaError);

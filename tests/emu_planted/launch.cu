@@ -37,6 +37,15 @@ __global__ void note_workers_planted(unsigned long long* workers) {
     }
 }
 
+__global__ void count_atomically_planted(int* counter, float* sum) {
+    if (threadIdx.x % 2 == 0) {
+        atomicAdd(counter, 1);
+    } else {
+        atomicAdd(&counter[0], 1);
+    }
+    atomicAdd(sum, 1.0f);
+}
+
 __global__ void copy_builtins_planted(unsigned* out) {
     const auto block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
     const auto thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
@@ -73,6 +82,11 @@ void read_unwritten_shared(float* out_float, unsigned char* out_byte) {
 void note_workers(unsigned long long* workers, unsigned blocks) {
     note_workers_planted<<<blocks, 32>>>(workers);
     CUDA_CHECK_KERNEL("note_workers_planted");
+}
+
+void count_atomically(int* counter, float* sum, unsigned blocks) {
+    count_atomically_planted<<<blocks, 256>>>(counter, sum);
+    CUDA_CHECK_KERNEL("count_atomically_planted");
 }
 
 void copy_builtins(unsigned* out, dim3 grid, dim3 block) {

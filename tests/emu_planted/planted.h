@@ -71,6 +71,10 @@ void read_unwritten_shared(float* out_float, unsigned char* out_byte);
 /// (one slot per block), holding on to it a moment so that other workers take blocks.
 void note_workers(unsigned long long* workers, unsigned blocks);
 
+/// @brief Every thread of @p blocks blocks of 256 adds 1 to counter[0] and 1.0f to *sum
+/// with atomicAdd, on the pointer parameters themselves and through &counter[0].
+void count_atomically(int* counter, float* sum, unsigned blocks);
+
 /// @brief Copy threadIdx, blockIdx, blockDim and gridDim of every thread to @p out
 /// (12 unsigned per thread), through `auto` and printf-compatible unsigned fields.
 void copy_builtins(unsigned* out, dim3 grid, dim3 block);

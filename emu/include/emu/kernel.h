@@ -144,6 +144,8 @@ inline int __mul24(int a, int b) { return a * b; }                            //
 inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }  ///< a * b
 inline float exp10f(float x) { return std::pow(10.0f, x); }                  ///< 10^x
 
+#include "emu/memory.h"
+
 // ---- Atomics --------------------------------------------------------------------------
 // Blocks run in parallel on several OS threads, so global atomics are real atomics. As
 // in CUDA, the value converts to the type pointed to. A float sum done with atomics
@@ -177,26 +179,18 @@ inline T atomicAdd(T* address, EMU_VALUE_(T) value) {
         return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
     }
 }
-/// @brief *address -= value; returns the old value.
-template <class T>
-inline T atomicSub(T* address, EMU_VALUE_(T) value) {
-    return __atomic_fetch_sub(address, value, __ATOMIC_SEQ_CST);
-}
-/// @brief *address &= value; returns the old value.
-template <class T>
-inline T atomicAnd(T* address, EMU_VALUE_(T) value) {
-    return __atomic_fetch_and(address, value, __ATOMIC_SEQ_CST);
-}
-/// @brief *address |= value; returns the old value.
-template <class T>
-inline T atomicOr(T* address, EMU_VALUE_(T) value) {
-    return __atomic_fetch_or(address, value, __ATOMIC_SEQ_CST);
-}
-/// @brief *address ^= value; returns the old value.
-template <class T>
-inline T atomicXor(T* address, EMU_VALUE_(T) value) {
-    return __atomic_fetch_xor(address, value, __ATOMIC_SEQ_CST);
-}
+/// @cond EMU_INTERNALS
+#define EMU_FETCH_ATOMIC_(name, builtin)                                   \
+    template <class T>                                                     \
+    inline T name(T* address, EMU_VALUE_(T) value) {                       \
+        return builtin(address, value, __ATOMIC_SEQ_CST);                  \
+    }
+EMU_FETCH_ATOMIC_(atomicSub, __atomic_fetch_sub)  // *address -= value; returns the old value
+EMU_FETCH_ATOMIC_(atomicAnd, __atomic_fetch_and)  // *address &= value; returns the old value
+EMU_FETCH_ATOMIC_(atomicOr, __atomic_fetch_or)    // *address |= value; returns the old value
+EMU_FETCH_ATOMIC_(atomicXor, __atomic_fetch_xor)  // *address ^= value; returns the old value
+#undef EMU_FETCH_ATOMIC_
+/// @endcond
 /// @brief *address = value; returns the old value.
 template <class T>
 inline T atomicExch(T* address, EMU_VALUE_(T) value) {
@@ -210,23 +204,50 @@ inline T atomicCAS(T* address, EMU_VALUE_(T) compare, EMU_VALUE_(T) value) {
     __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return compare;
 }
+/// @cond EMU_INTERNALS
+namespace emu {
+namespace detail {
+// Store @p value while @p replaces(old, value) holds; return the value found first.
+template <class T, class Replaces>
+T atomic_replace_while(T* address, T value, Replaces replaces) {
+    T old = *address;
+    while (replaces(old, value) &&
+           !__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return old;
+}
+}  // namespace detail
+}  // namespace emu
+/// @endcond
 /// @brief *address = max(*address, value); returns the old value.
 template <class T>
 inline T atomicMax(T* address, EMU_VALUE_(T) value) {
-    T old = *address;
-    while (old < value && !__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-    }
-    return old;
+    return ::emu::detail::atomic_replace_while(address, value, [](T old, T v) { return old < v; });
 }
 /// @brief *address = min(*address, value); returns the old value.
 template <class T>
 inline T atomicMin(T* address, EMU_VALUE_(T) value) {
-    T old = *address;
-    while (value < old && !__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
-    }
-    return old;
+    return ::emu::detail::atomic_replace_while(address, value, [](T old, T v) { return v < old; });
 }
+/// @cond EMU_INTERNALS
+// On a kernel's pointer parameter (an emu::global_ptr), the same, after checking the
+// address: atomicAdd(counter, 1) as well as atomicAdd(&counter[i], 1).
+#define EMU_CHECKED_ATOMIC_(name)                                                     \
+    template <class T, class... V>                                                    \
+    inline T name(::emu::global_ptr<T> address, V... values) {                        \
+        return name(&*address, static_cast<EMU_VALUE_(T)>(values)...);                \
+    }
+EMU_CHECKED_ATOMIC_(atomicAdd)
+EMU_CHECKED_ATOMIC_(atomicSub)
+EMU_CHECKED_ATOMIC_(atomicAnd)
+EMU_CHECKED_ATOMIC_(atomicOr)
+EMU_CHECKED_ATOMIC_(atomicXor)
+EMU_CHECKED_ATOMIC_(atomicExch)
+EMU_CHECKED_ATOMIC_(atomicCAS)
+EMU_CHECKED_ATOMIC_(atomicMax)
+EMU_CHECKED_ATOMIC_(atomicMin)
+#undef EMU_CHECKED_ATOMIC_
+/// @endcond
 #undef EMU_VALUE_
 
-#include "emu/memory.h"
 #include "emu/launch.h"
