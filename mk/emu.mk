@@ -3,8 +3,8 @@
 # bounds, thread order). docs/cpu-backend.md explains it; the code is in emu/.
 # Included by the Makefile after its compile rules; for BACKEND=cuda it only says so.
 
-#: ... BACKEND=emu           run the kernels on the CPU (the default without a GPU); BACKEND=cuda: the GPU
-#: ... SCHEDULE=forward,...  CPU backend: thread orders each launch runs under (forward, reverse, random:SEED)
+#: ... BACKEND=emu          run the kernels on the CPU (the default without a GPU); BACKEND=cuda: on the GPU
+#: ... SCHEDULE=...         CPU backend: the thread orders of each launch (default forward,reverse; random:SEED)
 #: make test-emu            CPU backend: its own tests, with a planted bug for each thing it catches
 
 # One line on how the backend was chosen, unless make only prints help or its backend.

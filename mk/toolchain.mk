@@ -31,13 +31,13 @@ endif
 # the CPU backend (emu, mk/emu.mk). BACKEND=cuda or BACKEND=emu chooses.
 ifeq ($(DETECTED_ARCH),)
   DEFAULT_BACKEND := emu
-  DEFAULT_BACKEND_REASON := no CUDA device found
+  DEFAULT_BACKEND_REASON := no CUDA device was found
 else ifeq ($(shell command -v $(NVCC) 2>/dev/null),)
   DEFAULT_BACKEND := emu
-  DEFAULT_BACKEND_REASON := a GPU but no nvcc found
+  DEFAULT_BACKEND_REASON := there is a GPU but no nvcc
 else
   DEFAULT_BACKEND := cuda
-  DEFAULT_BACKEND_REASON := a CUDA device found
+  DEFAULT_BACKEND_REASON := a CUDA device was found
 endif
 
 # ---- Catch2 ------------------------------------------------------------------

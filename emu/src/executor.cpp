@@ -499,6 +499,8 @@ GridOutcome run_grid(const GridRun& run) {
     return outcome;
 }
 
+bool inside_kernel() { return current_block != nullptr; }
+
 std::string running_thread() { return "block " + triple(blockIdx) + ", thread " + triple(threadIdx); }
 
 const std::string& running_kernel() {

@@ -112,6 +112,8 @@ GridOutcome run_grid(const GridRun& run);
 std::string running_thread();
 /// @brief The running kernel's name for messages.
 const std::string& running_kernel();
+/// @brief Whether the calling OS thread is running a kernel's thread.
+bool inside_kernel();
 /// @brief Remember that the running kernel calls its parameter @p pointer @p name.
 void note_pointer_name(const void* pointer, const char* name);
 /// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).

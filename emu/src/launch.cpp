@@ -181,6 +181,12 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
     forget_error_details();
     const std::string name =
         std::string(request.kernel_text) + " (launched at " + request.file + ":" + std::to_string(request.line) + ")";
+    if (inside_kernel()) {
+        // The workers are busy running the kernel that launches: waiting for them would hang.
+        fail(cudaErrorNotSupported, name + ": a kernel launched from a kernel (dynamic parallelism) cannot run "
+                                           "on the CPU backend.");
+        return;
+    }
     KernelRecord record = record_of(request.kernel);
     std::string problem;
     if (const cudaError_t error = check_configuration(request, record, problem)) {
