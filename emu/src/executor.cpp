@@ -163,6 +163,7 @@ struct GridState {
     std::atomic<bool> used_shared{false}, used_barrier{false}, order_sensitive{false};
     std::atomic<std::size_t> static_shared{0};
     std::vector<std::atomic<const char*>> names;
+    std::atomic<const char*> signature{nullptr};  // the kernel's __PRETTY_FUNCTION__
     bool watch_seen = false;
     uint3 watch_block{0, 0, 0}, watch_thread{0, 0, 0};
 };
@@ -178,7 +179,7 @@ void describe_for_crash(char* out, std::size_t size) {
         return;
     }
     std::snprintf(out, size, "thread (%u,%u,%u) of block (%u,%u,%u) of %s", b->current->index.x, b->current->index.y,
-                  b->current->index.z, blockIdx.x, blockIdx.y, blockIdx.z, b->run->kernel_name.c_str());
+                  b->current->index.z, blockIdx.x, blockIdx.y, blockIdx.z, running_kernel().c_str());
 }
 
 Worker& this_worker() {
@@ -216,7 +217,7 @@ void thread_main(void* argument) {
         if (!b.faulted) {
             b.faulted = true;
             b.fault = KernelFault{cudaErrorLaunchFailure,
-                                  "in " + b.run->kernel_name + ", " + running_thread() + ": an exception: " + error.what()};
+                                  "in " + running_kernel() + ", " + running_thread() + ": an exception: " + error.what()};
         }
     }
     me.status = Status::Exited;
@@ -272,7 +273,7 @@ std::string divergence_message(const BlockRun& b, std::size_t count) {
         }
     }
     std::ostringstream out;
-    out << "divergent __syncthreads() in " << b.run->kernel_name << ", block " << triple(blockIdx)
+    out << "divergent __syncthreads() in " << running_kernel() << ", block " << triple(blockIdx)
         << ": every thread of a block must reach the same __syncthreads(), but";
     for (const Group& g : groups) {
         out << "\n  " << g.threads << (g.threads == 1 ? " thread waits" : " threads wait") << " at " << g.file << ":"
@@ -496,6 +497,7 @@ GridOutcome run_grid(const GridRun& run) {
     outcome.watch_block = grid.watch_block;
     outcome.watch_thread = grid.watch_thread;
     for (const auto& name : grid.names) outcome.pointer_names.push_back(name.load());
+    outcome.kernel = kernel_label(run, grid.signature.load());
     return outcome;
 }
 
@@ -503,9 +505,23 @@ bool inside_kernel() { return current_block != nullptr; }
 
 std::string running_thread() { return "block " + triple(blockIdx) + ", thread " + triple(threadIdx); }
 
-const std::string& running_kernel() {
-    static const std::string none = "a kernel";
-    return current_block != nullptr ? current_block->run->kernel_name : none;
+std::string running_kernel() {
+    if (current_block == nullptr) return "a kernel";
+    return kernel_label(*current_block->run, current_block->grid->signature.load(std::memory_order_relaxed));
+}
+
+std::string kernel_label(const GridRun& run, const char* signature) {
+    std::string label = run.kernel_text;
+    // g++ writes a template's arguments as "... [with int TILE = 16]".
+    const char* with = signature != nullptr ? std::strstr(signature, " [with ") : nullptr;
+    if (with != nullptr) label += with;
+    return label + " (launched at " + run.launch_site + ")";
+}
+
+void kernel_entered(const char* signature) {
+    if (current_block != nullptr && current_block->grid->signature.load(std::memory_order_relaxed) == nullptr) {
+        current_block->grid->signature.store(signature, std::memory_order_relaxed);
+    }
 }
 
 void note_pointer_name(const void* pointer, const char* name) {
@@ -564,18 +580,18 @@ void* shared_storage(const void* key, std::size_t bytes, std::size_t alignment, 
     const std::size_t at = (b.arena_used + alignment - 1) / alignment * alignment;
     std::ostringstream problem;
     if (b.static_bytes > kSharedPerBlock) {
-        problem << b.run->kernel_name << " declares " << b.static_bytes << " bytes of __shared__ variables (the last is "
+        problem << running_kernel() << " declares " << b.static_bytes << " bytes of __shared__ variables (the last is "
                 << name << " at " << file << ":" << line << "), more than the " << kSharedPerBlock
                 << " bytes (48 KiB) a block may declare; a GPU compiler rejects this. Above 48 KiB use extern "
                    "__shared__ memory, sized at launch, and opt in with cudaFuncSetAttribute.";
     } else if (b.static_bytes + b.dynamic_bytes > b.run->shared_limit) {
-        problem << b.run->kernel_name << " needs " << b.static_bytes << " bytes of __shared__ variables and "
+        problem << running_kernel() << " needs " << b.static_bytes << " bytes of __shared__ variables and "
                 << b.dynamic_bytes << " bytes of dynamic shared memory per block, more than its limit of "
                 << b.run->shared_limit << " bytes (raise it with cudaFuncSetAttribute(kernel, "
                 << "cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), up to sharedMemPerBlockOptin = "
                 << kSharedPerBlockOptin << ").";
     } else if (at + bytes > b.arena_size) {
-        problem << b.run->kernel_name << ": too many __shared__ variables for the CPU backend's shared memory.";
+        problem << running_kernel() << ": too many __shared__ variables for the CPU backend's shared memory.";
     }
     if (!problem.str().empty()) throw KernelFault{cudaErrorInvalidValue, problem.str(), true};
     char* address = b.arena.get() + at;
@@ -593,7 +609,7 @@ DynamicShared dynamic_shared() {
 void shared_out_of_bounds(const void* array, long long index, std::size_t extent, std::size_t element_bytes) {
     BlockRun& b = block_or_die("a __shared__ array");
     std::ostringstream out;
-    out << "out-of-bounds shared memory access in " << b.run->kernel_name << ", " << running_thread() << ":\n  ";
+    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  ";
     const char* at = static_cast<const char*>(array);
     const SharedVariable* v = nullptr;
     for (const SharedVariable& candidate : b.variables) {
@@ -625,7 +641,7 @@ void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t
                                   std::size_t bytes) {
     BlockRun& b = block_or_die("extern __shared__ memory");
     std::ostringstream out;
-    out << "out-of-bounds shared memory access in " << b.run->kernel_name << ", " << running_thread() << ":\n  " << name
+    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  " << name
         << "[" << index << "] is outside the dynamic shared memory `extern __shared__ " << (type_name ? type_name : "T")
         << " " << name << "[]`: the launch gave " << bytes << " bytes (" << bytes / element_size << " "
         << (type_name ? std::string(type_name) + "s" : "elements of " + std::to_string(element_size) + " bytes")

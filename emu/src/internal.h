@@ -84,7 +84,8 @@ const std::vector<Schedule>& schedules();
 struct GridRun {
     const LaunchRequest* request;
     const KernelBody* body;
-    std::string kernel_name;       ///< for messages: "tiled_gemm_kernel<TILE> (launched at file:line)"
+    std::string kernel_text;       ///< the kernel as launched: "tiled_gemm_kernel<TILE>"
+    std::string launch_site;       ///< where: "chapters/02-tiled-gemm/tiled_gemm.cu:64"
     std::size_t shared_limit;      ///< static + dynamic shared bytes a block may use
     Schedule schedule;
     unsigned workers;              ///< at most this many blocks run at once
@@ -103,15 +104,21 @@ struct GridOutcome {
     uint3 watch_block{0, 0, 0};       ///< ... last by this block
     uint3 watch_thread{0, 0, 0};      ///< ... and thread
     std::vector<const char*> pointer_names;  ///< the kernel's names for request->pointers (null: unknown)
+    std::string kernel;               ///< the kernel for messages, see kernel_label()
 };
+
+/// @brief "tiled_gemm_kernel<TILE> [with int TILE = 16] (launched at file:line)": the kernel
+/// as launched, its template arguments from @p signature (its __PRETTY_FUNCTION__, or
+/// null when unknown), and where it was launched.
+std::string kernel_label(const GridRun& run, const char* signature);
 
 /// @brief Run every block of the grid, in parallel on worker threads.
 GridOutcome run_grid(const GridRun& run);
 
 /// @brief "block (1,0,0), thread (3,2,0)" for the thread running on this OS thread.
 std::string running_thread();
-/// @brief The running kernel's name for messages.
-const std::string& running_kernel();
+/// @brief The running kernel for messages (see kernel_label()).
+std::string running_kernel();
 /// @brief Whether the calling OS thread is running a kernel's thread.
 bool inside_kernel();
 /// @brief Remember that the running kernel calls its parameter @p pointer @p name.

@@ -164,7 +164,7 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
     const GridOutcome watched = quietly([&] { return run_grid(watch); });
 
     std::ostringstream out;
-    out << "result depends on thread order: missing `__syncthreads()` or a shared-memory race.\n  " << run.kernel_name
+    out << "result depends on thread order: missing `__syncthreads()` or a shared-memory race.\n  " << outcome.kernel
         << " gives different results when the threads of each block run in " << first.name() << " order and in "
         << second.name() << " order:\n  " << element.str();
     if (watched.watch_seen) {
@@ -179,8 +179,8 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
 
 void launch(const LaunchRequest& request, const KernelBody& body) {
     forget_error_details();
-    const std::string name =
-        std::string(request.kernel_text) + " (launched at " + request.file + ":" + std::to_string(request.line) + ")";
+    const std::string site = std::string(request.file) + ":" + std::to_string(request.line);
+    const std::string name = std::string(request.kernel_text) + " (launched at " + site + ")";
     if (inside_kernel()) {
         // The workers are busy running the kernel that launches: waiting for them would hang.
         fail(cudaErrorNotSupported, name + ": a kernel launched from a kernel (dynamic parallelism) cannot run "
@@ -195,7 +195,7 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
     }
 
     const std::vector<Schedule>& orders = schedules();
-    GridRun run{&request, &body, name, shared_limit(record), orders[0], worker_count()};
+    GridRun run{&request, &body, request.kernel_text, site, shared_limit(record), orders[0], worker_count()};
     // A kernel that used neither shared memory nor barriers before cannot depend on the
     // order of its threads through them: skip the copy of memory it would need.
     const bool may_compare = orders.size() > 1 && record.depends_on_order;

@@ -351,15 +351,17 @@ private:
                 start = i + 1;
             }
         }
-        if (pointers.empty()) return;
-        std::string prologue;
+        // The kernel's signature names its template arguments in messages.
+        std::string prologue = " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__);";
         for (const std::string& name : pointers) {
             prologue += " auto emu_checked_" + name + " = ::emu::checked_parameter(" + name + ", \"" + name + "\");";
         }
-        prologue += " {";
-        for (const std::string& name : pointers) prologue += " auto " + name + " = emu_checked_" + name + "; (void)" + name + ";";
+        if (!pointers.empty()) {
+            prologue += " {";
+            for (const std::string& name : pointers) prologue += " auto " + name + " = emu_checked_" + name + "; (void)" + name + ";";
+            insert_before(body_end, "}");
+        }
         insert_after(body, prologue);
-        insert_before(body_end, "}");
     }
 
     // The name of the parameter in tokens [first, last) if it is a named pointer, else "".

@@ -45,6 +45,7 @@ namespace detail {
 void syncthreads(const char* file, int line);
 int syncthreads_count(int predicate, const char* file, int line);
 void note_order_sensitive_atomic();
+void kernel_entered(const char* signature);
 [[noreturn]] void unsupported_outside_kernel(const char* what);
 }  // namespace detail
 }  // namespace emu
