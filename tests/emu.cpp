@@ -430,3 +430,36 @@ TEST_CASE("events time the emulator, and say that this is not a GPU's time", "[e
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
 }
+
+// ---- What a student sees -------------------------------------------------------------------
+// Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
+// would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
+// that every one fails, without crashing, with the backend's diagnostic in its output.
+TEST_CASE("planted: a tiled GEMM without its first barrier", "[.][planted]") {
+    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a tiled GEMM without its second barrier", "[.][planted]") {
+    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a naive GEMM without its bounds check", "[.][planted]") {
+    const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
+        planted::naive_gemm(A, B, C, M, N, K, false);
+    };
+    REQUIRE_MATCH(tutorial::run_gemm_case(gemm, {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a box mean whose halo is off by one", "[.][planted]") {
+    REQUIRE_MATCH(run_box_mean(40, 30, planted::Halo::loop_one_too_far));
+}
+
+TEST_CASE("planted: a moving average with too small a dynamic shared buffer", "[.][planted]") {
+    REQUIRE_MATCH(run_moving_average(1000, 17, true));
+}
+
+TEST_CASE("planted: a barrier inside if (threadIdx.x < 16)", "[.][planted]") {
+    DeviceBuffer<float> out(64);
+    planted::barrier_in_branch(out.data());
+    SUCCEED();
+}

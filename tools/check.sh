@@ -87,6 +87,16 @@ if [ "$backend" = emu ]; then
     else
         fail "it misses a planted bug, or fails a correct kernel" "$(grep -E 'FAILED|error' "$log" | head -5; echo "full log: $log")"
     fi
+    # The student's view: a test written like a chapter's fails, with the diagnostic.
+    log="$logs/emu-planted.log"
+    build/emu/bin/emu-tests "[planted]" >"$log" 2>&1
+    status=$?
+    diagnostics=$(grep -cE "^ *(result depends on thread order|out-of-bounds (global|shared) memory access|divergent __syncthreads)" "$log")
+    if [ "$status" -eq 1 ] && ! crashed "$log" && grep -q "test cases: 6 | 6 failed" "$log" && [ "$diagnostics" -eq 6 ]; then
+        pass "a chapter-style test of each planted bug fails with the diagnostic"
+    else
+        fail "a planted bug's test does not fail with its diagnostic ($diagnostics of 6 found)" "full log: $log"
+    fi
     # A compile error in a kernel must point at the .cu file and line the student wrote,
     # not at the translated source.
     broken=build/check/compile-error/broken.cu
