@@ -1,8 +1,6 @@
 // The one "device" of the CPU backend: its properties, synchronisation, streams and events.
 #include "internal.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -11,10 +9,6 @@
 using namespace emu::detail;
 
 namespace {
-
-size_t machine_memory() {
-    return static_cast<size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<size_t>(sysconf(_SC_PAGESIZE));
-}
 
 cudaError_t check_device(int device) {
     return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice, "there is one device, device 0");

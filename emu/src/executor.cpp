@@ -168,10 +168,6 @@ struct GridState {
     uint3 watch_block{0, 0, 0}, watch_thread{0, 0, 0};
 };
 
-std::string triple(uint3 v) {
-    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
-}
-
 void describe_for_crash(char* out, std::size_t size) {
     const BlockRun* b = current_block;
     if (b == nullptr || b->current == nullptr) {
@@ -273,15 +269,15 @@ std::string divergence_message(const BlockRun& b, std::size_t count) {
         }
     }
     std::ostringstream out;
-    out << "divergent __syncthreads() in " << running_kernel() << ", block " << triple(blockIdx)
+    out << "divergent __syncthreads() in " << running_kernel() << ", block " << coordinates(blockIdx)
         << ": every thread of a block must reach the same __syncthreads(), but";
     for (const Group& g : groups) {
         out << "\n  " << g.threads << (g.threads == 1 ? " thread waits" : " threads wait") << " at " << g.file << ":"
-            << g.line << " (the first is thread " << triple(g.first) << ")";
+            << g.line << " (the first is thread " << coordinates(g.first) << ")";
     }
     if (exited > 0) {
         out << "\n  " << exited << (exited == 1 ? " thread has" : " threads have") << " finished the kernel (the first is thread "
-            << triple(first_exited) << ")";
+            << coordinates(first_exited) << ")";
     }
     out << "\n  A __syncthreads() inside an `if` that not every thread of the block takes, or a `return` before a "
            "barrier, does this. Keep barriers where all threads reach them; let threads with nothing to do skip "
@@ -503,7 +499,11 @@ GridOutcome run_grid(const GridRun& run) {
 
 bool inside_kernel() { return current_block != nullptr; }
 
-std::string running_thread() { return "block " + triple(blockIdx) + ", thread " + triple(threadIdx); }
+std::string coordinates(uint3 v) {
+    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+}
+
+std::string running_thread() { return "block " + coordinates(blockIdx) + ", thread " + coordinates(threadIdx); }
 
 std::string running_kernel() {
     if (current_block == nullptr) return "a kernel";

@@ -44,6 +44,8 @@ struct Allocation {
     std::uintptr_t begin;
     std::size_t bytes;
 };
+/// @brief The machine's physical memory: the CPU backend's "device memory".
+std::size_t machine_memory();
 /// @brief The allocation that @p pointer points into (or just past the end of); null if none.
 const Allocation* find_allocation(const void* pointer);
 
@@ -115,6 +117,8 @@ std::string kernel_label(const GridRun& run, const char* signature);
 /// @brief Run every block of the grid, in parallel on worker threads.
 GridOutcome run_grid(const GridRun& run);
 
+/// @brief "(1,0,0)".
+std::string coordinates(uint3 v);
 /// @brief "block (1,0,0), thread (3,2,0)" for the thread running on this OS thread.
 std::string running_thread();
 /// @brief The running kernel for messages (see kernel_label()).

@@ -108,10 +108,6 @@ void report(const KernelFault& fault) {
     }
 }
 
-std::string triple(uint3 v) {
-    return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
-}
-
 // The message for a launch whose memory differs at @p offset of @p allocation after
 // schedule @p first (kept in @p after) and schedule @p second (in memory now).
 std::string order_message(const GridRun& run, const GridOutcome& outcome, const Snapshot& before,
@@ -168,7 +164,7 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
         << " gives different results when the threads of each block run in " << first.name() << " order and in "
         << second.name() << " order:\n  " << element.str();
     if (watched.watch_seen) {
-        out << "; thread " << triple(watched.watch_thread) << " of block " << triple(watched.watch_block) << " writes it";
+        out << "; thread " << coordinates(watched.watch_thread) << " of block " << coordinates(watched.watch_block) << " writes it";
     }
     out << ".\n  Some thread reads shared memory that another thread of its block writes, with no __syncthreads() "
            "in between: before the value is written, or after it was overwritten for the next step.";

@@ -31,10 +31,6 @@ Table& table() {
     return *t;
 }
 
-std::size_t machine_memory() {
-    return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
-
 const Allocation* find_locked(std::uintptr_t at) {
     auto& by_begin = table().by_begin;
     auto next = by_begin.upper_bound(at);
@@ -91,6 +87,10 @@ bool device_range(const void* pointer, std::size_t bytes, const char* what, std:
 }
 
 }  // namespace
+
+std::size_t machine_memory() {
+    return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
 
 const Allocation* find_allocation(const void* pointer) {
     std::shared_lock<std::shared_mutex> lock(table().mutex);
