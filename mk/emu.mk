@@ -7,15 +7,17 @@
 #: ... SCHEDULE=...         CPU backend: the thread orders of each launch (default forward,reverse; random:SEED)
 #: make test-emu            CPU backend: its own tests, with a planted bug for each thing it catches
 
-# One line on how the backend was chosen, unless make only prints help or its backend.
+# One line on how the backend was chosen, before a build or a test run. Not for goals
+# that build nothing, nor for `make check`, whose script prints it once.
 ifeq ($(origin BACKEND),file)
   BACKEND_CHOICE := Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).
 else
   BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
 endif
-ifeq ($(MAKELEVEL)$(filter-out help print-backend clean setup check,$(or $(MAKECMDGOALS),help)),0)
-else ifeq ($(MAKELEVEL),0)
-  $(info $(BACKEND_CHOICE))
+ifeq ($(MAKELEVEL),0)
+  ifneq ($(filter-out help print-backend clean setup check,$(or $(MAKECMDGOALS),help)),)
+    $(info $(BACKEND_CHOICE))
+  endif
 endif
 ifeq ($(filter $(BACKEND),cuda emu),)
   $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
