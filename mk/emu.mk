@@ -36,8 +36,11 @@ BACKEND_OBJECTS := $(patsubst emu/src/%.cpp,$(BUILD)/emu/%.o,$(wildcard emu/src/
 BACKEND_TEST_BINARIES := $(BUILD)/bin/emu-tests
 
 # Fibers: Boost.Context when installed (make setup installs it), else glibc's ucontext,
-# which works too but switches much more slowly.
-ifneq ($(wildcard /usr/include/boost/context/fiber.hpp /usr/local/include/boost/context/fiber.hpp),)
+# which works too but switches much more slowly. Its header comes with every Boost
+# package, its library only with libboost-context-dev: look for both.
+EMU_BOOST_CONTEXT := $(and $(wildcard /usr/include/boost/context/fiber.hpp /usr/local/include/boost/context/fiber.hpp),\
+                           $(filter /%,$(shell $(CXX) -print-file-name=libboost_context.so)))
+ifneq ($(EMU_BOOST_CONTEXT),)
   EMU_FIBER_FLAGS := -DEMU_FIBERS_BOOST
   BACKEND_LDLIBS := -lboost_context -pthread
 else

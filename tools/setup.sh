@@ -16,7 +16,11 @@ have_catch2() {
 have_nvcc() { have nvcc || [ -x /usr/local/cuda/bin/nvcc ]; }
 # The CPU backend (BACKEND=emu) runs CUDA threads as Boost.Context fibers; without it,
 # it falls back to glibc's ucontext, which works but switches far more slowly.
-have_boost_context() { [ -f /usr/include/boost/context/fiber.hpp ] || [ -f /usr/local/include/boost/context/fiber.hpp ]; }
+# Its header comes with any Boost package, its library only with libboost-context-dev.
+have_boost_context() {
+    { [ -f /usr/include/boost/context/fiber.hpp ] || [ -f /usr/local/include/boost/context/fiber.hpp ]; } &&
+        [[ "$(g++ -print-file-name=libboost_context.so 2>/dev/null)" == /* ]]
+}
 
 missing=()
 have_catch2 || missing+=(catch2)
