@@ -71,7 +71,13 @@ $(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/emu.mk
 	@echo "  CXX   $*.cu (for the CPU)"
 	@$(CXX) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
 
-$(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) mk/emu.mk
+# Installing or removing Boost.Context switches the fibers: rebuild the runtime then.
+EMU_FIBER_RECORD := $(BUILD)/emu/fibers.txt
+$(EMU_FIBER_RECORD): FORCE
+	@mkdir -p $(@D)
+	@echo '$(EMU_FIBER_FLAGS)' | cmp -s - $@ || echo '$(EMU_FIBER_FLAGS)' > $@
+
+$(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FIBER_RECORD) mk/emu.mk
 	@mkdir -p $(@D)
 	@echo "  CXX   $<"
 	@$(CXX) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
