@@ -32,17 +32,23 @@ include mk/workflow.mk
 
 # ---- Where sources come from and builds go ---------------------------------------
 TREE := $(if $(filter 1,$(SOLUTIONS)),solutions,chapters)
-BACKEND ?= cuda
+# The backend runs the kernels: cuda on the GPU, emu on the CPU (mk/emu.mk). Unless
+# BACKEND is given, mk/toolchain.mk picks cuda when a GPU is usable, else emu.
+BACKEND ?= $(DEFAULT_BACKEND)
 BUILD := build/$(BACKEND)
 BIN := $(BUILD)/$(TREE)/bin
 
 # Each chapter's API header lives once, in chapters/, for skeleton and solution alike.
 INCLUDES := -Icommon -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call chapter_folder,$(n)))
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++17 -Wall -Wextra -MMD -MP -isystem $(CUDA_HOME)/include $(INCLUDES) $(CATCH_CFLAGS)
+# Where cuda_runtime.h comes from and what programs link with; mk/emu.mk sets both
+# (and BACKEND_OBJECTS, its runtime) for BACKEND=emu.
+BACKEND_CXXFLAGS := -isystem $(CUDA_HOME)/include
+BACKEND_LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
+CXXFLAGS += -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(INCLUDES) $(CATCH_CFLAGS)
 NVCCFLAGS ?= -O3 -lineinfo
 NVCCFLAGS += -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
-LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart $(CATCH_LIBS)
+LDLIBS = $(BACKEND_LDLIBS) $(CATCH_LIBS)
 
 COMMON_OBJECTS := $(patsubst common/%.cpp,$(BUILD)/common/%.o,$(wildcard common/*.cpp))
 HARNESS_OBJECTS := $(patsubst tests/harness/%.cpp,$(BUILD)/harness/%.o,$(wildcard tests/harness/*.cpp))
@@ -55,10 +61,13 @@ $(FLAGS_RECORD): FORCE
 	@mkdir -p $(@D)
 	@echo '$(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)' > $@
 
+# A .cu file is compiled by nvcc; mk/emu.mk has the CPU backend's rule instead.
+ifeq ($(BACKEND),cuda)
 $(BUILD)/%.o: %.cu $(FLAGS_RECORD)
 	@mkdir -p $(@D)
 	@echo "  NVCC  $<"
 	@$(NVCC) $(NVCCFLAGS) -c $< -o $@
+endif
 
 $(BUILD)/common/%.o: common/%.cpp $(FLAGS_RECORD)
 	@mkdir -p $(@D)
@@ -80,20 +89,23 @@ $(BUILD)/tests/%.o: tests/%.cpp $(FLAGS_RECORD)
 	@echo "  CXX   $<"
 	@$(CXX) $(CXXFLAGS) -c $< -o $@
 
+# The CPU backend: its runtime, the translation of .cu files, its own tests.
+include mk/emu.mk
+
 # ---- One set of rules per chapter -----------------------------------------------------
 # For chapter $(1) in folder $(2): its kernels from the chosen tree, linked with its
 # tests, common/ and the test harness into $(BIN)/chapter$(1)-tests.
 define CHAPTER_RULES
 CHAPTER$(1)_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(TREE)/$(2)/*.cu))
 
-$(BIN)/chapter$(1)-tests: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/tests/$(2).o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
+$(BIN)/chapter$(1)-tests: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/tests/$(2).o $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
 	@mkdir -p $$(@D)
 	@echo "  LINK  $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
 
 # The chapter's demo, when it has one: demos/$(2).cpp.
 ifneq ($(wildcard demos/$(2).cpp),)
-$(BIN)/chapter$(1)-demo: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/demos/$(2).o $(COMMON_OBJECTS)
+$(BIN)/chapter$(1)-demo: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/demos/$(2).o $(COMMON_OBJECTS) $(BACKEND_OBJECTS)
 	@mkdir -p $$(@D)
 	@echo "  LINK  $$@"
 	@$(CXX) $$^ $(LDLIBS) -o $$@
@@ -106,7 +118,7 @@ chapter$(1): $(if $(WORKFLOW_GOALS),,$(BIN)/chapter$(1)-tests $$(CHAPTER$(1)_DEM
 endef
 $(foreach n,$(CHAPTERS),$(eval $(call CHAPTER_RULES,$(n),$(call chapter_folder,$(n)))))
 
-$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
+$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
 	@mkdir -p $(@D)
 	@echo "  LINK  $@"
 	@$(CXX) $^ $(LDLIBS) -o $@
@@ -128,7 +140,8 @@ include mk/bench.mk
 #: make clean               delete build/, except the backups that reset made
 #: make help                this list
 
-TEST_BINARIES := $(if $(NAMED_CHAPTERS),,$(BUILD)/bin/common-tests) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
+# Without a chapter named, the backend's own tests run too (BACKEND_TEST_BINARIES, mk/emu.mk).
+TEST_BINARIES := $(if $(NAMED_CHAPTERS),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
 
 # Each run also leaves its counts in <binary>.results for mk/workflow.mk (status,
 # solution, grade); tests/harness/results_file.cpp writes it.

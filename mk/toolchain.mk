@@ -26,6 +26,20 @@ else
   ARCH_DESCRIPTION := sm_$(subst $(space),$(comma)sm_,$(FALLBACK_ARCHS)) (no GPU found; set ARCH=sm_XY to choose)
 endif
 
+# ---- The backend --------------------------------------------------------------
+# Kernels run on the GPU (cuda) when nvidia-smi sees one and nvcc is there; else on
+# the CPU backend (emu, mk/emu.mk). BACKEND=cuda or BACKEND=emu chooses.
+ifeq ($(DETECTED_ARCH),)
+  DEFAULT_BACKEND := emu
+  DEFAULT_BACKEND_REASON := no CUDA device was found
+else ifeq ($(shell command -v $(NVCC) 2>/dev/null),)
+  DEFAULT_BACKEND := emu
+  DEFAULT_BACKEND_REASON := there is a GPU but no nvcc
+else
+  DEFAULT_BACKEND := cuda
+  DEFAULT_BACKEND_REASON := a CUDA device was found
+endif
+
 # ---- Catch2 ------------------------------------------------------------------
 # Version 3 is a compiled library that pkg-config knows as catch2-with-main (only
 # version 3 ships that name); version 2 is the single header catch2/catch.hpp.

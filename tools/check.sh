@@ -6,12 +6,14 @@
 #   - skeleton and solution have the same files;
 #   - the solution passes the chapter's tests;
 #   - the skeleton compiles, and fails the chapter's tests (without crashing).
-# The common/ library's own tests must pass too. Then the course site (make docs): both
-# editions build without a Doxygen warning, every link of each leads somewhere, and the
-# student edition holds no line of solution code while the instructor edition holds them
-# all. Without Doxygen (or Python 3) the site's checks are skipped, and say so.
-# tools/check-bench.sh and tools/check-workflow.sh add their own items.
-# The last line is "N passed, M failed", followed by ", K skipped" when K > 0.
+# The common/ library's own tests must pass too. With the CPU backend (BACKEND=emu, the
+# default without a GPU) every test runs on it, and tools/check-emu.sh adds its own items:
+# it catches each planted bug, and compile errors name the student's file and line.
+# Then the course site (make docs): both editions build without a Doxygen warning, every
+# link of each leads somewhere, and the student edition holds no line of solution code
+# while the instructor edition holds them all. Without Doxygen (or Python 3) the site's
+# checks are skipped, and say so. tools/check-bench.sh and tools/check-workflow.sh add
+# their own items. The last line is "N passed, M failed", then ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
 
@@ -27,6 +29,10 @@ skip() { echo "  skip  $1"; skipped=$((skipped + 1)); }
 # A test run "fails" when the runner reports failed tests; a crash (a signal, or a
 # Catch2 fatal error) is a defect of its own, never a pass.
 crashed() { grep -qE "fatal error condition|Segmentation fault|Aborted|core dumped|terminate called" "$1"; }
+
+choice=$(make -s print-backend)
+backend=$(head -n 1 <<<"$choice")
+tail -n 1 <<<"$choice"
 
 echo "common/"
 if make test-common >"$logs/common.log" 2>&1; then
@@ -78,6 +84,8 @@ while read -r number folder _; do
         fi
     fi
 done <chapters/chapters.txt
+
+source tools/check-emu.sh
 
 echo "docs/ (the course site)"
 if ! command -v "${DOXYGEN:-doxygen}" >/dev/null 2>&1; then

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `make setup`: install what the tutorial needs, or say exactly what to install.
 #
-# Required: a C++17 compiler, Catch2 (version 2 or 3) and the CUDA Toolkit.
-# Optional: Doxygen, Graphviz and Python 3, for `make docs`.
+# Required: a C++17 compiler and Catch2 (version 2 or 3); the CUDA Toolkit for a GPU.
+# Optional: Doxygen, Graphviz and Python 3, for `make docs`; Boost.Context, for a fast
+# CPU backend.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
 # Setup succeeds whenever everything required is present.
@@ -14,6 +15,13 @@ have_catch2() {
         [ -f /usr/include/catch2/catch.hpp ] || [ -f /usr/local/include/catch2/catch.hpp ]
 }
 have_nvcc() { have nvcc || [ -x /usr/local/cuda/bin/nvcc ]; }
+# The CPU backend (BACKEND=emu) runs CUDA threads as Boost.Context fibers; without it,
+# it falls back to glibc's ucontext, which works but switches far more slowly.
+# Its header comes with any Boost package, its library only with libboost-context-dev.
+have_boost_context() {
+    { [ -f /usr/include/boost/context/fiber.hpp ] || [ -f /usr/local/include/boost/context/fiber.hpp ]; } &&
+        [[ "$(g++ -print-file-name=libboost_context.so 2>/dev/null)" == /* ]]
+}
 
 missing=()
 have_catch2 || missing+=(catch2)
@@ -22,6 +30,7 @@ have dot || missing+=(graphviz)
 have python3 || missing+=(python3)
 have g++ || missing+=(g++)
 have pkg-config || missing+=(pkg-config)
+have_boost_context || missing+=(libboost-context-dev)
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: missing packages: ${missing[*]}"
@@ -48,8 +57,8 @@ echo "setup: what this machine has"
 if have_nvcc; then
     report nvcc "$( (have nvcc && nvcc --version || /usr/local/cuda/bin/nvcc --version) | sed -n 's/.*release \([0-9.]*\).*/CUDA \1/p')"
 else
-    report nvcc "MISSING: install the CUDA Toolkit (13.0 is tested) from https://developer.nvidia.com/cuda-downloads and put its bin/ on PATH"
-    status=1
+    # Without nvcc the kernels still run, on the CPU backend; a GPU needs the toolkit.
+    report nvcc "missing: kernels run on the CPU backend only. For a GPU, install the CUDA Toolkit (13.0 is tested) from https://developer.nvidia.com/cuda-downloads and put its bin/ on PATH"
 fi
 if have_catch2; then
     if pkg-config --exists catch2-with-main 2>/dev/null; then report Catch2 "$(pkg-config --modversion catch2)"; else report Catch2 "2 (single header)"; fi
@@ -58,13 +67,18 @@ else
     status=1
 fi
 if have g++; then report g++ "$(g++ -dumpfullversion)"; else report g++ "MISSING: install g++"; status=1; fi
+if have_boost_context; then
+    report Boost "$(sed -n 's/^#define BOOST_LIB_VERSION "\(.*\)"/\1/p' /usr/include/boost/version.hpp /usr/local/include/boost/version.hpp 2>/dev/null | head -n 1 | tr _ .) (Boost.Context, for the CPU backend's fibers)"
+else
+    report Boost "missing: the CPU backend (BACKEND=emu) falls back to slower ucontext fibers; sudo apt-get install libboost-context-dev"
+fi
 if have doxygen; then report Doxygen "$(doxygen --version)"; else report Doxygen "missing (only 'make docs' needs it): sudo apt-get install doxygen"; fi
 if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
 if have python3; then report Python "$(python3 --version 2>&1 | sed 's/Python //')"; else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
 if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then
     report GPU "$gpu"
 else
-    report GPU "none found: the tests that need a GPU will be skipped"
+    report GPU "none found: kernels run on the CPU backend (BACKEND=emu, docs/cpu-backend.md)"
 fi
 
 if [ "$status" -eq 0 ]; then

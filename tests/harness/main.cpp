@@ -3,7 +3,8 @@
 // Two things happen here before Catch2 runs the tests:
 //  - with no usable CUDA device, tests tagged [gpu] are left out, and one line says
 //    so, while the CPU-only tests (references, comparison, validation, launch
-//    geometry) still run;
+//    geometry) still run; the CPU backend (BACKEND=emu) is a usable device, so under
+//    it every test runs;
 //  - the exit status is 0 or 1, never a count, so `make check` can tell a failing
 //    test run (1) from a crash (128 + signal).
 // Catch2 version 2 compiles its runner (but not its main) into the file that
@@ -38,6 +39,11 @@ int main(int argc, char* argv[]) {
     tests_chosen = !session.configData().testsOrTags.empty();
     std::string why;
     device_available = tutorial::cuda_device_found(why);
+    cudaDeviceProp device;
+    if (device_available && cudaGetDeviceProperties(&device, 0) == cudaSuccess) {
+        // With BACKEND=emu the "device" is the CPU backend, which runs every test too.
+        std::cout << "Kernels run on: " << device.name << ".\n";
+    }
     if (!device_available) {
         std::cout << "No CUDA device found (" << why << "): tests tagged [gpu] are skipped, the others run.\n";
         auto& filters = session.configData().testsOrTags;

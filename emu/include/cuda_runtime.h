@@ -1,0 +1,251 @@
+/// @file cuda_runtime.h
+/// @brief The CUDA runtime API of the CPU backend (BACKEND=emu).
+///
+/// With BACKEND=emu this header takes the place of the CUDA Toolkit's cuda_runtime.h:
+/// common/, the tests and every translated .cu file include it. It declares the part of
+/// the runtime the tutorial uses, with CUDA's names, types, error codes and error texts,
+/// so the same source compiles for the GPU (nvcc) and for the CPU (g++).
+///
+/// Differences a program can notice are deliberate and documented in docs/cpu-backend.md:
+/// kernels run when launched (the launch returns after the kernel finished), errors of
+/// a kernel's execution are reported once by the next synchronising call instead of
+/// sticking to the context, and cudaGetErrorString() appends the backend's diagnostic
+/// (which thread, which buffer, which barrier) to CUDA's text.
+#pragma once
+
+#include <cstddef>
+
+/// @brief Defined when kernels run on the CPU backend rather than on a GPU.
+#define TUTORIAL_EMU 1
+
+/// @brief Error codes, with CUDA's numeric values.
+enum cudaError {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevicePointer = 17,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInvalidDeviceFunction = 98,
+    cudaErrorNoDevice = 100,
+    cudaErrorInvalidDevice = 101,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorLaunchOutOfResources = 701,
+    cudaErrorAssert = 710,
+    cudaErrorLaunchFailure = 719,
+    cudaErrorNotSupported = 801,
+    cudaErrorUnknown = 999,
+};
+/// @brief The type every runtime call returns.
+typedef enum cudaError cudaError_t;
+
+/// @brief Direction of cudaMemcpy(); cudaMemcpyDefault infers it from the pointers.
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
+};
+
+/// @brief The device attributes cudaDeviceGetAttribute() answers (CUDA's values).
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1,
+    cudaDevAttrMaxBlockDimX = 2,
+    cudaDevAttrMaxBlockDimY = 3,
+    cudaDevAttrMaxBlockDimZ = 4,
+    cudaDevAttrMaxGridDimX = 5,
+    cudaDevAttrMaxGridDimY = 6,
+    cudaDevAttrMaxGridDimZ = 7,
+    cudaDevAttrMaxSharedMemoryPerBlock = 8,
+    cudaDevAttrTotalConstantMemory = 9,
+    cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12,
+    cudaDevAttrMultiProcessorCount = 16,
+    cudaDevAttrIntegrated = 18,
+    cudaDevAttrConcurrentKernels = 31,
+    cudaDevAttrGlobalMemoryBusWidth = 37,
+    cudaDevAttrL2CacheSize = 38,
+    cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrUnifiedAddressing = 41,
+    cudaDevAttrComputeCapabilityMajor = 75,
+    cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+    cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+    cudaDevAttrManagedMemory = 83,
+    cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+    cudaDevAttrReservedSharedMemoryPerBlock = 111,
+};
+
+/// @brief Kernel attributes for cudaFuncSetAttribute(); only the dynamic shared memory
+/// limit means something on the CPU backend, the carveout is accepted and ignored.
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
+/// @brief What cudaFuncGetAttributes() reports about a kernel.
+struct cudaFuncAttributes {
+    size_t sharedSizeBytes;        ///< static shared memory, known after the kernel's first launch
+    size_t constSizeBytes;         ///< always 0
+    size_t localSizeBytes;         ///< always 0
+    int maxThreadsPerBlock;        ///< 1024
+    int numRegs;                   ///< always 0: the CPU has no register file to share
+    int ptxVersion;                ///< always 0
+    int binaryVersion;             ///< always 0
+    int cacheModeCA;               ///< always 0
+    int maxDynamicSharedSizeBytes; ///< as set with cudaFuncSetAttribute()
+};
+
+/// @brief The device description; the fields are a subset of CUDA 13's, with its names.
+struct cudaDeviceProp {
+    char name[256];                     ///< "CPU backend (emu)"
+    size_t totalGlobalMem;              ///< the machine's physical memory
+    size_t sharedMemPerBlock;           ///< 48 KiB, the limit without opting in
+    int regsPerBlock;                   ///< 65536, as on the GPUs the tutorial targets
+    int warpSize;                       ///< 32; the CPU backend has no warps, see docs/cpu-backend.md
+    size_t memPitch;                    ///< largest pitch for pitched copies
+    int maxThreadsPerBlock;             ///< 1024
+    int maxThreadsDim[3];               ///< 1024, 1024, 64
+    int maxGridSize[3];                 ///< 2^31 - 1, 65535, 65535
+    size_t totalConstMem;               ///< 64 KiB
+    int major;                          ///< 9: the limits are those of compute capability 9.0
+    int minor;                          ///< 0
+    int multiProcessorCount;            ///< worker threads that run blocks in parallel
+    int integrated;                     ///< 1: "device" memory is host memory
+    int canMapHostMemory;               ///< 0
+    int concurrentKernels;              ///< 0: kernels run one at a time
+    int ECCEnabled;                     ///< 0
+    int pciBusID;                       ///< 0
+    int pciDeviceID;                    ///< 0
+    int pciDomainID;                    ///< 0
+    int asyncEngineCount;               ///< 0: copies are synchronous
+    int unifiedAddressing;              ///< 1
+    int memoryBusWidth;                 ///< 0: not a GPU memory bus
+    int l2CacheSize;                    ///< 0
+    int persistingL2CacheMaxSize;       ///< 0
+    int maxThreadsPerMultiProcessor;    ///< 2048
+    size_t sharedMemPerMultiprocessor;  ///< 228 KiB
+    int regsPerMultiprocessor;          ///< 65536
+    int managedMemory;                  ///< 0
+    int cooperativeLaunch;              ///< 0
+    size_t sharedMemPerBlockOptin;      ///< 227 KiB, the limit after cudaFuncSetAttribute()
+    int maxBlocksPerMultiProcessor;     ///< 32
+    size_t reservedSharedMemPerBlock;   ///< 1 KiB
+};
+
+/// @brief Three unsigned coordinates: the type of threadIdx and blockIdx.
+struct uint3 {
+    unsigned int x;  ///< first coordinate
+    unsigned int y;  ///< second coordinate
+    unsigned int z;  ///< third coordinate
+};
+
+/// @brief A grid or block shape; missing dimensions are 1.
+struct dim3 {
+    unsigned int x;  ///< extent along x
+    unsigned int y;  ///< extent along y
+    unsigned int z;  ///< extent along z
+    /// @brief dim3(16, 16) is 16 × 16 × 1.
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    /// @brief The shape with the coordinates of @p v.
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    /// @brief The same three numbers as a uint3.
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+typedef struct CUstream_st* cudaStream_t;  ///< a stream; 0 is the default stream
+typedef struct CUevent_st* cudaEvent_t;    ///< an event, for timing (meaningless on the CPU backend)
+
+#define cudaStreamDefault 0x00       ///< stream flag, accepted and ignored
+#define cudaStreamNonBlocking 0x01   ///< stream flag, accepted and ignored
+#define cudaEventDefault 0x00        ///< event flag
+#define cudaEventBlockingSync 0x01   ///< event flag, accepted and ignored
+#define cudaEventDisableTiming 0x02  ///< event flag: cudaEventElapsedTime() refuses such events
+
+// ---- Errors ------------------------------------------------------------------------
+/// @brief Return and clear the last error of a runtime call or launch.
+cudaError_t cudaGetLastError();
+/// @brief Return the last error without clearing it.
+cudaError_t cudaPeekAtLastError();
+/// @brief CUDA's text for @p error; when the CPU backend knows more about the most recent
+/// error with this code (which kernel, thread, buffer or barrier), that follows on new lines.
+const char* cudaGetErrorString(cudaError_t error);
+/// @brief The enumerator's name, e.g. "cudaErrorInvalidValue".
+const char* cudaGetErrorName(cudaError_t error);
+
+// ---- The device --------------------------------------------------------------------
+cudaError_t cudaGetDeviceCount(int* count);            ///< always one device
+cudaError_t cudaGetDevice(int* device);                ///< always device 0
+cudaError_t cudaSetDevice(int device);                 ///< only device 0 exists
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);  ///< see cudaDeviceProp
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);  ///< same values as cudaDeviceProp
+cudaError_t cudaDeviceSynchronize();                   ///< reports an error of the last kernel, once
+cudaError_t cudaDeviceReset();                         ///< frees every allocation, clears errors
+cudaError_t cudaDriverGetVersion(int* version);        ///< 13000
+cudaError_t cudaRuntimeGetVersion(int* version);       ///< 13000
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);  ///< from the machine's memory
+
+// ---- Memory ------------------------------------------------------------------------
+/// @brief Allocate "device" memory: host memory that the backend bounds-checks in kernels.
+/// New memory is filled with 0xFF bytes (NaN floats), like memory nobody initialised.
+cudaError_t cudaMalloc(void** pointer, size_t bytes);
+/// @brief Typed convenience overload, as in CUDA.
+template <class T>
+cudaError_t cudaMalloc(T** pointer, size_t bytes) {
+    return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
+}
+cudaError_t cudaFree(void* pointer);                    ///< free a cudaMalloc() allocation; null is fine
+cudaError_t cudaMallocHost(void** pointer, size_t bytes);  ///< plain host memory
+template <class T>
+cudaError_t cudaMallocHost(T** pointer, size_t bytes) {  ///< typed convenience overload
+    return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+}
+cudaError_t cudaFreeHost(void* pointer);                ///< free cudaMallocHost() memory
+/// @brief Copy @p bytes; device ranges must lie inside one cudaMalloc() allocation.
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind);
+/// @brief As cudaMemcpy(): copies are synchronous on the CPU backend.
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = 0);
+/// @brief Set @p bytes bytes of device memory to @p value.
+cudaError_t cudaMemset(void* pointer, int value, size_t bytes);
+/// @brief As cudaMemset().
+cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t stream = 0);
+
+// ---- Kernels -----------------------------------------------------------------------
+/// @brief Set a kernel attribute; cudaFuncAttributeMaxDynamicSharedMemorySize opts the
+/// kernel in to more than 48 KiB of dynamic shared memory, up to sharedMemPerBlockOptin.
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int value);
+/// @brief The same for a kernel named directly: cudaFuncSetAttribute(my_kernel<16>, ...).
+template <class T>
+cudaError_t cudaFuncSetAttribute(T* kernel, cudaFuncAttribute attr, int value) {
+    return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), attr, value);
+}
+/// @brief What the backend knows about a kernel (see cudaFuncAttributes).
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel);
+/// @brief The same for a kernel named directly.
+template <class T>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T* kernel) {
+    return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+
+// ---- Streams and events --------------------------------------------------------------
+cudaError_t cudaStreamCreate(cudaStream_t* stream);                      ///< a stream handle
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);  ///< flags ignored
+cudaError_t cudaStreamDestroy(cudaStream_t stream);                      ///< release a stream
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);                  ///< as cudaDeviceSynchronize()
+cudaError_t cudaEventCreate(cudaEvent_t* event);                         ///< an event
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);  ///< cudaEventDisableTiming is honoured
+cudaError_t cudaEventDestroy(cudaEvent_t event);                         ///< release an event
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0); ///< note the host clock
+cudaError_t cudaEventSynchronize(cudaEvent_t event);                     ///< as cudaDeviceSynchronize()
+cudaError_t cudaEventQuery(cudaEvent_t event);                           ///< always complete
+/// @brief Host time between two events, in ms. On the CPU backend it measures the
+/// emulator, which says nothing about a GPU; the first call prints a line saying so.
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+
+// The language: qualifiers, built-in variables, __syncthreads(), math, launches.
+#include "emu/kernel.h"

@@ -1,0 +1,254 @@
+/// @file kernel.h
+/// @brief The CUDA language on the CPU backend: qualifiers, built-in variables,
+/// __syncthreads(), CUDA's min/max and math functions, atomics.
+///
+/// Included by cuda_runtime.h. A translated .cu file (see emu/tools/cu2cpp.cpp) is plain
+/// C++ that uses what this header declares; kernels run with one fiber per CUDA thread
+/// (emu/src/executor.cpp).
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
+
+// ---- Qualifiers ----------------------------------------------------------------------
+// Every function is a host function for g++. __global__ stays in the translated source
+// only as a marker: the translator already rewrote what it needs (see cu2cpp.cpp).
+#define __global__                                   ///< a kernel: run with <<<grid, block>>>
+#define __device__                                   ///< a function or variable kernels use
+#define __host__                                     ///< a function the host uses
+#define __forceinline__ inline __attribute__((always_inline))  ///< inline, as nvcc would
+#define __constant__                                 ///< constant memory: ordinary memory here
+#define __managed__                                  ///< managed memory: ordinary memory here
+#define __launch_bounds__(...)                       ///< a hint for nvcc's register allocation: ignored
+#define __align__(n) alignas(n)                      ///< alignment of a type or variable
+#define __grid_constant__                            ///< a kernel parameter qualifier: ignored
+// __restrict__ is g++'s own keyword already. __noinline__ is left out: libstdc++ itself
+// writes __attribute__((__noinline__)), which such a macro would break.
+
+/// @brief The CUDA thread's coordinates inside its block. Each fiber has its own: the
+/// scheduler sets it whenever it switches to a fiber.
+extern __thread uint3 threadIdx;
+/// @brief The block's coordinates inside the grid; each worker thread runs one block at a time.
+extern __thread uint3 blockIdx;
+/// @brief The shape of the block being run.
+extern __thread dim3 blockDim;
+/// @brief The shape of the grid being run.
+extern __thread dim3 gridDim;
+/// @brief Threads per warp, for code that sizes things by it. The CPU backend has no warps.
+constexpr int warpSize = 32;
+
+/// @cond EMU_INTERNALS
+namespace emu {
+namespace detail {
+void syncthreads(const char* file, int line);
+int syncthreads_count(int predicate, const char* file, int line);
+void note_order_sensitive_atomic();
+void kernel_entered(const char* signature);
+[[noreturn]] void unsupported_outside_kernel(const char* what);
+}  // namespace detail
+}  // namespace emu
+/// @endcond
+
+/// @brief The block barrier. Every thread of the block waits here until all have
+/// arrived at this same call site; the backend reports threads waiting at different
+/// sites, or waiting while others have exited, as a divergent barrier.
+#define __syncthreads() ::emu::detail::syncthreads(__FILE__, __LINE__)
+/// @brief Barrier that also counts the threads whose @p predicate is non-zero.
+#define __syncthreads_count(predicate) ::emu::detail::syncthreads_count((predicate), __FILE__, __LINE__)
+/// @brief Barrier that tells whether @p predicate is non-zero in every thread.
+#define __syncthreads_and(predicate) \
+    (::emu::detail::syncthreads_count((predicate), __FILE__, __LINE__) == static_cast<int>(blockDim.x * blockDim.y * blockDim.z))
+/// @brief Barrier that tells whether @p predicate is non-zero in any thread.
+#define __syncthreads_or(predicate) (::emu::detail::syncthreads_count((predicate), __FILE__, __LINE__) != 0)
+
+// Memory fences: one block runs on one OS thread, so only the fences between blocks
+// do anything.
+inline void __threadfence_block() {}                                     ///< no-op: a block runs on one OS thread
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }         ///< a full fence
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }  ///< a full fence
+
+// ---- Warp-level operations: not emulated ----------------------------------------------
+// Threads run one after the other between barriers, so there is no warp whose lanes
+// could exchange values. Using one of these is a compile error that says so, rather
+// than a silently wrong answer.
+/// @cond EMU_INTERNALS
+#define EMU_NO_WARPS_(name)                                                                                     \
+    template <class... Args>                                                                                     \
+    inline unsigned name(Args...) {                                                                              \
+        static_assert(sizeof...(Args) == 1000, #name " is not available on the CPU backend (it has no warps): " \
+                                               "use shared memory and __syncthreads(), or BACKEND=cuda");        \
+        return 0;                                                                                                \
+    }
+EMU_NO_WARPS_(__syncwarp)
+EMU_NO_WARPS_(__shfl_sync)
+EMU_NO_WARPS_(__shfl_up_sync)
+EMU_NO_WARPS_(__shfl_down_sync)
+EMU_NO_WARPS_(__shfl_xor_sync)
+EMU_NO_WARPS_(__ballot_sync)
+EMU_NO_WARPS_(__any_sync)
+EMU_NO_WARPS_(__all_sync)
+EMU_NO_WARPS_(__activemask)
+#undef EMU_NO_WARPS_
+/// @endcond
+
+// ---- min and max, as CUDA overloads them ------------------------------------------------
+// CUDA declares these in the global namespace for every arithmetic pair; a mix of a
+// signed and an unsigned integer compares as unsigned, as C++ would.
+/// @cond EMU_INTERNALS
+#define EMU_MIN_MAX_(T)                                            \
+    __host__ __device__ constexpr T min(T a, T b) { return b < a ? b : a; } \
+    __host__ __device__ constexpr T max(T a, T b) { return a < b ? b : a; }
+EMU_MIN_MAX_(int)
+EMU_MIN_MAX_(unsigned int)
+EMU_MIN_MAX_(long)
+EMU_MIN_MAX_(unsigned long)
+EMU_MIN_MAX_(long long)
+EMU_MIN_MAX_(unsigned long long)
+EMU_MIN_MAX_(float)
+EMU_MIN_MAX_(double)
+#undef EMU_MIN_MAX_
+constexpr unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned int>(a), b); }
+constexpr unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned int>(b)); }
+constexpr unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned int>(a), b); }
+constexpr unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned int>(b)); }
+constexpr long long min(long long a, int b) { return min(a, static_cast<long long>(b)); }
+constexpr long long min(int a, long long b) { return min(static_cast<long long>(a), b); }
+constexpr long long max(long long a, int b) { return max(a, static_cast<long long>(b)); }
+constexpr long long max(int a, long long b) { return max(static_cast<long long>(a), b); }
+constexpr double min(float a, double b) { return min(static_cast<double>(a), b); }
+constexpr double min(double a, float b) { return min(a, static_cast<double>(b)); }
+constexpr double max(float a, double b) { return max(static_cast<double>(a), b); }
+constexpr double max(double a, float b) { return max(a, static_cast<double>(b)); }
+/// @endcond
+
+// ---- Math intrinsics ------------------------------------------------------------------
+// <cmath> provides sqrtf, fminf, fmaxf, expf, fabsf, fmaf, ... with CUDA's names. These
+// are CUDA's fast or exactly rounded variants; on the CPU they compute the exact value.
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }                  ///< 1 / sqrt(x)
+inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }                  ///< 1 / sqrt(x)
+inline float __fdividef(float a, float b) { return a / b; }                   ///< a / b
+inline float __expf(float x) { return std::exp(x); }                          ///< e^x
+inline float __logf(float x) { return std::log(x); }                          ///< ln x
+inline float __sinf(float x) { return std::sin(x); }                          ///< sin x
+inline float __cosf(float x) { return std::cos(x); }                          ///< cos x
+inline float __powf(float x, float y) { return std::pow(x, y); }              ///< x^y
+inline float __saturatef(float x) { return x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x); }  ///< x clamped to [0, 1]
+inline float __fmul_rn(float a, float b) { return a * b; }                    ///< a * b, never fused
+inline float __fadd_rn(float a, float b) { return a + b; }                    ///< a + b, never fused
+inline float __fmaf_rn(float a, float b, float c) { return std::fma(a, b, c); }  ///< a * b + c, rounded once
+inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }  ///< to the nearest int
+inline int __float2int_rz(float x) { return static_cast<int>(x); }           ///< towards zero
+inline float __int2float_rn(int x) { return static_cast<float>(x); }         ///< to the nearest float
+inline int __mul24(int a, int b) { return a * b; }                            ///< a * b
+inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }  ///< a * b
+inline float exp10f(float x) { return std::pow(10.0f, x); }                  ///< 10^x
+
+#include "emu/memory.h"
+
+// ---- Atomics --------------------------------------------------------------------------
+// Blocks run in parallel on several OS threads, so global atomics are real atomics. As
+// in CUDA, the value converts to the type pointed to. A float sum done with atomics
+// depends on the order of its terms; a launch that uses one is not compared between
+// schedules (see the order check in docs/cpu-backend.md).
+/// @cond EMU_INTERNALS
+namespace emu {
+namespace detail {
+template <class T>
+struct Same {
+    using type = T;
+};
+}  // namespace detail
+}  // namespace emu
+#define EMU_VALUE_(T) typename ::emu::detail::Same<T>::type
+/// @endcond
+
+/// @brief *address += value; returns the old value.
+template <class T>
+inline T atomicAdd(T* address, EMU_VALUE_(T) value) {
+    static_assert(std::is_arithmetic<T>::value, "atomicAdd needs a number");
+    if constexpr (std::is_floating_point<T>::value) {
+        ::emu::detail::note_order_sensitive_atomic();
+        T old = *address;
+        T sum = old + value;
+        while (!__atomic_compare_exchange(address, &old, &sum, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+            sum = old + value;
+        }
+        return old;
+    } else {
+        return __atomic_fetch_add(address, value, __ATOMIC_SEQ_CST);
+    }
+}
+/// @cond EMU_INTERNALS
+#define EMU_FETCH_ATOMIC_(name, builtin)                                   \
+    template <class T>                                                     \
+    inline T name(T* address, EMU_VALUE_(T) value) {                       \
+        return builtin(address, value, __ATOMIC_SEQ_CST);                  \
+    }
+EMU_FETCH_ATOMIC_(atomicSub, __atomic_fetch_sub)  // *address -= value; returns the old value
+EMU_FETCH_ATOMIC_(atomicAnd, __atomic_fetch_and)  // *address &= value; returns the old value
+EMU_FETCH_ATOMIC_(atomicOr, __atomic_fetch_or)    // *address |= value; returns the old value
+EMU_FETCH_ATOMIC_(atomicXor, __atomic_fetch_xor)  // *address ^= value; returns the old value
+#undef EMU_FETCH_ATOMIC_
+/// @endcond
+/// @brief *address = value; returns the old value.
+template <class T>
+inline T atomicExch(T* address, EMU_VALUE_(T) value) {
+    T old;
+    __atomic_exchange(address, &value, &old, __ATOMIC_SEQ_CST);
+    return old;
+}
+/// @brief *address = (*address == compare ? value : *address); returns the old value.
+template <class T>
+inline T atomicCAS(T* address, EMU_VALUE_(T) compare, EMU_VALUE_(T) value) {
+    __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return compare;
+}
+/// @cond EMU_INTERNALS
+namespace emu {
+namespace detail {
+// Store @p value while @p replaces(old, value) holds; return the value found first.
+template <class T, class Replaces>
+T atomic_replace_while(T* address, T value, Replaces replaces) {
+    T old = *address;
+    while (replaces(old, value) &&
+           !__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+    }
+    return old;
+}
+}  // namespace detail
+}  // namespace emu
+/// @endcond
+/// @brief *address = max(*address, value); returns the old value.
+template <class T>
+inline T atomicMax(T* address, EMU_VALUE_(T) value) {
+    return ::emu::detail::atomic_replace_while(address, value, [](T old, T v) { return old < v; });
+}
+/// @brief *address = min(*address, value); returns the old value.
+template <class T>
+inline T atomicMin(T* address, EMU_VALUE_(T) value) {
+    return ::emu::detail::atomic_replace_while(address, value, [](T old, T v) { return v < old; });
+}
+/// @cond EMU_INTERNALS
+// On a kernel's pointer parameter (an emu::global_ptr), the same, after checking the
+// address: atomicAdd(counter, 1) as well as atomicAdd(&counter[i], 1).
+#define EMU_CHECKED_ATOMIC_(name)                                                     \
+    template <class T, class... V>                                                    \
+    inline T name(::emu::global_ptr<T> address, V... values) {                        \
+        return name(&*address, static_cast<EMU_VALUE_(T)>(values)...);                \
+    }
+EMU_CHECKED_ATOMIC_(atomicAdd)
+EMU_CHECKED_ATOMIC_(atomicSub)
+EMU_CHECKED_ATOMIC_(atomicAnd)
+EMU_CHECKED_ATOMIC_(atomicOr)
+EMU_CHECKED_ATOMIC_(atomicXor)
+EMU_CHECKED_ATOMIC_(atomicExch)
+EMU_CHECKED_ATOMIC_(atomicCAS)
+EMU_CHECKED_ATOMIC_(atomicMax)
+EMU_CHECKED_ATOMIC_(atomicMin)
+#undef EMU_CHECKED_ATOMIC_
+/// @endcond
+#undef EMU_VALUE_
+
+#include "emu/launch.h"

@@ -1,0 +1,384 @@
+/// @file memory.h
+/// @brief Checked memory for kernels on the CPU backend: global pointers that know their
+/// cudaMalloc buffer, and per-block shared memory that knows its bounds.
+///
+/// The translator (emu/tools/cu2cpp.cpp) makes kernels use these without the student's
+/// source changing:
+///  - a kernel's pointer parameter `A` is shadowed, inside the kernel body, by a
+///    global_ptr made with checked_parameter(A, "A");
+///  - `__shared__ float tile[16][16];` becomes a reference to a shared_array<float, 16, 16>
+///    that lives in the block's shared memory (shared_variable());
+///  - `extern __shared__ float cache[];` becomes a dynamic_shared_array<float>.
+/// Every index is checked. An access outside the buffer stops the kernel with a message
+/// that names the kernel, the block, the thread, the buffer, its size and the offset.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+namespace emu {
+/// @cond EMU_INTERNALS
+namespace detail {
+
+/// @brief One cudaMalloc allocation (defined in emu/src/memory.cpp).
+struct Allocation;
+
+/// @brief Where a pointer parameter may read and write: the bytes [begin, end) of its
+/// allocation, or nothing for a null or foreign pointer.
+struct Bounds {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+    const Allocation* allocation = nullptr;
+};
+
+/// @brief Look up the allocation @p pointer points into, and note @p name for messages.
+Bounds parameter_bounds(const void* pointer, const char* name);
+
+/// @brief Stop the kernel: @p name[@p index] at @p address is outside @p bounds.
+[[noreturn]] void global_out_of_bounds(const char* name, const void* origin, const void* address,
+                                       std::size_t element_size, const char* type_name, const Bounds& bounds);
+
+/// @brief The address the order check is looking for the writer of (null otherwise).
+extern const void* watched_address;
+/// @brief Note that the running thread touched the watched address.
+void note_watched_access();
+
+/// @brief Stop the kernel: index @p index of a shared array at @p array, whose dimension
+/// has @p extent elements of @p element_bytes each, is out of range.
+[[noreturn]] void shared_out_of_bounds(const void* array, long long index, std::size_t extent,
+                                       std::size_t element_bytes);
+
+/// @brief Stop the kernel: dynamic shared array @p name indexed at @p index is outside
+/// the @p bytes bytes given at launch.
+[[noreturn]] void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t element_size,
+                                               const char* type_name, std::size_t bytes);
+
+/// @brief The block's storage for the `__shared__` variable declared at the site @p key;
+/// allocated and filled with 0xFF bytes (NaN floats) the first time a thread of the block
+/// reaches the declaration.
+void* shared_storage(const void* key, std::size_t bytes, std::size_t alignment, const char* name,
+                     const std::size_t* extents, std::size_t rank, const char* type_name, const char* file, int line);
+
+/// @brief The running block's dynamic shared memory: the launch's third parameter.
+struct DynamicShared {
+    void* base;
+    std::size_t bytes;
+};
+/// @brief Return the running block's dynamic shared memory.
+DynamicShared dynamic_shared();
+
+/// @brief A printable name for element types of buffers, e.g. "float"; null when unknown.
+template <class T>
+struct TypeName {
+    static constexpr const char* value = nullptr;
+};
+#define EMU_TYPE_NAME_(T)                           \
+    template <>                                     \
+    struct TypeName<T> {                            \
+        static constexpr const char* value = #T;    \
+    };
+EMU_TYPE_NAME_(float)
+EMU_TYPE_NAME_(double)
+EMU_TYPE_NAME_(char)
+EMU_TYPE_NAME_(signed char)
+EMU_TYPE_NAME_(unsigned char)
+EMU_TYPE_NAME_(short)
+EMU_TYPE_NAME_(unsigned short)
+EMU_TYPE_NAME_(int)
+EMU_TYPE_NAME_(unsigned int)
+EMU_TYPE_NAME_(long)
+EMU_TYPE_NAME_(unsigned long)
+EMU_TYPE_NAME_(long long)
+EMU_TYPE_NAME_(unsigned long long)
+EMU_TYPE_NAME_(bool)
+#undef EMU_TYPE_NAME_
+/// @brief TypeName without cv-qualifiers.
+template <class T>
+constexpr const char* type_name = TypeName<std::remove_cv_t<T>>::value;
+
+/// @brief Indices may be any integer or unscoped enumeration, as for built-in arrays.
+template <class I>
+using if_index = std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>::value, int>;
+
+}  // namespace detail
+/// @endcond
+
+/// @brief A pointer into a cudaMalloc buffer that checks every access.
+///
+/// Behaves like `T*` in kernel code: indexing, `*`, `->`, arithmetic, comparison, and
+/// conversion to `T*` for passing it on (the converted raw pointer is not checked).
+template <class T>
+class global_ptr {
+public:
+    /// @brief A null pointer.
+    global_ptr() = default;
+    /// @brief Wrap kernel parameter @p name, whose value is @p pointer.
+    global_ptr(T* pointer, const char* name)
+        : pointer_(pointer), origin_(pointer), name_(name), bounds_(detail::parameter_bounds(pointer, name)) {}
+
+    /// @brief The element @p index places further, after checking it is inside the buffer.
+    template <class I, detail::if_index<I> = 0, class U = T>
+    U& operator[](I index) const {
+        return *checked(pointer_ + index);
+    }
+    /// @brief The element pointed to, after checking it is inside the buffer.
+    template <class U = T>
+    U& operator*() const {
+        return *checked(pointer_);
+    }
+    /// @brief Member access, after checking the element is inside the buffer.
+    T* operator->() const { return checked(pointer_); }
+    /// @brief The raw pointer, for passing on; accesses through it are not checked.
+    operator T*() const { return pointer_; }
+    /// @brief Explicit casts to other pointer types, as `(const float4*)p` would do.
+    template <class U>
+    explicit operator U*() const {
+        return (U*)pointer_;
+    }
+
+    /// @brief The pointer @p offset elements further, checked like this one.
+    template <class I, detail::if_index<I> = 0>
+    global_ptr operator+(I offset) const {
+        global_ptr moved = *this;
+        moved.pointer_ += offset;
+        return moved;
+    }
+    /// @brief The pointer @p offset elements further, checked like @p p.
+    template <class I, detail::if_index<I> = 0>
+    friend global_ptr operator+(I offset, const global_ptr& p) {
+        return p + offset;
+    }
+    /// @brief The pointer @p offset elements back, checked like this one.
+    template <class I, detail::if_index<I> = 0>
+    global_ptr operator-(I offset) const {
+        global_ptr moved = *this;
+        moved.pointer_ -= offset;
+        return moved;
+    }
+    /// @brief Elements between two pointers.
+    std::ptrdiff_t operator-(const global_ptr& other) const { return pointer_ - other.pointer_; }
+    /// @brief Elements between this pointer and a raw one.
+    std::ptrdiff_t operator-(const T* other) const { return pointer_ - other; }
+    /// @brief Move @p offset elements further.
+    template <class I, detail::if_index<I> = 0>
+    global_ptr& operator+=(I offset) {
+        pointer_ += offset;
+        return *this;
+    }
+    /// @brief Move @p offset elements back.
+    template <class I, detail::if_index<I> = 0>
+    global_ptr& operator-=(I offset) {
+        pointer_ -= offset;
+        return *this;
+    }
+    /// @brief Move to the next element.
+    global_ptr& operator++() {
+        ++pointer_;
+        return *this;
+    }
+    /// @brief Move to the next element; return the pointer as it was.
+    global_ptr operator++(int) {
+        global_ptr old = *this;
+        ++pointer_;
+        return old;
+    }
+    /// @brief Move to the previous element.
+    global_ptr& operator--() {
+        --pointer_;
+        return *this;
+    }
+    /// @brief Move to the previous element; return the pointer as it was.
+    global_ptr operator--(int) {
+        global_ptr old = *this;
+        --pointer_;
+        return old;
+    }
+
+private:
+    T* checked(T* address) const {
+        constexpr std::size_t size = sizeof(T);
+        const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(address);
+        // A null or foreign pointer has empty bounds, so every access fails here.
+        if (__builtin_expect(at < bounds_.begin || at + size > bounds_.end, 0)) {
+            detail::global_out_of_bounds(name_, origin_, address, size, detail::type_name<T>, bounds_);
+        }
+        if (__builtin_expect(address == detail::watched_address, 0)) {
+            detail::note_watched_access();
+        }
+        return address;
+    }
+
+    T* pointer_ = nullptr;
+    T* origin_ = nullptr;
+    const char* name_ = "";
+    detail::Bounds bounds_;
+};
+
+/// @brief Shadow a kernel's pointer parameter with a checked one (the translator calls this).
+template <class T>
+global_ptr<T> checked_parameter(T* pointer, const char* name) {
+    return global_ptr<T>(pointer, name);
+}
+/// @brief `void*` parameters cannot be indexed; they stay raw.
+inline void* checked_parameter(void* pointer, const char*) { return pointer; }
+/// @brief `const void*` parameters stay raw too.
+inline const void* checked_parameter(const void* pointer, const char*) { return pointer; }
+
+template <class T, std::size_t N, std::size_t... Rest>
+struct shared_array;
+
+/// @cond EMU_INTERNALS
+namespace detail {
+template <class T, std::size_t... Extents>
+struct RawArray {
+    using type = T;
+};
+template <class T, std::size_t N, std::size_t... Rest>
+struct RawArray<T, N, Rest...> {
+    using type = typename RawArray<T, Rest...>::type[N];
+};
+template <class T, std::size_t... Rest>
+struct SharedRow {
+    using type = shared_array<T, Rest...>;
+    using raw = typename RawArray<T, Rest...>::type;
+};
+template <class T>
+struct SharedRow<T> {
+    using type = T;
+    using raw = T;
+};
+}  // namespace detail
+/// @endcond
+
+/// @brief A `__shared__` array, `T[N][Rest...]`, whose indices are checked.
+///
+/// Same size and layout as the built-in array. It converts to a pointer to its first
+/// row, as the built-in array decays.
+template <class T, std::size_t N, std::size_t... Rest>
+struct shared_array {
+    using row_type = typename detail::SharedRow<T, Rest...>::type;  ///< what one index gives
+    using raw_row = typename detail::SharedRow<T, Rest...>::raw;    ///< the same as a built-in type
+
+    /// @brief Row or element @p index, after checking 0 ≤ index < N.
+    template <class I, detail::if_index<I> = 0>
+    row_type& operator[](I index) {
+        if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
+            detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
+        }
+        return rows[index];
+    }
+    /// @copydoc operator[]
+    template <class I, detail::if_index<I> = 0>
+    const row_type& operator[](I index) const {
+        if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
+            detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
+        }
+        return rows[index];
+    }
+    operator raw_row*() { return reinterpret_cast<raw_row*>(rows); }  ///< decay to a pointer, unchecked
+    operator const raw_row*() const { return reinterpret_cast<const raw_row*>(rows); }  ///< decay, unchecked
+    row_type* begin() { return rows; }                    ///< for range-for
+    row_type* end() { return rows + N; }                  ///< for range-for
+    const row_type* begin() const { return rows; }        ///< for range-for
+    const row_type* end() const { return rows + N; }      ///< for range-for
+
+    row_type rows[N];  ///< the elements
+};
+
+/// @cond EMU_INTERNALS
+namespace detail {
+template <class T>
+struct SharedShape {
+    using element = T;
+    static constexpr std::size_t rank = 0;
+    static constexpr const std::size_t* extents() { return nullptr; }
+};
+template <class T, std::size_t N, std::size_t... Rest>
+struct SharedShape<shared_array<T, N, Rest...>> {
+    using element = T;
+    static constexpr std::size_t rank = 1 + sizeof...(Rest);
+    static constexpr std::size_t values[rank] = {N, Rest...};
+    static constexpr const std::size_t* extents() { return values; }
+};
+}  // namespace detail
+/// @endcond
+
+/// @brief The block's instance of the `__shared__` variable declared at one site.
+///
+/// @p Site is a distinct type per declaration (the translator passes a lambda), so each
+/// declaration, and each instance of a kernel template, gets its own variable.
+template <class T, class Site>
+T& shared_variable(Site, const char* name, const char* file, int line) {
+    static const char key = 0;
+    using Shape = detail::SharedShape<T>;
+    return *static_cast<T*>(detail::shared_storage(&key, sizeof(T), alignof(T) < 16 ? 16 : alignof(T), name,
+                                                   Shape::extents(), Shape::rank,
+                                                   detail::type_name<typename Shape::element>, file, line));
+}
+
+/// @brief `extern __shared__ T name[]`: the block's dynamic shared memory, as many bytes
+/// as the launch's third parameter, with checked indices.
+template <class T>
+class dynamic_shared_array {
+public:
+    /// @brief The running block's dynamic shared memory, seen as an array of T called @p name.
+    explicit dynamic_shared_array(const char* name) : name_(name) {
+        const detail::DynamicShared region = detail::dynamic_shared();
+        base_ = static_cast<T*>(region.base);
+        bytes_ = region.bytes;
+    }
+    /// @brief Element @p index, after checking it lies inside the launch's bytes.
+    template <class I, detail::if_index<I> = 0>
+    T& operator[](I index) const {
+        if (__builtin_expect(static_cast<unsigned long long>(index) >= bytes_ / sizeof(T), 0)) {
+            detail::dynamic_shared_out_of_bounds(name_, static_cast<long long>(index), sizeof(T), detail::type_name<T>,
+                                                 bytes_);
+        }
+        return base_[index];
+    }
+    /// @brief Decay to a pointer, as the built-in array does (accesses through it are not checked).
+    operator T*() const { return base_; }
+    /// @brief Explicit casts to other pointer types: `static_cast<float*>(bytes)`.
+    template <class U>
+    explicit operator U*() const {
+        return (U*)base_;
+    }
+
+private:
+    T* base_;
+    std::size_t bytes_;
+    const char* name_;
+};
+
+/// @brief `extern __shared__ T name[]` at namespace scope: looks up the running block's
+/// dynamic shared memory at each use.
+template <class T>
+class dynamic_shared_global {
+public:
+    /// @brief Name the array for messages.
+    constexpr explicit dynamic_shared_global(const char* name) : name_(name) {}
+    /// @brief Element @p index of the running block's dynamic shared memory, checked.
+    template <class I, detail::if_index<I> = 0>
+    T& operator[](I index) const {
+        return dynamic_shared_array<T>(name_)[index];
+    }
+    /// @brief Decay to a pointer into the running block's dynamic shared memory.
+    operator T*() const { return static_cast<T*>(detail::dynamic_shared().base); }
+
+private:
+    const char* name_;
+};
+
+}  // namespace emu
+
+/// @brief Load through the read-only cache: a plain load on the CPU.
+template <class T>
+inline T __ldg(const T* address) {
+    return *address;
+}
+/// @brief __ldg through a checked kernel parameter: checked.
+template <class T>
+inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
+    return *address;
+}

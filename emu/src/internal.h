@@ -1,0 +1,134 @@
+// What the CPU backend's source files share; not part of its public headers.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace emu {
+namespace detail {
+
+// ---- Limits, as on a GPU of compute capability 9.0 -------------------------------------
+constexpr std::size_t kSharedPerBlock = 48 * 1024;        ///< without opting in
+constexpr std::size_t kSharedPerBlockOptin = 232448;      ///< 227 KiB, after cudaFuncSetAttribute
+constexpr unsigned kMaxThreadsPerBlock = 1024;
+constexpr unsigned kMaxBlockDim[3] = {1024, 1024, 64};
+constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535u, 65535u};
+
+// ---- Errors (errors.cpp) -------------------------------------------------------------------
+/// @brief An error found while a kernel runs: it stops the launch. A launch error (too
+/// much shared memory, found when a block declares it) is reported like a bad configuration.
+struct KernelFault {
+    cudaError_t code = cudaSuccess;
+    std::string message;
+    bool launch_error = false;
+};
+
+/// @brief Record the error of a runtime call or launch for cudaGetLastError(); @p detail is
+/// what cudaGetErrorString() adds to CUDA's text for this code. Returns @p code.
+cudaError_t fail(cudaError_t code, std::string detail = {});
+/// @brief Record the error of a kernel's execution: the next synchronising call returns it.
+void fail_execution(cudaError_t code, std::string detail);
+/// @brief The pending execution error, cleared; cudaSuccess when none.
+cudaError_t take_execution_error();
+/// @brief Forget the details of earlier errors (a new launch starts).
+void forget_error_details();
+
+// ---- Memory (memory.cpp) -----------------------------------------------------------------------
+/// @brief One cudaMalloc allocation.
+struct Allocation {
+    std::uintptr_t begin;
+    std::size_t bytes;
+};
+/// @brief The machine's physical memory: the CPU backend's "device memory".
+std::size_t machine_memory();
+/// @brief The allocation that @p pointer points into (or just past the end of); null if none.
+const Allocation* find_allocation(const void* pointer);
+
+/// @brief A copy of every allocation's bytes, to run a grid again from the same start.
+class Snapshot {
+public:
+    /// @brief Copy every live allocation.
+    static Snapshot take();
+    /// @brief Put the copied bytes back.
+    void restore() const;
+    /// @brief The first allocation and byte offset where memory now differs from this copy;
+    /// false when it does not.
+    bool first_difference(const Allocation*& allocation, std::size_t& offset) const;
+    /// @brief The byte at @p offset of @p allocation in this copy.
+    const unsigned char* bytes_of(const Allocation* allocation) const;
+
+private:
+    struct Copy {
+        const Allocation* allocation;
+        std::vector<unsigned char> bytes;
+    };
+    std::vector<Copy> copies_;
+};
+
+// ---- Running a grid (executor.cpp) ----------------------------------------------------------------
+/// @brief The order in which the threads of a block run between two barriers.
+struct Schedule {
+    enum Kind { Forward, Reverse, Random } kind = Forward;
+    std::uint64_t seed = 1;
+    /// @brief "forward", "reverse" or "random:SEED".
+    std::string name() const;
+};
+
+/// @brief The schedules each launch runs under: EMU_SCHEDULE, or emu::set_schedules().
+const std::vector<Schedule>& schedules();
+
+/// @brief What a grid is run with.
+struct GridRun {
+    const LaunchRequest* request;
+    const KernelBody* body;
+    std::string kernel_text;       ///< the kernel as launched: "tiled_gemm_kernel<TILE>"
+    std::string launch_site;       ///< where: "chapters/02-tiled-gemm/tiled_gemm.cu:64"
+    std::size_t shared_limit;      ///< static + dynamic shared bytes a block may use
+    Schedule schedule;
+    unsigned workers;              ///< at most this many blocks run at once
+    const void* watch = nullptr;   ///< note which thread touches this address
+};
+
+/// @brief What came of it.
+struct GridOutcome {
+    bool faulted = false;
+    KernelFault fault;
+    bool used_shared = false;         ///< some block declared or was given shared memory
+    bool used_barrier = false;        ///< some thread reached __syncthreads()
+    bool order_sensitive = false;     ///< float atomics: results may differ between orders
+    std::size_t static_shared = 0;    ///< bytes of __shared__ variables one block declared
+    bool watch_seen = false;          ///< the watched address was touched ...
+    uint3 watch_block{0, 0, 0};       ///< ... last by this block
+    uint3 watch_thread{0, 0, 0};      ///< ... and thread
+    std::vector<const char*> pointer_names;  ///< the kernel's names for request->pointers (null: unknown)
+    std::string kernel;               ///< the kernel for messages, see kernel_label()
+};
+
+/// @brief "tiled_gemm_kernel<TILE> [with int TILE = 16] (launched at file:line)": the kernel
+/// as launched, its template arguments from @p signature (its __PRETTY_FUNCTION__, or
+/// null when unknown), and where it was launched.
+std::string kernel_label(const GridRun& run, const char* signature);
+
+/// @brief Run every block of the grid, in parallel on worker threads.
+GridOutcome run_grid(const GridRun& run);
+
+/// @brief "(1,0,0)".
+std::string coordinates(uint3 v);
+/// @brief "block (1,0,0), thread (3,2,0)" for the thread running on this OS thread.
+std::string running_thread();
+/// @brief The running kernel for messages (see kernel_label()).
+std::string running_kernel();
+/// @brief Whether the calling OS thread is running a kernel's thread.
+bool inside_kernel();
+/// @brief Remember that the running kernel calls its parameter @p pointer @p name.
+void note_pointer_name(const void* pointer, const char* name);
+/// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).
+unsigned worker_count();
+
+}  // namespace detail
+}  // namespace emu

@@ -1,0 +1,275 @@
+// A kernel launch on the CPU backend: the checks a GPU makes before it runs a kernel,
+// running the grid, and the order check, which runs a launch that uses shared memory or
+// barriers again under another thread order and compares the results.
+#include "internal.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+namespace emu {
+namespace detail {
+namespace {
+
+// What the backend knows about one kernel, across its launches.
+struct KernelRecord {
+    std::size_t max_dynamic_shared = kSharedPerBlock;  // cudaFuncAttributeMaxDynamicSharedMemorySize
+    bool launched = false;
+    std::size_t static_shared = 0;    // bytes of __shared__ variables, once launched
+    bool depends_on_order = true;     // false once seen using neither shared memory nor barriers
+};
+
+std::mutex records_mutex;
+std::map<const void*, KernelRecord>& records() {
+    static std::map<const void*, KernelRecord> r;
+    return r;
+}
+
+KernelRecord record_of(const void* kernel) {
+    std::lock_guard<std::mutex> lock(records_mutex);
+    return records()[kernel];
+}
+
+// Static and dynamic shared memory together may use 48 KiB, or what the kernel opted in to.
+std::size_t shared_limit(const KernelRecord& record) {
+    return record.max_dynamic_shared > kSharedPerBlock ? kSharedPerBlockOptin : kSharedPerBlock;
+}
+
+std::string shape(dim3 d) {
+    return std::to_string(d.x) + " x " + std::to_string(d.y) + " x " + std::to_string(d.z);
+}
+
+cudaError_t check_configuration(const LaunchRequest& request, const KernelRecord& record, std::string& problem) {
+    const dim3 block = request.block, grid = request.grid;
+    const unsigned long long threads = static_cast<unsigned long long>(block.x) * block.y * block.z;
+    const unsigned block_dim[3] = {block.x, block.y, block.z}, grid_dim[3] = {grid.x, grid.y, grid.z};
+    const char* axis = "xyz";
+    std::ostringstream out;
+    for (int d = 0; d < 3; ++d) {
+        if (block_dim[d] == 0 || block_dim[d] > kMaxBlockDim[d] || threads > kMaxThreadsPerBlock) {
+            out << "a block of " << shape(block) << " threads; a block may have at most " << kMaxThreadsPerBlock
+                << " threads, at most " << kMaxBlockDim[0] << " x " << kMaxBlockDim[1] << " x " << kMaxBlockDim[2]
+                << ", and none of its dimensions may be 0.";
+            problem = out.str();
+            return cudaErrorInvalidConfiguration;
+        }
+        if (grid_dim[d] == 0 || grid_dim[d] > kMaxGridDim[d]) {
+            out << "a grid of " << shape(grid) << " blocks: grid." << axis[d] << " = " << grid_dim[d]
+                << ", but a grid may have at most " << kMaxGridDim[0] << " x " << kMaxGridDim[1] << " x "
+                << kMaxGridDim[2] << " blocks, and none of its dimensions may be 0.";
+            problem = out.str();
+            return cudaErrorInvalidConfiguration;
+        }
+    }
+    if (request.shared_bytes > record.max_dynamic_shared) {
+        out << request.shared_bytes << " bytes of dynamic shared memory per block, more than the kernel's limit of "
+            << record.max_dynamic_shared << " bytes. Above 48 KiB (" << kSharedPerBlock << " bytes) a kernel must opt in "
+            << "first with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes), up to "
+            << "the device's sharedMemPerBlockOptin (" << kSharedPerBlockOptin << " bytes here).";
+        problem = out.str();
+        return cudaErrorInvalidValue;
+    }
+    if (record.launched && record.static_shared + request.shared_bytes > shared_limit(record)) {
+        out << record.static_shared << " bytes of __shared__ variables and " << request.shared_bytes
+            << " bytes of dynamic shared memory per block, more than the limit of " << shared_limit(record) << " bytes.";
+        problem = out.str();
+        return cudaErrorInvalidValue;
+    }
+    return cudaSuccess;
+}
+
+// Runs @p action with the process's standard output sent to /dev/null: a kernel's printf
+// output is shown once, from the first schedule, not again for each repetition.
+template <class Action>
+auto quietly(Action action) {
+    std::fflush(stdout);
+    const int saved = dup(STDOUT_FILENO);
+    const int null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
+    auto result = action();
+    std::fflush(stdout);
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
+    if (null >= 0) close(null);
+    return result;
+}
+
+void report(const KernelFault& fault) {
+    if (fault.launch_error) {
+        fail(fault.code, fault.message);
+    } else {
+        fail_execution(fault.code, fault.message);
+    }
+}
+
+// The message for a launch whose memory differs at @p offset of @p allocation after
+// schedule @p first (kept in @p after) and schedule @p second (in memory now).
+std::string order_message(const GridRun& run, const GridOutcome& outcome, const Snapshot& before,
+                          const Snapshot& after, const Allocation* allocation, std::size_t offset,
+                          const Schedule& first, const Schedule& second) {
+    const LaunchRequest& request = *run.request;
+    // Name the element by the kernel parameter that points into the buffer.
+    const PointerArgument* argument = nullptr;
+    const char* name = nullptr;
+    for (std::size_t i = 0; i < request.pointer_count; ++i) {
+        const auto at = reinterpret_cast<std::uintptr_t>(request.pointers[i].pointer);
+        if (at >= allocation->begin && at < allocation->begin + allocation->bytes) {
+            argument = &request.pointers[i];
+            name = outcome.pointer_names[i];
+            break;
+        }
+    }
+    std::ostringstream element;
+    const unsigned char* now = reinterpret_cast<const unsigned char*>(allocation->begin);
+    const unsigned char* then = after.bytes_of(allocation);
+    const void* address = now + offset;
+    if (argument != nullptr && name != nullptr && argument->element_size > 0) {
+        const std::size_t origin = reinterpret_cast<std::uintptr_t>(argument->pointer) - allocation->begin;
+        const std::size_t index = (offset - origin) / argument->element_size;
+        const std::size_t start = origin + index * argument->element_size;
+        address = now + start;
+        element << name << "[" << index << "]";
+        if (argument->print != nullptr) {
+            char a[64], b[64];
+            argument->print(then + start, a, sizeof a);
+            argument->print(now + start, b, sizeof b);
+            element << " is " << a << " after the " << first.name() << " order and " << b << " after the "
+                    << second.name() << " order";
+        } else {
+            element << " differs between the " << first.name() << " and the " << second.name() << " order";
+        }
+    } else {
+        element << "byte " << offset << " of a cudaMalloc buffer of " << allocation->bytes << " bytes is "
+                << static_cast<unsigned>(then[offset]) << " after the " << first.name() << " order and "
+                << static_cast<unsigned>(now[offset]) << " after the " << second.name() << " order";
+    }
+
+    // Which thread writes it: run once more, in the first order, one block at a time,
+    // noting the last thread that touches that element.
+    GridRun watch = run;
+    watch.schedule = first;
+    watch.workers = 1;
+    watch.watch = address;
+    before.restore();
+    const GridOutcome watched = quietly([&] { return run_grid(watch); });
+
+    std::ostringstream out;
+    out << "result depends on thread order: missing `__syncthreads()` or a shared-memory race.\n  " << outcome.kernel
+        << " gives different results when the threads of each block run in " << first.name() << " order and in "
+        << second.name() << " order:\n  " << element.str();
+    if (watched.watch_seen) {
+        out << "; thread " << coordinates(watched.watch_thread) << " of block " << coordinates(watched.watch_block) << " writes it";
+    }
+    out << ".\n  Some thread reads shared memory that another thread of its block writes, with no __syncthreads() "
+           "in between: before the value is written, or after it was overwritten for the next step.";
+    return out.str();
+}
+
+}  // namespace
+
+void launch(const LaunchRequest& request, const KernelBody& body) {
+    forget_error_details();
+    const std::string site = std::string(request.file) + ":" + std::to_string(request.line);
+    const std::string name = std::string(request.kernel_text) + " (launched at " + site + ")";
+    if (inside_kernel()) {
+        // The workers are busy running the kernel that launches: waiting for them would hang.
+        fail(cudaErrorNotSupported, name + ": a kernel launched from a kernel (dynamic parallelism) cannot run "
+                                           "on the CPU backend.");
+        return;
+    }
+    KernelRecord record = record_of(request.kernel);
+    std::string problem;
+    if (const cudaError_t error = check_configuration(request, record, problem)) {
+        fail(error, name + " was launched with " + problem);
+        return;
+    }
+
+    const std::vector<Schedule>& orders = schedules();
+    GridRun run{&request, &body, request.kernel_text, site, shared_limit(record), orders[0], worker_count()};
+    // A kernel that used neither shared memory nor barriers before cannot depend on the
+    // order of its threads through them: skip the copy of memory it would need.
+    const bool may_compare = orders.size() > 1 && record.depends_on_order;
+    Snapshot before;
+    if (may_compare) before = Snapshot::take();
+    const GridOutcome first = run_grid(run);
+    {
+        std::lock_guard<std::mutex> lock(records_mutex);
+        KernelRecord& r = records()[request.kernel];
+        r.launched = true;
+        r.static_shared = std::max(r.static_shared, first.static_shared);
+        r.depends_on_order = first.used_shared || first.used_barrier;
+    }
+    if (first.faulted) {
+        report(first.fault);
+        return;
+    }
+    if (!may_compare || !(first.used_shared || first.used_barrier) || first.order_sensitive) return;
+
+    const Snapshot after = Snapshot::take();
+    for (std::size_t i = 1; i < orders.size(); ++i) {
+        before.restore();
+        run.schedule = orders[i];
+        const GridOutcome other = quietly([&] { return run_grid(run); });
+        if (other.faulted) {
+            after.restore();
+            KernelFault fault = other.fault;
+            fault.message += "\n  This happens in the " + orders[i].name() + " thread order only, not in the " +
+                             orders[0].name() + " order: the result depends on thread order, a sign of a missing "
+                             "`__syncthreads()` or a shared-memory race.";
+            report(fault);
+            return;
+        }
+        const Allocation* allocation = nullptr;
+        std::size_t offset = 0;
+        if (after.first_difference(allocation, offset)) {
+            const std::string message = order_message(run, other, before, after, allocation, offset, orders[0], orders[i]);
+            after.restore();
+            report(KernelFault{cudaErrorLaunchFailure, message});
+            return;
+        }
+    }
+}
+
+}  // namespace detail
+}  // namespace emu
+
+using namespace emu::detail;
+
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int value) {
+    if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction);
+    std::lock_guard<std::mutex> lock(records_mutex);
+    KernelRecord& record = records()[kernel];
+    switch (attr) {
+        case cudaFuncAttributeMaxDynamicSharedMemorySize:
+            if (value < 0 || static_cast<std::size_t>(value) + record.static_shared > kSharedPerBlockOptin) {
+                return fail(cudaErrorInvalidValue,
+                            "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize, " +
+                                std::to_string(value) + "): the kernel's static and dynamic shared memory together " +
+                                "may not exceed sharedMemPerBlockOptin = " + std::to_string(kSharedPerBlockOptin) +
+                                " bytes" + (record.static_shared ? " (it has " + std::to_string(record.static_shared) +
+                                                                       " bytes of __shared__ variables)" : std::string()) +
+                                ".");
+            }
+            record.max_dynamic_shared = static_cast<std::size_t>(value);
+            return cudaSuccess;
+        case cudaFuncAttributePreferredSharedMemoryCarveout:
+            return value >= -1 && value <= 100 ? cudaSuccess : fail(cudaErrorInvalidValue);
+    }
+    return fail(cudaErrorInvalidValue);
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
+    if (attributes == nullptr || kernel == nullptr) return fail(cudaErrorInvalidValue);
+    const KernelRecord record = record_of(kernel);
+    *attributes = cudaFuncAttributes{};
+    attributes->sharedSizeBytes = record.static_shared;
+    attributes->maxThreadsPerBlock = static_cast<int>(kMaxThreadsPerBlock);
+    attributes->maxDynamicSharedSizeBytes = static_cast<int>(record.max_dynamic_shared);
+    return cudaSuccess;
+}

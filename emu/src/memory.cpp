@@ -1,0 +1,313 @@
+// "Device" memory on the CPU backend: host memory in a table of allocations, so that
+// kernels can check every access against the buffer it belongs to, and copies can be
+// checked against the allocation they touch.
+#include "internal.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <sstream>
+
+namespace emu {
+namespace detail {
+namespace {
+
+struct Table {
+    std::shared_mutex mutex;
+    std::map<std::uintptr_t, std::unique_ptr<Allocation>> by_begin;
+    std::size_t total = 0;
+    // Changes whenever an allocation comes or goes, so worker threads know when their
+    // cache of recent look-ups is stale.
+    std::atomic<std::uint64_t> epoch{1};
+};
+
+Table& table() {
+    static Table* t = new Table;  // never destroyed: DeviceBuffers may be freed during exit
+    return *t;
+}
+
+const Allocation* find_locked(std::uintptr_t at) {
+    auto& by_begin = table().by_begin;
+    auto next = by_begin.upper_bound(at);
+    if (next == by_begin.begin()) return nullptr;
+    const Allocation* a = std::prev(next)->second.get();
+    // A pointer just past the end still belongs to the buffer: kernels get such pointers
+    // (an empty range, the end of a loop) and only accessing them is wrong.
+    return at <= a->begin + a->bytes ? a : nullptr;
+}
+
+// Worker threads look up every kernel's pointer parameters once per CUDA thread; a
+// small per-thread cache keeps that off the table's lock.
+struct LookupCache {
+    std::uint64_t epoch = 0;
+    const Allocation* recent[4] = {};
+    unsigned next = 0;
+};
+thread_local LookupCache cache;
+
+std::string bytes_text(std::size_t bytes) {
+    std::ostringstream out;
+    out << bytes << (bytes == 1 ? " byte" : " bytes");
+    return out.str();
+}
+
+std::string elements_text(std::size_t bytes, std::size_t element_size, const char* type_name) {
+    std::ostringstream out;
+    if (type_name != nullptr) {
+        out << bytes / element_size << " " << type_name << (bytes / element_size == 1 ? "" : "s");
+    } else {
+        out << bytes / element_size << " elements of " << bytes_text(element_size);
+    }
+    return out.str();
+}
+
+// Check that [pointer, pointer + bytes) lies inside one allocation; describe what is wrong.
+bool device_range(const void* pointer, std::size_t bytes, const char* what, std::string& problem) {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(pointer);
+    const Allocation* a = find_allocation(pointer);
+    std::ostringstream out;
+    if (pointer == nullptr) {
+        out << "the " << what << " is a null pointer";
+    } else if (a == nullptr) {
+        out << "the " << what << " (" << pointer << ") is not memory from cudaMalloc (a host pointer, or memory already freed?)";
+    } else if (at + bytes > a->begin + a->bytes) {
+        out << "the " << what << " range of " << bytes_text(bytes) << " starts at byte offset " << at - a->begin
+            << " of a cudaMalloc buffer of " << bytes_text(a->bytes) << ", so it runs " << bytes_text(at + bytes - a->begin - a->bytes)
+            << " past its end";
+    } else {
+        return true;
+    }
+    problem = out.str();
+    return false;
+}
+
+}  // namespace
+
+std::size_t machine_memory() {
+    return static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+const Allocation* find_allocation(const void* pointer) {
+    std::shared_lock<std::shared_mutex> lock(table().mutex);
+    return find_locked(reinterpret_cast<std::uintptr_t>(pointer));
+}
+
+Bounds parameter_bounds(const void* pointer, const char* name) {
+    note_pointer_name(pointer, name);
+    if (pointer == nullptr) return Bounds{};
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(pointer);
+    const std::uint64_t epoch = table().epoch.load(std::memory_order_acquire);
+    if (cache.epoch != epoch) {
+        cache = LookupCache{};
+        cache.epoch = epoch;
+    }
+    for (const Allocation* a : cache.recent) {
+        if (a != nullptr && a->begin <= at && at <= a->begin + a->bytes) return Bounds{a->begin, a->begin + a->bytes, a};
+    }
+    const Allocation* a = find_allocation(pointer);
+    if (a == nullptr) return Bounds{};
+    cache.recent[cache.next++ % 4] = a;
+    return Bounds{a->begin, a->begin + a->bytes, a};
+}
+
+void global_out_of_bounds(const char* name, const void* origin, const void* address, std::size_t element_size,
+                          const char* type_name, const Bounds& bounds) {
+    const std::ptrdiff_t byte_index = static_cast<const char*>(address) - static_cast<const char*>(origin);
+    std::ostringstream access;
+    access << name << "[" << byte_index / static_cast<std::ptrdiff_t>(element_size) << "]";
+    std::ostringstream out;
+    out << "out-of-bounds global memory access in " << running_kernel() << ", " << running_thread() << ":\n  ";
+    if (origin == nullptr) {
+        out << name << " is a null pointer, so " << access.str() << " cannot be read or written.";
+    } else if (bounds.allocation == nullptr) {
+        out << name << " = " << origin << " does not point into memory from cudaMalloc (a host pointer, or memory "
+            << "already freed?), so " << access.str() << " cannot be read or written by a kernel.";
+    } else {
+        const std::size_t size = bounds.end - bounds.begin;
+        const std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(address) - bounds.begin);
+        out << access.str() << " is " << (offset < 0 ? "before the start" : "past the end") << " of " << name
+            << ", a cudaMalloc buffer of " << bytes_text(size);
+        if (type_name != nullptr || element_size > 1) out << " (" << elements_text(size, element_size, type_name) << ")";
+        if (reinterpret_cast<std::uintptr_t>(origin) != bounds.begin) {
+            out << " that " << name << " points " << bytes_text(reinterpret_cast<std::uintptr_t>(origin) - bounds.begin)
+                << " into";
+        }
+        out << ": the access is at byte offset " << offset << " of the buffer, ";
+        if (offset < 0) {
+            out << bytes_text(static_cast<std::size_t>(-offset)) << " before its start";
+        } else if (static_cast<std::size_t>(offset) > size) {
+            out << bytes_text(static_cast<std::size_t>(offset) - size) << " past its end";
+        } else if (static_cast<std::size_t>(offset) == size) {
+            out << "just past its end";
+        } else {
+            out << "partly past its end";
+        }
+        out << ".\n  A thread whose element lies outside the data must not read or write it: test the index "
+               "against the size before the access.";
+    }
+    throw KernelFault{cudaErrorIllegalAddress, out.str(), false};
+}
+
+Snapshot Snapshot::take() {
+    Snapshot snapshot;
+    std::shared_lock<std::shared_mutex> lock(table().mutex);
+    for (const auto& entry : table().by_begin) {
+        const Allocation* a = entry.second.get();
+        const auto* bytes = reinterpret_cast<const unsigned char*>(a->begin);
+        snapshot.copies_.push_back(Copy{a, std::vector<unsigned char>(bytes, bytes + a->bytes)});
+    }
+    return snapshot;
+}
+
+void Snapshot::restore() const {
+    for (const Copy& copy : copies_) {
+        std::memcpy(reinterpret_cast<void*>(copy.allocation->begin), copy.bytes.data(), copy.bytes.size());
+    }
+}
+
+bool Snapshot::first_difference(const Allocation*& allocation, std::size_t& offset) const {
+    for (const Copy& copy : copies_) {
+        const auto* now = reinterpret_cast<const unsigned char*>(copy.allocation->begin);
+        if (std::memcmp(now, copy.bytes.data(), copy.bytes.size()) == 0) continue;
+        for (std::size_t i = 0; i < copy.bytes.size(); ++i) {
+            if (now[i] != copy.bytes[i]) {
+                allocation = copy.allocation;
+                offset = i;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+const unsigned char* Snapshot::bytes_of(const Allocation* allocation) const {
+    for (const Copy& copy : copies_) {
+        if (copy.allocation == allocation) return copy.bytes.data();
+    }
+    return nullptr;
+}
+
+}  // namespace detail
+}  // namespace emu
+
+using namespace emu::detail;
+
+cudaError_t cudaMalloc(void** pointer, size_t bytes) {
+    if (pointer == nullptr) return fail(cudaErrorInvalidValue, "cudaMalloc: the pointer to store the address in is null");
+    *pointer = nullptr;
+    if (bytes == 0) return cudaSuccess;
+    Table& t = table();
+    std::unique_lock<std::shared_mutex> lock(t.mutex);
+    const std::size_t limit = machine_memory();
+    if (bytes > limit || t.total + bytes > limit) {
+        return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the CPU backend's device memory is this machine's " +
+                                                   bytes_text(limit) + " of RAM, and " + bytes_text(t.total) + " are in use");
+    }
+    // 256-byte alignment, as cudaMalloc guarantees.
+    void* memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    if (memory == nullptr) {
+        return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the machine has no memory left");
+    }
+    // Fresh GPU memory holds whatever was there: make that visible (NaN floats, 255 bytes).
+    std::memset(memory, 0xFF, bytes);
+    const auto begin = reinterpret_cast<std::uintptr_t>(memory);
+    t.by_begin[begin] = std::make_unique<Allocation>(Allocation{begin, bytes});
+    t.total += bytes;
+    t.epoch.fetch_add(1, std::memory_order_release);
+    *pointer = memory;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* pointer) {
+    if (pointer == nullptr) return cudaSuccess;
+    Table& t = table();
+    std::unique_lock<std::shared_mutex> lock(t.mutex);
+    const auto found = t.by_begin.find(reinterpret_cast<std::uintptr_t>(pointer));
+    if (found == t.by_begin.end()) {
+        return fail(cudaErrorInvalidValue, "cudaFree: the pointer was not returned by cudaMalloc, or was freed already");
+    }
+    t.total -= found->second->bytes;
+    t.by_begin.erase(found);
+    t.epoch.fetch_add(1, std::memory_order_release);
+    std::free(pointer);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocHost(void** pointer, size_t bytes) {
+    if (pointer == nullptr) return fail(cudaErrorInvalidValue);
+    *pointer = std::malloc(bytes == 0 ? 1 : bytes);
+    return *pointer != nullptr ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaFreeHost(void* pointer) {
+    std::free(pointer);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
+    // A copy waits for the kernels before it, so it reports their failure.
+    if (const cudaError_t error = take_execution_error()) return error;
+    if (bytes == 0) return cudaSuccess;
+    std::string problem;
+    bool ok = true;
+    switch (kind) {
+        case cudaMemcpyHostToHost: ok = dst != nullptr && src != nullptr; problem = "a null pointer"; break;
+        case cudaMemcpyHostToDevice: ok = device_range(dst, bytes, "destination", problem); break;
+        case cudaMemcpyDeviceToHost: ok = device_range(src, bytes, "source", problem); break;
+        case cudaMemcpyDeviceToDevice:
+            ok = device_range(dst, bytes, "destination", problem) && device_range(src, bytes, "source", problem);
+            break;
+        case cudaMemcpyDefault:
+            ok = (find_allocation(dst) == nullptr || device_range(dst, bytes, "destination", problem)) &&
+                 (find_allocation(src) == nullptr || device_range(src, bytes, "source", problem));
+            break;
+        default: return fail(cudaErrorInvalidMemcpyDirection);
+    }
+    if (!ok) return fail(cudaErrorInvalidValue, "cudaMemcpy of " + bytes_text(bytes) + ": " + problem);
+    std::memcpy(dst, src, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+    return cudaMemcpy(dst, src, bytes, kind);
+}
+
+cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
+    if (bytes == 0) return cudaSuccess;
+    std::string problem;
+    if (!device_range(pointer, bytes, "destination", problem)) {
+        return fail(cudaErrorInvalidValue, "cudaMemset of " + bytes_text(bytes) + ": " + problem);
+    }
+    std::memset(pointer, value, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t) {
+    return cudaMemset(pointer, value, bytes);
+}
+
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+    if (free_bytes == nullptr || total_bytes == nullptr) return fail(cudaErrorInvalidValue);
+    std::shared_lock<std::shared_mutex> lock(table().mutex);
+    *total_bytes = machine_memory();
+    *free_bytes = *total_bytes - table().total;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceReset() {
+    Table& t = table();
+    std::unique_lock<std::shared_mutex> lock(t.mutex);
+    for (auto& entry : t.by_begin) std::free(reinterpret_cast<void*>(entry.first));
+    t.by_begin.clear();
+    t.total = 0;
+    t.epoch.fetch_add(1, std::memory_order_release);
+    lock.unlock();
+    take_execution_error();
+    cudaGetLastError();
+    return cudaSuccess;
+}

@@ -1,0 +1,549 @@
+// cu2cpp: translate a CUDA .cu file into C++ that g++ compiles for the CPU backend.
+//
+//   cu2cpp chapters/02-tiled-gemm/tiled_gemm.cu build/emu/.../tiled_gemm.cu.cpp
+//
+// Most of CUDA is handled by macros and templates in emu/include. Three constructs are
+// not C++ and cannot be: they are rewritten here, on the tokens, leaving everything else
+// byte for byte as it was.
+//
+//  1. A launch `kernel<TILE><<<grid, block, bytes>>>(args)` becomes
+//     `::emu::launch(kernel<TILE>, "kernel<TILE>", __FILE__, __LINE__)(grid, block, bytes)(args)`.
+//  2. A `__shared__` declaration becomes a reference to the block's instance:
+//     `__shared__ float tile[16][16];` becomes
+//     `auto& tile = ::emu::shared_variable<::emu::shared_array<float, (16), (16)>>([] {}, "tile", __FILE__, __LINE__);`
+//     and `extern __shared__ float cache[];` becomes
+//     `::emu::dynamic_shared_array<float> cache("cache");`.
+//  3. In a `__global__` function's body, each named pointer parameter is shadowed by a
+//     bounds-checked ::emu::global_ptr of the same name. The signature is unchanged, so
+//     declarations elsewhere (headers) still match.
+//
+// Compile errors must point at the student's file and line: the output starts with
+// `#line 1 "<input>"`, no rewrite adds or removes a line break, and a rewrite that
+// replaces text spanning line breaks is followed by as many line breaks.
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Token {
+    enum Kind { Identifier, Number, Literal, Punctuator } kind;
+    std::size_t begin, end;  // byte offsets in the source
+    std::string text;
+};
+
+// ---- Tokenizer --------------------------------------------------------------------------
+// Skips comments and preprocessor directives (they are copied through untouched), keeps
+// string and character literals whole, and knows CUDA's `<<<` and `>>>`.
+class Tokenizer {
+public:
+    explicit Tokenizer(const std::string& source) : s_(source) {}
+
+    std::vector<Token> run() {
+        std::vector<Token> tokens;
+        bool line_start = true;
+        while (pos_ < s_.size()) {
+            const char c = s_[pos_];
+            if (c == '\n') {
+                line_start = true;
+                ++pos_;
+            } else if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
+                ++pos_;
+            } else if (c == '\\' && pos_ + 1 < s_.size() && s_[pos_ + 1] == '\n') {
+                pos_ += 2;
+            } else if (starts("//")) {
+                skip_line_comment();
+            } else if (starts("/*")) {
+                skip_block_comment();
+            } else if (c == '#' && line_start) {
+                skip_directive();
+            } else {
+                line_start = false;
+                tokens.push_back(next());
+            }
+        }
+        return tokens;
+    }
+
+private:
+    bool starts(const char* text) const { return s_.compare(pos_, std::char_traits<char>::length(text), text) == 0; }
+
+    void skip_line_comment() {
+        while (pos_ < s_.size() && s_[pos_] != '\n') {
+            pos_ += (s_[pos_] == '\\' && pos_ + 1 < s_.size()) ? 2 : 1;
+        }
+    }
+    void skip_block_comment() {
+        const std::size_t close = s_.find("*/", pos_ + 2);
+        pos_ = close == std::string::npos ? s_.size() : close + 2;
+    }
+    void skip_directive() {
+        while (pos_ < s_.size() && s_[pos_] != '\n') {
+            if (starts("/*")) {
+                skip_block_comment();
+            } else if (starts("//")) {
+                skip_line_comment();
+            } else {
+                pos_ += (s_[pos_] == '\\' && pos_ + 1 < s_.size()) ? 2 : 1;
+            }
+        }
+    }
+
+    static bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; }
+
+    Token next() {
+        const std::size_t begin = pos_;
+        const char c = s_[pos_];
+        if (identifier_char(c) && !std::isdigit(static_cast<unsigned char>(c))) {
+            while (pos_ < s_.size() && identifier_char(s_[pos_])) ++pos_;
+            const std::string word = s_.substr(begin, pos_ - begin);
+            if (pos_ < s_.size() && s_[pos_] == '"' && (word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR")) {
+                return raw_string(begin);
+            }
+            if (pos_ < s_.size() && (s_[pos_] == '"' || s_[pos_] == '\'') &&
+                (word == "u8" || word == "u" || word == "U" || word == "L")) {
+                return quoted(begin, s_[pos_]);
+            }
+            return make(Token::Identifier, begin);
+        }
+        if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && pos_ + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_ + 1])))) {
+            ++pos_;
+            while (pos_ < s_.size()) {
+                const char d = s_[pos_];
+                if ((d == '+' || d == '-') && std::string("eEpP").find(s_[pos_ - 1]) != std::string::npos) {
+                    ++pos_;
+                } else if (identifier_char(d) || d == '.' || d == '\'') {
+                    ++pos_;
+                } else {
+                    break;
+                }
+            }
+            return make(Token::Number, begin);
+        }
+        if (c == '"' || c == '\'') return quoted(begin, c);
+        static const char* const punctuators[] = {"<<<", ">>>", "...", "<<=", ">>=", "->*", "::", "->", "<<", ">>", "<=",
+                                                  ">=", "==", "!=", "&&", "||", "++", "--", "+=", "-=", "*=", "/=",
+                                                  "%=", "&=", "|=", "^=", ".*"};
+        for (const char* p : punctuators) {
+            if (starts(p)) {
+                pos_ += std::char_traits<char>::length(p);
+                return make(Token::Punctuator, begin);
+            }
+        }
+        ++pos_;
+        return make(Token::Punctuator, begin);
+    }
+
+    Token quoted(std::size_t begin, char quote) {
+        ++pos_;
+        while (pos_ < s_.size() && s_[pos_] != quote && s_[pos_] != '\n') {
+            pos_ += s_[pos_] == '\\' ? 2 : 1;
+        }
+        if (pos_ < s_.size() && s_[pos_] == quote) ++pos_;
+        return make(Token::Literal, begin);
+    }
+
+    Token raw_string(std::size_t begin) {
+        const std::size_t open = s_.find('(', pos_);
+        const std::string delimiter = s_.substr(pos_ + 1, open - pos_ - 1);
+        const std::size_t close = s_.find(")" + delimiter + "\"", open);
+        pos_ = close == std::string::npos ? s_.size() : close + delimiter.size() + 2;
+        return make(Token::Literal, begin);
+    }
+
+    Token make(Token::Kind kind, std::size_t begin) { return Token{kind, begin, pos_, s_.substr(begin, pos_ - begin)}; }
+
+    const std::string& s_;
+    std::size_t pos_ = 0;
+};
+
+// ---- Rewriting ---------------------------------------------------------------------------
+struct Edit {
+    std::size_t begin, end;  // replace source bytes [begin, end)
+    std::string text;        // by this (no line breaks)
+};
+
+const std::set<std::string> kTypeKeywords = {"void",     "bool",   "char",     "short",    "int",       "long",
+                                             "float",    "double", "signed",   "unsigned", "const",     "volatile",
+                                             "auto",     "wchar_t", "char16_t", "char32_t", "__restrict__", "__restrict",
+                                             "restrict", "struct", "class",    "union",    "enum",      "typename"};
+
+class Translator {
+public:
+    Translator(const std::string& source, std::string path) : s_(source), path_(std::move(path)) {
+        tokens_ = Tokenizer(s_).run();
+    }
+
+    std::string run() {
+        std::vector<bool> namespace_braces;  // for each open brace: is it a namespace's?
+        for (std::size_t i = 0; i < tokens_.size(); ++i) {
+            const std::string& t = tokens_[i].text;
+            if (t == "{") {
+                namespace_braces.push_back(opens_namespace(i));
+            } else if (t == "}") {
+                if (!namespace_braces.empty()) namespace_braces.pop_back();
+            } else if (t == "__global__") {
+                rewrite_kernel(i);
+            } else if (t == "__shared__") {
+                const bool namespace_scope =
+                    std::all_of(namespace_braces.begin(), namespace_braces.end(), [](bool b) { return b; });
+                i = rewrite_shared(i, namespace_scope);
+            } else if (t == "<<<") {
+                rewrite_launch(i);
+            }
+        }
+        return apply();
+    }
+
+private:
+    const std::string& text(std::size_t i) const {
+        static const std::string none;
+        return i < tokens_.size() ? tokens_[i].text : none;
+    }
+
+    // Index of the bracket that closes the one at @p open ("(", "[" or "{"), or npos.
+    std::size_t match(std::size_t open) const {
+        int depth = 0;
+        for (std::size_t i = open; i < tokens_.size(); ++i) {
+            const std::string& t = tokens_[i].text;
+            if (t == "(" || t == "[" || t == "{") ++depth;
+            if (t == ")" || t == "]" || t == "}") {
+                if (--depth == 0) return i;
+            }
+        }
+        return std::string::npos;
+    }
+
+    bool opens_namespace(std::size_t brace) const {
+        std::size_t i = brace;
+        if (i > 0 && tokens_[i - 1].kind == Token::Identifier && text(i - 2) == "namespace") return true;
+        if (i > 0 && text(i - 1) == "namespace") return true;
+        if (i > 1 && tokens_[i - 1].kind == Token::Literal && text(i - 2) == "extern") return true;  // extern "C" {
+        return false;
+    }
+
+    // The source text of tokens [first, last), with runs of white space made one space.
+    std::string source_text(std::size_t first, std::size_t last) const {
+        std::string out;
+        for (std::size_t i = first; i < last; ++i) {
+            if (i > first && tokens_[i].begin > tokens_[i - 1].end) out += ' ';
+            out += tokens_[i].text;
+        }
+        return out;
+    }
+
+    static std::string quote(const std::string& text) {
+        std::string out = "\"";
+        for (char c : text) {
+            if (c == '"' || c == '\\') out += '\\';
+            out += c;
+        }
+        return out + "\"";
+    }
+
+    void replace(std::size_t first, std::size_t last, std::string with) {
+        edits_.push_back(Edit{tokens_[first].begin, tokens_[last - 1].end, std::move(with)});
+    }
+    void insert_before(std::size_t token, std::string with) {
+        edits_.push_back(Edit{tokens_[token].begin, tokens_[token].begin, std::move(with)});
+    }
+    void insert_after(std::size_t token, std::string with) {
+        edits_.push_back(Edit{tokens_[token].end, tokens_[token].end, std::move(with)});
+    }
+
+    // 1. kernel<T><<<grid, block, bytes, stream>>>(args)
+    void rewrite_launch(std::size_t chevrons) {
+        // The kernel expression ends just before `<<<`: a name, maybe qualified, maybe
+        // with template arguments.
+        if (chevrons == 0) return;
+        std::size_t first = chevrons - 1;
+        if (text(first) == ">" || text(first) == ">>") {
+            int depth = 0;
+            for (std::size_t i = first + 1; i-- > 0;) {
+                const std::string& t = text(i);
+                if (t == ">") depth += 1;
+                else if (t == ">>") depth += 2;
+                else if (t == "<") depth -= 1;
+                else if (t == ")" || t == "]") i = match_back(i);
+                if (depth == 0) {
+                    first = i == 0 ? 0 : i - 1;
+                    break;
+                }
+            }
+        }
+        if (tokens_[first].kind != Token::Identifier) return;
+        while (first >= 1 && text(first - 1) == "::") {
+            first -= (first >= 2 && tokens_[first - 2].kind == Token::Identifier) ? 2 : 1;
+        }
+        int depth = 0;
+        std::size_t close = std::string::npos;
+        for (std::size_t i = chevrons + 1; i < tokens_.size(); ++i) {
+            const std::string& t = text(i);
+            if (t == "(" || t == "[" || t == "{") ++depth;
+            if (t == ")" || t == "]" || t == "}") --depth;
+            if (depth == 0 && t == ">>>") {
+                close = i;
+                break;
+            }
+            if (depth < 0 || t == ";") return;
+        }
+        if (close == std::string::npos || text(close + 1) != "(") return;
+        insert_before(first, "::emu::launch(");
+        replace(chevrons, chevrons + 1, ", " + quote(source_text(first, chevrons)) + ", __FILE__, __LINE__)(");
+        replace(close, close + 1, ")");
+    }
+
+    std::size_t match_back(std::size_t close) const {
+        int depth = 0;
+        for (std::size_t i = close + 1; i-- > 0;) {
+            const std::string& t = text(i);
+            if (t == ")" || t == "]" || t == "}") ++depth;
+            if (t == "(" || t == "[" || t == "{") {
+                if (--depth == 0) return i;
+            }
+        }
+        return 0;
+    }
+
+    // 3. __global__ void name(params) { body }
+    void rewrite_kernel(std::size_t keyword) {
+        std::size_t open = std::string::npos;
+        for (std::size_t i = keyword + 1; i + 1 < tokens_.size(); ++i) {
+            const std::string& t = text(i);
+            if (t == ";" || t == "{" || t == "}") return;
+            if (tokens_[i].kind == Token::Identifier && text(i + 1) == "(") {
+                if (t == "__launch_bounds__" || t == "__attribute__" || t == "alignas" || t == "__align__" ||
+                    t == "decltype" || t == "__declspec") {
+                    i = match(i + 1);
+                    if (i == std::string::npos) return;
+                    continue;
+                }
+                open = i + 1;
+                break;
+            }
+        }
+        if (open == std::string::npos) return;
+        const std::size_t close = match(open);
+        if (close == std::string::npos) return;
+        std::size_t body = close + 1;
+        while (body < tokens_.size() && text(body) != "{" && text(body) != ";") ++body;
+        if (text(body) != "{") return;  // a declaration: nothing to do
+        const std::size_t body_end = match(body);
+        if (body_end == std::string::npos) return;
+
+        std::vector<std::string> pointers;
+        std::size_t start = open + 1;
+        int depth = 0;
+        for (std::size_t i = open + 1; i <= close; ++i) {
+            const std::string& t = text(i);
+            if (t == "(" || t == "[" || t == "{" || t == "<") ++depth;
+            if (t == ")" || t == "]" || t == "}" || t == ">") --depth;
+            if (t == ">>") depth -= 2;
+            if ((t == "," && depth == 0) || i == close) {
+                const std::string name = pointer_parameter(start, i);
+                if (!name.empty()) pointers.push_back(name);
+                start = i + 1;
+            }
+        }
+        // The kernel's signature names its template arguments in messages.
+        std::string prologue = " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__);";
+        for (const std::string& name : pointers) {
+            prologue += " auto emu_checked_" + name + " = ::emu::checked_parameter(" + name + ", \"" + name + "\");";
+        }
+        if (!pointers.empty()) {
+            prologue += " {";
+            for (const std::string& name : pointers) prologue += " auto " + name + " = emu_checked_" + name + "; (void)" + name + ";";
+            insert_before(body_end, "}");
+        }
+        insert_after(body, prologue);
+    }
+
+    // The name of the parameter in tokens [first, last) if it is a named pointer, else "".
+    std::string pointer_parameter(std::size_t first, std::size_t last) const {
+        for (std::size_t i = first; i < last; ++i) {
+            const std::string& t = text(i);
+            if (t == "=") {
+                last = i;  // drop a default argument
+                break;
+            }
+            if (t == "(" || t == "[" || t == "&" || t == "&&" || t == "...") return "";
+        }
+        if (last <= first + 1 || tokens_[last - 1].kind != Token::Identifier) return "";
+        const std::string& name = text(last - 1);
+        if (kTypeKeywords.count(name) || text(last - 2) == "::") return "";
+        std::size_t star = last - 1;
+        while (star > first && (text(star - 1) == "const" || text(star - 1) == "volatile" ||
+                                text(star - 1) == "__restrict__" || text(star - 1) == "__restrict")) {
+            --star;
+        }
+        return star > first && text(star - 1) == "*" ? name : "";
+    }
+
+    // 2. [extern] __shared__ type declarator[, declarator...];  Returns the index to go on from.
+    std::size_t rewrite_shared(std::size_t keyword, bool namespace_scope) {
+        std::size_t first = keyword;
+        while (first > 0 && text(first - 1) != ";" && text(first - 1) != "{" && text(first - 1) != "}" &&
+               text(first - 1) != ":" && text(first - 1) != ")") {
+            --first;
+        }
+        std::size_t end = keyword;
+        int depth = 0;
+        while (end < tokens_.size()) {
+            const std::string& t = text(end);
+            if (t == "(" || t == "[" || t == "{") ++depth;
+            if (t == ")" || t == "]" || t == "}") --depth;
+            if (depth < 0) return keyword;
+            if (depth == 0 && t == ";") break;
+            ++end;
+        }
+        if (end == tokens_.size()) return keyword;
+
+        // The declaration without its storage words: what is left is `type declarators`.
+        bool is_extern = false;
+        std::vector<std::size_t> rest;
+        for (std::size_t i = first; i < end; ++i) {
+            const std::string& t = text(i);
+            if (t == "extern") {
+                is_extern = true;
+            } else if (t == "__align__" || t == "alignas" || t == "__attribute__") {
+                i = match(i + 1);
+                if (i == std::string::npos) return keyword;
+            } else if (t != "__shared__" && t != "static" && t != "__device__") {
+                rest.push_back(i);
+            }
+        }
+        // The first declarator's name: an identifier at depth 0 followed by `[`, `,`, `=` or
+        // the end, that is not a keyword and not qualified.
+        std::size_t name_at = std::string::npos;
+        depth = 0;
+        for (std::size_t k = 0; k < rest.size(); ++k) {
+            const std::string& t = text(rest[k]);
+            if (t == "<") ++depth;
+            if (t == ">") --depth;
+            if (t == ">>") depth -= 2;
+            const std::string after = k + 1 < rest.size() ? text(rest[k + 1]) : ";";
+            if (depth == 0 && tokens_[rest[k]].kind == Token::Identifier && !kTypeKeywords.count(t) &&
+                (after == "[" || after == "," || after == "=" || after == ";") && (k == 0 || text(rest[k - 1]) != "::")) {
+                name_at = k;
+                break;
+            }
+        }
+        if (name_at == std::string::npos || name_at == 0) return keyword;
+        std::size_t type_end = name_at;
+        while (type_end > 0 && (text(rest[type_end - 1]) == "*" || text(rest[type_end - 1]) == "&")) --type_end;
+        std::string type;
+        for (std::size_t k = 0; k < type_end; ++k) type += (k ? " " : "") + text(rest[k]);
+
+        std::string out;
+        std::size_t k = type_end;
+        while (k < rest.size()) {
+            std::string pointer_ops;
+            while (k < rest.size() && (text(rest[k]) == "*" || text(rest[k]) == "&" || text(rest[k]) == "const")) {
+                pointer_ops += " " + text(rest[k++]);
+            }
+            if (k >= rest.size() || tokens_[rest[k]].kind != Token::Identifier) return keyword;
+            const std::string name = text(rest[k++]);
+            std::vector<std::string> extents;
+            while (k < rest.size() && text(rest[k]) == "[") {
+                const std::size_t close = match(rest[k]);
+                extents.push_back(source_text(rest[k] + 1, close));
+                while (k < rest.size() && rest[k] <= close) ++k;
+            }
+            bool initialised = false;
+            while (k < rest.size() && text(rest[k]) != ",") {
+                initialised = initialised || text(rest[k]) == "=";
+                ++k;
+            }
+            ++k;  // the comma
+            out += declare_shared(type + pointer_ops, name, extents, is_extern, namespace_scope, initialised);
+        }
+        replace(first, end + 1, out);
+        return end;
+    }
+
+    static std::string declare_shared(const std::string& type, const std::string& name,
+                                      const std::vector<std::string>& extents, bool is_extern, bool namespace_scope,
+                                      bool initialised) {
+        if (initialised) {
+            return "static_assert(sizeof(char) == 0, \"__shared__ variable " + name +
+                   ": a __shared__ variable cannot have an initializer; assign it in the kernel\");";
+        }
+        if (is_extern) {
+            if (extents.size() != 1 || !extents[0].empty()) {
+                return "static_assert(sizeof(char) == 0, \"extern __shared__ " + name +
+                       ": dynamic shared memory is declared as an array of unknown size, e.g. extern __shared__ float " +
+                       name + "[];\");";
+            }
+            if (namespace_scope) return "static ::emu::dynamic_shared_global<" + type + "> " + name + "(\"" + name + "\");";
+            return "::emu::dynamic_shared_array<" + type + "> " + name + "(\"" + name + "\");";
+        }
+        if (namespace_scope) {
+            return "static_assert(sizeof(char) == 0, \"__shared__ " + name +
+                   ": the CPU backend supports __shared__ variables only inside kernels and __device__ functions\");";
+        }
+        std::string full = type;
+        if (!extents.empty()) {
+            full = "::emu::shared_array<" + type;
+            for (const std::string& extent : extents) {
+                if (extent.empty()) {
+                    return "static_assert(sizeof(char) == 0, \"__shared__ " + name +
+                           ": only extern __shared__ arrays may leave their size out\");";
+                }
+                full += ", (" + extent + ")";
+            }
+            full += ">";
+        }
+        return "auto& " + name + " = ::emu::shared_variable<" + full + ">([] {}, \"" + name + "\", __FILE__, __LINE__);";
+    }
+
+    std::string apply() {
+        std::stable_sort(edits_.begin(), edits_.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+        std::string out = "#include <cuda_runtime.h>\n#line 1 " + quote(path_) + "\n";
+        std::size_t at = 0;
+        for (const Edit& edit : edits_) {
+            if (edit.begin < at) continue;  // overlapping rewrites cannot happen; be safe
+            out.append(s_, at, edit.begin - at);
+            out += edit.text;
+            out.append(std::count(s_.begin() + edit.begin, s_.begin() + edit.end, '\n'), '\n');
+            at = edit.end;
+        }
+        out.append(s_, at, std::string::npos);
+        return out;
+    }
+
+    const std::string& s_;
+    std::string path_;
+    std::vector<Token> tokens_;
+    std::vector<Edit> edits_;
+};
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    if (argc != 3) {
+        std::cerr << "usage: cu2cpp input.cu output.cpp\n";
+        return 2;
+    }
+    std::ifstream in(argv[1], std::ios::binary);
+    if (!in) {
+        std::cerr << "cu2cpp: cannot read " << argv[1] << "\n";
+        return 1;
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string source = buffer.str();
+    const std::string translated = Translator(source, argv[1]).run();
+    std::ofstream out(argv[2], std::ios::binary);
+    out << translated;
+    if (!out) {
+        std::cerr << "cu2cpp: cannot write " << argv[2] << "\n";
+        return 1;
+    }
+    return 0;
+}

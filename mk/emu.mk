@@ -1,0 +1,108 @@
+# The CPU backend (BACKEND=emu): the chapters' .cu files, unchanged, compiled by g++ and
+# run on the CPU, one fiber per CUDA thread, with checks a GPU does not make (barriers,
+# bounds, thread order). docs/cpu-backend.md explains it; the code is in emu/.
+# Included by the Makefile after its compile rules; for BACKEND=cuda it only says so.
+
+#: ... BACKEND=emu          run the kernels on the CPU (the default without a GPU); BACKEND=cuda: on the GPU
+#: ... SCHEDULE=...         CPU backend: the thread orders of each launch (default forward,reverse; random:SEED)
+#: make test-emu            CPU backend: its own tests, with a planted bug for each thing it catches
+
+# One line on how the backend was chosen, before a build or a test run. Not for goals
+# that build nothing, nor for `make check`, whose script prints it once.
+ifeq ($(origin BACKEND),file)
+  BACKEND_CHOICE := Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).
+else
+  BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
+endif
+ifeq ($(MAKELEVEL),0)
+  ifneq ($(filter-out help print-backend clean setup check,$(or $(MAKECMDGOALS),help)),)
+    $(info $(BACKEND_CHOICE))
+  endif
+endif
+ifeq ($(filter $(BACKEND),cuda emu),)
+  $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
+endif
+
+.PHONY: print-backend
+print-backend:
+	@echo $(BACKEND)
+	@echo '$(BACKEND_CHOICE)'
+
+ifeq ($(BACKEND),emu)
+
+EMU_TRANSLATOR := $(BUILD)/tools/cu2cpp
+BACKEND_CXXFLAGS := -Iemu/include
+BACKEND_OBJECTS := $(patsubst emu/src/%.cpp,$(BUILD)/emu/%.o,$(wildcard emu/src/*.cpp))
+BACKEND_TEST_BINARIES := $(BUILD)/bin/emu-tests
+
+# Fibers: Boost.Context when installed (make setup installs it), else glibc's ucontext,
+# which works too but switches much more slowly. Its header comes with every Boost
+# package, its library only with libboost-context-dev: look for both.
+EMU_BOOST_CONTEXT := $(and $(wildcard /usr/include/boost/context/fiber.hpp /usr/local/include/boost/context/fiber.hpp),\
+                           $(filter /%,$(shell $(CXX) -print-file-name=libboost_context.so)))
+ifneq ($(EMU_BOOST_CONTEXT),)
+  EMU_FIBER_FLAGS := -DEMU_FIBERS_BOOST
+  BACKEND_LDLIBS := -lboost_context -pthread
+else
+  EMU_FIBER_FLAGS :=
+  BACKEND_LDLIBS := -pthread
+endif
+
+# A .cu file goes through emu/tools/cu2cpp.cpp, which rewrites launches, __shared__
+# declarations and kernel pointer parameters, and keeps every line where it was behind
+# a #line directive: compile errors name the .cu file and its line. As nvcc does for
+# host code, only -Wall: no warnings for unused parameters of unfinished kernels, nor
+# for comparing threadIdx.x (unsigned) with an int size, nor for #pragma unroll.
+# Stack clash protection touches every page of a large stack frame in turn, so a CUDA
+# thread that overflows its fiber's stack always hits the guard page and is reported.
+EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas -fstack-clash-protection
+
+$(EMU_TRANSLATOR): emu/tools/cu2cpp.cpp
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) -std=c++17 -O2 -Wall -Wextra $< -o $@
+
+$(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
+	@mkdir -p $(@D)
+	@$(EMU_TRANSLATOR) $< $@
+.PRECIOUS: $(BUILD)/%.cu.cpp
+
+$(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/emu.mk
+	@echo "  CXX   $*.cu (for the CPU)"
+	@$(CXX) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
+
+# Installing or removing Boost.Context switches the fibers: rebuild the runtime then.
+EMU_FIBER_RECORD := $(BUILD)/emu/fibers.txt
+$(EMU_FIBER_RECORD): FORCE
+	@mkdir -p $(@D)
+	@echo '$(EMU_FIBER_FLAGS)' | cmp -s - $@ || echo '$(EMU_FIBER_FLAGS)' > $@
+
+$(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FIBER_RECORD) mk/emu.mk
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
+
+# The backend's own tests: kernels with planted bugs, each of which must be reported
+# with its diagnostic, beside correct twins that must pass under every schedule.
+EMU_PLANTED_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu))
+$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
+	@mkdir -p $(@D)
+	@echo "  LINK  $@"
+	@$(CXX) $^ $(LDLIBS) -o $@
+
+.PHONY: test-emu
+test-emu: $(BUILD)/bin/emu-tests
+	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+
+# SCHEDULE=... reaches the programs as EMU_SCHEDULE (emu/include/emu/control.h).
+ifdef SCHEDULE
+  export EMU_SCHEDULE := $(SCHEDULE)
+endif
+
+else
+
+.PHONY: test-emu
+test-emu:
+	@echo "The CPU backend's tests run with BACKEND=emu: make test-emu BACKEND=emu"
+
+endif

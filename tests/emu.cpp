@@ -1,0 +1,472 @@
+// The CPU backend's own tests: `make test-emu` (BACKEND=emu only).
+//
+// For each bug the backend promises to catch there is a kernel with that bug planted
+// (tests/emu_planted/), and the test checks the message a student would get: the
+// CudaError that CUDA_CHECK_KERNEL throws, naming the kernel, the block, the thread and
+// what went wrong. Each planted kernel has a correct twin that must pass under every
+// schedule, so the checks cannot cry wolf.
+#include "emu_planted/planted.h"
+
+#include "catch.h"
+#include "compare.h"
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "gemm_cases.h"
+#include "random.h"
+
+#include <emu/control.h>
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+using tutorial::CudaError;
+using tutorial::DeviceBuffer;
+
+namespace {
+
+// The message of the CudaError that @p run throws; fails the test if it throws none.
+std::string error_text(const std::function<void()>& run, cudaError_t expected_code) {
+    try {
+        run();
+    } catch (const CudaError& error) {
+        CHECK(error.code() == expected_code);
+        return error.what();
+    }
+    FAIL("no CudaError was thrown");
+    return "";
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Sets the schedules for one test and restores the previous ones after it.
+class Schedules {
+public:
+    explicit Schedules(const std::string& list) : saved_(emu::schedules()) { emu::set_schedules(list); }
+    ~Schedules() { emu::set_schedules(saved_); }
+    Schedules(const Schedules&) = delete;
+    Schedules& operator=(const Schedules&) = delete;
+
+private:
+    std::string saved_;
+};
+
+const char* const kOrderMessage = "result depends on thread order: missing `__syncthreads()` or a shared-memory race";
+
+tutorial::GemmFunction tiled(planted::GemmBarriers barriers) {
+    return [barriers](const float* A, const float* B, float* C, int M, int N, int K) {
+        planted::tiled_gemm(A, B, C, M, N, K, barriers);
+    };
+}
+
+// The text of line @p line of @p path.
+std::string source_line(const std::string& path, int line) {
+    std::ifstream in(path);
+    std::string text;
+    for (int i = 0; i < line && std::getline(in, text); ++i) {
+    }
+    return text;
+}
+
+std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& in, int width, int height) {
+    const int r = planted::kBoxRadius, area = (2 * r + 1) * (2 * r + 1);
+    std::vector<std::uint8_t> out(in.size());
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            int sum = 0;
+            for (int dy = -r; dy <= r; ++dy) {
+                for (int dx = -r; dx <= r; ++dx) {
+                    const int cx = std::min(std::max(x + dx, 0), width - 1), cy = std::min(std::max(y + dy, 0), height - 1);
+                    sum += in[cy * width + cx];
+                }
+            }
+            out[y * width + x] = static_cast<std::uint8_t>((sum + area / 2) / area);
+        }
+    }
+    return out;
+}
+
+tutorial::ComparisonReport run_box_mean(int width, int height, planted::Halo halo) {
+    const auto input = tutorial::random_bytes(static_cast<std::size_t>(width) * height, tutorial::derive_seed(tutorial::run_seed(), {width, height}));
+    DeviceBuffer<std::uint8_t> in(input), out(input.size());
+    out.poison();
+    planted::box_mean(in.data(), out.data(), width, height, halo);
+    tutorial::OutputLayout layout;
+    layout.name = "box mean";
+    layout.rows = height;
+    layout.cols = width;
+    layout.seed = tutorial::run_seed();
+    return tutorial::compare_exact(out.download(), box_mean_reference(input, width, height), layout);
+}
+
+tutorial::ComparisonReport run_moving_average(int size, int window, bool too_small_buffer, bool opt_in = true) {
+    const auto input = tutorial::random_floats(size, tutorial::derive_seed(tutorial::run_seed(), {size, window}));
+    const int outputs = size - window + 1;
+    DeviceBuffer<float> in(input), out(outputs);
+    out.poison();
+    planted::moving_average(in.data(), out.data(), size, window, too_small_buffer, opt_in);
+    tutorial::ExpectedOutput expected;
+    for (int i = 0; i < outputs; ++i) {
+        double sum = 0.0, magnitude = 0.0;
+        for (int k = 0; k < window; ++k) {
+            sum += input[i + k];
+            magnitude += std::fabs(input[i + k]);
+        }
+        // The sum's error bound, plus the rounding of the division.
+        expected.value.push_back(sum / window);
+        expected.tolerance.push_back(tutorial::float_sum_error_factor(window + 1) * magnitude / window);
+    }
+    tutorial::OutputLayout layout;
+    layout.name = "moving average";
+    layout.cols = outputs;
+    layout.seed = tutorial::run_seed();
+    return tutorial::compare_with_tolerance(out.download(), expected, layout);
+}
+
+}  // namespace
+
+// ---- Order dependence --------------------------------------------------------------------------
+TEST_CASE("a tiled GEMM with both barriers gives the reference result in every thread order", "[emu]") {
+    const std::string schedules = GENERATE("forward,reverse", "reverse,random:1,random:2");
+    const tutorial::GemmShape shape = GENERATE(tutorial::GemmShape{1, 1, 1}, tutorial::GemmShape{17, 15, 33},
+                                               tutorial::GemmShape{40, 33, 70});
+    INFO("schedules " << schedules << ", shape " << shape);
+    Schedules order(schedules);
+    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::both), shape, 16));
+}
+
+TEST_CASE("a tiled GEMM without its first barrier is reported as depending on thread order", "[emu]") {
+    Schedules order("forward,reverse");
+    const tutorial::GemmShape shape{20, 24, 40};
+    const std::string text = error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), shape, 16); },
+                                        cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, kOrderMessage));
+    CHECK(contains(text, "tiled_gemm_planted<GemmBarriers::no_first>"));
+    CHECK(contains(text, "forward order and in reverse order"));
+    CHECK(contains(text, " C["));
+    CHECK(contains(text, "of block ("));
+    CHECK(contains(text, "thread ("));
+}
+
+TEST_CASE("a tiled GEMM without its second barrier is reported as depending on thread order", "[emu]") {
+    // The second barrier only matters from the second phase on: K spans three tiles.
+    Schedules order("forward,reverse");
+    const tutorial::GemmShape shape{16, 16, 48};
+    const std::string text = error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), shape, 16); },
+                                        cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, kOrderMessage));
+    CHECK(contains(text, "tiled_gemm_planted<GemmBarriers::no_second>"));
+    CHECK(contains(text, " C["));
+    CHECK(contains(text, "of block (0,0,0)"));
+}
+
+TEST_CASE("schedules are deterministic and selectable: forward, reverse and seeded random", "[emu]") {
+    const unsigned threads = 64;
+    DeviceBuffer<unsigned> out(threads);
+    auto last_writer = [&](const std::string& schedule) {
+        Schedules order(schedule);
+        planted::last_writer_wins(out.data(), threads);
+        return out.download();
+    };
+    // Thread 0 runs first in forward order, so the last one writes last; and the reverse.
+    CHECK(last_writer("forward") == std::vector<unsigned>(threads, threads - 1));
+    CHECK(last_writer("reverse") == std::vector<unsigned>(threads, 0));
+    const auto seven = last_writer("random:7");
+    CHECK(last_writer("random:7") == seven);
+    std::set<unsigned> winners;
+    for (int seed = 1; seed <= 8; ++seed) winners.insert(last_writer("random:" + std::to_string(seed))[0]);
+    CHECK(winners.size() > 1);
+    // Under two schedules the race is reported.
+    Schedules both("forward,reverse");
+    const std::string text = error_text([&] { planted::last_writer_wins(out.data(), threads); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, kOrderMessage));
+    CHECK(contains(text, "out[0] is 63 after the forward order and 0 after the reverse order"));
+}
+
+// ---- Out-of-bounds accesses ------------------------------------------------------------------
+TEST_CASE("a naive GEMM without its bounds check is stopped at its first access outside a matrix", "[emu]") {
+    Schedules order("forward,reverse");  // which thread gets there first depends on the order
+    const tutorial::GemmShape shape{17, 17, 17};
+    auto gemm = [](bool check) {
+        return [check](const float* A, const float* B, float* C, int M, int N, int K) { planted::naive_gemm(A, B, C, M, N, K, check); };
+    };
+    REQUIRE_MATCH(tutorial::run_gemm_case(gemm(true), shape, 16));
+    const std::string text = error_text([&] { tutorial::run_gemm_case(gemm(false), shape, 16); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds global memory access in naive_gemm_planted<false>"));
+    // Block (1,0,0) covers columns 16..31; its thread (1,0,0), column 17, reads B(16, 17).
+    CHECK(contains(text, "block (1,0,0), thread (1,0,0)"));
+    CHECK(contains(text, "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)"));
+    CHECK(contains(text, "byte offset 1156"));
+}
+
+TEST_CASE("a read before the start of a buffer names the buffer and the negative offset", "[emu]") {
+    DeviceBuffer<float> in(100), out(100);
+    const std::string text = error_text([&] { planted::read_before_start(in.data(), out.data(), 100); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
+    CHECK(contains(text, "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)"));
+    CHECK(contains(text, "byte offset -4"));
+}
+
+TEST_CASE("a box mean whose halo is right matches the reference", "[emu]") {
+    const int width = GENERATE(1, 2, 17, 33), height = GENERATE(1, 5, 40);
+    INFO("width " << width << ", height " << height);
+    REQUIRE_MATCH(run_box_mean(width, height, planted::Halo::right));
+}
+
+TEST_CASE("a box mean that loads its halo one element too far is stopped at the shared tile's end", "[emu]") {
+    const std::string text = error_text([&] { run_box_mean(40, 40, planted::Halo::loop_one_too_far); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>"));
+    CHECK(contains(text, "block (0,0,0), thread ("));
+    CHECK(contains(text, "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at tests/emu_planted/stencils.cu:"));
+}
+
+TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end of the image", "[emu]") {
+    const std::string text = error_text([&] { run_box_mean(40, 40, planted::Halo::clamp_one_too_far); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>"));
+    CHECK(contains(text, "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes"));
+}
+
+TEST_CASE("a moving average with room for its halo in dynamic shared memory matches the reference", "[emu]") {
+    const int size = GENERATE(1, 300, 1000), window = GENERATE(1, 17, 255);
+    if (window > size) return;
+    INFO("size " << size << ", window " << window);
+    REQUIRE_MATCH(run_moving_average(size, window, false));
+}
+
+TEST_CASE("a moving average needing more than 48 KiB of dynamic shared memory works after opting in", "[emu]") {
+    // 256 + 12500 - 1 floats: 51020 bytes.
+    REQUIRE_MATCH(run_moving_average(12800, 12500, false));
+    const std::string text = error_text([&] { run_moving_average(12800, 12500, false, false); }, cudaErrorInvalidValue);
+    INFO(text);
+    CHECK(contains(text, "the launch of moving_average_planted"));
+    CHECK(contains(text, "51020 bytes of dynamic shared memory per block, more than the kernel's limit of 49152 bytes"));
+    CHECK(contains(text, "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"));
+}
+
+TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo is stopped at its end", "[emu]") {
+    Schedules order("forward,reverse");  // which thread gets there first depends on the order
+    const std::string text = error_text([&] { run_moving_average(1000, 17, true); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds shared memory access in moving_average_planted"));
+    CHECK(contains(text, "block (0,0,0), thread ("));
+    CHECK(contains(text, "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave 1024 bytes"));
+}
+
+// ---- Divergent barriers ----------------------------------------------------------------------------
+TEST_CASE("a barrier inside if (threadIdx.x < 16) is a divergent barrier, with its file and line", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/barriers.cu", planted::kBranchBarrierLine), "if (threadIdx.x < 16) __syncthreads();"));
+    DeviceBuffer<float> out(64);
+    const std::string text = error_text([&] { planted::barrier_in_branch(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "divergent __syncthreads() in barrier_in_branch_planted"));
+    CHECK(contains(text, "block (0,0,0)"));
+    CHECK(contains(text, "16 threads wait at tests/emu_planted/barriers.cu:" + std::to_string(planted::kBranchBarrierLine) +
+                             " (the first is thread (0,0,0))"));
+    CHECK(contains(text, "48 threads have finished the kernel (the first is thread (16,0,0))"));
+}
+
+TEST_CASE("threads waiting at two different barriers are a divergent barrier naming both sites", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/barriers.cu", planted::kEvenBarrierLine), "__syncthreads();"));
+    REQUIRE(contains(source_line("tests/emu_planted/barriers.cu", planted::kOddBarrierLine), "__syncthreads();"));
+    DeviceBuffer<float> out(64);
+    const std::string text = error_text([&] { planted::barriers_by_parity(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "32 threads wait at tests/emu_planted/barriers.cu:" + std::to_string(planted::kEvenBarrierLine) +
+                             " (the first is thread (0,0,0))"));
+    CHECK(contains(text, "32 threads wait at tests/emu_planted/barriers.cu:" + std::to_string(planted::kOddBarrierLine) +
+                             " (the first is thread (1,0,0))"));
+}
+
+TEST_CASE("a return before a barrier is a divergent barrier", "[emu]") {
+    DeviceBuffer<float> out(64);
+    SECTION("when some threads return") {
+        const std::string text = error_text([&] { planted::return_before_barrier(out.data(), 40); }, cudaErrorLaunchFailure);
+        INFO(text);
+        CHECK(contains(text, "40 threads wait at tests/emu_planted/barriers.cu:"));
+        CHECK(contains(text, "24 threads have finished the kernel (the first is thread (40,0,0))"));
+    }
+    SECTION("but not when none does") {
+        REQUIRE_NOTHROW(planted::return_before_barrier(out.data(), 64));
+        const auto got = out.download();
+        CHECK(got[0] == 1.0f);
+        CHECK(got[63] == 0.0f);
+    }
+}
+
+// ---- Launch checks, shared memory, built-ins ----------------------------------------------------
+TEST_CASE("launch configurations a GPU rejects are rejected, through cudaGetLastError", "[emu]") {
+    DeviceBuffer<unsigned> out(4096);
+    CHECK(planted::launch_index_kernel(out.data(), 1, 1025, 0) == cudaErrorInvalidConfiguration);
+    CHECK(std::string(cudaGetErrorString(cudaErrorInvalidConfiguration)).find("a block of 1025 x 1 x 1 threads") != std::string::npos);
+    CHECK(planted::launch_index_kernel(out.data(), 1, dim3(32, 32, 2), 0) == cudaErrorInvalidConfiguration);
+    CHECK(planted::launch_index_kernel(out.data(), 1, dim3(1, 1, 65), 0) == cudaErrorInvalidConfiguration);
+    CHECK(planted::launch_index_kernel(out.data(), dim3(1, 65536), 1, 0) == cudaErrorInvalidConfiguration);
+    CHECK(planted::launch_index_kernel(out.data(), dim3(0), 1, 0) == cudaErrorInvalidConfiguration);
+    CHECK(cudaGetLastError() == cudaSuccess);  // a launch error is reported once
+    REQUIRE(planted::launch_index_kernel(out.data(), 4, 1024, 0) == cudaSuccess);
+    const auto got = out.download();
+    for (unsigned i = 0; i < 4096; ++i) REQUIRE(got[i] == i);
+}
+
+TEST_CASE("more than 48 KiB of shared memory needs an opt-in, up to 227 KiB", "[emu]") {
+    DeviceBuffer<unsigned> out(32);
+    const void* kernel = planted::index_kernel();
+    CHECK(planted::launch_index_kernel(out.data(), 1, 32, 49152) == cudaSuccess);
+    CHECK(planted::launch_index_kernel(out.data(), 1, 32, 49153) == cudaErrorInvalidValue);
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 100000) == cudaSuccess);
+    CHECK(planted::launch_index_kernel(out.data(), 1, 32, 100000) == cudaSuccess);
+    CHECK(planted::launch_index_kernel(out.data(), 1, 32, 100001) == cudaErrorInvalidValue);
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 232449) == cudaErrorInvalidValue);
+    CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 49152) == cudaSuccess);
+    CHECK(planted::launch_index_kernel(out.data(), 1, 32, 49153) == cudaErrorInvalidValue);
+    CHECK(planted::launch_too_much_static_shared() == cudaErrorInvalidValue);
+    CHECK(std::string(cudaGetErrorString(cudaErrorInvalidValue)).find("65536 bytes of __shared__ variables") != std::string::npos);
+}
+
+TEST_CASE("the device properties state the CPU backend's limits", "[emu]") {
+    cudaDeviceProp prop;
+    REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+    CHECK(std::string(prop.name) == "CPU backend (emu)");
+    CHECK(prop.maxThreadsPerBlock == 1024);
+    CHECK(prop.sharedMemPerBlock == 49152);
+    CHECK(prop.sharedMemPerBlockOptin == 232448);
+    CHECK(prop.maxGridSize[1] == 65535);
+    int value = 0;
+    REQUIRE(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0) == cudaSuccess);
+    CHECK(value == 232448);
+    CHECK(cudaGetDeviceProperties(&prop, 1) == cudaErrorInvalidDevice);
+    cudaGetLastError();
+}
+
+TEST_CASE("shared memory starts poisoned in every block: NaN floats, 255 bytes", "[emu]") {
+    DeviceBuffer<float> f(1);
+    DeviceBuffer<unsigned char> b(1);
+    f.poison(0);
+    b.poison(0);
+    planted::read_unwritten_shared(f.data(), b.data());
+    CHECK(std::isnan(f.download()[0]));
+    CHECK(b.download()[0] == 255);
+}
+
+TEST_CASE("threadIdx, blockIdx, blockDim and gridDim are each thread's own", "[emu]") {
+    const dim3 grid(3, 2, 2), block(4, 3, 2);
+    const unsigned threads = grid.x * grid.y * grid.z * block.x * block.y * block.z;
+    DeviceBuffer<unsigned> out(12 * threads);
+    planted::copy_builtins(out.data(), grid, block);
+    const auto got = out.download();
+    unsigned wrong = 0, t = 0;
+    for (unsigned bz = 0; bz < grid.z; ++bz)
+        for (unsigned by = 0; by < grid.y; ++by)
+            for (unsigned bx = 0; bx < grid.x; ++bx)
+                for (unsigned tz = 0; tz < block.z; ++tz)
+                    for (unsigned ty = 0; ty < block.y; ++ty)
+                        for (unsigned tx = 0; tx < block.x; ++tx, ++t) {
+                            const std::vector<unsigned> expected{tx, ty, tz, bx, by, bz, 4, 3, 2, 3, 2, 2};
+                            wrong += !std::equal(expected.begin(), expected.end(), got.begin() + 12 * t);
+                        }
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("blocks run in parallel on the machine's cores", "[emu]") {
+    cudaDeviceProp prop;
+    REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+    if (prop.multiProcessorCount < 2) {
+        WARN("one worker thread on this machine: nothing to run in parallel");
+        return;
+    }
+    DeviceBuffer<unsigned long long> workers(32);
+    planted::note_workers(workers.data(), 32);
+    const auto got = workers.download();
+    CHECK(std::set<unsigned long long>(got.begin(), got.end()).size() >= 2);
+}
+
+TEST_CASE("atomics are atomic across blocks running in parallel", "[emu]") {
+    DeviceBuffer<int> counter(1);
+    DeviceBuffer<float> sum(1);
+    counter.poison(0);
+    sum.poison(0);
+    planted::count_atomically(counter.data(), sum.data(), 64);
+    CHECK(counter.download()[0] == 64 * 256);
+    CHECK(sum.download()[0] == 64.0f * 256.0f);
+}
+
+TEST_CASE("an error of a kernel's execution is reported once; the next launches run", "[emu]") {
+    DeviceBuffer<float> in(100), out(100);
+    CHECK_THROWS_AS(planted::read_before_start(in.data(), out.data(), 100), CudaError);
+    CHECK(cudaDeviceSynchronize() == cudaSuccess);
+    CHECK(cudaGetLastError() == cudaSuccess);
+    DeviceBuffer<unsigned> ids(64);
+    CHECK(planted::launch_index_kernel(ids.data(), 1, 64, 0) == cudaSuccess);
+}
+
+TEST_CASE("copies are checked against the buffer they touch", "[emu]") {
+    DeviceBuffer<float> buffer(10);
+    std::vector<float> host(20, 1.0f);
+    CHECK(cudaMemcpy(buffer.data(), host.data(), 80, cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+    CHECK(std::string(cudaGetErrorString(cudaErrorInvalidValue)).find("runs 40 bytes past its end") != std::string::npos);
+    CHECK(cudaMemcpy(host.data(), host.data() + 10, 40, cudaMemcpyDeviceToHost) == cudaErrorInvalidValue);
+    CHECK(cudaMemcpy(buffer.data(), host.data(), 40, cudaMemcpyHostToDevice) == cudaSuccess);
+    cudaGetLastError();
+}
+
+TEST_CASE("events time the emulator, and say that this is not a GPU's time", "[emu]") {
+    cudaEvent_t start, stop;
+    REQUIRE(cudaEventCreate(&start) == cudaSuccess);
+    REQUIRE(cudaEventCreate(&stop) == cudaSuccess);
+    REQUIRE(cudaEventRecord(start) == cudaSuccess);
+    REQUIRE(cudaEventRecord(stop) == cudaSuccess);
+    REQUIRE(cudaEventSynchronize(stop) == cudaSuccess);
+    float ms = -1.0f;
+    CHECK(cudaEventElapsedTime(&ms, start, stop) == cudaSuccess);
+    CHECK(ms >= 0.0f);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+}
+
+// ---- What a student sees -------------------------------------------------------------------
+// Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
+// would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
+// that every one fails, without crashing, with the backend's diagnostic in its output.
+// The order-dependent ones fix the default schedules, whatever SCHEDULE says.
+TEST_CASE("planted: a tiled GEMM without its first barrier", "[.][planted]") {
+    Schedules order("forward,reverse");
+    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a tiled GEMM without its second barrier", "[.][planted]") {
+    Schedules order("forward,reverse");
+    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a naive GEMM without its bounds check", "[.][planted]") {
+    const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
+        planted::naive_gemm(A, B, C, M, N, K, false);
+    };
+    REQUIRE_MATCH(tutorial::run_gemm_case(gemm, {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a box mean whose halo is off by one", "[.][planted]") {
+    REQUIRE_MATCH(run_box_mean(40, 30, planted::Halo::loop_one_too_far));
+}
+
+TEST_CASE("planted: a moving average with too small a dynamic shared buffer", "[.][planted]") {
+    REQUIRE_MATCH(run_moving_average(1000, 17, true));
+}
+
+TEST_CASE("planted: a barrier inside if (threadIdx.x < 16)", "[.][planted]") {
+    DeviceBuffer<float> out(64);
+    planted::barrier_in_branch(out.data());
+    SUCCEED();
+}

@@ -1,0 +1,82 @@
+/// @file planted.h
+/// @brief Kernels with planted bugs, and their correct twins, for the CPU backend's tests
+/// (tests/emu.cpp).
+///
+/// Each function launches its kernel on device pointers and checks the launch with
+/// CUDA_CHECK_KERNEL, exactly as a chapter does, so a bug surfaces as the
+/// tutorial::CudaError a student would see.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+namespace planted {
+
+/// @brief Which barriers the tiled GEMM keeps.
+enum class GemmBarriers { both, no_first, no_second };
+/// @brief C = A·B with 16 × 16 tiles in shared memory, for any M, N, K.
+void tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K, GemmBarriers barriers);
+
+/// @brief C = A·B with one thread per element and 16 × 16 blocks; without the bounds
+/// check, the threads of partial blocks read and write outside the matrices.
+void naive_gemm(const float* A, const float* B, float* C, int M, int N, int K, bool bounds_check);
+
+/// @brief How the box mean's halo is loaded.
+enum class Halo { right, loop_one_too_far, clamp_one_too_far };
+/// @brief 5 × 5 box mean (R = 2) of an 8-bit image, rounded to nearest, edges clamped,
+/// with a 16 × 16 block staging a 20 × 20 tile, halo included, in shared memory.
+void box_mean(const unsigned char* in, unsigned char* out, int width, int height, Halo halo);
+/// @brief The box mean's radius.
+constexpr int kBoxRadius = 2;
+
+/// @brief out[i] = mean of in[i .. i + window - 1] for i < size - window + 1, staged in
+/// `extern __shared__` memory of (256 + window - 1) floats per block, or of only 256
+/// (too small) when @p too_small_buffer. Above 48 KiB it opts in with cudaFuncSetAttribute
+/// when @p opt_in.
+void moving_average(const float* in, float* out, int size, int window, bool too_small_buffer, bool opt_in = true);
+
+/// @brief A 64-thread block whose first 16 threads wait at a barrier inside
+/// `if (threadIdx.x < 16)`; the others finish.
+void barrier_in_branch(float* out);
+/// @brief The line of that barrier in barriers.cu.
+extern const int kBranchBarrierLine;
+/// @brief Even threads wait at one barrier, odd threads at another.
+void barriers_by_parity(float* out);
+/// @brief Lines of the even and the odd barrier in barriers.cu.
+extern const int kEvenBarrierLine, kOddBarrierLine;
+/// @brief Threads at and past @p n return before the block's barrier.
+void return_before_barrier(float* out, int n);
+
+/// @brief out[i] = in[i - 1] for i < n: thread 0 reads before the start of @p in.
+void read_before_start(const float* in, float* out, int n);
+
+/// @brief Every thread of a block writes its index to one shared slot, then, after a
+/// barrier, all copy the slot out: the last writer wins, so the result shows the order.
+void last_writer_wins(unsigned* out, unsigned threads);
+
+/// @brief Launch a kernel that writes each thread's global linear index to @p out
+/// (grid.x * block.x elements) with the given configuration; the caller checks errors.
+cudaError_t launch_index_kernel(unsigned* out, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes);
+/// @brief The kernel launch_index_kernel() launches, for cudaFuncSetAttribute.
+const void* index_kernel();
+
+/// @brief Launch a kernel with 64 KiB of `__shared__` variables; return cudaGetLastError().
+cudaError_t launch_too_much_static_shared();
+
+/// @brief What a thread reads from `__shared__` float and unsigned char arrays nobody wrote.
+void read_unwritten_shared(float* out_float, unsigned char* out_byte);
+
+/// @brief Each block's thread 0 notes the worker thread that runs it in @p workers
+/// (one slot per block), holding on to it a moment so that other workers take blocks.
+void note_workers(unsigned long long* workers, unsigned blocks);
+
+/// @brief Every thread of @p blocks blocks of 256 adds 1 to counter[0] and 1.0f to *sum
+/// with atomicAdd, on the pointer parameters themselves and through &counter[0].
+void count_atomically(int* counter, float* sum, unsigned blocks);
+
+/// @brief Copy threadIdx, blockIdx, blockDim and gridDim of every thread to @p out
+/// (12 unsigned per thread), through `auto` and printf-compatible unsigned fields.
+void copy_builtins(unsigned* out, dim3 grid, dim3 block);
+
+}  // namespace planted
