@@ -1,132 +1,153 @@
 # The tutorial's user interface.  Start with `make help`.
 #
-# A student's loop is `make chapterN test`: build chapter N from chapters/ and run
-# its tests.  SOLUTIONS=1 does the same with the reference solutions in solutions/.
-# Everything is built under build/, one folder per source tree, so the two never mix.
+# A student's loop is `make chapterN test`: build chapter N from chapters/ and run its
+# tests.  SOLUTIONS=1 does the same with the reference solutions in solutions/.
+# Everything is built under build/BACKEND/, so the GPU and CPU builds never mix.
 
 SHELL := bash
 .DEFAULT_GOAL := help
 .SUFFIXES:
+.DELETE_ON_ERROR:
+.SECONDARY:  # keep every object: a student's next build recompiles only what changed
 MAKEFLAGS += --no-builtin-rules --no-print-directory
 
-include mk/toolchain.mk
+include mk/toolchain.mk  # finds nvcc, the GPU (if any), Catch2, and the default backend
 
-# ---- The chapters --------------------------------------------------------------
-# chapters/chapters.txt is the one list of chapters: number, folder, title.
-CHAPTER_LIST := chapters/chapters.txt
-CHAPTERS := $(shell awk '!/^\#/ && NF {print $$1}' $(CHAPTER_LIST))
-chapter_folder = $(shell awk '$$1 == "$(1)" {print $$2}' $(CHAPTER_LIST))
-chapter_title = $(shell awk '$$1 == "$(1)" {$$1 = $$2 = ""; sub(/^ +/, ""); print}' $(CHAPTER_LIST))
+# ---- The chapters ----------------------------------------------------------------------
+# chapters/registry is the one list of chapters: "number folder title" per line. This is
+# the only place make reads it. CHAPTERS is the numbers; folder_of gives a number's folder.
+REGISTRY := $(shell awk '!/^\#/ && NF {print $$1 ":" $$2}' chapters/registry)
+CHAPTERS := $(foreach entry,$(REGISTRY),$(firstword $(subst :, ,$(entry))))
+folder_of = $(word 2,$(subst :, ,$(filter $(1):%,$(REGISTRY))))
 
-# `make chapter2 test` names chapter 2; a goal without chapterN means all of them.
-NAMED_CHAPTERS := $(patsubst chapter%,%,$(filter chapter%,$(MAKECMDGOALS)))
-UNKNOWN_CHAPTERS := $(filter-out $(CHAPTERS),$(NAMED_CHAPTERS))
-ifneq ($(UNKNOWN_CHAPTERS),)
-  $(error There is no chapter$(firstword $(UNKNOWN_CHAPTERS)); the chapters are: $(addprefix chapter,$(CHAPTERS)))
+# `make chapter2 test` names chapter 2 for the verb `test`; a verb with no chapter named
+# means every chapter.  `make chapter2` alone builds chapter 2.
+NAMED := $(patsubst chapter%,%,$(filter chapter%,$(MAKECMDGOALS)))
+ifneq ($(filter-out $(CHAPTERS),$(NAMED)),)
+  $(error There is no chapter$(firstword $(filter-out $(CHAPTERS),$(NAMED))); the chapters are: $(addprefix chapter,$(CHAPTERS)))
 endif
-SELECTED := $(if $(NAMED_CHAPTERS),$(NAMED_CHAPTERS),$(CHAPTERS))
+SELECTED := $(or $(NAMED),$(CHAPTERS))
+VERBS := $(filter-out chapter%,$(MAKECMDGOALS))
 
-# status, hint, solution, reset, grade. Included here because it says which goals
-# only name a chapter (WORKFLOW_GOALS, used by the chapter rules below).
-include mk/workflow.mk
-
-# ---- Where sources come from and builds go ---------------------------------------
+# ---- Where sources come from and builds go ------------------------------------------------
 TREE := $(if $(filter 1,$(SOLUTIONS)),solutions,chapters)
-# The backend runs the kernels: cuda on the GPU, emu on the CPU (mk/emu.mk). Unless
-# BACKEND is given, mk/toolchain.mk picks cuda when a GPU is usable, else emu.
 BACKEND ?= $(DEFAULT_BACKEND)
 BUILD := build/$(BACKEND)
 BIN := $(BUILD)/$(TREE)/bin
 
-# Each chapter's API header lives once, in chapters/, for skeleton and solution alike.
-INCLUDES := -Icommon -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call chapter_folder,$(n)))
+# ---- Compiler flags ------------------------------------------------------------------------
+# What the build needs comes first; your CXXFLAGS, NVCCFLAGS and LDFLAGS are added after it,
+# so `make chapter1 test CXXFLAGS=-O0` changes the optimisation and nothing else.
 CXXFLAGS ?= -O2 -g
-# Where cuda_runtime.h comes from and what programs link with; mk/emu.mk sets both
-# (and BACKEND_OBJECTS, its runtime) for BACKEND=emu.
-BACKEND_CXXFLAGS := -isystem $(CUDA_HOME)/include
-BACKEND_LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
-CXXFLAGS += -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(INCLUDES) $(CATCH_CFLAGS)
 NVCCFLAGS ?= -O3 -lineinfo
-NVCCFLAGS += -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
-LDLIBS = $(BACKEND_LDLIBS) $(CATCH_LIBS)
+INCLUDES := -Icommon -Ichapters/shared -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call folder_of,$(n)))
+BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(INCLUDES) $(CATCH_CFLAGS)
+BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
 
-COMMON_OBJECTS := $(patsubst common/%.cpp,$(BUILD)/common/%.o,$(wildcard common/*.cpp))
-HARNESS_OBJECTS := $(patsubst tests/harness/%.cpp,$(BUILD)/harness/%.o,$(wildcard tests/harness/*.cpp))
 
-# ---- Compiling ---------------------------------------------------------------------
-# Every object depends on the compiler flags, recorded in a file that only changes
-# when they do: ARCH=sm_90 after a default build rebuilds, a repeated build does not.
+# ---- One rule per kind of source -------------------------------------------------------------
+# Objects mirror the source tree: chapters/02-tiled-gemm/test.cpp -> build/emu/chapters/02-tiled-gemm/test.o.
+# Each object also depends on the flags it was built with (FLAGS_RECORD), so changing a
+# flag rebuilds and a repeated build does not.
 FLAGS_RECORD := $(BUILD)/compile-flags.txt
-$(FLAGS_RECORD): FORCE
-	@mkdir -p $(@D)
-	@echo '$(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)' | cmp -s - $@ || echo '$(NVCC) $(NVCCFLAGS) | $(CXX) $(CXXFLAGS)' > $@
 
-# A .cu file is compiled by nvcc; mk/emu.mk has the CPU backend's rule instead.
+$(BUILD)/%.o: %.cpp $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  CXX   $<"
+	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@
+
 ifeq ($(BACKEND),cuda)
 $(BUILD)/%.o: %.cu $(FLAGS_RECORD)
 	@mkdir -p $(@D)
 	@echo "  NVCC  $<"
-	@$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	@$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@
 endif
 
-$(BUILD)/common/%.o: common/%.cpp $(FLAGS_RECORD)
+$(BUILD)/%.a:
 	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
+	@echo "  AR    $@"
+	@rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/harness/%.o: tests/harness/%.cpp $(FLAGS_RECORD)
+$(FLAGS_RECORD): FORCE
 	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
+	@echo '$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) | $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS)' | cmp -s - $@ || \
+	 echo '$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) | $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS)' > $@
 
-$(BUILD)/demos/%.o: demos/%.cpp $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
+# Link the prerequisites; $(1), if given, names libraries that come before the usual ones.
+link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@
 
-$(BUILD)/tests/%.o: tests/%.cpp $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
+# ---- Libraries ----------------------------------------------------------------------------------
+objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
+# common/: what every chapter uses. chapters/shared/: what several chapters share (the GEMM
+# cases and reference); its *_benchmark.cpp files go with the benchmarks (mk/bench.mk),
+# which alone link cuBLAS. The test harness (tests/harness/) is linked as objects, not an
+# archive: its Catch2 listeners register themselves and must not be left out.
+COMMON_LIBRARY := $(BUILD)/libcommon.a
+SHARED_LIBRARY := $(BUILD)/libchapters-shared.a
+HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
+$(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
+$(SHARED_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard chapters/shared/*/*.cpp)))
 
-# The CPU backend: its runtime, the translation of .cu files, its own tests.
-include mk/emu.mk
+# ---- The backend ----------------------------------------------------------------------------------
+# The backend runs the kernels: cuda on the GPU, emu on the CPU (mk/emu.mk). Each sets
+# where cuda_runtime.h comes from, what programs link with, and how a .cu file is built.
+# Unless BACKEND is given, mk/toolchain.mk picks cuda when a GPU is usable, else emu, and
+# the first line of a build says which and why.
+ifeq ($(origin BACKEND),file)
+  BACKEND_CHOICE := Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).
+else
+  BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
+endif
+ifeq ($(MAKELEVEL),0)
+  ifneq ($(filter-out help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
+    $(info $(BACKEND_CHOICE))
+  endif
+endif
+ifeq ($(BACKEND),cuda)
+  BACKEND_CXXFLAGS := -isystem $(CUDA_HOME)/include
+  BACKEND_LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
+  BACKEND_LIBRARY :=
+  test-emu:
+	@echo "The CPU backend's tests run with BACKEND=emu: make test-emu BACKEND=emu"
+else ifeq ($(BACKEND),emu)
+  include mk/emu.mk
+else
+  $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
+endif
+LDLIBS += $(BACKEND_LDLIBS) $(CATCH_LIBS)
 
-# ---- One set of rules per chapter -----------------------------------------------------
-# For chapter $(1) in folder $(2): its kernels from the chosen tree, linked with its
-# tests, common/ and the test harness into $(BIN)/chapter$(1)-tests.
-define CHAPTER_RULES
-CHAPTER$(1)_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard $(TREE)/$(2)/*.cu))
+# ---- A chapter's programs ------------------------------------------------------------------------
+# Chapter N is its folder chapters/NN-name/: the student's .cu files (from TREE), test.cpp,
+# demo.cpp, bench.cpp, and any other .cpp (its CPU reference), linked into every program.
+kernels_of = $(call objects_of,$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu))
+chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.cpp %/profile.cpp,\
+                    $(wildcard chapters/$(call folder_of,$(1))/*.cpp)))
+program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
+has_demo = $(wildcard chapters/$(call folder_of,$(1))/demo.cpp)
 
-$(BIN)/chapter$(1)-tests: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/tests/$(2).o $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
-	@mkdir -p $$(@D)
-	@echo "  LINK  $$@"
-	@$(CXX) $$^ $(LDLIBS) -o $$@
+.SECONDEXPANSION:
+$(BIN)/chapter%-tests: $$(call kernels_of,$$*) $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) \
+                       $(HARNESS_OBJECTS) $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+	$(link)
+$(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
+                      $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+	$(link)
 
-# The chapter's demo, when it has one: demos/$(2).cpp.
-ifneq ($(wildcard demos/$(2).cpp),)
-$(BIN)/chapter$(1)-demo: $$(CHAPTER$(1)_OBJECTS) $(BUILD)/demos/$(2).o $(COMMON_OBJECTS) $(BACKEND_OBJECTS)
-	@mkdir -p $$(@D)
-	@echo "  LINK  $$@"
-	@$(CXX) $$^ $(LDLIBS) -o $$@
-CHAPTER$(1)_DEMO := $(BIN)/chapter$(1)-demo
+# `make chapter2` builds chapter 2; with a verb (`make chapter2 test`) it only names it.
+CHAPTER_GOALS := $(addprefix chapter,$(CHAPTERS))
+.PHONY: $(CHAPTER_GOALS)
+ifeq ($(VERBS),)
+$(CHAPTER_GOALS): chapter%: $(BIN)/chapter%-tests $$(if $$(call has_demo,$$*),$(BIN)/chapter%-demo)
+else
+$(CHAPTER_GOALS):
+	@:
 endif
 
-# `make chapter2 hint` and the other workflow goals name the chapter without building it.
-.PHONY: chapter$(1)
-chapter$(1): $(if $(WORKFLOW_GOALS),,$(BIN)/chapter$(1)-tests $$(CHAPTER$(1)_DEMO))
-endef
-$(foreach n,$(CHAPTERS),$(eval $(call CHAPTER_RULES,$(n),$(call chapter_folder,$(n)))))
+# The library's and the harness's own tests, and the backend's (mk/emu.mk adds its own).
+$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+	$(link)
 
-$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
-	@mkdir -p $(@D)
-	@echo "  LINK  $@"
-	@$(CXX) $^ $(LDLIBS) -o $@
-
-# Benchmarks, compute-sanitizer runs and the results page (they use the rules above).
-include mk/bench.mk
-
-# ---- Targets for people ---------------------------------------------------------------
+# ---- Targets for people -------------------------------------------------------------------------
 #: make chapterN test       build chapter N from chapters/ and run its tests
 #: make chapterN            build chapter N only
 #: make test                build and test every chapter (and common/)
@@ -135,16 +156,12 @@ include mk/bench.mk
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: ... IMAGE=photo.pgm      chapter 3's demo blurs this 8-bit grayscale PGM instead of a test image
-#: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
-#: make setup               install what is missing (Catch2, Doxygen, Graphviz) or say what to install
-#: make clean               delete build/, except the backups that reset made
-#: make help                this list
 
-# Without a chapter named, the backend's own tests run too (BACKEND_TEST_BINARIES, mk/emu.mk).
-TEST_BINARIES := $(if $(NAMED_CHAPTERS),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
+# Without a chapter named, the library's and the backend's own tests run too.
+TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
 
-# Each run also leaves its counts in <binary>.results for mk/workflow.mk (status,
-# solution, grade); tests/harness/results_file.cpp writes it.
+# Each run leaves its counts in <binary>.results (tests/harness/results_file.cpp writes
+# them), which `make status` and `make chapterN solution` read.
 .PHONY: test
 test: $(TEST_BINARIES)
 	@failed=0; \
@@ -154,45 +171,83 @@ test: $(TEST_BINARIES)
 	done; \
 	exit $$failed
 
-# IMAGE=file, when given, is the demo's first argument (chapter 3 reads it as a PGM).
 .PHONY: run
-run:
-	@if [ "$(words $(NAMED_CHAPTERS))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
-	@demo=$(BIN)/chapter$(NAMED_CHAPTERS)-demo; \
-	if [ ! -f demos/$(call chapter_folder,$(NAMED_CHAPTERS)).cpp ]; then echo "Chapter $(NAMED_CHAPTERS) has no demo."; exit 1; fi; \
-	$(MAKE) $$demo && TUTORIAL_SEED=$(SEED) ./$$demo $(if $(IMAGE),'$(IMAGE)') $(ARGS)
+run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
+	@if [ "$(words $(NAMED))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
+	@TUTORIAL_SEED=$(SEED) ./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)
 
 .PHONY: test-common
 test-common: $(BUILD)/bin/common-tests
 	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
 
-.PHONY: check
+# ---- The learner's and instructor's workflow: tools/tutorial ----------------------------------------
+#: make status              your progress: a row per chapter (files, build, tests), then what to do next
+#: make chapterN hint       the chapter's next hint: one more on each call (RESTART=1: from the first)
+#: make chapterN solution   the reference solution, once the chapter passes (FORCE=1: before that)
+#: make chapterN reset      back to the chapter's skeleton; your files are saved under build/backups/
+#: make grade               build and test every chapter (or the named ones): JUnit XML per chapter in
+#:                          build/grade/ and a score table; exits 0 once every chapter is graded
+#: make skeletons           (maintainers) write each chapters/ file from its solution's markers
+TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
+GRADE_DIR := build/grade
+
+# status and grade build each chapter on its own, so that one that does not compile
+# leaves the others alone; the log of each build is what the tool reads.
+build_each = for n in $(1); do \
+	  $(MAKE) chapter$$n BACKEND=$(BACKEND) >$(2)/chapter$$n-build.log 2>&1; echo $$? >$(2)/chapter$$n-build.status; \
+	done
+
+.PHONY: status hint solution reset grade skeletons
+status:
+	@mkdir -p $(BUILD)/status && $(call build_each,$(CHAPTERS),$(BUILD)/status)
+	@$(TUTORIAL) status --logs $(BUILD)/status
+hint:
+	@$(TUTORIAL) hint $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
+solution:
+	@$(TUTORIAL) solution $(NAMED) $(if $(filter 1,$(FORCE)),--force)
+reset:
+	@$(TUTORIAL) reset $(NAMED)
+grade:
+	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
+	@for n in $(SELECTED); do \
+	  binary=$(BIN)/chapter$$n-tests; \
+	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ]; then \
+	    TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$(GRADE_DIR)/chapter$$n.results \
+	      $$binary -r junit -o $(GRADE_DIR)/chapter$$n.xml >$(GRADE_DIR)/chapter$$n-test.log 2>&1; \
+	  fi; \
+	done
+	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(SELECTED)
+skeletons:
+	@$(TUTORIAL) skeletons --write
+
+# ---- Maintenance -------------------------------------------------------------------------------------
+#: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
+#: make setup               install what is missing (Catch2, Boost.Context, Doxygen, Graphviz) or say what to install
+#: make clean               delete build/, except the backups that reset made
+#: make help                this list
+.PHONY: check setup clean help print-backend FORCE
 check:
 	@bash tools/check.sh
-
-.PHONY: setup
 setup:
 	@bash tools/setup.sh
-
-.PHONY: clean
 clean:
 	@# build/backups holds what `make chapterN reset` saved of a student's work: never delete it.
 	@find build -mindepth 1 -maxdepth 1 ! -name backups -exec rm -rf {} + 2>/dev/null; true
-
-.PHONY: help
 help:
 	@echo "CUDA shared-memory tutorial. The chapters:"
-	@awk '!/^#/ && NF {n = $$1; $$1 = $$2 = ""; sub(/^ +/, ""); printf "  chapter%-3s %s\n", n, $$0}' $(CHAPTER_LIST)
+	@python3 -m tools.tutorial chapters
 	@echo
 	@echo "Targets:"
 	@sed -n 's/^#: /  /p' $(MAKEFILE_LIST)
 	@echo
 	@echo "Building for $(ARCH_DESCRIPTION); Catch2 version $(CATCH_VERSION)."
-
-.PHONY: FORCE
+print-backend:
+	@echo $(BACKEND)
+	@echo '$(BACKEND_CHOICE)'
 FORCE:
 
-# The course site (make docs): its own file, since it reads the chapter list above.
+# Benchmarks, compute-sanitizer and the results page; the course site.
+include mk/bench.mk
 include mk/docs.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,13 +1,12 @@
 /// @file reference.h
-/// @brief CPU reference implementations: what every kernel's output must match.
+/// @brief What a CPU reference returns: the exact answer and its tolerance.
 ///
-/// Each reference returns the exact answer (computed in double) together with how far
+/// Each chapter's CPU reference (in its folder) returns the exact answer (computed in double) together with how far
 /// a correct float kernel may be from it, derived from the floating-point error bound
 /// of the sum it computes. Tolerances are never a magic constant like 1e-3: too loose
 /// and a real bug passes, too tight and a correct kernel fails.
 #pragma once
 
-#include <cstdint>
 #include <vector>
 
 namespace tutorial {
@@ -25,34 +24,5 @@ struct ExpectedOutput {
 /// is within γ_n · Σ|xᵢ·yᵢ| of the exact sum (Higham, Accuracy and Stability of
 /// Numerical Algorithms, §3.1). That is the bound the tests allow.
 double float_sum_error_factor(long long terms);
-
-/// @brief C = A·B for row-major A (M×K), B (K×N), C (M×N).
-///
-/// Accumulates in double; the tolerance of C(i,j) is γ_K · Σₖ |A(i,k)|·|B(k,j)|.
-ExpectedOutput gemm_reference(const std::vector<float>& A, const std::vector<float>& B, int M, int N, int K);
-
-/// @brief The box mean of a row-major 8-bit image: each output pixel is the mean of the
-/// (2·radius+1)×(2·radius+1) pixels around it.
-///
-/// This defines the semantics every box-mean kernel must match exactly:
-/// - the sum goes into an int, which cannot overflow (at most 289·255 for radius 8);
-/// - the mean is rounded to nearest, `(sum + area/2) / area` with area = (2·radius+1)²;
-/// - a neighbour outside the image is replaced by the nearest edge pixel (clamp to edge,
-///   or "replicate"), so every output pixel is defined, the border included.
-///
-/// @throws std::invalid_argument if @p image does not hold width·height pixels, or a
-///         size or the radius is negative
-std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& image, int width, int height,
-                                             int radius);
-
-/// @brief The simple moving average of @p input over a window of @p window elements:
-/// output i is (input[i] + … + input[i + window − 1]) / window, for i = 0 … size − window.
-///
-/// Accumulates in double. A float kernel sums window terms (window − 1 roundings) and
-/// divides by window (one more, or two for a multiplication by a rounded 1/window), so
-/// the tolerance of output i is γ_{window+1} · Σ|input[i+k]| / window.
-///
-/// @throws std::invalid_argument unless 1 ≤ window ≤ input.size()
-ExpectedOutput moving_average_reference(const std::vector<float>& input, int window);
 
 }  // namespace tutorial

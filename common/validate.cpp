@@ -1,6 +1,5 @@
 #include "validate.h"
 
-#include <climits>
 #include <stdexcept>
 
 namespace tutorial {
@@ -24,38 +23,6 @@ void require_not_null(const char* function, const char* name, const void* pointe
     if (pointer == nullptr) {
         throw std::invalid_argument(std::string(function) + ": argument " + name + " is a null pointer");
     }
-}
-
-void require_gemm_arguments(const char* function, const float* A, const float* B, const float* C, int M, int N,
-                            int K) {
-    require_positive(function, "M", M);
-    require_positive(function, "N", N);
-    require_positive(function, "K", K);
-    require_not_null(function, "A", A);
-    require_not_null(function, "B", B);
-    require_not_null(function, "C", C);
-}
-
-void require_box_mean_arguments(const char* function, const unsigned char* input, const unsigned char* output,
-                                int width, int height, int radius, int max_radius) {
-    require_positive(function, "width", width);
-    require_positive(function, "height", height);
-    if (static_cast<long long>(width) * height > INT_MAX) {
-        throw std::invalid_argument(std::string(function) + ": the image is " + std::to_string(width) + " x " +
-                                    std::to_string(height) + " pixels, more than the " + std::to_string(INT_MAX) +
-                                    " an int can index (arguments width and height)");
-    }
-    require_in_range(function, "radius", radius, 0, max_radius);
-    require_not_null(function, "input", input);
-    require_not_null(function, "output", output);
-}
-
-void require_moving_average_arguments(const char* function, const float* input, const float* output, int size,
-                                      int window) {
-    require_positive(function, "size", size);
-    require_in_range(function, "window", window, 1, size);
-    require_not_null(function, "input", input);
-    require_not_null(function, "output", output);
 }
 
 void require_shared_memory_fits(const char* function, std::size_t bytes, std::size_t limit) {

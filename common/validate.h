@@ -1,5 +1,5 @@
 /// @file validate.h
-/// @brief Argument checks for the chapters' host functions.
+/// @brief Argument checks that every chapter's host functions build on.
 ///
 /// A bad size or pointer must never reach a kernel: it would either compute garbage
 /// silently or crash far from the mistake. These checks throw std::invalid_argument
@@ -22,21 +22,6 @@ void require_in_range(const char* function, const char* name, long long value, l
 
 /// @brief Throw std::invalid_argument if @p pointer is null.
 void require_not_null(const char* function, const char* name, const void* pointer);
-
-/// @brief The checks every GEMM entry point makes: M, N, K ≥ 1 and no null matrix.
-void require_gemm_arguments(const char* function, const float* A, const float* B, const float* C, int M, int N,
-                            int K);
-
-/// @brief The checks every box-mean entry point makes: width and height ≥ 1, at most
-/// 2³¹ − 1 pixels in all (so that an int indexes any of them), 0 ≤ radius ≤
-/// @p max_radius, and no null image.
-void require_box_mean_arguments(const char* function, const unsigned char* input, const unsigned char* output,
-                                int width, int height, int radius, int max_radius);
-
-/// @brief The checks every moving-average entry point makes: size ≥ 1,
-/// 1 ≤ window ≤ size, and no null array.
-void require_moving_average_arguments(const char* function, const float* input, const float* output, int size,
-                                      int window);
 
 /// @brief Throw std::invalid_argument unless @p bytes of shared memory per block fit
 /// within @p limit, the GPU's limit for one block; the message gives both numbers.

@@ -1,8 +1,8 @@
-# Benchmarks, the compute sanitizer and the results page. Included by the Makefile
-# after the chapter rules, whose CHAPTERn_OBJECTS it links into the benchmarks.
+# Benchmarks, the compute sanitizer and the results page. Included by the Makefile, whose
+# chapter definitions (kernels_of, program_of, ...) and libraries it uses.
 #
-# Both need a real GPU: on the CPU emulator (BACKEND=emu) or with no GPU they refuse
-# in one line and fail, rather than print timings or "clean" reports that mean nothing.
+# Both need a real GPU: on the CPU backend (BACKEND=emu) or with no GPU they refuse in one
+# line and fail, rather than print timings or "clean" reports that mean nothing.
 
 #: make chapterN bench      time chapter N's kernels against ceilings measured in the same run (needs a GPU)
 #: make bench               the same for every chapter that has a benchmark; files go to build/bench/
@@ -16,62 +16,42 @@ SANITIZE_OUTPUT := build/sanitize/$(TREE)
 REQUIRE_GPU := bash tools/require-gpu.sh
 
 # ---- Benchmarks ------------------------------------------------------------------------
-# A chapter has a benchmark when bench/<its folder>.cpp exists. The harness in
-# common/benchmark/ is linked only into the benchmarks: it needs cuBLAS and a GPU.
-BENCH_HARNESS_OBJECTS := $(patsubst common/%.cpp,$(BUILD)/common/%.o,$(wildcard common/benchmark/*.cpp))
-BENCH_LDLIBS := $(LDLIBS) -lcublas
+# A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/,
+# and chapters/shared/*/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS and a GPU, so only benchmarks link it. A benchmark may time another
+# chapter's reference solution as its baseline (chapter 2 compares with chapter 1's naive
+# kernel): every reference solution is in SOLUTIONS_LIBRARY, linked after the chapter's
+# own kernels, so the linker takes from it only what the chapter does not define.
+BENCH_LIBRARY := $(BUILD)/libbenchmark.a
+SOLUTIONS_LIBRARY := $(BUILD)/libsolutions.a
+$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp chapters/shared/*/*_benchmark.cpp))
+$(SOLUTIONS_LIBRARY): $(call objects_of,$(wildcard solutions/*/*.cu))
 
-# Chapter 2's speed-up is over chapter 1's naive kernel. It comes from the reference
-# solution, so the baseline is correct whatever the state of the student's chapter 1.
-BENCH_EXTRA_SOURCES_02-tiled-gemm := solutions/01-naive-gemm/naive_gemm.cu
+$(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
+                       $(SOLUTIONS_LIBRARY) $(BENCH_LIBRARY) $(SHARED_LIBRARY) $(COMMON_LIBRARY)
+	$(call link,-lcublas)
 
-$(BUILD)/bench/%.o: bench/%.cpp $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(CXXFLAGS) -c $< -o $@
-
-BENCHED_CHAPTERS :=
-define BENCH_RULES
-ifneq ($(wildcard bench/$(2).cpp),)
-BENCHED_CHAPTERS += $(1)
-$(BIN)/chapter$(1)-bench: $$(CHAPTER$(1)_OBJECTS) $(patsubst %.cu,$(BUILD)/%.o,$(BENCH_EXTRA_SOURCES_$(2))) \
-                          $(BUILD)/bench/$(2).o $(BENCH_HARNESS_OBJECTS) $(COMMON_OBJECTS)
-	@mkdir -p $$(@D)
-	@echo "  LINK  $$@"
-	@$(CXX) $$^ $(BENCH_LDLIBS) -o $$@
-endif
-endef
-$(foreach n,$(CHAPTERS),$(eval $(call BENCH_RULES,$(n),$(call chapter_folder,$(n)))))
-
-BENCH_SELECTED := $(filter $(BENCHED_CHAPTERS),$(SELECTED))
+BENCH_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call folder_of,$(n))/bench.cpp),$(n)))
 BENCH_BINARIES := $(foreach n,$(BENCH_SELECTED),$(BIN)/chapter$(n)-bench)
-bench_command = ./$(BIN)/chapter$(1)-bench --chapter $(1) --folder $(call chapter_folder,$(1)) --tree $(TREE) \
-                --output-dir $(BENCH_OUTPUT) $(ARGS)
 
 # The harness's own tests: its arithmetic and files, on any machine.
-$(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchmark/report.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
-	@mkdir -p $(@D)
-	@echo "  LINK  $@"
-	@$(CXX) $^ $(LDLIBS) -o $@
+$(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchmark/report.o $(HARNESS_OBJECTS) \
+                              $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+	$(link)
 
-.PHONY: test-benchmark
+.PHONY: test-benchmark bench-binaries bench
 test-benchmark: $(BUILD)/bin/benchmark-tests
 	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
 
 # Builds the benchmarks without running them (make check uses it).
-.PHONY: bench-binaries
 bench-binaries: $(BENCH_BINARIES)
 
-.PHONY: bench
 bench:
 	@$(REQUIRE_GPU) "make bench" "$(BACKEND)"
-	@if [ -z "$(BENCH_SELECTED)" ]; then \
-	  echo "No benchmark for $(addprefix chapter,$(SELECTED)): there is no bench/$(call chapter_folder,$(firstword $(SELECTED))).cpp."; \
-	  exit 1; \
-	fi
+	@if [ -z "$(BENCH_SELECTED)" ]; then echo "No benchmark for $(addprefix chapter,$(SELECTED)): its folder has no bench.cpp."; exit 1; fi
 	@$(MAKE) $(BENCH_BINARIES)
 	@failed=0; \
-	$(foreach n,$(BENCH_SELECTED),$(call bench_command,$(n)) || failed=1;) \
+	$(foreach n,$(BENCH_SELECTED),./$(BIN)/chapter$(n)-bench --chapter $(n) --folder $(call folder_of,$(n)) \
+	  --tree $(TREE) --output-dir $(BENCH_OUTPUT) $(ARGS) || failed=1;) \
 	exit $$failed
 
 # ---- Compute sanitizer --------------------------------------------------------------
@@ -79,23 +59,20 @@ bench:
 # runs them side by side. tools/sanitize.sh runs one and prints one line; the
 # `sanitize` target sums them up and fails if any run did.
 SANITIZER_TOOLS := memcheck racecheck synccheck initcheck
-SANITIZE_SUITES := $(if $(NAMED_CHAPTERS),,common) $(addprefix chapter,$(SELECTED))
+SANITIZE_SUITES := $(if $(NAMED),,common) $(addprefix chapter,$(SELECTED))
 suite_binary = $(if $(filter common,$(1)),$(BUILD)/bin/common-tests,$(BIN)/$(1)-tests)
 SANITIZE_RUNS := $(foreach s,$(SANITIZE_SUITES),$(foreach t,$(SANITIZER_TOOLS),sanitize-run/$(s)/$(t)))
 
-.PHONY: sanitize-preflight
+.PHONY: sanitize sanitize-preflight $(SANITIZE_RUNS)
 sanitize-preflight:
 	@$(REQUIRE_GPU) "make sanitize" "$(BACKEND)"
 	@bash tools/sanitize.sh preflight
 
-define SANITIZE_RULE
-.PHONY: sanitize-run/$(1)/$(2)
-sanitize-run/$(1)/$(2): sanitize-preflight $(call suite_binary,$(1))
-	@TUTORIAL_SEED=$(SEED) bash tools/sanitize.sh run $(2) $(call suite_binary,$(1)) $(SANITIZE_OUTPUT)/$(1)-$(2).log "$(1) ($(TREE))" $(ARGS)
-endef
-$(foreach s,$(SANITIZE_SUITES),$(foreach t,$(SANITIZER_TOOLS),$(eval $(call SANITIZE_RULE,$(s),$(t)))))
+# sanitize-run/SUITE/TOOL: the suite's binary is its second word.
+$(SANITIZE_RUNS): sanitize-run/%: sanitize-preflight $$(call suite_binary,$$(firstword $$(subst /, ,$$*)))
+	@TUTORIAL_SEED=$(SEED) bash tools/sanitize.sh run $(notdir $*) $(call suite_binary,$(firstword $(subst /, ,$*))) \
+	  $(SANITIZE_OUTPUT)/$(subst /,-,$*).log "$(firstword $(subst /, ,$*)) ($(TREE))" $(ARGS)
 
-.PHONY: sanitize
 sanitize: $(SANITIZE_RUNS)
 	@bash tools/sanitize.sh summary $(foreach r,$(SANITIZE_RUNS),$(SANITIZE_OUTPUT)/$(subst /,-,$(patsubst sanitize-run/%,%,$(r))).log)
 
@@ -106,8 +83,4 @@ RESULTS ?= $(sort $(wildcard $(BENCH_OUTPUT)/chapter*-solutions.csv))
 
 .PHONY: results
 results:
-	@if [ -z "$(strip $(RESULTS))" ]; then \
-	  echo "No results in $(BENCH_OUTPUT)/: run 'make bench SOLUTIONS=1' on a GPU first, or name CSV files with RESULTS=..."; \
-	  exit 1; \
-	fi
-	@python3 tools/results.py --output docs/results.md $(RESULTS)
+	@python3 -m tools.tutorial results --output docs/results.md $(RESULTS)

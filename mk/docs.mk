@@ -1,11 +1,11 @@
 # The course site: `make docs` runs Doxygen over the lessons, the figures and the API.
-# Included by the Makefile, after the chapter list is read.
+# Included by the Makefile, which reads the chapter list.
 #
 # Two editions, in two folders so that they never mix:
 #   student (the default)  build/docs/html             no solution code anywhere
 #   instructor             build/docs-instructor/html  SOLUTIONS=1: the reference solutions too
-# The pages are generated from chapters/chapters.txt and each chapter's README.md by
-# tools/docs_pages.py; docs/Doxyfile holds the settings that never change, and the
+# The pages are generated from the registry, README.md and each chapter's README.md by
+# `python3 -m tools.tutorial docs`; docs/Doxyfile holds the settings that never change, and the
 # rest is appended here into the build folder's Doxyfile.
 
 #: make docs                build the course site (student edition) into build/docs/html
@@ -23,10 +23,10 @@ DOCS_EDITION := $(if $(filter 1,$(SOLUTIONS)),instructor,student)
 DOCS_DIR := $(if $(filter instructor,$(DOCS_EDITION)),build/docs-instructor,build/docs)
 DOCS_STAMP := $(DOCS_DIR)/html/.built
 
-CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call chapter_folder,$(n)))
-DOCS_API := common tests/harness $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
-DOCS_SOURCES := $(CHAPTER_LIST) $(wildcard docs/*.md docs/*.css docs/figures/*) docs/Doxyfile tools/docs_pages.py \
-                $(wildcard common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS))) \
+CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call folder_of,$(n)))
+DOCS_API := common tests/harness chapters/shared $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
+DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css tools/tutorial/*.py) docs/Doxyfile \
+                $(wildcard common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS)) $(addsuffix /figures/*,$(CHAPTER_FOLDERS))) \
                 $(if $(filter instructor,$(DOCS_EDITION)),$(wildcard solutions/*/*))
 
 # What this build adds to docs/Doxyfile. The file is rewritten only when it changes,
@@ -35,11 +35,12 @@ DOCS_SETTINGS := \
   'PROJECT_NUMBER = "$(DOCS_EDITION) edition"' \
   'OUTPUT_DIRECTORY = $(DOCS_DIR)' \
   'INPUT = $(DOCS_DIR)/pages $(DOCS_API)' \
-  'STRIP_FROM_INC_PATH = common tests/harness $(CHAPTER_FOLDERS)' \
+  'IMAGE_PATH = $(addsuffix /figures,$(CHAPTER_FOLDERS))' \
+  'STRIP_FROM_INC_PATH = common tests/harness chapters/shared $(CHAPTER_FOLDERS)' \
   'HAVE_DOT = $(HAVE_DOT)' \
   'DOT_PATH = $(dir $(shell command -v $(DOT) 2>/dev/null))' \
   'WARN_AS_ERROR = $(if $(filter 1,$(DOCS_STRICT)),FAIL_ON_WARNINGS,NO)' \
-  $(if $(filter instructor,$(DOCS_EDITION)),'ENABLED_SECTIONS = INSTRUCTOR' 'EXAMPLE_PATH = solutions')
+  $(if $(filter instructor,$(DOCS_EDITION)),'ENABLED_SECTIONS = INSTRUCTOR' 'EXAMPLE_PATH = $(DOCS_DIR)/solutions')
 
 $(DOCS_DIR)/Doxyfile: docs/Doxyfile FORCE
 	@mkdir -p $(@D)
@@ -49,8 +50,8 @@ $(DOCS_DIR)/Doxyfile: docs/Doxyfile FORCE
 # The site is rebuilt from scratch, so that no page of an earlier build lingers.
 $(DOCS_STAMP): $(DOCS_DIR)/Doxyfile $(DOCS_SOURCES)
 	@echo "  DOCS  the $(DOCS_EDITION) edition"
-	@rm -rf $(DOCS_DIR)/html $(DOCS_DIR)/pages
-	@$(PYTHON) tools/docs_pages.py $(DOCS_DIR)/pages $(if $(filter instructor,$(DOCS_EDITION)),--solutions)
+	@rm -rf $(DOCS_DIR)/html $(DOCS_DIR)/pages $(DOCS_DIR)/solutions
+	@$(PYTHON) -m tools.tutorial docs $(DOCS_DIR)/pages $(if $(filter instructor,$(DOCS_EDITION)),--solutions)
 	@$(DOXYGEN) $(DOCS_DIR)/Doxyfile
 	@touch $@
 

@@ -1,38 +1,17 @@
 # The CPU backend (BACKEND=emu): the chapters' .cu files, unchanged, compiled by g++ and
 # run on the CPU, one fiber per CUDA thread, with checks a GPU does not make (barriers,
 # bounds, thread order). docs/cpu-backend.md explains it; the code is in emu/.
-# Included by the Makefile after its compile rules; for BACKEND=cuda it only says so.
+# Included by the Makefile for BACKEND=emu: it sets BACKEND_CXXFLAGS, BACKEND_LDLIBS and
+# BACKEND_LIBRARY (the runtime, linked as objects), and the rule that builds a .cu file.
 
 #: ... BACKEND=emu          run the kernels on the CPU (the default without a GPU); BACKEND=cuda: on the GPU
 #: ... SCHEDULE=...         CPU backend: the thread orders of each launch (default forward,reverse; random:SEED)
 #: make test-emu            CPU backend: its own tests, with a planted bug for each thing it catches
 
-# One line on how the backend was chosen, before a build or a test run. Not for goals
-# that build nothing, nor for `make check`, whose script prints it once.
-ifeq ($(origin BACKEND),file)
-  BACKEND_CHOICE := Backend: $(BACKEND), because $(DEFAULT_BACKEND_REASON) (choose with BACKEND=cuda or BACKEND=emu).
-else
-  BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
-endif
-ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out help print-backend clean setup check,$(or $(MAKECMDGOALS),help)),)
-    $(info $(BACKEND_CHOICE))
-  endif
-endif
-ifeq ($(filter $(BACKEND),cuda emu),)
-  $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
-endif
-
-.PHONY: print-backend
-print-backend:
-	@echo $(BACKEND)
-	@echo '$(BACKEND_CHOICE)'
-
-ifeq ($(BACKEND),emu)
 
 EMU_TRANSLATOR := $(BUILD)/tools/cu2cpp
 BACKEND_CXXFLAGS := -Iemu/include
-BACKEND_OBJECTS := $(patsubst emu/src/%.cpp,$(BUILD)/emu/%.o,$(wildcard emu/src/*.cpp))
+BACKEND_LIBRARY := $(patsubst emu/src/%.cpp,$(BUILD)/emu/%.o,$(wildcard emu/src/*.cpp))
 BACKEND_TEST_BINARIES := $(BUILD)/bin/emu-tests
 
 # Fibers: Boost.Context when installed (make setup installs it), else glibc's ucontext,
@@ -69,7 +48,7 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 
 $(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/emu.mk
 	@echo "  CXX   $*.cu (for the CPU)"
-	@$(CXX) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
+	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
 
 # Installing or removing Boost.Context switches the fibers: rebuild the runtime then.
 EMU_FIBER_RECORD := $(BUILD)/emu/fibers.txt
@@ -80,15 +59,13 @@ $(EMU_FIBER_RECORD): FORCE
 $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FIBER_RECORD) mk/emu.mk
 	@mkdir -p $(@D)
 	@echo "  CXX   $<"
-	@$(CXX) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
+	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
 
 # The backend's own tests: kernels with planted bugs, each of which must be reported
 # with its diagnostic, beside correct twins that must pass under every schedule.
 EMU_PLANTED_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu))
-$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
-	@mkdir -p $(@D)
-	@echo "  LINK  $@"
-	@$(CXX) $^ $(LDLIBS) -o $@
+$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(HARNESS_OBJECTS) $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+	$(link)
 
 .PHONY: test-emu
 test-emu: $(BUILD)/bin/emu-tests
@@ -99,10 +76,3 @@ ifdef SCHEDULE
   export EMU_SCHEDULE := $(SCHEDULE)
 endif
 
-else
-
-.PHONY: test-emu
-test-emu:
-	@echo "The CPU backend's tests run with BACKEND=emu: make test-emu BACKEND=emu"
-
-endif

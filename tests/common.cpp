@@ -63,18 +63,6 @@ TEST_CASE("the float sum error factor is n times the unit roundoff, to first ord
     CHECK(float_sum_error_factor(1000) == Approx(1000 * std::ldexp(1.0, -24)).epsilon(1e-4));
 }
 
-TEST_CASE("gemm_reference computes a small product exactly, with a tolerance from K", "[common]") {
-    // [1 2; 3 4] x [5 6; 7 8] = [19 22; 43 50]; the second column of A is negative in
-    // the second test, so the tolerance (a sum of magnitudes) exceeds |value|.
-    const auto out = gemm_reference({1, 2, 3, 4}, {5, 6, 7, 8}, 2, 2, 2);
-    CHECK(out.value == std::vector<double>{19, 22, 43, 50});
-    CHECK(out.tolerance[0] == Approx(19 * float_sum_error_factor(2)));
-    const auto mixed = gemm_reference({1, -2}, {5, 7}, 1, 1, 2);
-    CHECK(mixed.value[0] == -9);
-    CHECK(mixed.tolerance[0] == Approx(19 * float_sum_error_factor(2)));
-    REQUIRE_THROWS_AS(gemm_reference({1, 2, 3}, {1, 2}, 2, 1, 2), std::invalid_argument);
-}
-
 TEST_CASE("a comparison with nothing wrong passes and writes no report", "[common]") {
     const auto report = compare_with_tolerance(std::vector<float>(6, 0.25f), zeros(6), layout_of(2, 3, 0));
     CHECK(report.ok());
@@ -132,62 +120,6 @@ TEST_CASE("an exact comparison of bytes finds a one-off error and names the bord
     CHECK(contains(report.text, "within 1 of the image border"));
 }
 
-// The box mean by its definition: sum the whole clamped box. The reference sums rows
-// first; both must agree exactly.
-std::vector<std::uint8_t> box_mean_by_definition(const std::vector<std::uint8_t>& image, int width, int height,
-                                                 int radius) {
-    std::vector<std::uint8_t> mean(image.size());
-    const int area = (2 * radius + 1) * (2 * radius + 1);
-    for (int y = 0; y < height; ++y) {
-        for (int x = 0; x < width; ++x) {
-            int sum = 0;
-            for (int dy = -radius; dy <= radius; ++dy) {
-                for (int dx = -radius; dx <= radius; ++dx) {
-                    sum += image[std::clamp(y + dy, 0, height - 1) * width + std::clamp(x + dx, 0, width - 1)];
-                }
-            }
-            mean[y * width + x] = static_cast<std::uint8_t>((sum + area / 2) / area);
-        }
-    }
-    return mean;
-}
-
-TEST_CASE("box_mean_reference clamps to the edge and rounds to nearest", "[common]") {
-    // 2 x 2 image [0 9; 18 27], radius 1. The box around (0, 0) clamps to rows 0,0,1 and
-    // columns 0,0,1: 0+0+9 + 0+0+9 + 18+18+27 = 81, mean 9.
-    const std::vector<std::uint8_t> image{0, 9, 18, 27};
-    CHECK(box_mean_reference(image, 2, 2, 1) == std::vector<std::uint8_t>{9, 12, 15, 18});
-    // Radius 0 is a copy.
-    CHECK(box_mean_reference(image, 2, 2, 0) == image);
-    // Rounding: a 3x3 box summing 4 has mean 0.44, rounded to 0; summing 5, 0.56 rounded to 1.
-    CHECK(box_mean_reference({0, 0, 0, 0, 4, 0, 0, 0, 0}, 3, 3, 1)[4] == 0);
-    CHECK(box_mean_reference({0, 0, 0, 0, 5, 0, 0, 0, 0}, 3, 3, 1)[4] == 1);
-    // All 255 at the largest box: 289 * 255 fits an int, and the mean is 255.
-    const std::vector<std::uint8_t> white(7 * 5, 255);
-    CHECK(box_mean_reference(white, 7, 5, 8) == white);
-    REQUIRE_THROWS_AS(box_mean_reference(image, 3, 2, 1), std::invalid_argument);
-}
-
-TEST_CASE("box_mean_reference equals the sum over the whole box, for every radius", "[common]") {
-    const int width = 23, height = 11;
-    const auto image = random_bytes(width * height, 41);
-    for (int radius : {0, 1, 2, 5, 8, 12}) {
-        INFO("radius " << radius);
-        CHECK(box_mean_reference(image, width, height, radius) ==
-              box_mean_by_definition(image, width, height, radius));
-    }
-}
-
-TEST_CASE("moving_average_reference averages each window, with a tolerance from the window", "[common]") {
-    const auto out = moving_average_reference({1, 2, 3, -4}, 2);
-    CHECK(out.value == std::vector<double>{1.5, 2.5, -0.5});
-    // N - 1 additions and a division (or a reciprocal and a multiplication): gamma_{N+1}.
-    CHECK(out.tolerance[2] == Approx(float_sum_error_factor(3) * 7 / 2));
-    const auto whole = moving_average_reference({4, 8}, 2);
-    CHECK(whole.value == std::vector<double>{6});
-    REQUIRE_THROWS_AS(moving_average_reference({1, 2}, 3), std::invalid_argument);
-    REQUIRE_THROWS_AS(moving_average_reference({1, 2}, 0), std::invalid_argument);
-}
 
 TEST_CASE("a report says when the wrong bytes still hold the poison", "[common]") {
     std::vector<std::uint8_t> expected = random_bytes(20, 8), got = expected;

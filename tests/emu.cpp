@@ -12,7 +12,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "expect.h"
-#include "gemm_cases.h"
+#include "gemm/gemm_cases.h"
 #include "random.h"
 
 #include <emu/control.h>

@@ -8,7 +8,7 @@
 #include "naive_gemm.h"
 
 #include "cuda_check.h"
-#include "validate.h"
+#include "gemm/gemm_reference.h"
 
 // One thread computes one element, C(row, col) = sum over k of A(row, k) * B(k, col).
 __global__ void naive_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {

@@ -8,7 +8,7 @@
 #include "tiled_gemm.h"
 
 #include "cuda_check.h"
-#include "validate.h"
+#include "gemm/gemm_reference.h"
 
 #include <stdexcept>
 

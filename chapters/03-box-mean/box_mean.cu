@@ -11,7 +11,7 @@
 #include "box_mean.h"
 
 #include "cuda_check.h"
-#include "validate.h"
+#include "box_mean_reference.h"
 
 // The radius is a template parameter, like chapter 2's TILE: the compiler unrolls the
 // loops over the box, and RADIUS sizes the shared tile of 3b.

@@ -9,6 +9,7 @@
 #include "moving_average.h"
 
 #include "cuda_check.h"
+#include "moving_average_reference.h"
 #include "validate.h"
 
 // 4a: each thread reads its whole window from global memory.

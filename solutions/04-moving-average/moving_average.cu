@@ -1,32 +1,50 @@
-// Chapter 4, reference solution: the simple moving average, three ways: from global
-// memory (4a), through the read-only data cache (4b), and from a dynamically sized
-// shared-memory window (4c).
+// Chapter 4: the simple moving average, three ways: from global memory (4a), through
+// the read-only data cache (4b), and from a dynamically sized shared-memory window (4c).
+//
+// Reference solution.
 //
 // output[i] = (input[i] + ... + input[i + window - 1]) / window, for the
 // size - window + 1 values of i. One thread computes one output.
 #include "moving_average.h"
 
 #include "cuda_check.h"
+#include "moving_average_reference.h"
 #include "validate.h"
 
-// 4a: each thread reads its whole window from global memory. Neighbouring threads'
-// windows overlap in all but one element, so every input element is requested up to
-// `window` times; caches catch many of the repeats, but each is still a load instruction.
+// 4a: each thread reads its whole window from global memory.
+// BEGIN SOLUTION
+// Neighbouring threads' windows overlap in all but one element, so every input element
+// is requested up to `window` times; caches catch many of the repeats, but each is still
+// a load instruction.
+// END SOLUTION
 __global__ void moving_average_naive_kernel(const float* input, float* output, int size, int window) {
+    // BEGIN SOLUTION: this thread's output index i, and an early return unless
+    //   i <= size - window (there are size - window + 1 outputs).
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i > size - window) {
         return;
     }
+    // END SOLUTION
+
+    // BEGIN SOLUTION: sum input[i] .. input[i + window - 1] in a float, then store
+    //   sum / window in output[i].
     float sum = 0.0f;
     for (int k = 0; k < window; ++k) {
         sum += input[i + k];
     }
     output[i] = sum / window;
+    // END SOLUTION
 }
 
 tutorial::LaunchConfig moving_average_launch_config(int size, int window) {
+    // BEGIN SOLUTION: kMovingAverageBlock threads per block (dim3(kMovingAverageBlock)),
+    //   and enough blocks for the size - window + 1 outputs (tutorial::ceil_div).
+    //| (void)size;
+    //| (void)window;
+    //| return tutorial::LaunchConfig{dim3(1), dim3(1)};
     const int outputs = size - window + 1;
     return tutorial::LaunchConfig{dim3(tutorial::ceil_div(outputs, kMovingAverageBlock)), dim3(kMovingAverageBlock)};
+    // END SOLUTION
 }
 
 void moving_average_naive(const float* input, float* output, int size, int window) {
@@ -36,11 +54,19 @@ void moving_average_naive(const float* input, float* output, int size, int windo
     CUDA_CHECK_KERNEL("moving_average_naive_kernel");
 }
 
-// 4b: the same loop. `const __restrict__` on the input (and `__restrict__` on the
-// output) promises the compiler that nothing writes the input while the kernel runs, so
-// it may load it through the read-only data cache (ld.global.nc in the PTX).
+// 4b: the same loop, with the pointers marked so that the compiler may load the input
+// through the read-only data cache.
+// BEGIN SOLUTION
+// `const __restrict__` on the input (and `__restrict__` on the output) promises the
+// compiler that nothing writes the input while the kernel runs, so it may load it through
+// the read-only data cache (ld.global.nc in the PTX).
+//| __global__ void moving_average_readonly_kernel(const float* input, float* output, int size, int window) {
 __global__ void moving_average_readonly_kernel(const float* __restrict__ input, float* __restrict__ output, int size,
                                                int window) {
+    // END SOLUTION
+    // BEGIN SOLUTION: mark the parameters `const float* __restrict__ input` and
+    //   `float* __restrict__ output`: a promise that nothing else reads or writes them
+    //   while the kernel runs. Then write the body of 4a again.
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i > size - window) {
         return;
@@ -50,6 +76,7 @@ __global__ void moving_average_readonly_kernel(const float* __restrict__ input, 
         sum += input[i + k];
     }
     output[i] = sum / window;
+    // END SOLUTION
 }
 
 void moving_average_readonly(const float* input, float* output, int size, int window) {
@@ -59,14 +86,26 @@ void moving_average_readonly(const float* input, float* output, int size, int wi
     CUDA_CHECK_KERNEL("moving_average_readonly_kernel");
 }
 
-// 4c: the block's outputs first..first + blockDim.x - 1 read the inputs
+// 4c: each block loads the span of the input its outputs read, once, into shared memory
+// sized at launch time.
+// BEGIN SOLUTION
+// The block's outputs first..first + blockDim.x - 1 read the inputs
 // first..first + blockDim.x + window - 2: blockDim.x elements of its own and a halo of
-// window - 1 after them. The block loads that span once into shared memory, whose size
-// is only known at run time (it depends on window), so it is declared `extern` and
-// sized by the third launch parameter.
+// window - 1 after them. Its size is only known at run time (it depends on window), so
+// the array is declared `extern` and sized by the third launch parameter.
+// END SOLUTION
 __global__ void moving_average_shared_kernel(const float* input, float* output, int size, int window) {
+    // BEGIN SOLUTION: declare the dynamic shared array: extern __shared__ float cache[];
+    //   Its size is the third launch parameter, set in moving_average_shared() below.
     extern __shared__ float cache[];
+    // END SOLUTION
 
+    // BEGIN SOLUTION: the block's first output `first` = blockIdx.x * blockDim.x. Its
+    //   outputs read inputs first .. first + blockDim.x + window - 2: blockDim.x of its
+    //   own and a halo of window - 1 after them. Load that span into cache[0], cache[1],
+    //   ... in a loop: thread t loads elements t, t + blockDim.x, t + 2 * blockDim.x, ...
+    //   (the span is longer than the block, many times longer when the window is). Stop
+    //   at the end of the input, size - first elements.
     const int first = blockIdx.x * blockDim.x;
     // The last block's span stops at the end of the input.
     const int span = min(static_cast<int>(blockDim.x) + window - 1, size - first);
@@ -75,9 +114,16 @@ __global__ void moving_average_shared_kernel(const float* input, float* output, 
     for (int j = threadIdx.x; j < span; j += blockDim.x) {
         cache[j] = input[first + j];
     }
+    // END SOLUTION
+
+    // BEGIN SOLUTION: wait until the whole span is loaded.
     // Each thread reads elements that other threads loaded.
     __syncthreads();
+    // END SOLUTION
 
+    // BEGIN SOLUTION: as in 4a, but reading the window from cache, starting at
+    //   cache[threadIdx.x]. The early return for threads past the last output comes here,
+    //   after the barrier, not before the loads.
     const int i = first + threadIdx.x;
     if (i > size - window) {
         return;
@@ -87,18 +133,38 @@ __global__ void moving_average_shared_kernel(const float* input, float* output, 
         sum += cache[threadIdx.x + k];
     }
     output[i] = sum / window;
+    // END SOLUTION
 }
 
 std::size_t moving_average_shared_bytes(int window) {
+    // BEGIN SOLUTION: the bytes of shared memory a block's span needs:
+    //   (kMovingAverageBlock + window - 1) floats. Compute in std::size_t, not int: the
+    //   tests ask for windows up to 2 billion.
+    //| (void)window;
+    //| return 0;
     // In size_t: for a window near INT_MAX the count overflows an int.
     return (static_cast<std::size_t>(kMovingAverageBlock) + static_cast<std::size_t>(window) - 1) * sizeof(float);
+    // END SOLUTION
 }
 
 namespace {
 
+// Allows moving_average_shared_kernel to use `bytes` of dynamic shared memory per block.
+// BEGIN SOLUTION
 // A block may use 48 KB of dynamic shared memory as it is. Past that, the kernel must be
 // opted in, up to the GPU's own limit; past the limit, no launch can work.
+// END SOLUTION
 void allow_shared_memory(std::size_t bytes) {
+    // BEGIN SOLUTION: up to kSharedMemoryWithoutOptIn bytes (48 KB), there is nothing to
+    //   do. Past it:
+    //   1. find the GPU's limit: cudaGetDevice(&device), then cudaDeviceGetAttribute(&limit,
+    //      cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    //   2. tutorial::require_shared_memory_fits("moving_average_shared", bytes, limit)
+    //      throws a clear error when the request is more than that;
+    //   3. opt in: cudaFuncSetAttribute(moving_average_shared_kernel,
+    //      cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
+    //   Wrap each CUDA call in CUDA_CHECK.
+    //| (void)bytes;
     if (bytes <= kSharedMemoryWithoutOptIn) {
         return;
     }
@@ -108,6 +174,7 @@ void allow_shared_memory(std::size_t bytes) {
     tutorial::require_shared_memory_fits("moving_average_shared", bytes, static_cast<std::size_t>(limit));
     CUDA_CHECK(cudaFuncSetAttribute(moving_average_shared_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(bytes)));
+    // END SOLUTION
 }
 
 }  // namespace

@@ -1,0 +1,42 @@
+// Chapter 1 tests: naive GEMM.  Run them with `make chapter1 test`.
+#include "naive_gemm.h"
+
+#include "catch.h"
+#include "expect.h"
+#include "gemm/gemm_cases.h"
+#include "gemm/gemm_reference.h"
+
+using tutorial::GemmShape;
+
+TEST_CASE("naive_gemm_launch_config covers C with 16x16 blocks, x along the columns", "[chapter1]") {
+    tutorial::check_launch_covers(naive_gemm_launch_config, kNaiveGemmBlock);
+}
+
+TEST_CASE("naive_gemm matches the CPU reference for every shape", "[chapter1][gpu]") {
+    const GemmShape shape = GENERATE(from_range(tutorial::gemm_test_shapes(kNaiveGemmBlock)));
+    INFO("shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(naive_gemm, shape, kNaiveGemmBlock));
+}
+
+TEST_CASE("naive_gemm rejects bad sizes and null pointers, naming the argument", "[chapter1]") {
+    tutorial::check_gemm_rejects_bad_arguments(naive_gemm, "naive_gemm");
+}
+
+TEST_CASE("naive_gemm reports a failed launch as a CudaError naming the kernel", "[chapter1][gpu]") {
+    const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { naive_gemm(A, B, C, M, N, K); };
+    tutorial::check_too_many_block_rows_is_a_cuda_error(gemm, kNaiveGemmBlock, "naive_gemm_kernel", "naive_gemm.cu");
+}
+
+// The CPU reference this chapter is checked against must itself be right.
+TEST_CASE("gemm_reference computes a small product exactly, with a tolerance from K", "[chapter1][reference]") {
+    // [1 2; 3 4] x [5 6; 7 8] = [19 22; 43 50]; the second column of A is negative in
+    // the second test, so the tolerance (a sum of magnitudes) exceeds |value|.
+    const auto out = tutorial::gemm_reference({1, 2, 3, 4}, {5, 6, 7, 8}, 2, 2, 2);
+    CHECK(out.value == std::vector<double>{19, 22, 43, 50});
+    CHECK(out.tolerance[0] == Approx(19 * tutorial::float_sum_error_factor(2)));
+    const auto mixed = tutorial::gemm_reference({1, -2}, {5, 7}, 1, 1, 2);
+    CHECK(mixed.value[0] == -9);
+    CHECK(mixed.tolerance[0] == Approx(19 * tutorial::float_sum_error_factor(2)));
+    REQUIRE_THROWS_AS(tutorial::gemm_reference({1, 2, 3}, {1, 2}, 2, 1, 2), std::invalid_argument);
+}
+

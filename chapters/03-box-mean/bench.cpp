@@ -1,0 +1,71 @@
+// Chapter 3 benchmark: box mean on an 8000 x 8000 image, global memory against shared.
+//
+// `make chapter3 bench` times your kernels; `make chapter3 bench SOLUTIONS=1` the
+// references. For R = 1 (3x3) and R = 2 (5x5) it times box_mean_global (the baseline)
+// and box_mean_shared, and checks every pixel against the CPU after timing.
+//
+// The rate is effective bandwidth: the compulsory bytes, the image read once and the
+// result written once, over the time. Its ceiling is the device-to-device copy the
+// session measures first, which moves the same kind of bytes as fast as the GPU can.
+#include "box_mean.h"
+
+#include "benchmark/session.h"
+#include "compare.h"
+#include "device_buffer.h"
+#include "random.h"
+#include "box_mean_reference.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+// The size of the seed article's image.
+constexpr int kWidth = 8000;
+constexpr int kHeight = 8000;
+
+using BoxMeanFunction = void (*)(const unsigned char* input, unsigned char* output, int width, int height, int radius);
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    using namespace tutorial;
+    return benchmark::run(argc, argv, [](benchmark::Session& session) {
+        const std::size_t pixels = static_cast<std::size_t>(kWidth) * kHeight;
+        const std::vector<std::uint8_t> image = random_bytes(pixels, derive_seed(run_seed(), {kWidth, kHeight}));
+        DeviceBuffer<std::uint8_t> input(image), output(pixels);
+
+        for (int radius : {1, 2}) {
+            const std::vector<std::uint8_t> expected = box_mean_reference(image, kWidth, kHeight, radius);
+            const std::string problem =
+                std::to_string(kWidth) + " x " + std::to_string(kHeight) + ", R=" + std::to_string(radius);
+            const std::pair<const char*, BoxMeanFunction> variants[] = {{"global", box_mean_global},
+                                                                        {"shared", box_mean_shared}};
+            for (const auto& [variant, box_mean] : variants) {
+                benchmark::WorkToTime work;
+                work.problem = problem;
+                work.variant = variant;
+                work.unit = "GB/s";
+                work.work = 2.0 * static_cast<double>(pixels);  // each pixel read once and written once
+                work.is_baseline = box_mean == box_mean_global;
+                // 0xFF poison: a pixel never written stays 255, which a mean of random
+                // pixels practically never is.
+                work.prepare = [&] { output.poison(); };
+                work.run = [&, box_mean = box_mean] {
+                    box_mean(input.data(), output.data(), kWidth, kHeight, radius);
+                };
+                work.check = [&] {
+                    OutputLayout layout;
+                    layout.name = "output image";
+                    layout.rows = kHeight;
+                    layout.cols = kWidth;
+                    layout.border = radius;
+                    layout.seed = run_seed();
+                    return compare_exact(output.download(), expected, layout).text;
+                };
+                session.measure_kernel(work, session.copy_ceiling());
+            }
+        }
+    });
+}

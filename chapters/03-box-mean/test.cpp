@@ -1,0 +1,264 @@
+// Chapter 3 tests: the box mean, from global memory and from a shared tile with a halo.
+// Run them with `make chapter3 test`.
+#include "box_mean.h"
+
+#include "catch.h"
+#include "compare.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "random.h"
+#include "box_mean_reference.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <ostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using BoxMean = std::function<void(const unsigned char*, unsigned char*, int, int, int)>;
+
+struct ImageCase {
+    int width;
+    int height;
+    int radius;
+};
+
+std::ostream& operator<<(std::ostream& out, const ImageCase& c) {
+    return out << c.width << " x " << c.height << " pixels, radius " << c.radius;
+}
+
+// The images every box-mean kernel must get right at radius R.
+std::vector<ImageCase> image_cases(int R) {
+    std::vector<int> small_sides{1, 2, R, 2 * R + 1};  // 2R+1: the box is as large as the image
+    small_sides.erase(std::remove(small_sides.begin(), small_sides.end(), 0), small_sides.end());
+    std::sort(small_sides.begin(), small_sides.end());
+    small_sides.erase(std::unique(small_sides.begin(), small_sides.end()), small_sides.end());
+
+    std::vector<ImageCase> cases;
+    for (int side : small_sides) {
+        cases.push_back({side, side, R});
+    }
+    cases.push_back({1, 2 * R + 1, R});
+    cases.push_back({2 * R + 1, 1, R});
+    // One block less, exactly one block, and one pixel more, in each direction.
+    for (int width : {kBoxBlockX - 1, kBoxBlockX, kBoxBlockX + 1}) {
+        for (int height : {kBoxBlockY - 1, kBoxBlockY, kBoxBlockY + 1}) {
+            cases.push_back({width, height, R});
+        }
+    }
+    cases.push_back({13, 7, R});     // odd primes below the block
+    cases.push_back({101, 53, R});   // odd primes spanning several blocks
+    cases.push_back({8000, 3, R});   // thin strips: many blocks one way, a partial one the other
+    cases.push_back({3, 8000, R});
+    // A few hundred pixels square, where the seams between blocks are away from the
+    // border. The radii the lesson measures get it; R = 0 and the largest R keep the
+    // suite fast under the CPU backend.
+    if (R == 1 || R == 2) {
+        cases.push_back({251, 251, R});
+    }
+    return cases;
+}
+
+std::vector<ImageCase> all_image_cases() {
+    std::vector<ImageCase> cases;
+    for (int R : {0, 1, 2, kMaxBoxRadius}) {
+        const std::vector<ImageCase> for_radius = image_cases(R);
+        cases.insert(cases.end(), for_radius.begin(), for_radius.end());
+    }
+    return cases;
+}
+
+// Runs `box_mean` on `input` twice, with the output poisoned first to 0x00 and then to
+// 0xFF: any byte is a valid pixel, so a pixel no thread writes could match by chance
+// under one poison, but not under both. Returns the first failing comparison, if any.
+tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase& c,
+                                        const std::vector<std::uint8_t>& input) {
+    const std::vector<std::uint8_t> expected = tutorial::box_mean_reference(input, c.width, c.height, c.radius);
+    tutorial::DeviceBuffer<std::uint8_t> device_input(input), device_output(input.size());
+
+    tutorial::OutputLayout layout;
+    layout.name = "output";
+    layout.rows = c.height;
+    layout.cols = c.width;
+    layout.tile_rows = kBoxBlockY;
+    layout.tile_cols = kBoxBlockX;
+    layout.border = c.radius;
+    layout.seed = tutorial::run_seed();
+    tutorial::ComparisonReport report;
+    for (std::uint8_t poison : {0x00, 0xFF}) {
+        device_output.poison(poison);
+        box_mean(device_input.data(), device_output.data(), c.width, c.height, c.radius);
+        layout.poison = poison;
+        report = tutorial::compare_exact(device_output.download(), expected, layout);
+        if (!report.ok()) {
+            break;
+        }
+    }
+    return report;
+}
+
+tutorial::ComparisonReport run_random_case(const BoxMean& box_mean, const ImageCase& c) {
+    const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.width, c.height, c.radius});
+    return run_box_mean(box_mean, c, tutorial::random_bytes(static_cast<std::size_t>(c.width) * c.height, seed));
+}
+
+void check_rejects_bad_arguments(const BoxMean& box_mean, const std::string& name) {
+    // Validation must reject the call before any kernel could touch these addresses.
+    unsigned char dummy = 0;
+    unsigned char* p = &dummy;
+    SECTION("width < 1") {
+        REQUIRE_THROWS_WITH(box_mean(p, p, 0, 4, 1), name + ": argument width must be at least 1, got 0");
+    }
+    SECTION("height < 1") {
+        REQUIRE_THROWS_WITH(box_mean(p, p, 4, -2, 1), name + ": argument height must be at least 1, got -2");
+    }
+    SECTION("more pixels than an int can index") {
+        REQUIRE_THROWS_WITH(box_mean(p, p, 65536, 32768, 1),
+                            name + ": the image is 65536 x 32768 pixels, more than the 2147483647 an int can index "
+                                   "(arguments width and height)");
+    }
+    SECTION("radius < 0") {
+        REQUIRE_THROWS_WITH(box_mean(p, p, 4, 4, -1), name + ": argument radius must be between 0 and " +
+                                                          std::to_string(kMaxBoxRadius) + ", got -1");
+    }
+    SECTION("radius above the largest supported") {
+        REQUIRE_THROWS_WITH(box_mean(p, p, 4, 4, kMaxBoxRadius + 1),
+                            name + ": argument radius must be between 0 and " + std::to_string(kMaxBoxRadius) +
+                                ", got " + std::to_string(kMaxBoxRadius + 1));
+    }
+    SECTION("null input") {
+        REQUIRE_THROWS_WITH(box_mean(nullptr, p, 4, 4, 1), name + ": argument input is a null pointer");
+    }
+    SECTION("null output") {
+        REQUIRE_THROWS_WITH(box_mean(p, nullptr, 4, 4, 1), name + ": argument output is a null pointer");
+    }
+    SECTION("the exception type is std::invalid_argument") {
+        REQUIRE_THROWS_AS(box_mean(p, p, 4, 4, kMaxBoxRadius + 1), std::invalid_argument);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", "[chapter3]") {
+    REQUIRE(kBoxBlockX == 32);
+    REQUIRE(kBoxBlockY == 8);
+    for (const ImageCase& c : image_cases(1)) {
+        const tutorial::LaunchConfig got = box_mean_launch_config(c.width, c.height);
+        // Exactly ceil(width / 32) blocks along x: fewer leaves columns uncomputed, more
+        // launches blocks with nothing to do.
+        const dim3 grid(tutorial::ceil_div(c.width, kBoxBlockX), tutorial::ceil_div(c.height, kBoxBlockY));
+        INFO("For a " << c.width << " x " << c.height << " image the launch is grid " << got.grid.x << " x "
+                      << got.grid.y << " x " << got.grid.z << ", block " << got.block.x << " x " << got.block.y
+                      << " x " << got.block.z << ".\nExpected grid " << grid.x << " x " << grid.y
+                      << " x 1 (x covers the " << c.width << " columns: ceil(" << c.width << " / " << kBoxBlockX
+                      << ") = " << grid.x << "; y covers the " << c.height << " rows), block " << kBoxBlockX << " x "
+                      << kBoxBlockY << " x 1.");
+        REQUIRE(got.block.x == unsigned(kBoxBlockX));
+        REQUIRE(got.block.y == unsigned(kBoxBlockY));
+        REQUIRE(got.block.z == 1u);
+        REQUIRE(got.grid.x == grid.x);
+        REQUIRE(got.grid.y == grid.y);
+        REQUIRE(got.grid.z == 1u);
+    }
+}
+
+TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu]") {
+    const ImageCase c = GENERATE(from_range(all_image_cases()));
+    INFO(c);
+    REQUIRE_MATCH(run_random_case(box_mean_global, c));
+}
+
+TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu]") {
+    const ImageCase c = GENERATE(from_range(all_image_cases()));
+    INFO(c);
+    REQUIRE_MATCH(run_random_case(box_mean_shared, c));
+}
+
+TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[chapter3][gpu]") {
+    // 289 * 255 = 73695 at radius 8: more than an unsigned char or a short holds.
+    const ImageCase c = GENERATE(ImageCase{kBoxBlockX + 5, kBoxBlockY + 3, kMaxBoxRadius}, ImageCase{37, 23, 2});
+    const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
+    SECTION("box_mean_global") {
+        INFO(c);
+        REQUIRE_MATCH(run_box_mean(box_mean_global, c, white));
+    }
+    SECTION("box_mean_shared") {
+        INFO(c);
+        REQUIRE_MATCH(run_box_mean(box_mean_shared, c, white));
+    }
+}
+
+TEST_CASE("box_mean_global rejects bad sizes, radii and null pointers, naming the argument", "[chapter3]") {
+    check_rejects_bad_arguments(box_mean_global, "box_mean_global");
+}
+
+TEST_CASE("box_mean_shared rejects bad sizes, radii and null pointers, naming the argument", "[chapter3]") {
+    check_rejects_bad_arguments(box_mean_shared, "box_mean_shared");
+}
+
+TEST_CASE("a refused launch is a CudaError naming the kernel", "[chapter3][gpu]") {
+    // 65535 is the largest grid.y a GPU accepts; one row of blocks more is too many.
+    const int width = 1, height = 65535 * kBoxBlockY + 1;
+    tutorial::DeviceBuffer<std::uint8_t> input(height), output(height);
+    SECTION("box_mean_global") {
+        tutorial::check_launch_refused([&] { box_mean_global(input.data(), output.data(), width, height, 1); },
+                                       "box_mean_global_kernel", "box_mean.cu");
+    }
+    SECTION("box_mean_shared") {
+        tutorial::check_launch_refused([&] { box_mean_shared(input.data(), output.data(), width, height, 1); },
+                                       "box_mean_shared_kernel", "box_mean.cu");
+    }
+}
+
+// The box mean by its definition: sum the whole clamped box. The reference sums rows
+// first; both must agree exactly.
+static std::vector<std::uint8_t> box_mean_by_definition(const std::vector<std::uint8_t>& image, int width, int height,
+                                                 int radius) {
+    std::vector<std::uint8_t> mean(image.size());
+    const int area = (2 * radius + 1) * (2 * radius + 1);
+    for (int y = 0; y < height; ++y) {
+        for (int x = 0; x < width; ++x) {
+            int sum = 0;
+            for (int dy = -radius; dy <= radius; ++dy) {
+                for (int dx = -radius; dx <= radius; ++dx) {
+                    sum += image[std::clamp(y + dy, 0, height - 1) * width + std::clamp(x + dx, 0, width - 1)];
+                }
+            }
+            mean[y * width + x] = static_cast<std::uint8_t>((sum + area / 2) / area);
+        }
+    }
+    return mean;
+}
+
+// The CPU reference this chapter is checked against must itself be right.
+TEST_CASE("box_mean_reference clamps to the edge and rounds to nearest", "[chapter3][reference]") {
+    // 2 x 2 image [0 9; 18 27], radius 1. The box around (0, 0) clamps to rows 0,0,1 and
+    // columns 0,0,1: 0+0+9 + 0+0+9 + 18+18+27 = 81, mean 9.
+    const std::vector<std::uint8_t> image{0, 9, 18, 27};
+    CHECK(tutorial::box_mean_reference(image, 2, 2, 1) == std::vector<std::uint8_t>{9, 12, 15, 18});
+    // Radius 0 is a copy.
+    CHECK(tutorial::box_mean_reference(image, 2, 2, 0) == image);
+    // Rounding: a 3x3 box summing 4 has mean 0.44, rounded to 0; summing 5, 0.56 rounded to 1.
+    CHECK(tutorial::box_mean_reference({0, 0, 0, 0, 4, 0, 0, 0, 0}, 3, 3, 1)[4] == 0);
+    CHECK(tutorial::box_mean_reference({0, 0, 0, 0, 5, 0, 0, 0, 0}, 3, 3, 1)[4] == 1);
+    // All 255 at the largest box: 289 * 255 fits an int, and the mean is 255.
+    const std::vector<std::uint8_t> white(7 * 5, 255);
+    CHECK(tutorial::box_mean_reference(white, 7, 5, 8) == white);
+    REQUIRE_THROWS_AS(tutorial::box_mean_reference(image, 3, 2, 1), std::invalid_argument);
+}
+
+
+TEST_CASE("box_mean_reference equals the sum over the whole box, for every radius", "[chapter3][reference]") {
+    const int width = 23, height = 11;
+    const auto image = tutorial::random_bytes(width * height, 41);
+    for (int radius : {0, 1, 2, 5, 8, 12}) {
+        INFO("radius " << radius);
+        CHECK(tutorial::box_mean_reference(image, width, height, radius) ==
+              box_mean_by_definition(image, width, height, radius));
+    }
+}
+

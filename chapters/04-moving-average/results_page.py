@@ -1,0 +1,29 @@
+"""What the results page (docs/results.md, `make results`) says about this chapter.
+
+BARS: (what, the seed kernel's share of the ceiling in percent, problem, variants), the
+bars the reference solution must reach. summary(c): the sentence the numbers teach,
+from c.percent(problem, variant), c.speedup(...) and c.number_of(problem, variant, column).
+The problem and variant names are the ones bench.cpp writes.
+"""
+
+from tools.tutorial.results import format_percent
+
+BARS = [
+    ("moving average, N=64", 16.7, "64 Mi floats, N=64", ["naive", "read-only", "shared"]),
+    ("moving average, N=255", 4.8, "64 Mi floats, N=255", ["naive", "read-only", "shared"]),
+]
+
+
+def summary(c):
+    naive = [c.number_of(f"64 Mi floats, N={n}", "naive", "percent_of_ceiling") for n in (8, 255)]
+    shared = [c.number_of(f"64 Mi floats, N={n}", "shared", "percent_of_ceiling") for n in (8, 255)]
+    numbers = (f"naive {format_percent(naive[0])} at N=8 and {format_percent(naive[1])} at N=255, "
+               f"shared {format_percent(shared[0])} and {format_percent(shared[1])}")
+    if None not in naive + shared and naive[1] < naive[0] and shared[1] > naive[1]:
+        return ("The naive kernel asks global memory for every input N times, and the caches absorb less of "
+                "that as the window grows, while the shared-memory kernel loads each block's window once, "
+                "about 1 + (N−1)/block reads per input, so it holds up better as N grows "
+                f"(share of copy bandwidth: {numbers}).")
+    return ("Each variant's share of copy bandwidth as the window grows "
+            f"({numbers}) shows how much of the naive kernel's N reads per input the caches absorb, "
+            "and what loading each block's window once into shared memory saves.")

@@ -1,0 +1,202 @@
+// Chapter 4 tests: the moving average, naive, read-only and in dynamic shared memory.
+// Run them with `make chapter4 test`.
+#include "moving_average.h"
+
+#include "catch.h"
+#include "compare.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "random.h"
+#include "moving_average_reference.h"
+
+#include <cstddef>
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using MovingAverage = std::function<void(const float*, float*, int, int)>;
+
+struct SignalCase {
+    int size;
+    int window;
+};
+
+std::ostream& operator<<(std::ostream& out, const SignalCase& c) {
+    return out << "size " << c.size << ", window " << c.window << " (" << c.size - c.window + 1 << " outputs)";
+}
+
+constexpr int B = kMovingAverageBlock;
+
+// The smallest window whose span, (block + window − 1) floats, passes 48 KB.
+constexpr int kFirstWindowPast48KB = static_cast<int>(kSharedMemoryWithoutOptIn / sizeof(float)) - B + 2;
+
+std::vector<SignalCase> signal_cases() {
+    std::vector<SignalCase> cases{
+        {1, 1},          // the smallest input
+        {1000, 1},       // a window of one: a copy
+        {1000, 1000},    // the window is the whole input: one output
+        {3 * B + 5, 3 * B + 5},  // one output, from a window several blocks long
+    };
+    // Windows just below, at and above the block, and several blocks long; for each,
+    // 1 output, one block less one, one block and one, and a count that is no multiple.
+    for (int window : {2, 7, 64, B - 1, B, B + 1, 3 * B}) {
+        for (int outputs : {1, B - 1, B + 1, 1001}) {
+            cases.push_back({window + outputs - 1, window});
+        }
+    }
+    cases.push_back({4099, 255});  // the benchmark's largest window, on a prime-ish size
+    // Needs more than 48 KB of shared memory per block: the kernel must be opted in.
+    cases.push_back({kFirstWindowPast48KB + 1000, kFirstWindowPast48KB + 300});
+    return cases;
+}
+
+tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_average, const SignalCase& c) {
+    const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window});
+    const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
+    const int outputs = c.size - c.window + 1;
+    tutorial::DeviceBuffer<float> device_input(input), device_output(static_cast<std::size_t>(outputs));
+    device_output.poison();
+    moving_average(device_input.data(), device_output.data(), c.size, c.window);
+
+    tutorial::OutputLayout layout;
+    layout.name = "output";
+    layout.rows = 1;
+    layout.cols = outputs;
+    layout.tile_rows = 1;
+    layout.tile_cols = B;
+    layout.halo = c.window - 1;
+    layout.seed = tutorial::run_seed();
+    return tutorial::compare_with_tolerance(device_output.download(),
+                                            tutorial::moving_average_reference(input, c.window), layout);
+}
+
+void check_rejects_bad_arguments(const MovingAverage& moving_average, const std::string& name) {
+    // Validation must reject the call before any kernel could touch these addresses.
+    float dummy = 0.0f;
+    float* p = &dummy;
+    SECTION("size 0") {
+        REQUIRE_THROWS_WITH(moving_average(p, p, 0, 1), name + ": argument size must be at least 1, got 0");
+    }
+    SECTION("window 0") {
+        REQUIRE_THROWS_WITH(moving_average(p, p, 100, 0),
+                            name + ": argument window must be between 1 and 100, got 0");
+    }
+    SECTION("window larger than the input") {
+        REQUIRE_THROWS_WITH(moving_average(p, p, 100, 101),
+                            name + ": argument window must be between 1 and 100, got 101");
+    }
+    SECTION("null input") {
+        REQUIRE_THROWS_WITH(moving_average(nullptr, p, 100, 10), name + ": argument input is a null pointer");
+    }
+    SECTION("null output") {
+        REQUIRE_THROWS_WITH(moving_average(p, nullptr, 100, 10), name + ": argument output is a null pointer");
+    }
+    SECTION("the exception type is std::invalid_argument") {
+        REQUIRE_THROWS_AS(moving_average(p, p, 100, 0), std::invalid_argument);
+    }
+}
+
+}  // namespace
+
+TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", "[chapter4]") {
+    REQUIRE(kMovingAverageBlock == 256);
+    for (const SignalCase& c : signal_cases()) {
+        const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
+        const unsigned blocks = tutorial::ceil_div(c.size - c.window + 1, B);
+        INFO("For " << c << " the launch is grid " << got.grid.x << " x " << got.grid.y << " x " << got.grid.z
+                    << ", block " << got.block.x << " x " << got.block.y << " x " << got.block.z
+                    << ".\nExpected grid " << blocks << " x 1 x 1 (ceil(" << c.size - c.window + 1 << " / " << B
+                    << ") = " << blocks << "), block " << B << " x 1 x 1.");
+        REQUIRE(got.block.x == unsigned(B));
+        REQUIRE(got.block.y == 1u);
+        REQUIRE(got.block.z == 1u);
+        REQUIRE(got.grid.x == blocks);
+        REQUIRE(got.grid.y == 1u);
+        REQUIRE(got.grid.z == 1u);
+    }
+}
+
+TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", "[chapter4]") {
+    CHECK(moving_average_shared_bytes(1) == B * sizeof(float));
+    CHECK(moving_average_shared_bytes(64) == (B + 63) * sizeof(float));
+    CHECK(moving_average_shared_bytes(3 * B) == (4 * B - 1) * sizeof(float));
+    // 48 KB exactly, and one float more.
+    CHECK(moving_average_shared_bytes(kFirstWindowPast48KB - 1) == kSharedMemoryWithoutOptIn);
+    CHECK(moving_average_shared_bytes(kFirstWindowPast48KB) == kSharedMemoryWithoutOptIn + sizeof(float));
+    // (256 + 2e9 - 1) floats is 8000001020 bytes: more than an int, or 32 bits, holds.
+    CHECK(moving_average_shared_bytes(2000000000) == std::size_t{8000001020});
+}
+
+TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu]") {
+    const SignalCase c = GENERATE(from_range(signal_cases()));
+    INFO(c);
+    REQUIRE_MATCH(run_moving_average(moving_average_naive, c));
+}
+
+TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu]") {
+    const SignalCase c = GENERATE(from_range(signal_cases()));
+    INFO(c);
+    REQUIRE_MATCH(run_moving_average(moving_average_readonly, c));
+}
+
+TEST_CASE("moving_average_shared matches the CPU reference for every size and window, past 48 KB too",
+          "[chapter4][gpu]") {
+    const SignalCase c = GENERATE(from_range(signal_cases()));
+    INFO(c << ": " << moving_average_shared_bytes(c.window) << " bytes of shared memory per block");
+    REQUIRE_MATCH(run_moving_average(moving_average_shared, c));
+}
+
+TEST_CASE("moving_average_shared refuses a window past the GPU's shared-memory limit, naming both",
+          "[chapter4][gpu]") {
+    int device = 0, limit = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
+    // The first window whose span does not fit.
+    const int window = limit / static_cast<int>(sizeof(float)) - B + 2;
+    const std::size_t request = moving_average_shared_bytes(window);
+    REQUIRE(request > static_cast<std::size_t>(limit));
+    tutorial::DeviceBuffer<float> input(static_cast<std::size_t>(window)), output(1);
+    try {
+        moving_average_shared(input.data(), output.data(), window, window);
+        FAIL("a window needing " << request << " bytes of shared memory per block, more than the GPU's "
+                                 << limit << ", raised no error");
+    } catch (const tutorial::CudaError& error) {
+        FAIL("expected a clear std::invalid_argument naming the limit and the request, got a CUDA error: "
+             << error.what());
+    } catch (const std::exception& error) {
+        const std::string text = error.what();
+        INFO(text);
+        CHECK(text.find("moving_average_shared") != std::string::npos);
+        CHECK(text.find(std::to_string(request)) != std::string::npos);
+        CHECK(text.find(std::to_string(limit)) != std::string::npos);
+    }
+}
+
+TEST_CASE("moving_average_naive rejects bad sizes, windows and null pointers, naming the argument", "[chapter4]") {
+    check_rejects_bad_arguments(moving_average_naive, "moving_average_naive");
+}
+
+TEST_CASE("moving_average_readonly rejects bad sizes, windows and null pointers, naming the argument",
+          "[chapter4]") {
+    check_rejects_bad_arguments(moving_average_readonly, "moving_average_readonly");
+}
+
+TEST_CASE("moving_average_shared rejects bad sizes, windows and null pointers, naming the argument", "[chapter4]") {
+    check_rejects_bad_arguments(moving_average_shared, "moving_average_shared");
+}
+
+// The CPU reference this chapter is checked against must itself be right.
+TEST_CASE("moving_average_reference averages each window, with a tolerance from the window", "[chapter4][reference]") {
+    const auto out = tutorial::moving_average_reference({1, 2, 3, -4}, 2);
+    CHECK(out.value == std::vector<double>{1.5, 2.5, -0.5});
+    // N - 1 additions and a division (or a reciprocal and a multiplication): gamma_{N+1}.
+    CHECK(out.tolerance[2] == Approx(tutorial::float_sum_error_factor(3) * 7 / 2));
+    const auto whole = tutorial::moving_average_reference({4, 8}, 2);
+    CHECK(whole.value == std::vector<double>{6});
+    REQUIRE_THROWS_AS(tutorial::moving_average_reference({1, 2}, 3), std::invalid_argument);
+    REQUIRE_THROWS_AS(tutorial::moving_average_reference({1, 2}, 0), std::invalid_argument);
+}
+

@@ -1,0 +1,57 @@
+/// @file gemm_benchmark.h
+/// @brief The GEMM benchmark that chapters 1 and 2 share: one square problem, its
+/// cuBLAS ceiling, and a checked timing of each variant.
+#pragma once
+
+#include "device_buffer.h"
+#include "gemm/gemm_reference.h"
+#include "benchmark/session.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tutorial::benchmark {
+
+/// @brief A GEMM entry point on device pointers, C = A·B (row-major, M×K times K×N).
+using GemmFunction = std::function<void(const float* A, const float* B, float* C, int M, int N, int K)>;
+
+/// @brief One square GEMM problem, size³, timed against cuBLAS SGEMM in the same run.
+///
+/// The constructor makes seeded random A and B, computes the CPU reference and
+/// measures the ceiling: cuBLAS SGEMM in pure FP32 (CUBLAS_PEDANTIC_MATH, so no TF32
+/// tensor cores), itself checked against the reference.
+///
+/// The reference covers every row of C up to 1024³; beyond that, computing it in
+/// double on one CPU core would take minutes, so it covers 64 rows spread over C,
+/// the first and the last included, every column of each. A kernel that skips work
+/// or mixes up indices is wrong on nearly every row; the tests check every element.
+class GemmBenchmark {
+public:
+    /// @param session the run to record into
+    /// @param size    M = N = K
+    GemmBenchmark(Session& session, int size);
+
+    /// @brief The problem's label in the results, e.g. "4096 x 4096 x 4096".
+    const std::string& problem() const { return problem_; }
+
+    /// @brief Time @p gemm on this problem and check its result after timing.
+    /// @param variant     its name in the results, e.g. "tiled 16"
+    /// @param gemm        the entry point
+    /// @param is_baseline whether this is the variant speed-ups are over
+    void time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline = false);
+
+private:
+    WorkToTime work_for(const std::string& variant, const std::function<void()>& run, bool is_baseline);
+    std::string check_result() const;
+
+    Session& session_;
+    int size_;
+    std::string problem_;
+    std::vector<int> checked_rows_;  // the rows of C compared with the reference
+    ExpectedOutput expected_;        // the reference for those rows
+    DeviceBuffer<float> A_, B_, C_;
+    Measurement ceiling_;
+};
+
+}  // namespace tutorial::benchmark

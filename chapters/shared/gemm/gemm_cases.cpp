@@ -1,0 +1,116 @@
+#include "gemm/gemm_cases.h"
+
+#include "catch.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "random.h"
+#include "gemm/gemm_reference.h"
+
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace tutorial {
+
+std::ostream& operator<<(std::ostream& out, const GemmShape& shape) {
+    return out << "M=" << shape.M << " N=" << shape.N << " K=" << shape.K;
+}
+
+std::vector<GemmShape> gemm_test_shapes(int tile) {
+    std::vector<GemmShape> shapes{{1, 1, 1}};
+    for (int M : {tile - 1, tile, tile + 1}) {
+        for (int N : {tile - 1, tile, tile + 1}) {
+            for (int K : {tile - 1, tile, tile + 1}) {
+                shapes.push_back({M, N, K});
+            }
+        }
+    }
+    shapes.insert(shapes.end(), {
+                                    {7, 13, 11},                  // primes below the tile
+                                    {127, 131, 137},              // primes above it
+                                    {tile + 1, tile - 1, 3},      // K smaller than the tile
+                                    {tile, tile + 1, 5 * tile + 3},  // K spanning several tiles
+                                    {1, 1000, 1},                 // one row
+                                    {1000, 1, 1000},              // one column, long K
+                                    {257, 129, 67},
+                                    {512, 512, 512},
+                                });
+    return shapes;
+}
+
+ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile) {
+    const auto [M, N, K] = shape;
+    const std::uint64_t seed = derive_seed(run_seed(), {M, N, K});
+    const std::vector<float> A = random_floats(static_cast<std::size_t>(M) * K, seed);
+    const std::vector<float> B = random_floats(static_cast<std::size_t>(K) * N, seed + 1);
+
+    DeviceBuffer<float> dA(A), dB(B), dC(static_cast<std::size_t>(M) * N);
+    dC.poison();
+    gemm(dA.data(), dB.data(), dC.data(), M, N, K);
+
+    OutputLayout layout;
+    layout.name = "C";
+    layout.rows = M;
+    layout.cols = N;
+    layout.tile_rows = tile;
+    layout.tile_cols = tile;
+    layout.seed = run_seed();
+    return compare_with_tolerance(dC.download(), gemm_reference(A, B, M, N, K), layout);
+}
+
+void check_gemm_rejects_bad_arguments(const GemmFunction& gemm, const char* function_name) {
+    // Any non-null address will do: validation must reject the call before a kernel
+    // could dereference it, so no GPU memory is needed.
+    float dummy = 0.0f;
+    float* p = &dummy;
+    const std::string name = function_name;
+    SECTION("M < 1") { REQUIRE_THROWS_WITH(gemm(p, p, p, 0, 4, 4), name + ": argument M must be at least 1, got 0"); }
+    SECTION("N < 1") { REQUIRE_THROWS_WITH(gemm(p, p, p, 4, -3, 4), name + ": argument N must be at least 1, got -3"); }
+    SECTION("K < 1") { REQUIRE_THROWS_WITH(gemm(p, p, p, 4, 4, 0), name + ": argument K must be at least 1, got 0"); }
+    SECTION("null A") { REQUIRE_THROWS_WITH(gemm(nullptr, p, p, 4, 4, 4), name + ": argument A is a null pointer"); }
+    SECTION("null B") { REQUIRE_THROWS_WITH(gemm(p, nullptr, p, 4, 4, 4), name + ": argument B is a null pointer"); }
+    SECTION("null C") { REQUIRE_THROWS_WITH(gemm(p, p, nullptr, 4, 4, 4), name + ": argument C is a null pointer"); }
+    SECTION("the exception type is std::invalid_argument") {
+        REQUIRE_THROWS_AS(gemm(p, p, p, 0, 4, 4), std::invalid_argument);
+    }
+}
+
+void check_launch_covers(const std::function<LaunchConfig(int M, int N)>& launch_config, int tile) {
+    // One wrong launch configuration is usually wrong for every shape in the same way,
+    // so report the first shape in full and only count the others.
+    std::string first_problem;
+    int wrong_shapes = 0;
+    const std::vector<GemmShape> shapes = gemm_test_shapes(tile);
+    for (const GemmShape& shape : shapes) {
+        const LaunchConfig got = launch_config(shape.M, shape.N);
+        // Exactly ceil(N / tile) blocks along x: fewer leaves columns uncomputed, more
+        // launches blocks with nothing to do.
+        const dim3 grid(ceil_div(shape.N, tile), ceil_div(shape.M, tile)), block(tile, tile);
+        const bool right = got.grid.x == grid.x && got.grid.y == grid.y && got.grid.z == 1 &&
+                           got.block.x == block.x && got.block.y == block.y && got.block.z == 1;
+        if (!right && wrong_shapes++ == 0) {
+            std::ostringstream text;
+            text << "For M=" << shape.M << " N=" << shape.N << " the launch is grid " << got.grid.x << " x "
+                 << got.grid.y << " x " << got.grid.z << ", block " << got.block.x << " x " << got.block.y
+                 << " x " << got.block.z << ".\nExpected grid " << grid.x << " x " << grid.y << " x 1 (x covers the "
+                 << shape.N << " columns: ceil(" << shape.N << " / " << tile << ") = " << grid.x << "; y covers the "
+                 << shape.M << " rows), block " << tile << " x " << tile << " x 1.";
+            first_problem = text.str();
+        }
+    }
+    if (wrong_shapes > 0) {
+        FAIL(first_problem << "\nThe launch is wrong for " << wrong_shapes << " of " << shapes.size()
+                           << " test shapes.");
+    }
+    SUCCEED();
+}
+
+void check_too_many_block_rows_is_a_cuda_error(const GemmFunction& gemm, int block, const char* kernel_name,
+                                               const char* source_file) {
+    // 65535 is the largest grid.y a GPU accepts; one row of blocks more is too many.
+    const int M = 65535 * block + 1;
+    DeviceBuffer<float> A(M), B(1), C(M);
+    check_launch_refused([&] { gemm(A.data(), B.data(), C.data(), M, 1, 1); }, kernel_name, source_file);
+}
+
+}  // namespace tutorial

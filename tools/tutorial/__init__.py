@@ -1,0 +1,1 @@
+"""The tutorial's tools: see __main__.py for the commands."""

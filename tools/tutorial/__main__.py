@@ -1,0 +1,90 @@
+"""The tutorial's tools, one program with a subcommand per verb:
+
+  python3 -m tools.tutorial [--backend B] [--tree T] COMMAND ...
+
+  chapters            the chapters, one per line (make help); --fields: "number folder"
+  status --logs DIR   a row per chapter: your files, whether it builds, its last test results
+  hint N              the chapter's next hint (--restart: from the first)
+  count-hints N       (make check) how many hints the chapter has
+  solution N          the reference solution, once the chapter passes (--force: before)
+  reset N             the skeleton back, after a timestamped backup of your files
+  grade --dir DIR N.. the score table, from the builds and test runs make left in DIR
+  skeletons           (make check) every skeleton is what its solution's markers make;
+                      --write: write them (make skeletons)
+  results CSV..       docs/results.md from the benchmarks' files (--output FILE)
+  docs OUT            the course site's pages for Doxygen (--solutions: instructor edition)
+  site-links SITE..   every link of a built site leads somewhere
+  site-solutions      --absent/--present SITE: solution code is absent from / present in a site
+
+make runs the builds and the tests; these commands only read what they leave behind.
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+
+from . import docs, results, site_links, site_solutions, workflow
+from .course import Refusal, find, read_chapters, read_hints
+
+
+def list_chapters(args) -> int:
+    for chapter in args.chapters:
+        print(f"{chapter.number} {chapter.folder}" if args.fields else f"  chapter{chapter.number:<3} {chapter.title}")
+    return 0
+
+
+def count_hints(args) -> int:
+    print(len(read_hints(find(args.chapters, args.numbers, "hint"))))
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python3 -m tools.tutorial", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--backend", default="emu", choices=["cuda", "emu"])
+    parser.add_argument("--tree", default="chapters", choices=["chapters", "solutions"])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    def command(name, function, numbers=False):
+        sub = commands.add_parser(name)
+        sub.set_defaults(function=function)
+        if numbers:
+            sub.add_argument("numbers", nargs="*", help="chapter numbers")
+        return sub
+
+    command("chapters", list_chapters).add_argument("--fields", action="store_true")
+    command("status", workflow.status).add_argument("--logs", required=True)
+    command("hint", workflow.hint, numbers=True).add_argument("--restart", action="store_true")
+    command("count-hints", count_hints, numbers=True)
+    command("solution", workflow.solution, numbers=True).add_argument("--force", action="store_true")
+    command("reset", workflow.reset, numbers=True)
+    command("grade", workflow.grade, numbers=True).add_argument("--dir", required=True)
+    command("skeletons", workflow.skeletons).add_argument("--write", action="store_true")
+    sub = command("results", lambda a: results.write(a.output, a.csv))
+    sub.add_argument("--output")
+    sub.add_argument("csv", nargs="*")
+    sub = command("docs", lambda a: docs.write_pages(a.out, a.solutions))
+    sub.add_argument("out")
+    sub.add_argument("--solutions", action="store_true")
+    command("site-links", lambda a: site_links.check_sites(a.sites)).add_argument("sites", nargs="+")
+    sub = command("site-solutions", site_solutions.check)
+    mode = sub.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--absent", action="store_true", help="no solution line may appear (student edition)")
+    mode.add_argument("--present", action="store_true", help="every solution line must appear (instructor edition)")
+    sub.add_argument("site", type=pathlib.Path)
+
+    args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # in order with make's output
+    try:
+        args.chapters = read_chapters()
+        return args.function(args)
+    except Refusal as refusal:
+        print(refusal, file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,342 @@
+"""The course as every tool sees it: the chapters, their files, the build's layout.
+
+- The chapters come from chapters/registry, read here and nowhere else in Python.
+- A chapter is its folder chapters/NN-name/ (lesson, hints, API, the student's .cu
+  files, tests, bench, demo, CPU reference) and its solution solutions/NN-name/.
+- The build puts each backend and tree in build/BACKEND/TREE/, its programs in bin/:
+  bin_dir() is the one place Python knows that (the Makefile is the other, for make).
+- The results that the last `make chapterN test` left beside the test binary
+  (tests/harness/results_file.cpp writes them), and what they mean for progress.
+
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from . import skeleton
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+REGISTRY = Path("chapters/registry")
+
+
+class Refusal(Exception):
+    """A request a tool cannot carry out; its message says why and what to do."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Chapter:
+    """One line of chapters/registry."""
+
+    number: str
+    folder: str
+    title: str
+
+    @property
+    def name(self) -> str:
+        return f"chapter{self.number}"
+
+    @property
+    def student_dir(self) -> Path:
+        return Path("chapters") / self.folder
+
+    @property
+    def solution_dir(self) -> Path:
+        return Path("solutions") / self.folder
+
+    @property
+    def lesson(self) -> Path:
+        return self.student_dir / "README.md"
+
+    @property
+    def hints_file(self) -> Path:
+        return self.student_dir / "hints.md"
+
+    def solution_files(self) -> list[Path]:
+        return sorted(self.solution_dir.glob("*.cu"))
+
+    def student_files(self) -> list[Path]:
+        """The files the student edits: one per solution file (which may be missing), or,
+        in a copy without solutions/, the .cu files there are."""
+        solutions = self.solution_files()
+        if solutions:
+            return [self.student_dir / p.name for p in solutions]
+        return sorted(self.student_dir.glob("*.cu"))
+
+    def skeleton_of(self, student_file: Path) -> str:
+        """The skeleton of one student file, generated from its solution."""
+        return skeleton.skeleton_of(self.solution_dir / student_file.name, self.number)
+
+
+def read_chapters(path: Path = REGISTRY) -> list[Chapter]:
+    chapters = []
+    for number, line in enumerate((ROOT / path).read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        fields = line.split(None, 2)
+        if len(fields) < 3 or not fields[0].isdigit():
+            raise Refusal(f"{path}:{number}: expected 'number folder title', got: {line}")
+        chapters.append(Chapter(*fields))
+    if not chapters:
+        raise Refusal(f"{path} lists no chapters")
+    return chapters
+
+
+def find(chapters: list[Chapter], numbers: list[str], verb: str) -> Chapter:
+    """The one chapter a verb such as `make chapter2 hint` names."""
+    if len(numbers) != 1:
+        raise Refusal(f"Name one chapter, for example: make chapter1 {verb}")
+    for chapter in chapters:
+        if chapter.number == numbers[0]:
+            return chapter
+    raise Refusal(f"There is no chapter{numbers[0]}.")
+
+
+def bin_dir(backend: str, tree: str) -> Path:
+    return Path("build") / backend / tree / "bin"
+
+
+BACKENDS = ("cuda", "emu")
+
+
+# ---- Hints --------------------------------------------------------------------------------
+
+
+def read_hints(chapter: Chapter) -> list[str]:
+    """The items of the numbered list in the chapter's hints.md, each as its lines."""
+    try:
+        text = chapter.hints_file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return []
+    hints: list[list[str]] = []
+    indent = 0  # of the item's text, which its continuation lines share
+    for line in text.splitlines():
+        item = re.match(r"^\d+\.\s+", line)
+        if item:
+            indent = item.end()
+            hints.append([line[indent:]])
+        elif hints and (line.startswith((" ", "\t")) or not line.strip()):
+            hints[-1].append(line[indent:] if line[:indent].isspace() else line.strip())
+        elif hints:
+            break  # a paragraph after the list ends it
+    return ["\n".join(lines).strip() for lines in hints]
+
+
+# ---- The student's files ------------------------------------------------------------------
+
+
+def files_state(chapter: Chapter) -> str:
+    """'not started' (every file is the skeleton), 'in progress', 'file missing', or
+    'unknown' when there is no solution to make the skeleton from."""
+    files = chapter.student_files()
+    if not chapter.solution_files():
+        return "unknown"
+    if any(not f.exists() for f in files):
+        return "file missing"
+    if all(f.read_text(encoding="utf-8") == chapter.skeleton_of(f) for f in files):
+        return "not started"
+    return "in progress"
+
+
+# ---- Cached test results -------------------------------------------------------------------
+
+
+@dataclasses.dataclass
+class Results:
+    """What the last run of a chapter's tests left in its results file."""
+
+    path: Path
+    backend: str
+    state: str  # 'finished'; 'crashed' (a signal), or 'running' left by a run that died
+    passed: int
+    failed: int
+    gpu_tests: str  # 'run' or 'skipped'
+    selection: str  # 'all' or 'chosen'
+    current: str  # the test case that was running when the run stopped
+    crash: str  # what stopped it, when Catch2 knew
+
+    def crash_story(self) -> str:
+        """'crashed (SIGSEGV ...) in the test 'name'', for a run that did not finish."""
+        what = f" ({self.crash})" if self.crash else ""
+        where = f" in the test '{self.current}'" if self.current else ""
+        return f"crashed{what}{where}"
+
+    @property
+    def total(self) -> int:
+        return self.passed + self.failed
+
+    @property
+    def time(self) -> float:
+        return self.path.stat().st_mtime
+
+
+def read_results(path: Path, backend: str) -> Results | None:
+    try:
+        fields = dict(line.split("=", 1) for line in path.read_text().splitlines() if "=" in line)
+    except FileNotFoundError:
+        return None
+    return Results(
+        path=path,
+        backend=backend,
+        state=fields.get("state", "running"),
+        passed=int(fields.get("passed", 0)),
+        failed=int(fields.get("failed", 0)),
+        gpu_tests=fields.get("gpu_tests", "run"),
+        selection=fields.get("selection", "all"),
+        current=fields.get("current", ""),
+        crash=fields.get("crash", ""),
+    )
+
+
+def results_path(backend: str, tree: str, chapter: Chapter) -> Path:
+    return bin_dir(backend, tree) / f"{chapter.name}-tests.results"
+
+
+def all_results(tree: str, chapter: Chapter) -> list[Results]:
+    """The chapter's results from every backend."""
+    found = [read_results(results_path(b, tree, chapter), b) for b in BACKENDS]
+    return [r for r in found if r is not None]
+
+
+def latest_results(tree: str, chapter: Chapter) -> Results | None:
+    return max(all_results(tree, chapter), key=lambda r: r.time, default=None)
+
+
+@dataclasses.dataclass
+class Progress:
+    """Where a chapter stands: its files, its last test results, and what they mean."""
+
+    chapter: Chapter
+    files: str
+    results: Results | None
+    stale: bool  # the student's files changed after those results
+
+    @classmethod
+    def of(cls, chapter: Chapter, tree: str = "chapters"):
+        results = latest_results(tree, chapter)
+        stale = False
+        if results is not None:
+            times = [f.stat().st_mtime for f in chapter.student_files() if f.exists()]
+            stale = any(t > results.time for t in times)
+        return cls(chapter, files_state(chapter), results, stale)
+
+    def _every_test_run_passed(self) -> bool:
+        """The last run tested the current files, ran every test it could, and they passed."""
+        r = self.results
+        return (
+            r is not None
+            and not self.stale
+            and r.state == "finished"
+            and r.selection == "all"
+            and r.failed == 0
+            and r.passed > 0
+        )
+
+    @property
+    def passed(self) -> bool:
+        """Done, as rustlings means it: every test of the chapter passes on the current files."""
+        return self._every_test_run_passed() and self.results.gpu_tests == "run"
+
+    @property
+    def passed_but_gpu_tests_skipped(self) -> bool:
+        """As far as this machine can tell: only the [gpu] tests did not run (no device)."""
+        return self._every_test_run_passed() and self.results.gpu_tests == "skipped"
+
+    def tests_cell(self) -> str:
+        """The Tests column of `make status`: short; blockers() explains."""
+        r = self.results
+        if r is None:
+            return "not run"
+        if r.state != "finished":
+            return f"{r.passed}/? crashed"
+        cell = f"{r.passed}/{r.total}"
+        if self.passed:
+            return cell + " passed"
+        if self.stale:
+            return cell + " (stale)"
+        if r.selection == "chosen":
+            return cell + " (some)"
+        if r.gpu_tests == "skipped":
+            return cell + ", no GPU"
+        return cell
+
+    # The kinds of blockers(); the Tests column of `make status` shows those IN_TABLE.
+    NOT_RUN = "not run"
+    CRASHED = "crashed"
+    STALE = "stale"
+    SELECTION = "selection"
+    FAILING = "failing"
+    NO_GPU = "no GPU"
+    IN_TABLE = {NOT_RUN, FAILING}
+
+    def blockers(self) -> list[tuple[str, str]]:
+        """Why the chapter does not count as passed, most pressing first: (kind, sentence)."""
+        r, name = self.results, self.chapter.name
+        if r is None:
+            return [(self.NOT_RUN, f"its tests have not run yet (make {name} test).")]
+        found = []
+        if r.state != "finished":
+            found.append((self.CRASHED, f"its last test run {r.crash_story()}; the tests after it did not run."))
+        if self.stale:
+            found.append((self.STALE, f"you changed its files after the last test run: run make {name} test again."))
+        if r.selection == "chosen":
+            found.append((self.SELECTION, f"the last run was a selection of its tests: run them all with make {name} test."))
+        if r.state == "finished" and (r.failed or not r.passed):
+            found.append((self.FAILING, f"{r.passed} of {r.total} tests pass in the last run (make {name} test)."))
+        if r.gpu_tests == "skipped":
+            found.append((self.NO_GPU, "its tests tagged [gpu] did not run (no CUDA device), so it cannot count as passed here."))
+        return found
+
+
+# ---- Build logs ---------------------------------------------------------------------------------
+
+# nvcc:  chapters/01-naive-gemm/naive_gemm.cu(18): error: expected a ";"
+# g++:   chapters/01-naive-gemm/naive_gemm.cu:18:5: error: expected ';' before '}' token
+_COMPILER_ERROR = re.compile(
+    r"^(?P<file>[^\s:()][^:()]*?)(?:\((?P<nvcc_line>\d+)\)|:(?P<line>\d+)(?::\d+)?):\s*"
+    r"(?:fatal )?error\b:?\s*(?P<message>.*)$"
+)
+
+
+def first_compile_error(log: str, chapter: Chapter) -> str:
+    """The compiler's first error as 'file:line: error: message', the first one in the
+    student's own files when there is one; failing that, a linker error, or the last line."""
+    errors = []
+    for line in log.splitlines():
+        match = _COMPILER_ERROR.match(line.strip())
+        if match:
+            where = f"{match['file']}:{match['nvcc_line'] or match['line']}"
+            errors.append((match["file"], f"{where}: error: {match['message']}"))
+    own = [text for file, text in errors if Path(file).resolve().parent == chapter.student_dir.resolve()]
+    if own or errors:
+        return (own or [text for _, text in errors])[0]
+    missing = re.search(r"undefined reference to (.*)$", log, re.M)
+    if missing:
+        return (
+            f"the link failed: undefined reference to {missing[1]}, which the tests call: "
+            f"is it missing or renamed in your file?"
+        )
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    failing = [line for line in lines if "error" in line.lower()]
+    return (failing or lines or ["the build failed without a message"])[0]
+
+
+@dataclasses.dataclass
+class BuildOutcome:
+    """What `make status` and `make grade` left of one chapter's build: did it succeed,
+    and its log (the Makefile's build_each writes both)."""
+
+    builds: bool
+    log: str
+
+    @classmethod
+    def read(cls, folder: Path, chapter: Chapter) -> "BuildOutcome":
+        try:
+            status = (folder / f"{chapter.name}-build.status").read_text().strip()
+            log = (folder / f"{chapter.name}-build.log").read_text(errors="replace")
+        except FileNotFoundError:
+            return cls(False, f"no build log in {folder}: the build did not run")
+        return cls(status == "0", log)

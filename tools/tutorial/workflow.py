@@ -1,0 +1,344 @@
+"""The learner's and instructor's workflow: status, hint, solution, reset, grade, and
+the skeletons that the maintainers generate from the solutions.
+
+make builds what needs building (and records each chapter's build in a log); these
+functions only read: the registry, the files, the logs and the results of test runs.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import textwrap
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from . import skeleton
+from .course import (
+    BuildOutcome,
+    Chapter,
+    Progress,
+    Refusal,
+    all_results,
+    find,
+    first_compile_error,
+    read_hints,
+    read_results,
+)
+
+HINTS_SHOWN = Path("build/hints")
+BACKUPS = Path("build/backups")
+
+
+def table(header: list[str], rows: list[list[str]], numbers: tuple[int, ...] = ()) -> str:
+    """Columns padded to their widest cell; the columns in `numbers` aligned right."""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+
+    def line(row):
+        cells = [c.rjust(w) if i in numbers else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        return "  ".join(cells).rstrip()
+
+    return "\n".join(line(row) for row in [header, *rows])
+
+
+# ---- make status -------------------------------------------------------------------------
+
+
+def status(args) -> int:
+    if args.tree != "chapters":
+        raise Refusal("make status shows your own chapters: run it without SOLUTIONS=1.")
+    rows, notes, progress, no_gpu = [], [], [], []
+    for chapter in args.chapters:
+        built = BuildOutcome.read(Path(args.logs), chapter)
+        builds, log = built.builds, built.log
+        p = Progress.of(chapter)
+        progress.append((p, builds))
+        rows.append([
+            chapter.name,
+            chapter.title,
+            p.files,
+            "yes" if builds else "NO",
+            p.tests_cell(),
+            p.results.backend if p.results else "-",
+        ])
+        if not builds:
+            notes.append(f"{chapter.name} does not build: {first_compile_error(log, chapter)}")
+        if not p.passed:
+            for kind, why in p.blockers():
+                if kind == Progress.NO_GPU:
+                    no_gpu.append(chapter.name)
+                elif kind not in Progress.IN_TABLE:
+                    notes.append(f"{chapter.name}: {why}")
+        if p.files == "unknown":
+            notes.append(f"{chapter.name}: no {chapter.solution_dir}/, so whether you started it is unknown.")
+    if no_gpu:
+        notes.append(
+            f"{', '.join(no_gpu)}: the tests tagged [gpu] did not run (no CUDA device), so "
+            f"{'this chapter' if len(no_gpu) == 1 else 'these chapters'} cannot count as passed here."
+        )
+    print(table(["Chapter", "Title", "Your files", "Builds", "Tests", "Backend"], rows))
+    print()
+    for note in notes:
+        print(note)
+    print(next_step(progress))
+    return 0
+
+
+def next_step(progress: list[tuple[Progress, bool]]) -> str:
+    """The last line of `make status`: where to go next. A chapter whose only blocker is
+    that no CUDA device ran its [gpu] tests is done for now: that is no reason to stop."""
+    for p, builds in progress:
+        if builds and (p.passed or p.passed_but_gpu_tests_skipped):
+            continue
+        name, r = p.chapter.name, p.results
+        if not builds:
+            return f"Next: fix the compile error in {name} (above), then run make {name} test"
+        if r is None:
+            return (
+                f"Next: {name} ({p.chapter.title}). Read {p.chapter.lesson}, "
+                f"then run make {name} test"
+            )
+        if r.state != "finished":
+            return f"Next: fix the crash in {name} (above), then run make {name} test"
+        if p.stale or r.selection == "chosen":
+            return f"Next: run make {name} test"
+        return (
+            f"Next: make {name} test, and fix what it reports "
+            f"({r.passed} of {r.total} tests pass; stuck? make {name} hint)"
+        )
+    if not all(p.passed for p, _ in progress):
+        return "Next: every test that can run here passes; run the [gpu] tests where there is a CUDA device"
+    return (
+        f"Next: all {len(progress)} chapters pass. make chapterN solution shows a reference "
+        f"to compare with; make grade writes a report."
+    )
+
+
+# ---- make chapterN hint ------------------------------------------------------------------
+
+
+def show_hint(text: str) -> str:
+    """A hint as paragraphs wrapped to 88 columns, fenced code kept as written."""
+    out, paragraph, fenced = [], [], False
+
+    def flush():
+        if paragraph:
+            # Break lines between words, never inside a `code span`.
+            text = re.sub(r"`[^`]*`", lambda span: span[0].replace(" ", "\0"), " ".join(paragraph))
+            wrapped = textwrap.fill(text, 88, initial_indent="  ", subsequent_indent="  ", break_long_words=False)
+            out.append(wrapped.replace("\0", " "))
+            paragraph.clear()
+
+    for line in text.splitlines():
+        if line.startswith("```") or fenced:
+            flush()
+            fenced = fenced != line.startswith("```")
+            out.append("    " + line)
+        elif line.strip():
+            paragraph.append(line)
+        else:
+            flush()
+            out.append("")
+    flush()
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip("\n")
+
+
+def hint(args) -> int:
+    chapter = find(args.chapters, args.numbers, "hint")
+    hints = read_hints(chapter)
+    if not hints:
+        raise Refusal(f"{chapter.hints_file} has no numbered list of hints.")
+    progress_file = HINTS_SHOWN / f"{chapter.name}.txt"
+    shown = 0 if args.restart or not progress_file.exists() else int(progress_file.read_text() or 0)
+    name, count = chapter.name, len(hints)
+    if shown >= count:
+        print(f"You have seen all {count} hints for {name}. Here they are together:\n")
+        for number, text in enumerate(hints, 1):
+            print(f"Hint {number}:\n{show_hint(text)}\n")
+        print(f"To see them one at a time again, from the first: make {name} hint RESTART=1")
+        return 0
+    shown += 1
+    progress_file.parent.mkdir(parents=True, exist_ok=True)
+    progress_file.write_text(f"{shown}\n")
+    print(f"{name}, hint {shown} of {count}:\n\n{show_hint(hints[shown - 1])}\n")
+    if shown < count:
+        print(f"Still stuck after trying it? make {name} hint shows hint {shown + 1} of {count}.")
+    else:
+        print(f"That was the last hint. To start again from the first: make {name} hint RESTART=1")
+    return 0
+
+
+# ---- make chapterN solution ----------------------------------------------------------------
+
+
+def solution(args) -> int:
+    chapter = find(args.chapters, args.numbers, "solution")
+    name = chapter.name
+    p = Progress.of(chapter)
+    if not p.passed and not args.force:
+        print(f"{name} is not passed yet: {p.blockers()[0][1]}")
+        print(f"Once all its tests pass, make {name} solution shows the reference solution.")
+        print(f"Stuck? make {name} hint. To see the solution now anyway: make {name} solution FORCE=1")
+        return 0
+    if p.passed:
+        print(f"{name} passes. The reference solution:\n")
+    else:
+        print(f"{name} does not pass yet; FORCE=1 shows the reference solution anyway:\n")
+    files = chapter.solution_files()
+    if not files:
+        raise Refusal(f"This copy has no {chapter.solution_dir}/: your instructor keeps the solutions.")
+    for path in files:
+        print(f"==== {path} " + "=" * max(0, 78 - len(str(path))))
+        print(skeleton.clean_solution(path.read_text(), str(path)).rstrip("\n"))
+        print()
+    print("Compare it with yours:")
+    for path in files:
+        print(f"  diff -u {chapter.student_dir / path.name} {path}")
+    return 0
+
+
+# ---- make chapterN reset -----------------------------------------------------------------
+
+
+def git(*command: str):
+    return subprocess.run(["git", *command], capture_output=True, text=True)
+
+
+def skeleton_from_git(path: Path) -> str | None:
+    """The committed version of a student file, for a copy without solutions/."""
+    if shutil.which("git") is None or git("rev-parse", "--git-dir").returncode != 0:
+        return None
+    shown = git("show", f"HEAD:{path}")
+    return shown.stdout if shown.returncode == 0 else None
+
+
+def reset(args) -> int:
+    chapter = find(args.chapters, args.numbers, "reset")
+    name = chapter.name
+    files = chapter.student_files()
+    # Every skeleton must be known before anything is touched. It is generated from the
+    # solution; a student copy without solutions/ takes it from git's last commit.
+    skeletons = {}
+    for path in files:
+        if (chapter.solution_dir / path.name).exists():
+            skeletons[path] = chapter.skeleton_of(path)
+        else:
+            committed = skeleton_from_git(path)
+            if committed is None:
+                raise Refusal(
+                    f"Cannot reset {name}: this copy has no {chapter.solution_dir}/ to make the skeleton "
+                    f"from, and is not a git clone to take it from. Your files are unchanged. To start "
+                    f"over, copy {path} from a fresh download of the course."
+                )
+            skeletons[path] = committed
+    if all(path.exists() and path.read_text() == text for path, text in skeletons.items()):
+        print(f"{name} is already the untouched skeleton: nothing to reset.")
+        return 0
+
+    stamp = f"{name}-{time.strftime('%Y%m%d-%H%M%S')}"
+    backup, n = BACKUPS / stamp, 1
+    while backup.exists():  # a second reset within the same second
+        n += 1
+        backup = BACKUPS / f"{stamp}-{n}"
+    backup.mkdir(parents=True)
+    saved = [f for f in files if f.exists()]
+    for path in saved:
+        shutil.copy2(path, backup / path.name)
+    for path, content in skeletons.items():
+        path.write_text(content)
+    # The cached test results were of the student's version: a reset chapter has none.
+    for results in all_results("chapters", chapter):
+        results.path.unlink()
+
+    print(f"Saved your {name} files to {backup}/: {', '.join(p.name for p in saved)}")
+    print(f"Restored the skeleton of {', '.join(str(p) for p in files)}.")
+    print(f"To get your version back: cp {backup}/* {chapter.student_dir}/")
+    print("(make clean keeps build/backups; deleting build/ by hand would lose it.)")
+    return 0
+
+
+# ---- make grade ------------------------------------------------------------------------------
+
+
+def junit_failure(path: Path, chapter: Chapter, test: str, message: str, details: str) -> None:
+    """A JUnit report of one failed test, for a chapter whose tests could not run."""
+    suites = ET.Element("testsuites")
+    suite = ET.SubElement(suites, "testsuite", name=f"{chapter.name}-tests", tests="1", failures="0", errors="1")
+    case = ET.SubElement(suite, "testcase", classname=f"{chapter.name}-tests", name=test, time="0")
+    ET.SubElement(case, "error", message=message, type="error").text = details
+    ET.indent(suites)
+    ET.ElementTree(suites).write(path, encoding="UTF-8", xml_declaration=True)
+
+
+def grade_chapter(folder: Path, backend: str, chapter: Chapter) -> list[str]:
+    """Grade one chapter from what make left in @p folder: [chapter, passed/total,
+    percent, notes]. A chapter that did not build or whose tests did not finish gets a
+    JUnit report of its own that says so."""
+    name = chapter.name
+    report = folder / f"{name}.xml"
+    built = BuildOutcome.read(folder, chapter)
+    if not built.builds:
+        error = first_compile_error(built.log, chapter)
+        junit_failure(report, chapter, f"{name} compiles", error, built.log)
+        return [name, "0/-", "0%", f"does not build: {error}"]
+
+    log_file = folder / f"{name}-test.log"
+    output = log_file.read_text(errors="replace") if log_file.exists() else ""
+    r = read_results(folder / f"{name}.results", backend)
+    try:  # Catch2's own report, when the run got far enough to write it
+        ET.parse(report)
+        catch2_wrote_report = True
+    except (OSError, ET.ParseError):
+        catch2_wrote_report = False
+    if r is None:
+        last = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
+        junit_failure(report, chapter, f"{name} tests run", "the tests did not run", output)
+        return [name, "0/-", "0%", f"the tests did not run: {last[0]} (see {log_file})"]
+    if r.state != "finished":
+        if not catch2_wrote_report:
+            junit_failure(report, chapter, f"{name} tests run", r.crash_story(), output)
+        return [name, f"{r.passed}/?", "0%", f"{r.crash_story()}: counts as 0 (see {log_file})"]
+    percent = round(100 * r.passed / r.total) if r.total else 0
+    notes = "GPU tests not run (no CUDA device)" if r.gpu_tests == "skipped" else ""
+    return [name, f"{r.passed}/{r.total}", f"{percent}%", notes]
+
+
+def grade(args) -> int:
+    folder = Path(args.dir)
+    chapters = [c for c in args.chapters if not args.numbers or c.number in args.numbers]
+    print(f"Graded {args.tree}/ with the {args.backend} backend; reports are in {folder}/.")
+    rows = [grade_chapter(folder, args.backend, chapter) for chapter in chapters]
+    percents = [int(row[2].rstrip("%")) for row in rows]
+    summary = table(["Chapter", "Passed", "Percent", "Notes"], rows, numbers=(1, 2))
+    overall = f"Overall: {round(sum(percents) / len(percents))}% (the mean of the chapters' percentages)"
+    (folder / "summary.txt").write_text(f"{summary}\n{overall}\n")
+    print()
+    print(summary)
+    print(overall)
+    print(f"JUnit XML: {', '.join(str(folder / f'{c.name}.xml') for c in chapters)}")
+    return 0
+
+
+# ---- The skeletons, generated from the solutions -------------------------------------------------
+
+
+def skeletons(args) -> int:
+    """--write: write every chapter's skeleton files from the solutions' markers.
+    Otherwise (make check): list the skeletons that differ from what the generator makes."""
+    stale = []
+    for chapter in args.chapters:
+        for solution in chapter.solution_files():
+            student = chapter.student_dir / solution.name
+            text = skeleton.skeleton_of(solution, chapter.number)
+            if student.exists() and student.read_text() == text:
+                continue
+            if args.write:
+                student.write_text(text)
+                print(f"wrote {student}")
+            else:
+                stale.append(student)
+    for path in stale:
+        print(f"{path} is not what its solution's markers make: run make skeletons and commit it.")
+    return 1 if stale else 0
