@@ -99,7 +99,7 @@ else
   BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
 endif
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
 endif
@@ -210,10 +210,10 @@ reset:
 grade:
 	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
 	@for n in $(SELECTED); do \
-	  binary=$(BIN)/chapter$$n-tests; \
+	  binary=$(BIN)/chapter$$n-tests; rm -f $$binary.results; \
 	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ]; then \
-	    TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$(GRADE_DIR)/chapter$$n.results \
-	      $$binary -r junit -o $(GRADE_DIR)/chapter$$n.xml >$(GRADE_DIR)/chapter$$n-test.log 2>&1; \
+	    TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$$binary.results \
+	      $$binary -r junit -o $(GRADE_DIR)/chapter$$n.xml >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
 	  fi; \
 	done
 	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(SELECTED)

@@ -11,10 +11,10 @@ if [ "$backend" = emu ]; then
     fi
     # The student's view: a test written like a chapter's fails, with the diagnostic.
     log="$logs/emu-planted.log"
-    build/emu/bin/emu-tests "[planted]" >"$log" 2>&1
+    make test-emu ARGS='"[planted]"' >"$log" 2>&1
     status=$?
     diagnostics=$(grep -cE "^ *(result depends on thread order|out-of-bounds (global|shared) memory access|divergent __syncthreads)" "$log")
-    if [ "$status" -eq 1 ] && ! crashed "$log" && grep -q "test cases: 6 | 6 failed" "$log" && [ "$diagnostics" -eq 6 ]; then
+    if [ "$status" -ne 0 ] && ! crashed "$log" && grep -q "test cases: 6 | 6 failed" "$log" && [ "$diagnostics" -eq 6 ]; then
         pass "a chapter-style test of each planted bug fails with the diagnostic"
     else
         fail "a planted bug's test does not fail with its diagnostic ($diagnostics of 6 found)" "full log: $log"

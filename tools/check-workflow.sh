@@ -1,29 +1,30 @@
 # The learner's workflow items of `make check` (make status, hint, solution, reset,
 # grade). Sourced by tools/check.sh, whose pass and fail functions and counters it uses.
-#   - chapters/skeletons.txt records every skeleton as it is (status and reset need it);
-#   - every lesson has a `## Hints` list, for `make chapterN hint`;
-#   - a scripted learner's session, tests/workflow/learner_session.sh, goes as planned.
+#   - every chapter has hints (its hints.md), for `make chapterN hint`;
+#   - a scripted learner's session, tests/workflow/learner_session.sh, goes as planned;
+#   - a new chapter needs only its folders and one registry line
+#     (tests/workflow/new_chapter.sh copies one and runs it through every verb).
 
 echo "the learner's workflow"
-if ids=$(python3 tools/workflow.py check-skeleton-ids 2>&1); then
-    pass "chapters/skeletons.txt records every skeleton as it is"
-else
-    fail "chapters/skeletons.txt is out of date" "$ids"
-fi
-
-while read -r number folder _; do
-    case "$number" in ''|'#'*) continue ;; esac
-    hints=$(python3 tools/workflow.py count-hints --chapter "$number")
+while IFS=$'\t' read -r number folder _; do
+    hints=$(tutorial count-hints "$number")
     if [ "${hints:-0}" -gt 0 ]; then
-        pass "chapter$number's lesson has $hints hints for make chapter$number hint"
+        pass "chapter$number has $hints hints for make chapter$number hint"
     else
-        fail "chapters/$folder/README.md has no numbered list under '## Hints' for make chapter$number hint"
+        fail "chapters/$folder/hints.md has no numbered list for make chapter$number hint"
     fi
-done <chapters/chapters.txt
+done < <(tutorial chapters --fields)
 
 log=build/check/learner-session-summary.log
 if bash tests/workflow/learner_session.sh >"$log" 2>&1; then
     pass "a learner's session: $(tail -n 1 "$log" | sed 's/^learner session: //')"
 else
     fail "a learner's session went wrong" "$(grep -A12 'FAIL' "$log" | head -40; echo "each step's output: build/check/learner-session.log")"
+fi
+
+log=build/check/new-chapter-summary.log
+if bash tests/workflow/new_chapter.sh >"$log" 2>&1; then
+    pass "a new chapter: $(tail -n 1 "$log" | sed 's/^new chapter: //')"
+else
+    fail "a copied chapter does not work in every verb" "$(grep -A8 'FAIL' "$log" | head -30; echo "full log: $log")"
 fi

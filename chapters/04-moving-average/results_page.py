@@ -1,10 +1,4 @@
-"""What the results page (docs/results.md, `make results`) says about this chapter.
-
-BARS: (what, the seed kernel's share of the ceiling in percent, problem, variants), the
-bars the reference solution must reach. summary(c): the sentence the numbers teach,
-from c.percent(problem, variant), c.speedup(...) and c.number_of(problem, variant, column).
-The problem and variant names are the ones bench.cpp writes.
-"""
+"""What docs/results.md says of this chapter: BARS and summary(c), as tools/tutorial/results.py reads them."""
 
 from tools.tutorial.results import format_percent
 

@@ -639,7 +639,7 @@ void shared_out_of_bounds(const void* array, long long index, std::size_t extent
 
 void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t element_size, const char* type_name,
                                   std::size_t bytes) {
-    BlockRun& b = block_or_die("extern __shared__ memory");
+    block_or_die("extern __shared__ memory");  // only inside a kernel
     std::ostringstream out;
     out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  " << name
         << "[" << index << "] is outside the dynamic shared memory `extern __shared__ " << (type_name ? type_name : "T")

@@ -19,66 +19,14 @@
 # (--keep leaves the scratch clone in place and says where).
 set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
-transcript=$root/build/check/learner-session.log
-mkdir -p "$(dirname "$transcript")"
-: >"$transcript"
-scratch=$(mktemp -d "${TMPDIR:-/tmp}/learner-session.XXXXXX")
-if [ "${1:-}" = --keep ]; then
-    echo "The scratch clone stays in $scratch/tutorial"
-else
-    trap 'rm -rf "$scratch"' EXIT
-fi
+source "$root/tests/workflow/steps.sh"
+start_session learner-session "${1:-}"
 
-passed=0
-failed=0
-step_name=
-out=
-rc=0
-
-# run DESCRIPTION COMMAND...: run a step as the learner types it, in the scratch clone.
-run() {
-    step_name=$1
-    shift
-    out=$("$@" 2>&1)
-    rc=$?
-    printf '\n==== %s\n$ %s\n%s\n(exit status %s)\n' "$step_name" "$*" "$out" "$rc" >>"$transcript"
-}
-ok() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    echo "  FAIL  $step_name: $1"
-    sed 's/^/        | /' <<<"$out" | head -40
-}
-# expect REGEX WHY: a line of the step's output matches the extended regex.
-expect() { if grep -qE -- "$1" <<<"$out"; then ok; else fail "expected a line matching /$1/: $2"; fi; }
-expect_text() { if grep -qF -- "$1" <<<"$out"; then ok; else fail "expected the text '$1': $2"; fi; }
-expect_not() { if grep -qE -- "$1" <<<"$out"; then fail "expected no line matching /$1/: $2"; else ok; fi; }
-expect_status() {
-    if [ "$1" = nonzero ] && [ "$rc" -ne 0 ] || [ "$1" = "$rc" ]; then ok; else fail "exit status $rc, expected $1: $2"; fi
-}
-# expect_row CHAPTER TEXT WHY: the row of CHAPTER (a line starting with it) contains TEXT.
-expect_row() {
-    if grep -E "^$1 " <<<"$out" | grep -qF -- "$2"; then ok; else fail "the $1 row should contain '$2': $3"; fi
-}
-expect_last_line() {
-    if tail -n 1 <<<"$out" | grep -qE -- "$1"; then ok; else fail "the last line should match /$1/: $2"; fi
-}
-same_file() { if cmp -s "$1" "$2"; then ok; else fail "$1 should equal $2: $3"; fi; }
-
-# ---- A clone of the tree under test, as a learner gets it ------------------------------------
-# What is not committed yet is committed on top, in the scratch clone only.
-git clone -q "$root" "$scratch/tutorial" || { echo "  FAIL  cannot clone $root"; exit 1; }
-(cd "$root" && git ls-files -z --cached --others --exclude-standard |
-    while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-    tar --null -T - -cf -) | tar -xf - -C "$scratch/tutorial"
-cd "$scratch/tutorial" || exit 1
-git add -A && git -c user.name=learner -c user.email=learner@example.invalid commit -qm "the tree under test" >/dev/null
-# A learner's shell: nothing inherited from the make that runs this check.
-unset MAKEFLAGS MFLAGS MAKELEVEL SOLUTIONS FORCE RESTART ARGS SEED
-
-mapfile -t numbers < <(awk '!/^#/ && NF {print $1}' chapters/chapters.txt)
-title_of() { awk -v n="$1" '$1 == n {$1 = $2 = ""; sub(/^ +/, ""); print}' chapters/chapters.txt; }
-folder_of() { awk -v n="$1" '$1 == n {print $2}' chapters/chapters.txt; }
+# The chapters, through the tools' one reader of the registry: "number<TAB>folder<TAB>title".
+registry=$(python3 -m tools.tutorial chapters --fields)
+mapfile -t numbers < <(cut -f1 <<<"$registry")
+title_of() { awk -F'\t' -v n="$1" '$1 == n {print $3}' <<<"$registry"; }
+folder_of() { awk -F'\t' -v n="$1" '$1 == n {print $2}' <<<"$registry"; }
 one=chapters/$(folder_of 1)
 mine=$(ls "$one"/*.cu | head -n 1)                # the learner's file in chapter 1
 reference=solutions/$(folder_of 1)/$(basename "$mine")
@@ -95,19 +43,19 @@ expect "^setup: ready" "setup ends by saying the machine is ready"
 run "make status, new clone" make status
 expect_status 0 "status always succeeds"
 for n in "${numbers[@]}"; do
-    expect_row "chapter$n" "$(title_of "$n")" "every chapter of chapters/chapters.txt has a row with its title"
+    expect_row "chapter$n" "$(title_of "$n")" "every chapter of the registry has a row with its title"
     expect_row "chapter$n" "not started" "a fresh clone's chapters are untouched skeletons"
     expect_row "chapter$n" "not run" "no tests have run in a fresh clone"
 done
 expect_last_line "^Next: chapter1 .*make chapter1 test" "a new learner is sent to chapter 1"
 
 # ---- Hints ---------------------------------------------------------------------------------------
-count=$(python3 tools/workflow.py count-hints --chapter 1)
-first_words=$(awk '/^## Hints/ {on = 1; next} on && /^1\. / {print $2, $3, $4; exit}' "$one/README.md")
+count=$(python3 -m tools.tutorial count-hints 1)
+first_words=$(awk '/^1\. / {print $2, $3, $4; exit}' "$one/hints.md")
 run "make chapter1 hint, first" make chapter1 hint
 expect_status 0 "a hint is no error"
-expect "^chapter1, hint 1 of $count:" "the first call shows hint 1, out of the lesson's $count"
-expect_text "$first_words" "the hint's text comes from the lesson's ## Hints list"
+expect "^chapter1, hint 1 of $count:" "the first call shows hint 1, out of the chapter's $count"
+expect_text "$first_words" "the hint's text comes from the chapter's hints.md"
 expect_not "NVCC|CXX|LINK" "asking for a hint builds nothing"
 for ((i = 2; i <= count; i++)); do
     run "make chapter1 hint, call $i" make chapter1 hint
@@ -227,13 +175,20 @@ expect "already the untouched skeleton" "a second reset changes nothing"
 run "the undo command printed by reset" bash -c "$restore"
 same_file "$mine" "$reference" "the printed command brings the learner's version back"
 
-# ---- A copy downloaded as an archive: no git, so no reset ---------------------------------------
+# ---- A copy downloaded as an archive: no git; reset makes the skeleton from solutions/ ---------
 mkdir "$scratch/archive"
 git archive HEAD | tar -x -C "$scratch/archive"
 echo "// my work" >>"$scratch/archive/$mine"
-cp "$scratch/archive/$mine" "$scratch/archive-mine.cu"
 run "make chapter1 reset, in an archive download" make -C "$scratch/archive" chapter1 reset
-expect_status nonzero "without git there is no skeleton to restore"
+expect_status 0 "without git, the skeleton comes from the solution's markers"
+same_file "$scratch/archive/$mine" "$skeleton" "the skeleton is back"
+
+# ---- A student copy without solutions/ and without git: no skeleton to restore -----------------
+rm -rf "$scratch/archive/solutions"
+echo "// my work" >>"$scratch/archive/$mine"
+cp "$scratch/archive/$mine" "$scratch/archive-mine.cu"
+run "make chapter1 reset, no solutions/ and no git" make -C "$scratch/archive" chapter1 reset
+expect_status nonzero "without solutions/ and git there is no skeleton to restore"
 expect "not a git clone" "it says why"
 expect "Your files are unchanged" "and that nothing was touched"
 same_file "$scratch/archive/$mine" "$scratch/archive-mine.cu" "the learner's file is untouched"

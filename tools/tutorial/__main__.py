@@ -2,7 +2,8 @@
 
   python3 -m tools.tutorial [--backend B] [--tree T] COMMAND ...
 
-  chapters            the chapters, one per line (make help); --fields: "number folder"
+  chapters            the chapters, one per line (make help); --fields: "number folder title",
+                      tab-separated, for scripts
   status --logs DIR   a row per chapter: your files, whether it builds, its last test results
   hint N              the chapter's next hint (--restart: from the first)
   count-hints N       (make check) how many hints the chapter has
@@ -32,7 +33,7 @@ from .course import Refusal, find, read_chapters, read_hints
 
 def list_chapters(args) -> int:
     for chapter in args.chapters:
-        print(f"{chapter.number} {chapter.folder}" if args.fields else f"  chapter{chapter.number:<3} {chapter.title}")
+        print(f"{chapter.number}\t{chapter.folder}\t{chapter.title}" if args.fields else f"  chapter{chapter.number:<3} {chapter.title}")
     return 0
 
 

@@ -7,8 +7,12 @@ typed: its tables come from the files, and its one sentence per chapter comes fr
 the templates below, filled in with the measured numbers. With no files it writes
 the page with no measurements, only the bars to compare with.
 
-What the page says of a chapter, its bars and its sentence, comes from the chapter's
-own results_page.py, whose problem and variant names are the ones its bench.cpp writes.
+What the page says of a chapter comes from the chapter's own results_page.py:
+  BARS        [(what, the seed kernel's share of the ceiling in percent, problem,
+              [variants])]: the bars the reference solution must reach;
+  summary(c)  the sentence its numbers teach, from c.percent(problem, variant),
+              c.speedup(problem, variant) and c.number_of(problem, variant, column).
+Its problem and variant names are the ones the chapter's bench.cpp writes.
 Python 3 standard library only.
 """
 

@@ -102,8 +102,7 @@ def clean_solution(solution_text: str, where: str = "solution") -> str:
     out: list[str] = []
     for kind, item in _blocks(solution_text.split("\n"), where):
         if kind == "text":
-            if item.strip() != INTRO:
-                out.append(item)
+            out.append(item)
             continue
         out.extend(line for line in item[2] if not SKELETON_ONLY.match(line))
     return "\n".join(out)

@@ -26,6 +26,7 @@ from .course import (
     first_compile_error,
     read_hints,
     read_results,
+    results_path,
 )
 
 HINTS_SHOWN = Path("build/hints")
@@ -272,7 +273,7 @@ def junit_failure(path: Path, chapter: Chapter, test: str, message: str, details
     ET.ElementTree(suites).write(path, encoding="UTF-8", xml_declaration=True)
 
 
-def grade_chapter(folder: Path, backend: str, chapter: Chapter) -> list[str]:
+def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> list[str]:
     """Grade one chapter from what make left in @p folder: [chapter, passed/total,
     percent, notes]. A chapter that did not build or whose tests did not finish gets a
     JUnit report of its own that says so."""
@@ -286,7 +287,7 @@ def grade_chapter(folder: Path, backend: str, chapter: Chapter) -> list[str]:
 
     log_file = folder / f"{name}-test.log"
     output = log_file.read_text(errors="replace") if log_file.exists() else ""
-    r = read_results(folder / f"{name}.results", backend)
+    r = read_results(results_path(backend, tree, chapter), backend)
     try:  # Catch2's own report, when the run got far enough to write it
         ET.parse(report)
         catch2_wrote_report = True
@@ -309,7 +310,7 @@ def grade(args) -> int:
     folder = Path(args.dir)
     chapters = [c for c in args.chapters if not args.numbers or c.number in args.numbers]
     print(f"Graded {args.tree}/ with the {args.backend} backend; reports are in {folder}/.")
-    rows = [grade_chapter(folder, args.backend, chapter) for chapter in chapters]
+    rows = [grade_chapter(folder, args.backend, args.tree, chapter) for chapter in chapters]
     percents = [int(row[2].rstrip("%")) for row in rows]
     summary = table(["Chapter", "Passed", "Percent", "Notes"], rows, numbers=(1, 2))
     overall = f"Overall: {round(sum(percents) / len(percents))}% (the mean of the chapters' percentages)"
