@@ -10,6 +10,8 @@ SHELL := bash
 .DELETE_ON_ERROR:
 .SECONDARY:  # keep every object: a student's next build recompiles only what changed
 MAKEFLAGS += --no-builtin-rules --no-print-directory
+# Prerequisites may name $$* (the stem): a chapter's programs depend on its number.
+.SECONDEXPANSION:
 
 include mk/toolchain.mk  # finds nvcc, the GPU (if any), Catch2, and the default backend
 
@@ -98,11 +100,6 @@ ifeq ($(origin BACKEND),file)
 else
   BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
 endif
-ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
-    $(info $(BACKEND_CHOICE))
-  endif
-endif
 ifeq ($(BACKEND),cuda)
   BACKEND_CXXFLAGS := -isystem $(CUDA_HOME)/include
   BACKEND_LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
@@ -115,6 +112,11 @@ else
   $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
 endif
 LDLIBS += $(BACKEND_LDLIBS) $(CATCH_LIBS)
+ifeq ($(MAKELEVEL),0)
+  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
+    $(info $(BACKEND_CHOICE))
+  endif
+endif
 
 # ---- A chapter's programs ------------------------------------------------------------------------
 # Chapter N is its folder chapters/NN-name/: the student's .cu files (from TREE), test.cpp,
@@ -125,7 +127,6 @@ chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.c
 program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 has_demo = $(wildcard chapters/$(call folder_of,$(1))/demo.cpp)
 
-.SECONDEXPANSION:
 $(BIN)/chapter%-tests: $$(call kernels_of,$$*) $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) \
                        $(HARNESS_OBJECTS) $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
@@ -147,6 +148,30 @@ endif
 $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 
+# ---- Running what was built ---------------------------------------------------------------------
+# TIMEOUT=seconds: a kernel still running after it is stopped, on either backend (default 20).
+ifdef TIMEOUT
+  ifeq ($(shell echo '$(TIMEOUT)' | grep -Ex '[0-9]*[.]?[0-9]+' | grep -v -Ex '[0.]+'),)
+    $(error TIMEOUT=$(TIMEOUT) is not a positive number of seconds)
+  endif
+  export TUTORIAL_TIMEOUT := $(TIMEOUT)
+  export EMU_TIMEOUT := $(TIMEOUT)
+endif
+# Tests need Catch2; without it, say so before any compiler does.
+ifeq ($(CATCH_VERSION),none)
+  ifneq ($(filter chapter% test test-% grade status check watch,$(or $(MAKECMDGOALS),help)),)
+    $(error Catch2, the test framework, is not installed: run `make setup` (or install the package catch2))
+  endif
+endif
+# With BACKEND=cuda the tests need a GPU: without one they would skip every kernel.
+ifeq ($(BACKEND),cuda)
+  ifneq ($(filter test grade status run watch,$(MAKECMDGOALS)),)
+    ifneq ($(shell bash tools/require-gpu.sh probe cuda >/dev/null && echo yes),yes)
+      $(error No CUDA device here (nvidia-smi lists none): use BACKEND=emu to run the kernels on the CPU)
+    endif
+  endif
+endif
+
 # ---- Targets for people -------------------------------------------------------------------------
 #: make chapterN test       build chapter N from chapters/ and run its tests
 #: make chapterN            build chapter N only
@@ -154,6 +179,7 @@ $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_L
 #: ... SOLUTIONS=1          the same, with the reference solutions in solutions/
 #: ... SEED=n               make the random test inputs from seed n (the default is fixed)
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
+#: ... TIMEOUT=s            stop a kernel still running after s seconds (default 20), on the GPU or the CPU
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: ... IMAGE=photo.pgm      chapter 3's demo blurs this 8-bit grayscale PGM instead of a test image
 

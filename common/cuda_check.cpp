@@ -1,6 +1,11 @@
 #include "cuda_check.h"
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <thread>
 
 namespace tutorial {
 
@@ -22,10 +27,61 @@ void throw_if_cuda_error(cudaError_t code, const char* expression, const char* f
     }
 }
 
+double kernel_time_limit_seconds() {
+    static const double limit = [] {
+        const char* text = std::getenv("TUTORIAL_TIMEOUT");
+        if (text == nullptr || *text == '\0') {
+            return kDefaultKernelTimeLimitSeconds;
+        }
+        char* end = nullptr;
+        const double seconds = std::strtod(text, &end);
+        if (*end != '\0' || !(seconds > 0)) {
+            std::fprintf(stderr, "TIMEOUT=%s is not a positive number of seconds (TUTORIAL_TIMEOUT)\n", text);
+            std::exit(2);
+        }
+        return seconds;
+    }();
+    return limit;
+}
+
+namespace {
+// Waits for the kernel just launched, for at most the time limit. A GPU kernel that never
+// ends cannot be stopped on its own: the program has to exit, and the operating system
+// then ends the kernel. (The CPU backend has its own limit, which fails just the launch.)
+void wait_for_kernel(const char* kernel_name, const char* file, int line) {
+#ifdef TUTORIAL_EMU
+    (void)kernel_name, (void)file, (void)line;
+#else
+    cudaEvent_t done = nullptr;
+    if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) != cudaSuccess ||
+        cudaEventRecord(done) != cudaSuccess) {
+        return;  // the synchronisation after this reports the error
+    }
+    const auto start = std::chrono::steady_clock::now();
+    const std::chrono::duration<double> limit(kernel_time_limit_seconds());
+    while (cudaEventQuery(done) == cudaErrorNotReady) {
+        if (std::chrono::steady_clock::now() - start > limit) {
+            std::fprintf(stderr,
+                         "\n%s:%d: the kernel %s is still running after %g s, the time limit (TIMEOUT=seconds "
+                         "changes it), so the program stops here.\n  A kernel that never ends usually has a loop "
+                         "whose condition never becomes false: check each loop's bound and step (a `k += 0`, a "
+                         "`<=` that should be `<`, an unsigned counter that never goes below 0).\n",
+                         file, line, kernel_name, kernel_time_limit_seconds());
+            std::fflush(stderr);
+            std::_Exit(kKernelTimeLimitExitStatus);
+        }
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    cudaEventDestroy(done);
+#endif
+}
+}  // namespace
+
 void check_kernel(const char* kernel_name, const char* file, int line) {
     const std::string launch = std::string("the launch of ") + kernel_name;
     throw_if_cuda_error(cudaGetLastError(), launch.c_str(), file, line);
     if (synchronous_checks.load(std::memory_order_relaxed)) {
+        wait_for_kernel(kernel_name, file, line);
         const std::string run = std::string("the execution of ") + kernel_name;
         throw_if_cuda_error(cudaDeviceSynchronize(), run.c_str(), file, line);
     }

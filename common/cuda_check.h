@@ -41,8 +41,23 @@ void throw_if_cuda_error(cudaError_t code, const char* expression, const char* f
 /// Launch errors (too many threads, too much shared memory) are reported by
 /// cudaGetLastError() at once. Errors while the kernel runs (an illegal address) only
 /// surface at the next synchronisation, which could be far away in unrelated code;
-/// synchronising here pins the error on the kernel that caused it.
+/// synchronising here pins the error on the kernel that caused it. On the GPU it waits at
+/// most kernel_time_limit_seconds(); a kernel still running then stops the program with
+/// a message that names it and the place of this check.
 void check_kernel(const char* kernel_name, const char* file, int line);
+
+/// @brief How long check_kernel() waits for a kernel on the GPU before it stops the
+/// program, in seconds: TUTORIAL_TIMEOUT (make's TIMEOUT=) or kDefaultKernelTimeLimitSeconds.
+/// An invalid value stops the program with exit status 2 and a message.
+double kernel_time_limit_seconds();
+
+/// @brief The time limit of one kernel when TIMEOUT is not given: far more than any
+/// chapter's kernel needs, far less than an autograder's patience.
+constexpr double kDefaultKernelTimeLimitSeconds = 20.0;
+
+/// @brief The exit status of a program stopped because a kernel ran past the time limit
+/// (what the `timeout` command uses too).
+constexpr int kKernelTimeLimitExitStatus = 124;
 
 /// @brief Switch the synchronisation in check_kernel() on or off.
 ///

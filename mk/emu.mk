@@ -46,7 +46,24 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 	@$(EMU_TRANSLATOR) $< $@
 .PRECIOUS: $(BUILD)/%.cu.cpp
 
-$(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/emu.mk
+# g++ accepts what nvcc refuses (a kernel calling a host-only function, say), so the
+# chapters' .cu files are also compiled by nvcc, for one architecture, whenever nvcc is
+# installed: a file nvcc rejects fails the build here too, with nvcc's file(line): error.
+# Its object is thrown away; the stamp records that nvcc accepted the file. (Not the
+# backend's planted-bug tests, which use what only the CPU backend has.)
+NVCC_CHECK_ARCH ?= sm_90
+HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
+nvcc_check_of = $(if $(HAVE_NVCC),$(if $(filter tests/emu_planted/%,$(1)),,$(BUILD)/$(1).nvcc-ok))
+ifeq ($(HAVE_NVCC),)
+  BACKEND_CHOICE += Without nvcc, nobody checks that nvcc would compile your .cu files: install the CUDA Toolkit for that.
+endif
+
+$(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@echo "  NVCC  $< (check only, $(NVCC_CHECK_ARCH))"
+	@$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o && rm -f $@.o && touch $@
+
+$(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $(FLAGS_RECORD) mk/emu.mk
 	@echo "  CXX   $*.cu (for the CPU)"
 	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
 

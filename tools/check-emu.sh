@@ -28,9 +28,23 @@ if [ "$backend" = emu ]; then
         '    out[threadIdx.x] = tile[threadIdx.x] + not_declared;' '}' >"$broken"
     log="$logs/emu-compile-error.log"
     make "build/emu/${broken%.cu}.o" >"$log" 2>&1
-    if grep -q "^$broken:5:.*not_declared" "$log"; then
+    if grep -q "^$broken:5:.*not_declared" "$log" || grep -q "^$broken(5): error: identifier \"not_declared\"" "$log"; then
         pass "a compile error in a kernel names the .cu file and line"
     else
         fail "a compile error in a kernel does not name $broken:5" "full log: $log"
+    fi
+    # What g++ accepts and nvcc refuses: a kernel that calls a host-only function.
+    host_call=build/check/compile-error/host_call.cu
+    printf '%s\n' 'int host_only(int x) { return x + 1; }' '__global__ void calls_host(int* out) {' \
+        '    out[threadIdx.x] = host_only(out[threadIdx.x]);' '}' >"$host_call"
+    log="$logs/emu-nvcc-check.log"
+    make "build/emu/${host_call%.cu}.o" >"$log" 2>&1
+    status=$?
+    if ! command -v "${NVCC:-nvcc}" >/dev/null 2>&1 && ! [ -x /usr/local/cuda/bin/nvcc ]; then
+        skip "nvcc refuses a kernel calling a host function on the CPU backend: nvcc is not installed"
+    elif [ "$status" -ne 0 ] && grep -q "^$host_call(3): error: calling a __host__ function" "$log"; then
+        pass "on the CPU backend, nvcc still checks the .cu files: a kernel calling a host function fails with nvcc's file(line)"
+    else
+        fail "a kernel calling a host function builds on the CPU backend: nvcc did not check it" "full log: $log"
     fi
 fi

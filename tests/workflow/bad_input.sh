@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Bad input gets a clear error that names it, and exit status 2 (make's own for an error):
+# an unknown BACKEND, BACKEND=cuda without a GPU, no Catch2, a TIMEOUT that is not a
+# number of seconds, an unknown chapter; and `make check` outside a git clone skips, and
+# names, only the items that need git. Runs in this tree (nothing here builds anything).
+#
+# Run by `make check`; alone: bash tests/workflow/bad_input.sh
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root" || exit 1
+transcript=$root/build/check/bad-input.log
+mkdir -p "$(dirname "$transcript")"
+: >"$transcript"
+source tests/workflow/steps.sh
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
+run "an unknown backend" make chapter1 test BACKEND=gpu
+expect_status 2 "an unknown backend is an error"
+expect "BACKEND=gpu is not a backend" "the message names the setting and its value"
+
+if bash tools/require-gpu.sh probe cuda >/dev/null; then
+    echo "  (this machine has a GPU: BACKEND=cuda without one is not tried)"
+else
+    run "BACKEND=cuda without a GPU" make chapter1 test BACKEND=cuda
+    expect_status 2 "the tests cannot run their kernels"
+    expect "No CUDA device here.*use BACKEND=emu" "it says why, and what to use instead"
+fi
+
+run "no Catch2" make chapter1 test CATCH_VERSION=none
+expect_status 2 "without the test framework there is nothing to run"
+expect "Catch2.*is not installed: run .make setup." "it says what to do"
+
+for bad in abc -5 0; do
+    run "TIMEOUT=$bad" make chapter1 test TIMEOUT=$bad
+    expect_status 2 "a time limit must be a positive number of seconds"
+    expect "TIMEOUT=$bad is not a positive number of seconds" "the message names the setting and its value"
+done
+
+run "an unknown chapter" make chapter99 test
+expect_status 2 "there is no such chapter"
+expect "There is no chapter99; the chapters are: chapter1" "it lists the chapters there are"
+
+# make check outside a git clone: only the git items are skipped, by name.
+scratch=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+git ls-files -z | tar --null -T - -cf - | tar -xf - -C "$scratch"
+run "make check's workflow items, outside a git clone" bash -c "cd '$scratch' && GIT_CEILING_DIRECTORIES='$scratch/..' bash -c '
+    passed=0; failed=0; skipped=0; logs=build/check; mkdir -p \$logs
+    pass() { echo \"  ok    \$1\"; }; fail() { echo \"  FAIL  \$1\"; }; skip() { echo \"  skip  \$1\"; }
+    tutorial() { python3 -m tools.tutorial \"\$@\"; }
+    source tools/check-workflow.sh'"
+expect "^  skip  a learner's session: .*not a git clone" "the learner's session is skipped, and says why"
+expect "^  skip  a new chapter: .*not a git clone" "so is the new-chapter test"
+expect "^  ok    chapter1 has [0-9]+ hints" "the items that do not need git still run"
+expect_not "FAIL" "nothing fails for want of git"
+
+echo "bad input: $passed checks passed, $failed failed"
+[ "$failed" -eq 0 ]
