@@ -70,7 +70,7 @@ private:
     std::vector<Copy> copies_;
 };
 
-// ---- Running a grid (executor.cpp) ----------------------------------------------------------------
+// ---- Running a grid (block_runner.cpp; labels in kernel_labels.cpp) -------------------------
 /// @brief The order in which the threads of a block run between two barriers.
 struct Schedule {
     enum Kind { Forward, Reverse, Random } kind = Forward;
@@ -79,8 +79,13 @@ struct Schedule {
     std::string name() const;
 };
 
+// ---- Settings (settings.cpp) ------------------------------------------------------------------
 /// @brief The schedules each launch runs under: EMU_SCHEDULE, or emu::set_schedules().
 const std::vector<Schedule>& schedules();
+/// @brief Bytes of stack for each CUDA thread (EMU_STACK_KB, default 64 KiB).
+std::size_t stack_bytes();
+/// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).
+unsigned worker_count();
 
 /// @brief What a grid is run with.
 struct GridRun {
@@ -127,8 +132,6 @@ std::string running_kernel();
 bool inside_kernel();
 /// @brief Remember that the running kernel calls its parameter @p pointer @p name.
 void note_pointer_name(const void* pointer, const char* name);
-/// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).
-unsigned worker_count();
 
 }  // namespace detail
 }  // namespace emu

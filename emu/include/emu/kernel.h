@@ -4,7 +4,7 @@
 ///
 /// Included by cuda_runtime.h. A translated .cu file (see emu/tools/cu2cpp.cpp) is plain
 /// C++ that uses what this header declares; kernels run with one fiber per CUDA thread
-/// (emu/src/executor.cpp).
+/// (emu/src/block_runner.cpp).
 #pragma once
 
 #include <cmath>

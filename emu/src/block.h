@@ -1,0 +1,130 @@
+// The state of a grid and of the block each worker thread runs, shared by the files that
+// run grids (block_runner.cpp, worker_pool.cpp, shared_memory.cpp, kernel_labels.cpp,
+// diagnostics.cpp); not part of the backend's public headers.
+#pragma once
+
+#include "fiber.h"
+#include "internal.h"
+
+#include <atomic>
+#include <climits>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace emu {
+namespace detail {
+
+/// @brief Where a CUDA thread stands between two switches of the scheduler.
+enum class Status { Ready, Running, AtBarrier, Exited };
+
+/// @brief One CUDA thread of the running block.
+struct ThreadState {
+    uint3 index{0, 0, 0};
+    Status status = Status::Ready;
+    const char* file = nullptr;  ///< the barrier it waits at
+    int line = 0;
+    int predicate = 0;           ///< for __syncthreads_count
+    Fiber fiber;
+};
+
+/// @brief A `__shared__` variable of the running block, for messages and look-ups.
+struct SharedVariable {
+    const void* key;
+    char* address;
+    std::size_t bytes;
+    const char* name;
+    const std::size_t* extents;
+    std::size_t rank;
+    const char* type_name;
+    const char* file;
+    int line;
+};
+
+struct GridState;
+
+/// @brief The block a worker thread is running: its threads, its shared memory, its fault.
+struct BlockRun {
+    GridState* grid = nullptr;
+    const GridRun* run = nullptr;
+    unsigned long long linear = 0;
+    std::vector<ThreadState> threads = std::vector<ThreadState>(kMaxThreadsPerBlock);
+    ThreadState* current = nullptr;
+    // The shared-memory arena: dynamic shared memory first, then the __shared__ variables.
+    std::unique_ptr<char[]> arena;
+    std::size_t arena_size = 0;
+    std::size_t arena_used = 0;
+    std::size_t static_bytes = 0;
+    char* dynamic_base = nullptr;
+    std::size_t dynamic_bytes = 0;
+    std::vector<SharedVariable> variables;
+    int barrier_count = 0;
+    bool faulted = false;
+    KernelFault fault;
+    bool used_shared = false;
+    bool used_barrier = false;
+    bool order_sensitive = false;
+};
+
+/// @brief What a worker thread keeps from block to block: the fibers' stacks and its block.
+struct Worker {
+    std::vector<std::unique_ptr<Stack>> stacks;
+    std::vector<const Stack*> stack_list;
+    CrashContext crash;
+    BlockRun block;
+};
+
+/// @brief One grid run, shared by the workers.
+struct GridState {
+    explicit GridState(const GridRun& r)
+        : run(&r),
+          total(static_cast<unsigned long long>(r.request->grid.x) * r.request->grid.y * r.request->grid.z),
+          names(r.request->pointer_count) {
+        for (auto& name : names) name.store(nullptr);
+    }
+    const GridRun* run;
+    unsigned long long total;
+    std::atomic<unsigned long long> next{0};
+    // Blocks are taken in increasing order; after a fault in block f, blocks after f are
+    // skipped and those before it still finish, so the reported fault is always the one
+    // of the first faulting block, however the workers were scheduled.
+    std::atomic<unsigned long long> first_fault{ULLONG_MAX};
+    std::mutex mutex;
+    KernelFault fault;
+    std::atomic<bool> used_shared{false}, used_barrier{false}, order_sensitive{false};
+    std::atomic<std::size_t> static_shared{0};
+    std::vector<std::atomic<const char*>> names;
+    std::atomic<const char*> signature{nullptr};  ///< the kernel's __PRETTY_FUNCTION__
+    bool watch_seen = false;
+    uint3 watch_block{0, 0, 0}, watch_thread{0, 0, 0};
+};
+
+/// @brief The block the calling worker thread is running; null outside a kernel.
+extern thread_local BlockRun* current_block;
+
+/// @brief The running block, or stop the program: @p what was used outside a kernel.
+BlockRun& block_or_die(const char* what);
+
+// ---- block_runner.cpp ---------------------------------------------------------------------
+/// @brief Run blocks of @p grid on the calling worker thread until none is left.
+void work(GridState& grid);
+
+// ---- worker_pool.cpp ------------------------------------------------------------------------
+/// @brief Run work(grid) on up to @p workers worker threads; return when all are done.
+void run_on_workers(GridState& grid, unsigned workers);
+
+// ---- shared_memory.cpp ----------------------------------------------------------------------
+/// @brief Give the block @p b its arena, once per worker thread.
+void allocate_shared_arena(BlockRun& b);
+/// @brief Start the shared memory of a new block: the launch's dynamic bytes, poisoned.
+void reset_shared_memory(BlockRun& b, std::size_t dynamic_bytes);
+
+// ---- diagnostics.cpp ------------------------------------------------------------------------
+/// @brief The message for block @p b, whose first @p count threads cannot all go on
+/// together: some wait at different barriers, or some wait while others have finished.
+std::string divergence_message(const BlockRun& b, std::size_t count);
+
+}  // namespace detail
+}  // namespace emu
