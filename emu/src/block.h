@@ -18,15 +18,22 @@ namespace emu {
 namespace detail {
 
 /// @brief Where a CUDA thread stands between two switches of the scheduler.
-enum class Status { Ready, Running, AtBarrier, Exited };
+enum class Status { Ready, Running, AtBarrier, AtWarp, Exited };
 
 /// @brief One CUDA thread of the running block.
 struct ThreadState {
     uint3 index{0, 0, 0};
     Status status = Status::Ready;
-    const char* file = nullptr;  ///< the barrier it waits at
+    const char* file = nullptr;  ///< the barrier or warp primitive it waits at
     int line = 0;
     int predicate = 0;           ///< for __syncthreads_count
+    // At a warp primitive: which one, and what the lane supplied (see warp.cpp).
+    WarpOp warp_op = WarpOp::syncwarp;
+    unsigned warp_mask = 0;
+    unsigned long long warp_value = 0;  ///< the bits of the value or predicate it supplies
+    int warp_argument = 0;              ///< source lane, delta or lane mask of a shuffle
+    int warp_width = 32;
+    unsigned long long warp_result = 0; ///< what the primitive returns to it
     Fiber fiber;
 };
 
@@ -50,6 +57,7 @@ struct BlockRun {
     GridState* grid = nullptr;
     const GridRun* run = nullptr;
     unsigned long long linear = 0;
+    std::size_t thread_count = 0;  ///< threads in the block
     std::vector<ThreadState> threads = std::vector<ThreadState>(kMaxThreadsPerBlock);
     ThreadState* current = nullptr;
     // The shared-memory arena: dynamic shared memory first, then the __shared__ variables.
@@ -121,10 +129,26 @@ void allocate_shared_arena(BlockRun& b);
 /// @brief Start the shared memory of a new block: the launch's dynamic bytes, poisoned.
 void reset_shared_memory(BlockRun& b, std::size_t dynamic_bytes);
 
+// ---- warp.cpp -------------------------------------------------------------------------------
+/// @brief What resolve_warps() did.
+enum class WarpProgress { nobody_waiting, released, stuck };
+/// @brief When no thread of @p b can run: complete every warp primitive whose lanes have all
+/// arrived (they become ready again). When lanes wait at warp primitives and none can
+/// complete, record the fault in @p b and return stuck.
+WarpProgress resolve_warps(BlockRun& b);
+/// @brief "__shfl_down_sync" for WarpOp::shfl_down.
+const char* warp_op_name(WarpOp op);
+
 // ---- diagnostics.cpp ------------------------------------------------------------------------
 /// @brief The message for block @p b, whose first @p count threads cannot all go on
 /// together: some wait at different barriers, or some wait while others have finished.
 std::string divergence_message(const BlockRun& b, std::size_t count);
+/// @brief The message for warp @p warp of @p b, whose lane @p lane waits at a warp
+/// primitive that can never complete: some lane its mask names is elsewhere, has exited,
+/// or does not exist.
+std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane);
+/// @brief "lane 3", "lanes 0-15", "lanes 0, 2, 4-7": the lanes set in @p lanes.
+std::string lanes_text(unsigned lanes);
 
 }  // namespace detail
 }  // namespace emu

@@ -1,10 +1,11 @@
 // Running a grid on the CPU.
 //
 // Blocks run in parallel, one per worker thread at a time. Inside a block every CUDA
-// thread is a fiber that runs until it reaches __syncthreads() or returns; then the next
-// one runs, in the order the schedule gives (forward, reverse or seeded random). When no
-// thread can run, all must wait at the same barrier: then they are released together.
-// Anything else is a divergent barrier. A fiber never leaves its worker thread, so
+// thread is a fiber that runs until it reaches __syncthreads() or a warp primitive, or
+// returns; then the next one runs, in the order the schedule gives (forward, reverse or
+// seeded random). When no thread can run, the warp primitives whose lanes have all
+// arrived complete (warp.cpp); when none can, all threads must wait at the same barrier:
+// then they are released together. Anything else is a divergent barrier. A fiber never leaves its worker thread, so
 // blockIdx and the block's shared memory are simply thread-local.
 #include "block.h"
 
@@ -111,6 +112,7 @@ void run_block(GridState& grid, unsigned long long linear) {
     b.grid = &grid;
     b.run = &run;
     b.linear = linear;
+    b.thread_count = count;
     b.current = nullptr;
     b.faulted = false;
     b.fault = KernelFault{};
@@ -147,7 +149,11 @@ void run_block(GridState& grid, unsigned long long linear) {
             if (b.faulted) break;
         }
         if (b.faulted) break;
-        // Nobody can run: either all have finished, or all wait at one barrier.
+        // Nobody can run. Warp primitives whose lanes have all arrived complete first.
+        const WarpProgress warps = resolve_warps(b);
+        if (warps == WarpProgress::stuck) break;
+        if (warps == WarpProgress::released) continue;
+        // Either all have finished, or all wait at one barrier.
         std::size_t waiting = 0, exited = 0, agree = 0;
         const ThreadState* first_waiting = nullptr;
         int count_true = 0;
