@@ -17,7 +17,13 @@
 
 #include <emu/control.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <iterator>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -464,6 +470,85 @@ TEST_CASE("a lane calling a warp primitive with a mask that leaves it out is rep
     CHECK(contains(text, "bad __shfl_sync() in mask_without_caller_planted"));
     CHECK(contains(text, "(lane 16 of warp 0), at tests/emu_planted/warps.cu:" + std::to_string(planted::kMaskWithoutCallerLine)));
     CHECK(contains(text, "its mask 0xffff does not name lane 16"));
+}
+
+// ---- The time limit ------------------------------------------------------------------------------
+namespace {
+
+// Sets the time limit for one test and restores the previous one after it.
+class TimeLimit {
+public:
+    explicit TimeLimit(double seconds) : saved_(emu::time_limit()) { emu::set_time_limit(seconds); }
+    ~TimeLimit() { emu::set_time_limit(saved_); }
+    TimeLimit(const TimeLimit&) = delete;
+    TimeLimit& operator=(const TimeLimit&) = delete;
+
+private:
+    double saved_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("a kernel in an endless loop that reads memory is stopped at the time limit; the next launch runs", "[emu]") {
+    TimeLimit limit(2);
+    DeviceBuffer<float> in(16), out(128);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string text = error_text([&] { planted::endless_sum(in.data(), out.data(), 16, 2, 64); }, cudaErrorLaunchTimeout);
+    const double seconds = seconds_since(start);
+    INFO(text);
+    CHECK(seconds >= 2.0);
+    CHECK(seconds < 4.0);
+    CHECK(contains(text, "time limit: endless_sum_planted (launched at tests/emu_planted/endless.cu:"));
+    CHECK(contains(text, "was still running after 2 s, so the CPU backend stopped it"));
+    CHECK(contains(text, "In block (0,0,0), 64 of its 64 threads had not finished:"));
+    CHECK(contains(text, "1 other block of the grid's 2 had not finished."));
+    CHECK(contains(text, "`k += 0`"));
+    DeviceBuffer<unsigned> ids(64);
+    CHECK(planted::launch_index_kernel(ids.data(), 1, 64, 0) == cudaSuccess);
+}
+
+TEST_CASE("a kernel looping around a barrier is stopped at the time limit, at the barrier's line", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/endless.cu", planted::kEndlessBarrierLine), "__syncthreads();"));
+    TimeLimit limit(1);
+    DeviceBuffer<float> out(64);
+    const std::string text = error_text([&] { planted::endless_barrier(out.data(), 1); }, cudaErrorLaunchTimeout);
+    INFO(text);
+    const std::string site = "tests/emu_planted/endless.cu:" + std::to_string(planted::kEndlessBarrierLine);
+    CHECK(contains(text, "time limit: endless_barrier_planted"));
+    CHECK(contains(text, "64 of its 64 threads had not finished"));
+    CHECK(contains(text, " was at " + site));
+    CHECK(contains(text, " at __syncthreads() at " + site));
+}
+
+// Run by the next test in a process of its own: the kernel cannot be stopped, so the
+// program ends.
+TEST_CASE("an endless loop without memory accesses (run by the test below)", "[.][endless-without-access]") {
+    DeviceBuffer<int> out(32);
+    planted::endless_without_access(out.data(), 1);
+}
+
+TEST_CASE("a kernel looping without any checked access ends the program with a message naming it", "[emu]") {
+    const std::string log = "build/emu/endless-without-access.log";
+    char self[4096] = {};
+    REQUIRE(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+    const std::string command = "EMU_TIMEOUT=1 '" + std::string(self) + "' '[endless-without-access]' >" + log + " 2>&1";
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system(command.c_str());
+    const double seconds = seconds_since(start);
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 124);
+    CHECK(seconds < 6.0);
+    CHECK(contains(text, "CPU backend: endless_without_access_planted (launched at tests/emu_planted/endless.cu:"));
+    CHECK(contains(text, "is still running 1 s after its time limit of 1 s"));
+    CHECK(contains(text, "of block (0,0,0)"));
+    CHECK(contains(text, "EMU_TIMEOUT=seconds sets the time limit"));
 }
 
 // ---- Launch checks, shared memory, built-ins ----------------------------------------------------

@@ -78,6 +78,10 @@ struct BlockRun {
 
 /// @brief What a worker thread keeps from block to block: the fibers' stacks and its block.
 struct Worker {
+    // What it runs, for the time limit's last resort message (time_limit.cpp): block
+    // linear index + 1 (0: none) and the thread's index in it.
+    std::atomic<unsigned long long> running_block{0};
+    std::atomic<std::size_t> running_thread{0};
     std::vector<std::unique_ptr<Stack>> stacks;
     std::vector<const Stack*> stack_list;
     CrashContext crash;
@@ -95,6 +99,7 @@ struct GridState {
     const GridRun* run;
     unsigned long long total;
     std::atomic<unsigned long long> next{0};
+    std::atomic<unsigned long long> finished{0};  ///< blocks run to their end without a fault
     // Blocks are taken in increasing order; after a fault in block f, blocks after f are
     // skipped and those before it still finish, so the reported fault is always the one
     // of the first faulting block, however the workers were scheduled.
@@ -139,6 +144,19 @@ WarpProgress resolve_warps(BlockRun& b);
 /// @brief "__shfl_down_sync" for WarpOp::shfl_down.
 const char* warp_op_name(WarpOp op);
 
+// ---- time_limit.cpp -------------------------------------------------------------------------
+/// @brief Let the time limit's last resort name what @p w runs.
+void register_worker(Worker& w);
+/// @brief The time limit of one grid run, from construction to destruction: past it,
+/// time_is_up is set; much later, with the grid still running, the program exits with a message.
+class TimeLimit {
+public:
+    explicit TimeLimit(const GridRun& run);
+    ~TimeLimit();
+    TimeLimit(const TimeLimit&) = delete;
+    TimeLimit& operator=(const TimeLimit&) = delete;
+};
+
 // ---- diagnostics.cpp ------------------------------------------------------------------------
 /// @brief The message for block @p b, whose first @p count threads cannot all go on
 /// together: some wait at different barriers, or some wait while others have finished.
@@ -149,6 +167,9 @@ std::string divergence_message(const BlockRun& b, std::size_t count);
 std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane);
 /// @brief "lane 3", "lanes 0-15", "lanes 0, 2, 4-7": the lanes set in @p lanes.
 std::string lanes_text(unsigned lanes);
+/// @brief The message for block @p b stopped at the time limit of @p seconds, its running
+/// thread at @p file:@p line (null: a checked memory access whose place is unknown).
+std::string time_limit_message(const BlockRun& b, double seconds, const char* file, int line);
 
 }  // namespace detail
 }  // namespace emu

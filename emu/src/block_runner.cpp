@@ -43,6 +43,7 @@ Worker& this_worker() {
         worker->crash.describe = &describe_for_crash;
         allocate_shared_arena(worker->block);
         install_crash_report(&worker->crash);
+        register_worker(*worker);
     }
     return *worker;
 }
@@ -126,6 +127,7 @@ void run_block(GridState& grid, unsigned long long linear) {
     blockDim = request.block;
     gridDim = request.grid;
     current_block = &b;
+    w.running_block.store(linear + 1, std::memory_order_relaxed);
     for (std::size_t i = 0; i < count; ++i) {
         ThreadState& t = b.threads[i];
         t.index = uint3{static_cast<unsigned>(i % request.block.x), static_cast<unsigned>(i / request.block.x % request.block.y),
@@ -141,6 +143,7 @@ void run_block(GridState& grid, unsigned long long linear) {
             ThreadState& t = b.threads[i];
             if (t.status != Status::Ready) continue;
             threadIdx = t.index;
+            w.running_thread.store(i, std::memory_order_relaxed);
             t.status = Status::Running;
             b.current = &t;
             if (round == 0) t.fiber.start(*w.stacks[i], &thread_main, &b);
@@ -183,6 +186,8 @@ void run_block(GridState& grid, unsigned long long linear) {
     // Fibers still waiting at a barrier after a fault are unwound here.
     for (std::size_t i = 0; i < count; ++i) b.threads[i].fiber.reset();
     current_block = nullptr;
+    w.running_block.store(0, std::memory_order_relaxed);
+    if (!b.faulted) grid.finished.fetch_add(1);
 
     if (b.used_shared) grid.used_shared = true;
     if (b.used_barrier) grid.used_barrier = true;
@@ -217,7 +222,10 @@ BlockRun& block_or_die(const char* what) {
 GridOutcome run_grid(const GridRun& run) {
     GridState grid(run);
     watched_address = run.watch;
-    run_on_workers(grid, run.workers);
+    {
+        const TimeLimit limit(run);
+        run_on_workers(grid, run.workers);
+    }
     watched_address = nullptr;
 
     GridOutcome outcome;
@@ -242,6 +250,7 @@ void unsupported_outside_kernel(const char* what) {
 
 void syncthreads(const char* file, int line) {
     BlockRun& b = block_or_die("__syncthreads()");
+    check_time(file, line);
     ThreadState& me = *b.current;
     me.status = Status::AtBarrier;
     me.file = file;

@@ -144,5 +144,61 @@ std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane) 
     return out.str();
 }
 
+std::string time_limit_message(const BlockRun& b, double seconds, const char* file, int line) {
+    std::ostringstream out;
+    out << "time limit: " << running_kernel() << " was still running after " << seconds
+        << " s, so the CPU backend stopped it (EMU_TIMEOUT=seconds sets the limit; the default is "
+        << kDefaultTimeLimit << ").\n  In block " << coordinates(blockIdx);
+    std::size_t unfinished = 0;
+    for (std::size_t i = 0; i < b.thread_count; ++i) unfinished += b.threads[i].status != Status::Exited;
+    out << ", " << unfinished << " of its " << b.thread_count << " threads had not finished:\n    thread "
+        << coordinates(b.current->index);
+    if (file != nullptr) {
+        out << " was at " << file << ":" << line;
+    } else {
+        out << " was making a memory access";
+    }
+    // The others, by where they wait.
+    struct Group {
+        const ThreadState* first;
+        std::size_t threads;
+    };
+    std::vector<Group> groups;
+    for (std::size_t i = 0; i < b.thread_count; ++i) {
+        const ThreadState& t = b.threads[i];
+        if (&t == b.current || t.status == Status::Exited) continue;
+        auto same = [&](const Group& g) {
+            return g.first->status == t.status &&
+                   (t.status == Status::Ready ||
+                    (g.first->warp_op == t.warp_op && g.first->line == t.line && std::strcmp(g.first->file, t.file) == 0));
+        };
+        auto found = std::find_if(groups.begin(), groups.end(), same);
+        if (found == groups.end()) {
+            groups.push_back(Group{&t, 1});
+        } else {
+            ++found->threads;
+        }
+    }
+    for (const Group& g : groups) {
+        out << "\n    " << g.threads << (g.threads == 1 ? " thread " : " threads ");
+        if (g.first->status == Status::Ready) {
+            out << (g.threads == 1 ? "waits" : "wait") << " for a turn to run";
+        } else {
+            out << (g.threads == 1 ? "waits at " : "wait at ")
+                << (g.first->status == Status::AtBarrier ? std::string("__syncthreads()") : warp_op_name(g.first->warp_op))
+                << " at " << g.first->file << ":" << g.first->line;
+        }
+        out << " (the first is thread " << coordinates(g.first->index) << ")";
+    }
+    const unsigned long long others = b.grid->total - b.grid->finished.load() - 1;
+    if (others > 0) {
+        out << "\n  " << others << " other " << (others == 1 ? "block" : "blocks") << " of the grid's " << b.grid->total
+            << " had not finished.";
+    }
+    out << "\n  A loop that never ends does this: a counter that does not advance (such as `k += 0`), or a "
+           "condition that never becomes false.";
+    return out.str();
+}
+
 }  // namespace detail
 }  // namespace emu

@@ -23,7 +23,7 @@ constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535u, 65535u};
 /// @brief An error found while a kernel runs: it stops the launch. A launch error (too
 /// much shared memory, found when a block declares it) is reported like a bad configuration.
 struct KernelFault {
-    cudaError_t code = cudaSuccess;
+    cudaError_t code = cudaSuccess;  ///< cudaErrorLaunchTimeout: stopped at the time limit
     std::string message;
     bool launch_error = false;
 };
@@ -86,6 +86,11 @@ const std::vector<Schedule>& schedules();
 std::size_t stack_bytes();
 /// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).
 unsigned worker_count();
+/// @brief The time limit of one grid run, unless EMU_TIMEOUT says otherwise.
+constexpr double kDefaultTimeLimit = 20.0;
+/// @brief The time limit of one grid run in seconds, 0 for none (EMU_TIMEOUT, or
+/// emu::set_time_limit()).
+double time_limit_seconds();
 
 /// @brief What a grid is run with.
 struct GridRun {

@@ -1,10 +1,13 @@
 // Settings of the CPU backend read from the environment (EMU_SCHEDULE, EMU_THREADS,
-// EMU_STACK_KB), and emu::set_schedules() for programs that change them.
+// EMU_STACK_KB, EMU_TIMEOUT), and emu::set_schedules() and emu::set_time_limit() for
+// programs that change them.
 #include "internal.h"
 
 #include <emu/control.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -56,7 +59,34 @@ std::vector<Schedule>& schedule_setting() {
     return setting;
 }
 
+double parse_time_limit(const char* text) {
+    char* end = nullptr;
+    const double seconds = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !std::isfinite(seconds) || seconds < 0) {
+        throw std::invalid_argument(std::string("'") + text + "' is not a number of seconds");
+    }
+    return seconds;
+}
+
+std::atomic<double>& time_limit_setting() {
+    static std::atomic<double> setting{[] {
+        const char* text = std::getenv("EMU_TIMEOUT");
+        if (text == nullptr || *text == '\0') return kDefaultTimeLimit;
+        try {
+            return parse_time_limit(text);
+        } catch (const std::invalid_argument& error) {
+            std::fprintf(stderr, "EMU_TIMEOUT=%s: %s. Give the time limit of a kernel in seconds, e.g. "
+                                 "EMU_TIMEOUT=20 (the default), or 0 for none.\n",
+                         text, error.what());
+            std::exit(2);
+        }
+    }()};
+    return setting;
+}
+
 }  // namespace
+
+double time_limit_seconds() { return time_limit_setting().load(); }
 
 std::string Schedule::name() const {
     switch (kind) {
@@ -91,6 +121,15 @@ unsigned worker_count() {
 }  // namespace detail
 
 void set_schedules(const std::string& list) { detail::schedule_setting() = detail::parse_schedules(list); }
+
+void set_time_limit(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) {
+        throw std::invalid_argument("time limit " + std::to_string(seconds) + ": not a number of seconds");
+    }
+    detail::time_limit_setting() = seconds;
+}
+
+double time_limit() { return detail::time_limit_seconds(); }
 
 std::string schedules() {
     std::string text;

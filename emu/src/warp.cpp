@@ -132,6 +132,7 @@ unsigned long long warp_primitive(WarpOp op, unsigned mask, unsigned long long v
     ThreadState& me = *b.current;
     const unsigned linear = static_cast<unsigned>(&me - b.threads.data());
     const unsigned warp = linear / kWarpSize, lane = linear % kWarpSize;
+    check_time(file, line);
     me.warp_op = op;
     me.file = file;
     me.line = line;

@@ -107,4 +107,14 @@ void mask_without_caller(int* out);
 extern const int kShuffleAfterExitLine, kShuffleInBranchLine, kBranchBarrierAfterShuffleLine, kEvenSyncwarpLine,
     kOddSyncwarpLine, kPartialWarpShuffleLine, kMaskWithoutCallerLine;
 
+/// @brief out[i] = the sum of in[k] for k = 0, 0, 0, ...: a loop with `k += 0` that reads
+/// @p in forever, in @p blocks blocks of @p block threads.
+void endless_sum(const float* in, float* out, int n, int blocks, int block);
+/// @brief 64 threads loop around a __syncthreads() forever (for n > 0).
+void endless_barrier(float* out, int n);
+/// @brief The line of that barrier in endless.cu.
+extern const int kEndlessBarrierLine;
+/// @brief 32 threads loop forever (for n > 0) without touching checked memory.
+void endless_without_access(int* out, int n);
+
 }  // namespace planted
