@@ -24,7 +24,10 @@ struct OutputLayout {
     long long tile_rows = 0;   ///< rows per tile or block; 0 when the kernel has no tiles
     long long tile_cols = 0;   ///< columns per tile or block; 0 when the kernel has no tiles
     long long border = 0;      ///< width of a border ring worth singling out (a stencil's radius)
-    long long halo = 0;        ///< for a 1D window of N elements: N − 1, how far past its own block a block reads
+    /// For a kernel that loads a 1D window of N elements into shared memory: N − 1, how far
+    /// past its own block a block reads. 0 for a kernel that loads no halo (one that reads
+    /// global memory directly), so that no report blames a halo it does not have.
+    long long halo = 0;
     double poison = std::numeric_limits<double>::quiet_NaN();  ///< what the output held before the run
     unsigned long long seed = 0;  ///< the seed the inputs were made from
 };

@@ -15,13 +15,27 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
 using namespace tutorial;
 
 namespace {
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// Reports wrap their sentences at 76 columns, so a phrase may span a line break: look
+// for it as written and, failing that, with every run of spaces and newlines made one space.
+std::string collapse_spaces(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool space = c == ' ' || c == '\n';
+        if (space && !out.empty() && out.back() == ' ') continue;
+        out += space ? ' ' : c;
+    }
+    return out;
+}
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos || collapse_spaces(text).find(collapse_spaces(part)) != std::string::npos;
+}
 
 OutputLayout layout_of(long long rows, long long cols, long long tile) {
     OutputLayout layout;
@@ -114,7 +128,7 @@ TEST_CASE("a large output gets a coarse map, one character per tile", "[common]"
     const auto report = compare_with_tolerance(got, zeros(100 * 100), layout_of(100, 100, 16));
     INFO(report.text);
     CHECK(report.wrong == 1);
-    CHECK(contains(report.text, "one character per 16 x 16 block"));
+    CHECK(contains(report.text, "one character per 16 rows x 16 columns of elements"));
     CHECK(contains(report.text, "  ......x\n"));
     CHECK(contains(report.text, "... and") == false);
 }
@@ -217,7 +231,7 @@ TEST_CASE("a report names errors along the seams between stencil tiles", "[commo
     layout.border = 1;
     const auto report = compare_exact(got, expected, layout);
     INFO(report.text);
-    CHECK(contains(report.text, "Only elements within 1 of the edge of a 16 x 32 tile are wrong"));
+    CHECK(contains(report.text, "Only elements within 1 of the edge of a tile (16 rows x 32 columns) are wrong"));
     CHECK(contains(report.text, "halo"));
     CHECK_FALSE(contains(report.text, "image border"));
 
@@ -269,6 +283,176 @@ TEST_CASE("a report says the halo was not loaded when the last N-1 outputs of ea
         INFO(other.text);
         CHECK_FALSE(contains(other.text, "halo"));
     }
+}
+
+// Every pattern sentence is checked twice: on data where it must fire, and on data
+// where it would be true of every element yet says nothing (the region covers the whole
+// output), or where the kernel has no such thing as the sentence blames.
+TEST_CASE("the partial-tile sentence needs a full tile beside the partial ones", "[common][patterns]") {
+    SECTION("fires: 20 x 20 in 16 x 16 tiles, wrong only in rows 16..19") {
+        std::vector<float> got(400, 0.0f);
+        for (int i = 16 * 20; i < 400; ++i) got[i] = 2.0f;
+        const auto report = compare_with_tolerance(got, zeros(400), layout_of(20, 20, 16));
+        INFO(report.text);
+        CHECK(contains(report.text, "Only the last, partial tiles are wrong (rows 16..19; tiles are 16 rows x 16 "
+                                    "columns)"));
+    }
+    SECTION("silent: a 5 x 7 output is all one partial tile of 16 x 16") {
+        std::vector<float> got(35, 2.0f);
+        got[0] = 0.0f;  // one right element, so that the region sentences are considered
+        const auto report = compare_with_tolerance(got, zeros(35), layout_of(5, 7, 16));
+        INFO(report.text);
+        CHECK(report.wrong == 34);
+        CHECK_FALSE(contains(report.text, "partial"));
+    }
+    SECTION("silent: a 1 x 1 grid on 17 x 17 says the grid is one block, not partial tiles") {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        std::vector<float> got(17 * 17, nan);
+        for (int r = 0; r < 16; ++r)
+            for (int c = 0; c < 16; ++c) got[r * 17 + c] = 0.0f;
+        const auto report = compare_with_tolerance(got, zeros(17 * 17), layout_of(17, 17, 16));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "partial"));
+        CHECK(contains(report.text, "Only the first tile (16 rows x 16 columns at the top left) is right"));
+        CHECK(contains(report.text, "single block"));
+    }
+    SECTION("silent: swapped row and col on 20 x 20 is wrong off the diagonal, in full tiles too") {
+        std::vector<float> got(400, 0.0f);
+        std::vector<double> value(400), tolerance(400, 1e-6);
+        for (int r = 0; r < 20; ++r)
+            for (int c = 0; c < 20; ++c) {
+                value[r * 20 + c] = r * 20 + c;
+                got[r * 20 + c] = static_cast<float>(c * 20 + r);
+            }
+        const auto report = compare_with_tolerance(got, {value, tolerance}, layout_of(20, 20, 16));
+        INFO(report.text);
+        CHECK(report.wrong == 380);
+        CHECK_FALSE(contains(report.text, "partial"));
+        CHECK_FALSE(contains(report.text, "first tile"));
+    }
+}
+
+TEST_CASE("the first-tile sentence fires only when exactly the first tile is right", "[common][patterns]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> got(40 * 40, nan);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) got[r * 40 + c] = 0.0f;
+    SECTION("fires") {
+        const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
+        INFO(report.text);
+        CHECK(contains(report.text, "Only the first tile"));
+    }
+    SECTION("silent when one element of the first tile is wrong too") {
+        got[5] = nan;
+        const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "first tile"));
+    }
+    SECTION("silent when the output is no larger than a tile") {
+        std::vector<float> small(12, 0.0f);
+        small[11] = 1.0f;
+        const auto report = compare_with_tolerance(small, zeros(12), layout_of(3, 4, 16));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "first tile"));
+    }
+}
+
+TEST_CASE("the border-ring sentence needs pixels inside the ring", "[common][patterns]") {
+    OutputLayout layout = layout_of(4, 9, 0);
+    layout.name = "image";
+    layout.border = 2;
+    std::vector<std::uint8_t> expected = random_bytes(36, 5), got = expected;
+    got[1 * 9 + 0] ^= 1;  // row 1, column 0: on the ring
+    SECTION("silent: at radius 2 a 4-row image is all ring") {
+        const auto report = compare_exact(got, expected, layout);
+        INFO(report.text);
+        CHECK(report.wrong == 1);
+        CHECK_FALSE(contains(report.text, "border"));
+    }
+    SECTION("fires: at radius 1 rows 1..2, columns 1..7 are inside") {
+        layout.border = 1;
+        const auto report = compare_exact(got, expected, layout);
+        INFO(report.text);
+        CHECK(contains(report.text, "Only elements within 1 of the image border are wrong"));
+    }
+}
+
+TEST_CASE("the halo sentence is for kernels that load a halo", "[common][patterns]") {
+    // The naive moving average reads global memory directly: the same wrong outputs
+    // must not be blamed on a halo it does not have.
+    const long long outputs = 600, block = 256, halo = 9;
+    OutputLayout layout = layout_of(1, outputs, 0);
+    layout.tile_rows = 1;
+    layout.tile_cols = block;
+    std::vector<float> got(outputs, 0.0f);
+    for (long long i = 0; i < outputs; ++i) {
+        if (i % block >= block - halo) got[i] = 5.0f;
+    }
+    SECTION("fires for the shared kernel") {
+        layout.halo = halo;
+        const auto report = compare_with_tolerance(got, zeros(outputs), layout);
+        INFO(report.text);
+        CHECK(contains(report.text, "the halo was not loaded"));
+    }
+    SECTION("silent for the naive kernel") {
+        const auto report = compare_with_tolerance(got, zeros(outputs), layout);
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "halo"));
+    }
+}
+
+TEST_CASE("the poison and every-element sentences fire only when true", "[common][patterns]") {
+    std::vector<float> got(12, 1.0f);
+    SECTION("every element wrong, none NaN: no poison sentence") {
+        const auto report = compare_with_tolerance(got, zeros(12), layout_of(3, 4, 0));
+        INFO(report.text);
+        CHECK(contains(report.text, "Every element is wrong"));
+        CHECK_FALSE(contains(report.text, "poison"));
+    }
+    SECTION("some right: no every-element sentence") {
+        got[3] = 0.0f;
+        got[5] = std::numeric_limits<float>::quiet_NaN();
+        got[6] = 0.0f;
+        const auto report = compare_with_tolerance(got, zeros(12), layout_of(3, 4, 0));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "Every element is wrong"));
+        CHECK_FALSE(contains(report.text, "poison"));
+    }
+}
+
+TEST_CASE("report lines fit 76 columns, so Catch2 never wraps one mid-sentence", "[common][patterns]") {
+    // The NaN sentence is the longest; wrapped by Catch2 at its width it once put
+    // ", or it was computed..." at the start of a line.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> got(40 * 40, nan);
+    got[0] = 0.0f;
+    OutputLayout layout = layout_of(40, 40, 16);
+    layout.name = "a long output name";
+    const auto report = compare_with_tolerance(got, zeros(1600), layout);
+    std::istringstream lines(report.text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        INFO(line);
+        CHECK(line.size() <= 76);
+        const std::size_t first = line.find_first_not_of(' ');
+        CHECK((first == std::string::npos || line[first] != ','));
+    }
+}
+
+TEST_CASE("a report names rows and columns in words, never a bare 8 x 32", "[common][patterns]") {
+    // Box mean blocks are 32 x 8 threads (x by y): 8 rows and 32 columns of the image.
+    std::vector<std::uint8_t> expected = random_bytes(20 * 70, 6), got = expected;
+    got[0] ^= 1;
+    OutputLayout layout = layout_of(20, 70, 0);
+    layout.name = "output";
+    layout.tile_rows = 8;
+    layout.tile_cols = 32;
+    const auto report = compare_exact(got, expected, layout);
+    INFO(report.text);
+    CHECK(contains(report.text, "output has 20 rows x 70 columns"));
+    CHECK(contains(report.text, "Map of output (20 rows x 70 columns)"));
+    CHECK_FALSE(contains(report.text, "8 x 32"));
+    CHECK_FALSE(contains(report.text, "20 x 70"));
 }
 
 TEST_CASE("PGM files decode, binary and plain, with comments and a smaller maximum", "[common]") {
