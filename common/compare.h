@@ -50,6 +50,7 @@ struct ComparisonReport {
     long long max_error_row = 0;     ///< row of that element
     long long max_error_col = 0;     ///< column of that element
     std::vector<bool> wrong_mask;    ///< wrong_mask[row*cols + col] is true for a wrong element
+    std::uint64_t fingerprint = 0;   ///< a hash of every value the output held, to tell two runs' outputs apart
     std::string text;                ///< the full report; empty when everything matches
 
     /// @brief True when every element is within tolerance.
@@ -69,6 +70,15 @@ ComparisonReport compare_with_tolerance(const std::vector<float>& got, const Exp
 /// @brief Compare integer output exactly.
 ComparisonReport compare_exact(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& expected,
                                const OutputLayout& layout);
+
+/// @brief The widest line a report writes: Catch2 version 3 wraps at 80 columns and
+/// indents messages by 2, and a line it wraps itself may start with a comma.
+constexpr std::size_t kReportWidth = 76;
+
+/// @brief @p text broken at spaces into lines of at most @p width characters, each
+/// ending in a newline, the first starting with @p first and the others with @p rest.
+std::string wrap_report_text(const std::string& text, std::size_t width = kReportWidth, const std::string& first = "",
+                             const std::string& rest = "");
 
 /// @brief Sentences that name the pattern the wrong elements share, if any: all of
 /// them in the last partial tile, on the border ring, along the seams between tiles,

@@ -9,9 +9,12 @@
 #include "launch_config.h"
 #include "random.h"
 #include "reference.h"
+#include "sweep.h"
 #include "validate.h"
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -453,6 +456,240 @@ TEST_CASE("a report names rows and columns in words, never a bare 8 x 32", "[com
     CHECK(contains(report.text, "Map of output (20 rows x 70 columns)"));
     CHECK_FALSE(contains(report.text, "8 x 32"));
     CHECK_FALSE(contains(report.text, "20 x 70"));
+}
+
+namespace {
+// A GEMM-like shape for the summary tests: M, N, K cut into tiles of `tile`.
+std::vector<ShapeParameter> mnk(long long M, long long N, long long K, long long tile) {
+    return {{"M", M, tile, "TILE", "tile"}, {"N", N, tile, "TILE", "tile"}, {"K", K, tile, "TILE", "tile"}};
+}
+
+// Runs `failing_when` over the GEMM test shapes at tile 16 and sorts them into failing
+// and passing.
+std::string summary_of(const std::function<bool(long long, long long, long long)>& failing_when) {
+    std::vector<std::vector<ShapeParameter>> failing, passing;
+    std::vector<std::string> passing_labels;
+    const long long t = 16;
+    std::vector<std::array<long long, 3>> shapes{{1, 1, 1}, {7, 13, 11}, {127, 131, 137}, {17, 15, 3}, {257, 129, 67}};
+    for (long long M : {t - 1, t, t + 1})
+        for (long long N : {t - 1, t, t + 1})
+            for (long long K : {t - 1, t, t + 1}) shapes.push_back({M, N, K});
+    for (const auto& s : shapes) {
+        if (failing_when(s[0], s[1], s[2])) {
+            failing.push_back(mnk(s[0], s[1], s[2], t));
+        } else {
+            passing.push_back(mnk(s[0], s[1], s[2], t));
+            passing_labels.push_back("M=" + std::to_string(s[0]) + " N=" + std::to_string(s[1]) +
+                                     " K=" + std::to_string(s[2]));
+        }
+    }
+    return summarize_failing_shapes(failing, passing, passing_labels);
+}
+
+// A fake case: a report with `wrong` of 16 elements wrong, whose output values are `values`.
+ComparisonReport fake_report(int wrong, float value) {
+    std::vector<float> got(16, 0.0f);
+    for (int i = 0; i < wrong; ++i) got[i] = value;
+    return compare_with_tolerance(got, zeros(16), layout_of(4, 4, 2));
+}
+}  // namespace
+
+TEST_CASE("the cross-shape summary names what the failing shapes share, only when true", "[common][sweep]") {
+    SECTION("K not a multiple of the tile") {
+        const std::string text = summary_of([](long long, long long, long long K) { return K % 16 != 0; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when K is not a multiple of 16"));
+        CHECK(contains(text, "for none of the"));
+    }
+    SECTION("more than one tile of rows") {
+        const std::string text = summary_of([](long long M, long long, long long) { return M > 16; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when M > 16 (more than one tile)"));
+    }
+    SECTION("M or N not a multiple of the tile") {
+        const std::string text =
+            summary_of([](long long M, long long N, long long) { return M % 16 != 0 || N % 16 != 0; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when M or N is not a multiple of 16"));
+    }
+    SECTION("every shape") {
+        const std::string text = summary_of([](long long, long long, long long) { return true; });
+        INFO(text);
+        CHECK(contains(text, "it fails for every shape (32 of 32)"));
+    }
+    SECTION("silent: one odd shape shares nothing simple with the failing ones") {
+        // K not a multiple of 16, except that M=17 N=17 K=15 passes and M=16 N=16 K=16 fails.
+        const std::string text = summary_of([](long long M, long long N, long long K) {
+            if (M == 17 && N == 17 && K == 15) return false;
+            if (M == 16 && N == 16 && K == 16) return true;
+            return K % 16 != 0;
+        });
+        INFO(text);
+        CHECK_FALSE(contains(text, "fails only when"));
+        CHECK_FALSE(contains(text, "every shape"));
+    }
+    SECTION("a property that also holds for a few passing shapes says so and names them") {
+        const std::string text =
+            summary_of([](long long M, long long, long long K) { return K % 16 != 0 && M != 7 && M != 127; });
+        INFO(text);
+        CHECK_FALSE(contains(text, "fails only when"));
+        CHECK(contains(text, "\"K is not a multiple of 16\" holds for every failing shape, and for 2 of the 11 "
+                             "shapes that pass"));
+        CHECK(contains(text, "M=7 N=13 K=11"));
+        CHECK(contains(text, "M=127 N=131 K=137"));
+    }
+    SECTION("the block of 256 outputs, where the tile differs per parameter") {
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        for (long long outputs : {1, 255, 256, 257, 1001}) {
+            std::vector<ShapeParameter> p{{"window", 7, 0, "", ""}, {"outputs", outputs, 256, "", "block"}};
+            (outputs > 256 ? failing : passing).push_back(p);
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, {"a", "b", "c"});
+        INFO(text);
+        CHECK(contains(text, "it fails only when outputs > 256 (more than one block)"));
+    }
+}
+
+TEST_CASE("a sweep reports the first failing shape in full, one line for each other, then the summary",
+          "[common][sweep]") {
+    SweepOptions options;
+    options.chapter = 2;
+    options.further_listed = 3;
+    ShapeSweep sweep("fake_gemm", options);
+    for (int K = 1; K <= 8; ++K) {
+        sweep.run("K=" + std::to_string(K), mnk(4, 4, K, 4), [&] { return fake_report(K % 4 != 0 ? K : 0, 9.0f); });
+    }
+    const std::string text = sweep.text();
+    INFO(text);
+    CHECK(sweep.failed() == 6);
+    CHECK(contains(text, "fake_gemm fails for 6 of 8 shapes."));
+    CHECK(contains(text, "The first failing shape, K=1:\nC is wrong at 1 of 16 elements"));
+    CHECK(contains(text, "Map of C"));
+    // One map only: the other shapes get a line each, three of them, then a count.
+    CHECK(text.find("Map of C") == text.rfind("Map of C"));
+    CHECK(contains(text, "  K=2: wrong at 2 of 16 elements (12.5%)\n"));
+    CHECK(contains(text, "  ... and 2 more.\n"));
+    CHECK(contains(text, "it fails only when K is not a multiple of 4"));
+    // Not on a GPU: no second run, no GPU commands.
+    CHECK_FALSE(contains(text, "run to run"));
+    CHECK_FALSE(contains(text, "sanitize"));
+
+    SECTION("VERBOSE shows every failing shape in full") {
+        options.verbose = true;
+        ShapeSweep verbose("fake_gemm", options);
+        for (int K = 1; K <= 8; ++K) {
+            verbose.run("K=" + std::to_string(K), mnk(4, 4, K, 4),
+                        [&] { return fake_report(K % 4 != 0 ? K : 0, 9.0f); });
+        }
+        const std::string all = verbose.text();
+        INFO(all);
+        std::size_t maps = 0;
+        for (std::size_t at = all.find("Map of C"); at != std::string::npos; at = all.find("Map of C", at + 1)) ++maps;
+        CHECK(maps == 6);
+    }
+    SECTION("a passing sweep writes nothing") {
+        ShapeSweep passing("fake_gemm", options);
+        passing.run("K=4", mnk(4, 4, 4, 4), [] { return fake_report(0, 0.0f); });
+        CHECK(passing.ok());
+        CHECK(passing.text().empty());
+    }
+    SECTION("an exception fails its shape and the sweep goes on") {
+        ShapeSweep throwing("fake_gemm", options);
+        throwing.run("K=1", mnk(4, 4, 1, 4), []() -> ComparisonReport { throw std::runtime_error("boom\nmore"); });
+        throwing.run("K=4", mnk(4, 4, 4, 4), [] { return fake_report(0, 0.0f); });
+        CHECK(throwing.failed() == 1);
+        CHECK(contains(throwing.text(), "It threw an exception: boom"));
+        CHECK(contains(throwing.text(), "fails for 1 of 2 shapes"));
+    }
+}
+
+TEST_CASE("on a GPU a wrong result is run again: a changing result is named a race", "[common][sweep]") {
+    SweepOptions options;
+    options.chapter = 2;
+    options.on_gpu = true;  // the GPU path, tested on any machine with fake kernels
+    SECTION("a result that changes from run to run") {
+        int runs = 0;
+        ShapeSweep sweep("fake_gemm", options);
+        // Like a missing __syncthreads(): the wrong values differ between runs.
+        sweep.run("K=5", mnk(4, 4, 5, 4), [&] { return fake_report(3, static_cast<float>(++runs)); });
+        const std::string text = sweep.text();
+        INFO(text);
+        CHECK(runs == 2);
+        CHECK(contains(text, "The result changes from run to run: a race, such as a missing __syncthreads()."));
+        CHECK(contains(text, "make chapter2 test BACKEND=emu"));
+        CHECK(contains(text, "make chapter2 sanitize"));
+    }
+    SECTION("a result that is the same twice is no race, and still ends with both commands") {
+        ShapeSweep sweep("fake_gemm", options);
+        sweep.run("K=5", mnk(4, 4, 5, 4), [&] { return fake_report(3, 7.0f); });
+        const std::string text = sweep.text();
+        INFO(text);
+        CHECK_FALSE(contains(text, "race"));
+        CHECK(contains(text, "the output was the same"));
+        CHECK(contains(text, "make chapter2 test BACKEND=emu"));
+        CHECK(contains(text, "make chapter2 sanitize"));
+    }
+    SECTION("a passing shape runs once") {
+        int runs = 0;
+        ShapeSweep sweep("fake_gemm", options);
+        sweep.run("K=4", mnk(4, 4, 4, 4), [&] {
+            ++runs;
+            return fake_report(0, 0.0f);
+        });
+        CHECK(runs == 1);
+        CHECK(sweep.ok());
+    }
+}
+
+TEST_CASE("out-of-bounds advice depends on where the faulting thread's own element is", "[common][sweep]") {
+    // The CPU backend's message, as it reads for a GEMM with 16 x 16 blocks on a 20 x 20 C.
+    const auto message = [](const std::string& block, const std::string& thread) {
+        return "CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered; the CPU backend "
+               "found:\n  out-of-bounds global memory access in naive_gemm_kernel (launched at naive_gemm.cu:40), "
+               "block " + block + ", thread " + thread + ":\n  B[400] is past the end of B) in the execution of "
+               "naive_gemm_kernel at naive_gemm.cu:41";
+    };
+    OutputOwnership ownership;
+    ownership.output_name = "C";
+    ownership.rows = 20;
+    ownership.cols = 20;
+    ownership.element_of = [](Index3 block, Index3 thread, long long& row, long long& col) {
+        row = block.y * 16 + thread.y;
+        col = block.x * 16 + thread.x;
+    };
+    SECTION("inside: index arithmetic, such as a wrong stride") {
+        const std::string advice = out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), ownership);
+        INFO(advice);
+        CHECK(contains(advice, "That thread computes C(2, 3), which is inside"));
+        CHECK(contains(advice, "a wrong stride"));
+        CHECK_FALSE(contains(advice, "missing bounds check"));
+    }
+    SECTION("outside: a missing bounds check") {
+        const std::string advice = out_of_bounds_advice(message("(1,0,0)", "(5,2,0)"), ownership);
+        INFO(advice);
+        CHECK(contains(advice, "That thread computes C(2, 21), which is outside"));
+        CHECK(contains(advice, "a missing bounds check"));
+    }
+    SECTION("no advice for other errors, or without a mapping") {
+        CHECK(out_of_bounds_advice("CUDA error cudaErrorInvalidValue (invalid argument)", ownership).empty());
+        CHECK(out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), OutputOwnership{}).empty());
+    }
+    SECTION("a sweep adds the advice to the exception's text") {
+        ShapeSweep sweep("naive_gemm", SweepOptions{});
+        sweep.run("M=20 N=20 K=20", mnk(20, 20, 20, 16),
+                  [&]() -> ComparisonReport { throw std::runtime_error(message("(0,0,0)", "(3,2,0)")); }, ownership);
+        INFO(sweep.text());
+        CHECK(contains(sweep.text(), "a wrong stride"));
+        // The one-line form quotes the CPU backend's finding, not the generic first line.
+        ShapeSweep two("naive_gemm", SweepOptions{});
+        for (int i = 0; i < 2; ++i) {
+            two.run("M=20 N=20 K=" + std::to_string(20 + i), mnk(20, 20, 20 + i, 16),
+                    [&]() -> ComparisonReport { throw std::runtime_error(message("(0,0,0)", "(3,2,0)")); },
+                    ownership);
+        }
+        INFO(two.text());
+        CHECK(contains(two.text(), "  M=20 N=20 K=21: out-of-bounds global memory access"));
+    }
 }
 
 TEST_CASE("PGM files decode, binary and plain, with comments and a smaller maximum", "[common]") {
