@@ -512,6 +512,11 @@ TEST_CASE("the cross-shape summary names what the failing shapes share, only whe
         INFO(text);
         CHECK(contains(text, "it fails only when M or N is not a multiple of 16"));
     }
+    SECTION("N different from K: a wrong stride") {
+        const std::string text = summary_of([](long long, long long N, long long K) { return N != K; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when N != K"));
+    }
     SECTION("every shape") {
         const std::string text = summary_of([](long long, long long, long long) { return true; });
         INFO(text);

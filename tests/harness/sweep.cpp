@@ -104,6 +104,15 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
                                   [i, value](const Parameters& s) { return s[i].value == value; }});
         }
     }
+    // Two parameters equal or not: a kernel that uses K where it should use N (a wrong
+    // stride) is right exactly when N = K.
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t j = i + 1; j < count; ++j) {
+            const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
+            properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }});
+            properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }});
+        }
+    }
     // Pairs, for the bugs that need either of two sizes to be off the tile.
     for (std::size_t a = 0; a < with_unit.size(); ++a) {
         for (std::size_t b = a + 1; b < with_unit.size(); ++b) {
