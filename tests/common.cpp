@@ -22,6 +22,9 @@
 #include <stdexcept>
 #include <string>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 using namespace tutorial;
 
 namespace {
@@ -694,6 +697,68 @@ TEST_CASE("out-of-bounds advice depends on where the faulting thread's own eleme
         }
         INFO(two.text());
         CHECK(contains(two.text(), "  M=20 N=20 K=21: out-of-bounds global memory access"));
+    }
+}
+
+namespace {
+// Runs this test binary again with @p environment and @p arguments (its results file
+// left alone), returning its exit status and what it printed.
+int run_this_binary(const std::string& environment, const std::string& arguments, std::string& output) {
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    REQUIRE(length > 0);
+    self[length] = '\0';
+    const std::string command =
+        "env -u TUTORIAL_RESULTS_FILE " + environment + " '" + std::string(self) + "' " + arguments + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    output.clear();
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+}  // namespace
+
+TEST_CASE("a SEED that is not a whole number from 0 to 4294967295 stops the run with status 2", "[common][input]") {
+    const std::string seed = GENERATE(as<std::string>{}, "abc", "1.5", "12abc", "-5", " 7", "4294967296",
+                                      "99999999999999999999999");
+    std::string output;
+    const int status = run_this_binary("TUTORIAL_SEED='" + seed + "'", "'[common][patterns]'", output);
+    INFO(output);
+    CHECK(status == 2);
+    CHECK(contains(output, "SEED=" + seed + " (TUTORIAL_SEED) is not a whole number from 0 to 4294967295"));
+    CHECK_FALSE(contains(output, "Inputs come from seed"));
+}
+
+TEST_CASE("a good SEED is printed once, and Catch2's seed is the same number", "[common][input]") {
+    const std::string seed = GENERATE(as<std::string>{}, "0", "12", "4294967295");
+    std::string output;
+    const int status = run_this_binary("TUTORIAL_SEED=" + seed, "'[common][patterns]'", output);
+    INFO(output);
+    CHECK(status == 0);
+    CHECK(contains(output, "Inputs come from seed " + seed + " "));
+    // Every number a line calls a seed is this one.
+    std::istringstream lines(output);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const std::size_t at = line.find("seed");
+        if (at == std::string::npos) continue;
+        INFO(line);
+        const std::size_t digits = line.find_first_of("0123456789", at);
+        REQUIRE(digits != std::string::npos);
+        CHECK(line.substr(digits, line.find_first_not_of("0123456789", digits) - digits) == seed);
+    }
+}
+
+TEST_CASE("a test filter (ARGS) that selects no test case is status 2 with a message", "[common][input]") {
+    std::string output;
+    const int status = run_this_binary("", "'[nonexistent]'", output);
+    INFO(output);
+    CHECK(status == 2);
+    CHECK(contains(output, "No test case ran: the test filter '[nonexistent]' (ARGS) selects none"));
+    SECTION("listing the tags is no failure") {
+        CHECK(run_this_binary("", "--list-tags", output) == 0);
     }
 }
 

@@ -5,6 +5,7 @@
 #include "catch.h"
 #include "compare.h"
 
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -16,6 +17,15 @@ bool cuda_device_available();
 /// @brief True when the command line chose which tests to run, so that the run is not the
 /// whole chapter (the results file says so; see results_file.cpp).
 bool tests_chosen_on_command_line();
+
+/// @brief How many test cases this run has started so far (the results file's listener
+/// counts them), so that a filter that selects none can be told from a green run.
+std::size_t test_cases_started();
+
+/// @brief What is wrong with @p text as a seed (TUTORIAL_SEED, set by `make ... SEED=n`),
+/// or an empty string when it is a whole number from 0 to 4294967295 or is unset (null or
+/// empty). The range is Catch2's: its own seed is ours, so one run names one seed.
+std::string seed_error(const char* text);
 
 /// @brief Check that @p call throws CudaError for a launch the GPU refuses (a grid too
 /// large, say), naming @p kernel_name and @p source_file in its message.
