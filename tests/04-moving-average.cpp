@@ -10,9 +10,11 @@
 #include "reference.h"
 #include "sweep.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <ostream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -173,6 +175,36 @@ TEST_CASE("moving_average_shared matches the CPU reference for every size and wi
     // The largest case needs more than 48 KB of shared memory per block, so the kernel must
     // be opted in to it (cudaFuncSetAttribute).
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_shared", moving_average_shared, Halo::loaded));
+}
+
+TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input and float* __restrict__ output",
+          "[chapter4]") {
+    // What 4b changes is the kernel's declaration, not its results: without these
+    // qualifiers the kernel computes the same numbers, only without the read-only data
+    // cache. So this reads the declaration from the source file, on any backend.
+    const std::string source = tutorial::read_chapter_source(__FILE__, "moving_average.cu");
+    const std::string parameters = tutorial::kernel_parameter_list(source, "moving_average_readonly_kernel");
+    INFO("moving_average.cu declares: __global__ void moving_average_readonly_kernel(" << parameters << ")");
+    REQUIRE_FALSE(parameters.empty());
+    const std::string input = parameters.substr(0, parameters.find(','));
+    const std::string rest = parameters.substr(std::min(parameters.size(), input.size() + 2));  // past ", "
+    const std::string output = rest.substr(0, rest.find(','));
+    const auto has = [](const std::string& text, const char* word) {
+        return std::regex_search(text, std::regex(std::string("(^|[^A-Za-z0-9_])") + word + "($|[^A-Za-z0-9_])"));
+    };
+    if (!has(input, "const")) {
+        FAIL(tutorial::wrap_report_text(
+            "The input parameter, `" + input + "`, is not `const float*`: the kernel only reads input, and saying "
+            "so (const) is half of what lets the compiler load it through the read-only data cache "
+            "(ld.global.nc)."));
+    }
+    if (!has(input, "__restrict__") || !has(output, "__restrict__")) {
+        FAIL(tutorial::wrap_report_text(
+            "`" + input + "` and `" + output + "` must both be __restrict__: the promise that input and output "
+            "do not overlap, so nothing the kernel writes can change what it reads. Without it the compiler may "
+            "not use the read-only data cache (ld.global.nc) for input, and 4b is the naive kernel again."));
+    }
+    SUCCEED();
 }
 
 TEST_CASE("moving_average_shared refuses a window past the GPU's shared-memory limit, naming both",

@@ -762,6 +762,29 @@ TEST_CASE("a test filter (ARGS) that selects no test case is status 2 with a mes
     }
 }
 
+TEST_CASE("kernel_parameter_list reads a kernel's declaration, comments and line breaks aside", "[common]") {
+    const std::string source =
+        "// __global__ void k(int commented_out)\n"
+        "__global__ void other(int a) {}\n"
+        "__global__ void k(const float* __restrict__ input, /* the output */ float*\n"
+        "                  output, int size) {\n}\n";
+    CHECK(kernel_parameter_list(source, "k") == "const float* __restrict__ input, float* output, int size");
+    CHECK(kernel_parameter_list(source, "other") == "int a");
+    CHECK(kernel_parameter_list(source, "missing").empty());
+}
+
+TEST_CASE("read_chapter_source finds the file of the tree the binary was built from", "[common]") {
+    const std::string text = read_chapter_source("tests/04-moving-average.cpp", "moving_average.h");
+    CHECK(contains(text, "moving_average_readonly"));
+    try {
+        read_chapter_source("tests/99-nothing.cpp", "x.cu");
+        FAIL("reading a file that does not exist raised no error");
+    } catch (const std::runtime_error& error) {
+        CHECK(contains(error.what(), "cannot read the chapter's source"));
+        CHECK(contains(error.what(), "/chapters/99-nothing/x.cu"));
+    }
+}
+
 TEST_CASE("PGM files decode, binary and plain, with comments and a smaller maximum", "[common]") {
     const char file[] = "P5\n# a comment\n3 2\n255\n\x00\x10\x80\xff\x01\x02";
     const GrayImage binary = parse_pgm(std::string(file, sizeof file - 1), "b.pgm");
