@@ -50,8 +50,14 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
                      " has " + rows_by_cols(layout.rows, layout.cols) + ".",
                  kReportWidth, "", "");
 
-    text << "Largest error " << format_number(report.max_error) << " at (" << report.max_error_row << ", "
-         << report.max_error_col << ").\n";
+    // A NaN counts as the largest error of all; say NaN rather than the inf it is counted as.
+    const bool largest_is_nan = std::isnan(got[report.max_error_row * layout.cols + report.max_error_col]);
+    const std::string where = "(" + std::to_string(report.max_error_row) + ", " + std::to_string(report.max_error_col) + ")";
+    if (largest_is_nan) {
+        text << "Largest error at " << where << ": the value there is NaN.\n";
+    } else {
+        text << "Largest error " << format_number(report.max_error) << " at " << where << ".\n";
+    }
     text << "Seed " << layout.seed << ": run again with SEED=" << layout.seed << " to get the same inputs.\n";
     text << "First wrong elements (row, col):\n";
     for (const Mismatch& m : report.first) {

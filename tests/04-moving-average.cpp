@@ -29,7 +29,8 @@ struct SignalCase {
 };
 
 std::ostream& operator<<(std::ostream& out, const SignalCase& c) {
-    return out << "size " << c.size << ", window " << c.window << " (" << c.size - c.window + 1 << " outputs)";
+    const int outputs = c.size - c.window + 1;
+    return out << "size " << c.size << ", window " << c.window << " (" << outputs << (outputs == 1 ? " output)" : " outputs)");
 }
 
 constexpr int B = kMovingAverageBlock;

@@ -126,6 +126,8 @@ TEST_CASE("a comparison report says when nothing was written at all", "[common]"
     CHECK(report.wrong == 12);
     CHECK(contains(report.text, "Every element is wrong"));
     CHECK(contains(report.text, "NaN poison"));
+    CHECK(contains(report.text, "Largest error at (0, 0): the value there is NaN."));
+    CHECK_FALSE(contains(report.text, "Largest error inf"));
 }
 
 TEST_CASE("a large output gets a coarse map, one character per tile", "[common]") {

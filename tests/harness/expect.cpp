@@ -47,8 +47,13 @@ std::string read_chapter_source(const char* test_file, const std::string& file_n
     const std::size_t build = binary.rfind("/build/");
     const std::string root = build == std::string::npos ? "." : binary.substr(0, build);
     const std::string tree = binary.find("/solutions/bin/") != std::string::npos ? "solutions" : "chapters";
-    const std::string path = root + "/" + tree + "/" + folder + "/" + file_name;
+    std::string path = root + "/" + tree + "/" + folder + "/" + file_name;
     std::ifstream in(path);
+    if (!in && tree == "solutions") {
+        // The lesson and the API header live in chapters/ only, for both trees.
+        path = root + "/chapters/" + folder + "/" + file_name;
+        in.open(path);
+    }
     if (folder.empty() || !in) {
         throw std::runtime_error("cannot read the chapter's source " + path + " (chapter folder from " +
                                  std::string(test_file) + ", tree and repository from the test binary " + binary +

@@ -29,7 +29,7 @@ std::string seed_error(const char* text);
 
 /// @brief The text of a chapter's source file as this test binary was built from it:
 /// chapters/NN-name/@p file_name, or solutions/NN-name/@p file_name for a binary built
-/// with SOLUTIONS=1.
+/// with SOLUTIONS=1 (chapters/ again for a file only chapters/ has: the lesson, the API).
 ///
 /// The chapter folder NN-name is read from @p test_file (pass `__FILE__`): the last
 /// component of its path that starts with two digits and a dash, less any extension.
