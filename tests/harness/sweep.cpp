@@ -258,7 +258,10 @@ SweepOptions default_sweep_options(int chapter) {
 #else
     options.on_gpu = cuda_device_available();
 #endif
+    // TUTORIAL_VERBOSE, or else VERBOSE: make puts a variable given on its command line
+    // (make chapter2 test VERBOSE=1) into the environment of the test run.
     const char* verbose = std::getenv("TUTORIAL_VERBOSE");
+    if (verbose == nullptr || *verbose == '\0') verbose = std::getenv("VERBOSE");
     options.verbose = verbose != nullptr && *verbose != '\0' && std::string(verbose) != "0";
     return options;
 }
@@ -316,7 +319,8 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
                             "(Run twice on the same inputs, the output differed.)";
                     line << "; changes from run to run (a race)";
                 } else {
-                    again = "Run again on the same inputs, the output was the same.";
+                    again = "Run again on the same inputs, the output was the same (which does not rule out "
+                            "a race: the commands below look for one).";
                 }
             } catch (const std::exception& exception) {
                 again = "Run again on the same inputs, it threw: " + first_line(exception.what(), 200);

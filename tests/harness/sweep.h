@@ -10,7 +10,8 @@
 ///  - what the failing shapes have in common, checked against the passing ones ("fails
 ///    only when K is not a multiple of 16"), or that every shape fails.
 ///
-/// TUTORIAL_VERBOSE=1 in the environment shows every failing shape in full.
+/// TUTORIAL_VERBOSE=1 (or VERBOSE=1, which `make ... VERBOSE=1` puts in the environment)
+/// shows every failing shape in full.
 ///
 /// On a GPU a failing shape is run a second time on the same inputs: a result that
 /// changes from run to run is a race. A failure on the GPU ends with the two commands
@@ -74,7 +75,7 @@ std::string summarize_failing_shapes(const std::vector<std::vector<ShapeParamete
 struct SweepOptions {
     int chapter = 0;                 ///< the chapter number, for the commands a GPU failure ends with
     bool on_gpu = false;             ///< run a failing shape twice and name the diagnosing commands
-    bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1)
+    bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1 or VERBOSE=1)
     std::size_t further_listed = 12; ///< the most one-line entries for further failing shapes
 };
 
