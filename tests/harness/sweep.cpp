@@ -164,6 +164,18 @@ std::vector<Property> threshold_properties(const std::vector<Parameters>& failin
     return properties;
 }
 
+// False when the GPU is left with an error that every later call would report again.
+// Through check_kernel (common/), so that this file calls no CUDA function itself and
+// links into test programs that have no backend.
+bool gpu_still_usable() {
+    try {
+        check_kernel("the failed case's kernel", __FILE__, __LINE__);
+        return true;
+    } catch (const CudaError&) {
+        return false;
+    }
+}
+
 bool parse_index3(const std::string& text, Index3& out) {
     long long x = 0, y = 0, z = 0;
     if (std::sscanf(text.c_str(), "(%lld,%lld,%lld)", &x, &y, &z) != 3) return false;
@@ -296,7 +308,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
         const std::string advice = out_of_bounds_advice(error, ownership);
         if (!advice.empty()) full << wrap_report_text(advice);
         line << key_line_of_error(error, std::max<std::size_t>(30, kReportWidth - 4 - label.size()));
-        if (options_.on_gpu && cudaDeviceSynchronize() != cudaSuccess) {
+        if (options_.on_gpu && !gpu_still_usable()) {
             // An illegal address leaves the CUDA context unusable: every later call fails.
             stopped_ = true;
             full << wrap_report_text("After this error the GPU cannot run another kernel in this process, so "
