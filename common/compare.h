@@ -90,7 +90,8 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
 ///
 /// Outputs up to 64×64 get one character per element, with a gap between tiles.
 /// Larger ones get one character per tile (or per block of elements when there are
-/// too many tiles): '.' all right, 'x' some wrong, 'X' all wrong.
+/// too many tiles): '.' all right, 'x' some wrong, 'X' all wrong. When every element of
+/// an output of more than one is wrong, one line says so instead.
 std::string draw_error_map(const ComparisonReport& report, const OutputLayout& layout);
 
 }  // namespace tutorial

@@ -127,6 +127,9 @@ TEST_CASE("a comparison report says when nothing was written at all", "[common]"
     CHECK(contains(report.text, "Every element is wrong"));
     CHECK(contains(report.text, "NaN poison"));
     CHECK(contains(report.text, "Largest error at (0, 0): the value there is NaN."));
+    // A map of nothing but X is one line instead.
+    CHECK(contains(report.text, "Map of C (3 rows x 4 columns): not drawn, since every element is wrong."));
+    CHECK_FALSE(contains(report.text, "XXXX"));
     CHECK_FALSE(contains(report.text, "Largest error inf"));
 }
 
