@@ -66,6 +66,8 @@ std::string out_of_bounds_advice(const std::string& error_text, const OutputOwne
 /// for every shape. The sentence is true of the data: a property is said to separate the
 /// shapes only when every failing shape has it and no passing one does; one that also
 /// holds for a few passing shapes is said so, naming them.
+/// @param failing           the failing shapes' parameters
+/// @param passing           the passing shapes' parameters
 /// @param labels_of_passing the passing shapes' labels, in the order of @p passing
 std::string summarize_failing_shapes(const std::vector<std::vector<ShapeParameter>>& failing,
                                      const std::vector<std::vector<ShapeParameter>>& passing,
