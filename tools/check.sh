@@ -135,6 +135,15 @@ fi
 source tools/check-bench.sh
 source tools/check-workflow.sh
 
+echo "bad input"
+log=build/check/bad-input-summary.log
+if bash tests/workflow/bad_input.sh >"$log" 2>&1; then
+    pass "bad input: $(tail -n 1 "$log" | sed 's/^bad input: //')"
+else
+    fail "bad input is not refused as it should be" "$(grep -A8 'FAIL' "$log" | head -30; echo "full log: $log")"
+fi
+
+
 echo
 echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
 [ "$failed" -eq 0 ]

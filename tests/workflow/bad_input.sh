@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bad input gets a clear error that names it, and exit status 2 (make's own for an error):
 # an unknown BACKEND, BACKEND=cuda without a GPU, no Catch2, a TIMEOUT that is not a
-# number of seconds, an unknown chapter; and `make check` outside a git clone skips, and
+# number of seconds, an unknown chapter, a SEED that is not a whole number in range, test
+# options that select no test; and `make check` outside a git clone skips, and
 # names, only the items that need git. Runs in this tree (nothing here builds anything).
 #
 # Run by `make check`; alone: bash tests/workflow/bad_input.sh
@@ -39,6 +40,17 @@ done
 run "an unknown chapter" make chapter99 test
 expect_status 2 "there is no such chapter"
 expect "There is no chapter99; the chapters are: chapter1" "it lists the chapters there are"
+
+# The test programs' own refusals, through make as a student types them.
+for bad in abc 1.5 12abc -5; do
+    run "SEED=$bad" make chapter1 test SEED=$bad
+    expect_status 2 "a seed must be a whole number in range"
+    expect "SEED.*$bad" "the message names the setting and its value"
+    expect_not "^All tests passed" "no test runs with a seed nobody asked for"
+done
+run "ARGS that select no test" make chapter1 test "ARGS=[nonexistent]"
+expect_status 2 "a filter that selects nothing is an error, not a green run"
+expect "selects none|No test case ran" "it says that no test ran"
 
 # make check outside a git clone: only the git items are skipped, by name.
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/bad-input.XXXXXX")
