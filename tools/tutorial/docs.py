@@ -10,10 +10,17 @@ Everything comes from the registry, README.md and each chapter's README.md. Into
   NNN-chapterN-solution.md  with --solutions only (the instructor edition): the reference
                             solution's files, each listed whole, markers removed (the clean
                             copies go to OUT/../solutions, Doxygen's EXAMPLE_PATH).
+  9NN-NAME.md               the guides of docs/ (GUIDES below: the CPU backend, the measured
+                            results), each a page of its own after the lessons.
 NNN is the chapter's place in the registry: Doxygen orders the pages by file name.
 
+The site's navigation is the course: the lessons in order, then the guides (the tree on the
+left and the menu's "Lessons and guides"; an instructor edition's solution pages are sub-pages
+of their lessons); the API reference is a section of its own (docs/DoxygenLayout.xml).
+
 A lesson shows its figures as figures/NAME.svg, which renders on GitHub; on the site the
-link becomes NAME.svg, which Doxygen finds through IMAGE_PATH (every chapter's figures/).
+link becomes NAME.svg, which Doxygen finds through IMAGE_PATH (every chapter's figures/, and
+docs/figures/ for the guides: the results page's charts).
 """
 import pathlib
 import re
@@ -39,6 +46,26 @@ class Chapter:
         return f'@ref {self.label} "{text or f"Chapter {self.number}: {self.title}"}"'
 
 
+class Guide:
+    """A page of docs/ on the site: its file, its label and its place in the contents."""
+
+    def __init__(self, name, label, blurb):
+        self.source = ROOT / "docs" / name
+        self.label = label
+        self.blurb = blurb
+
+    def title(self):
+        """The guide's title: its first line, without the '# '."""
+        return self.source.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip()
+
+
+# In the order of the contents. Their titles are their first lines.
+GUIDES = [
+    Guide("cpu-backend.md", "cpu-backend", "how the kernels run without a GPU, and what that run checks"),
+    Guide("results.md", "results", "every chapter's kernels timed on a GPU, with a chart per chapter"),
+]
+
+
 def fail(message):
     raise Refusal(f"make docs: {message}")
 
@@ -47,7 +74,7 @@ def read_chapters():
     return [Chapter(entry) for entry in read_registry()]
 
 
-def rewrite_link(match, lesson, chapters):
+def rewrite_link(match, lesson, chapters, guides=GUIDES):
     """One link of a lesson, as the site needs it."""
     bang, text, target, title = match.group(1), match.group(2), match.group(3), match.group(4) or ""
     if "://" in target or target.startswith(("#", "@", "\\", "mailto:")):
@@ -66,8 +93,13 @@ def rewrite_link(match, lesson, chapters):
     for chapter in chapters:
         if resolved == chapter.lesson:
             return f"[{text}](@ref {chapter.label})"
+    for guide in guides:
+        if resolved == guide.source:
+            return f"[{text}](@ref {guide.label})"
     # Any other file of the repository has no page on the site: keep the text, and
-    # name the file so the reader can open it in their copy.
+    # name the file so the reader can open it in their copy (once, if the text is its name).
+    if text.strip("`") == str(where):
+        return f"`{where}`"
     return f"{text} (`{where}`)"
 
 
@@ -104,7 +136,7 @@ def lesson_page(chapters, index, solutions):
         page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, chapter.lesson, chapters), line))
     if solutions:
         page += ["", "## Reference solution", "",
-                 f"Instructor edition: the reference solution is on the page @ref {chapter.label}-solution."]
+                 f"Instructor edition: the reference solution is on the page @subpage {chapter.label}-solution."]
     page += ["", nav, ""]
     return "\n".join(page)
 
@@ -149,9 +181,31 @@ def front_page(chapters, solutions):
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
         page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, readme, chapters), line))
+    # @ref, not @subpage: Doxygen 1.9.4's navigation tree leaves out the front page's
+    # sub-pages, while top-level pages appear in it, in the order of their file names.
     page += ["", "## The chapters", ""]
     page += [f"- {c.link()}" + (f' (@ref {c.label}-solution "reference solution")' if solutions else "")
              for c in chapters]
+    page += ["", "## Guides", ""]
+    page += [f"- @ref {g.label} \"{g.title()}\": {g.blurb}" for g in GUIDES]
+    page += ["", "The API reference of `common/` and of every chapter's header is its own section, "
+             "**API reference** in the menu."]
+    return "\n".join(page) + "\n"
+
+
+def guide_page(guide, chapters):
+    """A page of docs/ with its label and the site's links."""
+    if not guide.source.is_file():
+        fail(f"the guide {guide.source.relative_to(ROOT)} is missing")
+    lines = guide.source.read_text(encoding="utf-8").splitlines()
+    if not lines or not lines[0].startswith("# "):
+        fail(f"{guide.source.relative_to(ROOT)} must start with its title")
+    page = [f"{lines[0].rstrip()} {{#{guide.label}}}", ""]
+    in_code = False
+    for line in lines[1:]:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_code = not in_code
+        page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, guide.source, chapters), line))
     return "\n".join(page) + "\n"
 
 
@@ -169,4 +223,6 @@ def write_pages(out, solutions):
         if solutions:
             (out / f"{prefix}-solution.md").write_text(solution_page(chapter, out.parent / "solutions"),
                                                        encoding="utf-8")
+    for index, guide in enumerate(GUIDES):
+        (out / f"{901 + index}-{guide.label}.md").write_text(guide_page(guide, chapters), encoding="utf-8")
     return 0
