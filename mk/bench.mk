@@ -26,9 +26,16 @@ SOLUTIONS_LIBRARY := $(BUILD)/libsolutions.a
 $(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp chapters/shared/*/*_benchmark.cpp))
 $(SOLUTIONS_LIBRARY): $(call objects_of,$(wildcard solutions/*/*.cu))
 
+# OpenBLAS, optional: a bench.cpp may time it as the CPU's best (chapter 1 does), inside
+# #if defined(TUTORIAL_HAVE_OPENBLAS). Looked for once, and only when a benchmark is built:
+# Debian's cblas.h must be OpenBLAS's (it declares openblas_get_num_threads).
+HAVE_OPENBLAS = $(eval HAVE_OPENBLAS := $(shell printf '\043include <cblas.h>\n' | $(CXX) -E -x c++ - 2>/dev/null | \
+                  grep -q openblas_get_num_threads && [ -f "$$($(CXX) -print-file-name=libopenblas.so)" ] && echo yes))$(HAVE_OPENBLAS)
+$(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
+
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
                        $(SOLUTIONS_LIBRARY) $(BENCH_LIBRARY) $(SHARED_LIBRARY) $(COMMON_LIBRARY)
-	$(call link,-lcublas)
+	$(call link,-lcublas $(if $(HAVE_OPENBLAS),-lopenblas))
 
 BENCH_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call folder_of,$(n))/bench.cpp),$(n)))
 BENCH_BINARIES := $(foreach n,$(BENCH_SELECTED),$(BIN)/chapter$(n)-bench)

@@ -29,7 +29,7 @@ DOCS_STAMP := $(DOCS_DIR)/html/.built
 
 CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call folder_of,$(n)))
 DOCS_API := common tests/harness chapters/shared $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
-DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css docs/*.xml docs/figures/* tools/tutorial/*.py) \
+DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css docs/*.js docs/*.xml docs/figures/* tools/tutorial/*.py) \
                 docs/Doxyfile $(AWESOME_CSS) \
                 $(wildcard common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS)) $(addsuffix /figures/*,$(CHAPTER_FOLDERS))) \
                 $(if $(filter instructor,$(DOCS_EDITION)),$(wildcard solutions/*/*))
@@ -42,6 +42,7 @@ DOCS_SETTINGS := \
   'INPUT = $(DOCS_DIR)/pages $(DOCS_API)' \
   'IMAGE_PATH = $(addsuffix /figures,$(CHAPTER_FOLDERS)) $(wildcard docs/figures)' \
   'HTML_EXTRA_STYLESHEET = $(AWESOME_CSS) docs/site.css' \
+  'HTML_EXTRA_FILES = docs/lesson_search.js $(DOCS_DIR)/pages/lesson_index.js' \
   'STRIP_FROM_INC_PATH = common tests/harness chapters/shared $(CHAPTER_FOLDERS)' \
   'HAVE_DOT = $(HAVE_DOT)' \
   'DOT_PATH = $(dir $(shell command -v $(DOT) 2>/dev/null))' \

@@ -11,7 +11,11 @@ Everything comes from the registry, README.md and each chapter's README.md. Into
                             solution's files, each listed whole, markers removed (the clean
                             copies go to OUT/../solutions, Doxygen's EXAMPLE_PATH).
   9NN-NAME.md               the guides of docs/ (GUIDES below: the CPU backend, the measured
-                            results), each a page of its own after the lessons.
+                            results), each a page of its own after the lessons;
+  999-search-lessons.md     "Search the lessons": full-text search of the lessons and guides,
+  lesson_index.js           whose index this is (every section as plain text), searched by
+                            docs/lesson_search.js. Doxygen's own search box finds only the
+                            API's names and the pages' titles.
 NNN is the chapter's place in the registry: Doxygen orders the pages by file name.
 
 The site's navigation is the course: the lessons in order, then the guides (the tree on the
@@ -22,6 +26,7 @@ A lesson shows its figures as figures/NAME.svg, which renders on GitHub; on the 
 link becomes NAME.svg, which Doxygen finds through IMAGE_PATH (every chapter's figures/, and
 docs/figures/ for the guides: the results page's charts).
 """
+import json
 import pathlib
 import re
 
@@ -188,6 +193,7 @@ def front_page(chapters, solutions):
              for c in chapters]
     page += ["", "## Guides", ""]
     page += [f"- @ref {g.label} \"{g.title()}\": {g.blurb}" for g in GUIDES]
+    page += ['- @ref search-lessons "Search the lessons": the text of every lesson and guide']
     page += ["", "The API reference of `common/` and of every chapter's header is its own section, "
              "**API reference** in the menu."]
     return "\n".join(page) + "\n"
@@ -209,6 +215,63 @@ def guide_page(guide, chapters):
     return "\n".join(page) + "\n"
 
 
+SEARCH_PAGE = """# Search the lessons {#search-lessons}
+
+The search box at the top right finds the names of the API (functions, types, headers) and the
+titles of the pages. This box searches the **text** of every lesson and guide: type a few words,
+and every section that has all of them is listed, with the passage.
+
+\\htmlonly[block]
+<p><input id="lesson-search" type="search" placeholder="e.g. two barriers, halo, stride" size="40" autofocus></p>
+<p id="lesson-search-summary"></p>
+<ul id="lesson-search-results"></ul>
+<script src="lesson_index.js"></script>
+<script src="lesson_search.js"></script>
+\\endhtmlonly
+"""
+
+MARKDOWN_NOISE = re.compile(r"[`*|]|^#+\s*|^\s*[-:| ]+$", re.MULTILINE)
+
+
+def plain_text(lines):
+    """Markdown as the reader sees it, for the search index: link text kept, images and
+    emphasis marks dropped, code kept (names like __syncthreads are worth finding)."""
+    text = "\n".join(lines)
+    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    text = MARKDOWN_NOISE.sub(" ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def search_sections(source, page):
+    """[{page, page_title, section, text}] for each '## ' section of a markdown file."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    title = lines[0].lstrip("# ").strip()
+    sections, heading, body, in_code = [], "", [], False
+    for line in lines[1:]:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_code = not in_code
+        if not in_code and line.startswith("## "):
+            sections.append((heading, body))
+            heading, body = line[3:].strip(), []
+        else:
+            body.append(line)
+    sections.append((heading, body))
+    return [{"page": page, "page_title": title, "section": h, "text": plain_text(b)}
+            for h, b in sections if plain_text(b)]
+
+
+def search_index(chapters):
+    """The lesson search's index, as the script lesson_index.js."""
+    entries = search_sections(ROOT / "README.md", "index.html")
+    for chapter in chapters:
+        entries += search_sections(chapter.lesson, f"{chapter.label}.html")
+    for guide in GUIDES:
+        entries += search_sections(guide.source, f"{guide.label}.html")
+    return "var LESSON_INDEX = " + json.dumps(entries, ensure_ascii=False, indent=0) + ";\n"
+
+
 def write_pages(out, solutions):
     out = pathlib.Path(out)
     chapters = read_chapters()
@@ -225,4 +288,6 @@ def write_pages(out, solutions):
                                                        encoding="utf-8")
     for index, guide in enumerate(GUIDES):
         (out / f"{901 + index}-{guide.label}.md").write_text(guide_page(guide, chapters), encoding="utf-8")
+    (out / "999-search-lessons.md").write_text(SEARCH_PAGE, encoding="utf-8")
+    (out / "lesson_index.js").write_text(search_index(chapters), encoding="utf-8")
     return 0
