@@ -79,6 +79,25 @@ def read_chapters():
     return [Chapter(entry) for entry in read_registry()]
 
 
+def api_type_names():
+    """The types the chapters' headers declare at global scope, such as chapter 2's Matrix."""
+    names = set()
+    for header in (ROOT / "chapters").glob("*/*.h"):
+        names.update(re.findall(r"^(?:struct|class)\s+(\w+)\s*\{", header.read_text(encoding="utf-8"), re.MULTILINE))
+    return names
+
+
+def no_accidental_links(line, names):
+    """`line` with Doxygen's automatic links turned off (%Name) for the API's type names in
+    prose: "General Matrix Multiply" must not link to chapter 2's Matrix. In `code` they stay
+    links, as the reader expects of a name written as code."""
+    if not names:
+        return line
+    word = re.compile(r"(?<![\w%@\\/.#])(" + "|".join(sorted(names)) + r")\b")
+    parts = line.split("`")
+    return "`".join(word.sub(r"%\1", part) if i % 2 == 0 else part for i, part in enumerate(parts))
+
+
 def rewrite_link(match, lesson, chapters, guides=GUIDES):
     """One link of a lesson, as the site needs it."""
     bang, text, target, title = match.group(1), match.group(2), match.group(3), match.group(4) or ""
@@ -133,12 +152,14 @@ def lesson_page(chapters, index, solutions):
     if not lines or not lines[0].startswith("# "):
         fail(f"{chapter.lesson.relative_to(ROOT)} must start with its title, '# Chapter {chapter.number}: ...'")
     nav = navigation(chapters, index, solutions)
+    type_names = api_type_names()
     page = [f"{lines[0].rstrip()} {{#{chapter.label}}}", "", nav, ""]
     in_code = False
     for line in lines[1:]:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
-        page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, chapter.lesson, chapters), line))
+        page.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, chapter.lesson, chapters), line), type_names))
     if solutions:
         page += ["", "## Reference solution", "",
                  f"Instructor edition: the reference solution is on the page @subpage {chapter.label}-solution."]
@@ -185,7 +206,8 @@ def front_page(chapters, solutions):
     for line in lines[1:]:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
-        page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, readme, chapters), line))
+        page.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, readme, chapters), line), api_type_names()))
     # @ref, not @subpage: Doxygen 1.9.4's navigation tree leaves out the front page's
     # sub-pages, while top-level pages appear in it, in the order of their file names.
     page += ["", "## The chapters", ""]
@@ -211,7 +233,8 @@ def guide_page(guide, chapters):
     for line in lines[1:]:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
-        page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, guide.source, chapters), line))
+        page.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, guide.source, chapters), line), api_type_names()))
     return "\n".join(page) + "\n"
 
 
