@@ -67,7 +67,7 @@ class Guide:
 # In the order of the contents. Their titles are their first lines.
 GUIDES = [
     Guide("cpu-backend.md", "cpu-backend", "how the kernels run without a GPU, and what that run checks"),
-    Guide("results.md", "results", "every chapter's kernels timed on a GPU, with a chart per chapter"),
+    Guide("results.md", "results", "every chapter's kernels timed on a GPU: tables, and the charts `make results` draws"),
 ]
 
 
@@ -216,8 +216,9 @@ def front_page(chapters, solutions):
     page += ["", "## Guides", ""]
     page += [f"- @ref {g.label} \"{g.title()}\": {g.blurb}" for g in GUIDES]
     page += ['- @ref search-lessons "Search the lessons": the text of every lesson and guide']
-    page += ["", "The API reference of `common/` and of every chapter's header is its own section, "
-             "**API reference** in the menu."]
+    page += ["", "The API reference of `common/` and of every chapter's header has sections of its own in "
+             "the menu: **API reference** (the types) and **API headers** (the headers, their functions "
+             "and constants)."]
     return "\n".join(page) + "\n"
 
 
