@@ -8,7 +8,7 @@
 #: make bench               the same for every chapter that has a benchmark; files go to build/bench/
 #: make chapterN sanitize   run chapter N's tests under compute-sanitizer: memcheck, racecheck, synccheck, initcheck
 #: make sanitize            the same for every chapter (make -j4 sanitize runs four at a time)
-#: make results             write docs/results.md from build/bench/*-solutions.csv (after make bench SOLUTIONS=1)
+#: make results             write docs/results.md and its charts (docs/figures/) from build/bench/*-solutions.csv (after make bench SOLUTIONS=1)
 #: make test-benchmark      test the benchmark harness's statistics and output files (no GPU needed)
 
 BENCH_OUTPUT := build/bench
@@ -26,9 +26,16 @@ SOLUTIONS_LIBRARY := $(BUILD)/libsolutions.a
 $(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp chapters/shared/*/*_benchmark.cpp))
 $(SOLUTIONS_LIBRARY): $(call objects_of,$(wildcard solutions/*/*.cu))
 
+# OpenBLAS, optional: a bench.cpp may time it as the CPU's best (chapter 1 does), inside
+# #if defined(TUTORIAL_HAVE_OPENBLAS). Looked for once, and only when a benchmark is built:
+# Debian's cblas.h must be OpenBLAS's (it declares openblas_get_num_threads).
+HAVE_OPENBLAS = $(eval HAVE_OPENBLAS := $(shell printf '\043include <cblas.h>\n' | $(CXX) -E -x c++ - 2>/dev/null | \
+                  grep -q openblas_get_num_threads && [ -f "$$($(CXX) -print-file-name=libopenblas.so)" ] && echo yes))$(HAVE_OPENBLAS)
+$(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
+
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
                        $(SOLUTIONS_LIBRARY) $(BENCH_LIBRARY) $(SHARED_LIBRARY) $(COMMON_LIBRARY)
-	$(call link,-lcublas)
+	$(call link,-lcublas $(if $(HAVE_OPENBLAS),-lopenblas))
 
 BENCH_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call folder_of,$(n))/bench.cpp),$(n)))
 BENCH_BINARIES := $(foreach n,$(BENCH_SELECTED),$(BIN)/chapter$(n)-bench)

@@ -18,6 +18,10 @@ PYTHON ?= python3
 HAVE_DOXYGEN := $(shell command -v $(DOXYGEN) 2>/dev/null)
 HAVE_PYTHON := $(shell command -v $(PYTHON) 2>/dev/null)
 HAVE_DOT := $(if $(shell command -v $(DOT) 2>/dev/null),YES,NO)
+# The theme: Debian's doxygen-awesome-css (`make setup` installs it). Without it the site is
+# built in Doxygen's own look, and make docs says so.
+AWESOME_CSS_DIR ?= /usr/share/doxygen-awesome-css
+AWESOME_CSS := $(wildcard $(AWESOME_CSS_DIR)/doxygen-awesome.css)
 
 DOCS_EDITION := $(if $(filter 1,$(SOLUTIONS)),instructor,student)
 DOCS_DIR := $(if $(filter instructor,$(DOCS_EDITION)),build/docs-instructor,build/docs)
@@ -25,7 +29,8 @@ DOCS_STAMP := $(DOCS_DIR)/html/.built
 
 CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call folder_of,$(n)))
 DOCS_API := common tests/harness chapters/shared $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
-DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css tools/tutorial/*.py) docs/Doxyfile \
+DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css docs/*.js docs/*.xml docs/figures/* tools/tutorial/*.py) \
+                docs/Doxyfile $(AWESOME_CSS) \
                 $(wildcard common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS)) $(addsuffix /figures/*,$(CHAPTER_FOLDERS))) \
                 $(if $(filter instructor,$(DOCS_EDITION)),$(wildcard solutions/*/*))
 
@@ -35,7 +40,9 @@ DOCS_SETTINGS := \
   'PROJECT_NUMBER = "$(DOCS_EDITION) edition"' \
   'OUTPUT_DIRECTORY = $(DOCS_DIR)' \
   'INPUT = $(DOCS_DIR)/pages $(DOCS_API)' \
-  'IMAGE_PATH = $(addsuffix /figures,$(CHAPTER_FOLDERS))' \
+  'IMAGE_PATH = $(addsuffix /figures,$(CHAPTER_FOLDERS)) $(wildcard docs/figures)' \
+  'HTML_EXTRA_STYLESHEET = $(AWESOME_CSS) docs/site.css' \
+  'HTML_EXTRA_FILES = docs/lesson_search.js $(DOCS_DIR)/pages/lesson_index.js' \
   'STRIP_FROM_INC_PATH = common tests/harness chapters/shared $(CHAPTER_FOLDERS)' \
   'HAVE_DOT = $(HAVE_DOT)' \
   'DOT_PATH = $(dir $(shell command -v $(DOT) 2>/dev/null))' \
@@ -68,6 +75,9 @@ else
 docs: $(DOCS_STAMP)
 ifeq ($(HAVE_DOT),NO)
 	@echo "Graphviz ($(DOT)) is not installed: the site was built without its graphs. 'make setup' installs it."
+endif
+ifeq ($(AWESOME_CSS),)
+	@echo "doxygen-awesome-css is not installed ($(AWESOME_CSS_DIR)): the site has Doxygen's plain look. 'make setup' installs it."
 endif
 	@echo "The $(DOCS_EDITION) edition of the course site: $(DOCS_DIR)/html/index.html"
 endif

@@ -119,6 +119,13 @@ else
         else
             fail "the $edition edition has broken links" "$report"
         fi
+        # Both searches: Doxygen's for the API's names, the lesson search for the lessons' text
+        # (run in headless Chromium when it is installed; the report names what it skipped).
+        if report=$(tutorial site-search "$site" 2>&1); then
+            pass "the $edition edition's searches find the API and the lessons' text${report:+ ($report)}"
+        else
+            fail "the $edition edition's searches miss something" "$report"
+        fi
         if [ "$edition" = student ]; then
             mode=--absent; good="has no line of solution code"; bad="contains solution code"
         else

@@ -2,8 +2,9 @@
 # `make setup`: install what the tutorial needs, or say exactly what to install.
 #
 # Required: a C++17 compiler and Catch2 (version 2 or 3); the CUDA Toolkit for a GPU.
-# Optional: Doxygen, Graphviz and Python 3, for `make docs`; Boost.Context, for a fast
-# CPU backend.
+# Optional: Doxygen, Graphviz, Python 3 and doxygen-awesome-css (the site's theme), for
+# `make docs`; Boost.Context, for a fast CPU backend; OpenBLAS, the CPU's best GEMM, which
+# chapter 1's benchmark compares the GPU with.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
 # Setup succeeds whenever everything required is present.
@@ -23,6 +24,13 @@ have_boost_context() {
         [[ "$(g++ -print-file-name=libboost_context.so 2>/dev/null)" == /* ]]
 }
 
+# OpenBLAS's own cblas.h (it declares openblas_get_num_threads) and its library.
+have_openblas() {
+    printf '#include <cblas.h>\n' | g++ -E -x c++ - 2>/dev/null | grep -q openblas_get_num_threads &&
+        [[ "$(g++ -print-file-name=libopenblas.so 2>/dev/null)" == /* ]]
+}
+have_awesome_css() { [ -f /usr/share/doxygen-awesome-css/doxygen-awesome.css ]; }
+
 missing=()
 have_catch2 || missing+=(catch2)
 have doxygen || missing+=(doxygen)
@@ -31,6 +39,8 @@ have python3 || missing+=(python3)
 have g++ || missing+=(g++)
 have pkg-config || missing+=(pkg-config)
 have_boost_context || missing+=(libboost-context-dev)
+have_openblas || missing+=(libopenblas-dev)
+have_awesome_css || missing+=(doxygen-awesome-css)
 
 if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: missing packages: ${missing[*]}"
@@ -73,6 +83,8 @@ else
     report Boost "missing: the CPU backend (BACKEND=emu) falls back to slower ucontext fibers; sudo apt-get install libboost-context-dev"
 fi
 if have doxygen; then report Doxygen "$(doxygen --version)"; else report Doxygen "missing (only 'make docs' needs it): sudo apt-get install doxygen"; fi
+if have_awesome_css; then report Theme "doxygen-awesome-css (the course site's look)"; else report Theme "missing (the site gets Doxygen's plain look): sudo apt-get install doxygen-awesome-css"; fi
+if have_openblas; then report OpenBLAS "yes (chapter 1's benchmark compares the GPU with it)"; else report OpenBLAS "missing (chapter 1's benchmark times the CPU's triple loop only): sudo apt-get install libopenblas-dev"; fi
 if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
 if have python3; then report Python "$(python3 --version 2>&1 | sed 's/Python //')"; else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
 if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then

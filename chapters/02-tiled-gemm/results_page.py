@@ -9,8 +9,17 @@ BARS = [
 ]
 
 
+def views_sentence(c):
+    """2c, when the file has its rows (benchmarks since 2026-11-23)."""
+    if c.row(GEMM_4096, "matrix view 16 (2c)") is None:
+        return ""
+    return (f" The Programming Guide's version on matrix views (2c) makes the same loads as TILE 16 and "
+            f"reaches {c.percent(GEMM_4096, 'matrix view 16 (2c)')} of cuBLAS at 4096³, against "
+            f"{c.percent(GEMM_4096, 'tiled 16')} for TILE 16.")
+
+
 def summary(c):
     return (f"At 4096³, staging tiles in shared memory makes the kernel {c.speedup(GEMM_4096, 'tiled 16')} "
             f"(TILE 16) and {c.speedup(GEMM_4096, 'tiled 32')} (TILE 32) as fast as the naive one, "
             f"{c.percent(GEMM_4096, 'tiled 32')} of cuBLAS: each element loaded is now reused TILE times, and "
-            "the remaining gap is the register tiling and wide loads that cuBLAS adds on top.")
+            "the remaining gap is the register tiling and wide loads that cuBLAS adds on top." + views_sentence(c))

@@ -11,6 +11,7 @@
 #include "gemm/gemm_reference.h"
 
 #include <stdexcept>
+#include <string>
 
 // A TILE x TILE block computes one TILE x TILE tile of C. It walks along K one tile at
 // a time: each phase stages a tile of A and a tile of B in shared memory, and every
@@ -62,4 +63,102 @@ void tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K, i
         default:
             throw std::invalid_argument("tiled_gemm: argument tile must be 16 or 32, got " + std::to_string(tile));
     }
+}
+
+// ---- 2c: the CUDA Programming Guide's version, on matrix views ------------------------------
+// The same tiles, loads and barriers as tiled_gemm_kernel, written as the Programming Guide
+// writes them: on `Matrix` views (tiled_gemm.h) that carry a stride. A sub-matrix of a view is
+// then just another view, a pointer and the same stride, so a block names its tiles without
+// any index arithmetic in the kernel, and the caller can multiply parts of larger matrices
+// in place. The Guide's version works only for multiples of the block; this one clips the
+// last sub-matrices and pads with zeros, so it is right for any size.
+
+// Element (row, col) of the view A.
+__device__ float GetElement(const Matrix A, int row, int col) {
+    // TODO(chapter2): return element (row, col) of A: rows are A.stride floats apart, not
+    //   A.width.
+    (void)row;
+    (void)col;
+    return A.elements[0];
+}
+
+// Set element (row, col) of the view A to value.
+__device__ void SetElement(Matrix A, int row, int col, float value) {
+    // TODO(chapter2): store value in element (row, col) of A, as GetElement reads it.
+    (void)A;
+    (void)row;
+    (void)col;
+    (void)value;
+}
+
+// The kMatrixViewBlock x kMatrixViewBlock sub-matrix of A that is `col` sub-matrices to the
+// right of A's top-left corner and `row` sub-matrices below it: a view into A, not a copy.
+// At A's right and bottom edges it is clipped to what is left of A, so its width and height
+// say which of its elements exist.
+__device__ Matrix GetSubMatrix(Matrix A, int row, int col) {
+    // TODO(chapter2): the view that starts at element (row * kMatrixViewBlock,
+    //   col * kMatrixViewBlock) of A, with A's stride, kMatrixViewBlock wide and high but
+    //   never reaching past A's last column or row.
+    (void)row;
+    (void)col;
+    return A;
+}
+
+// Block (blockIdx.y, blockIdx.x) computes the sub-matrix Csub of C at that place; each thread
+// one element of it.
+__global__ void matrix_view_gemm_kernel(Matrix A, Matrix B, Matrix C) {
+    // TODO(chapter2): as tiled_gemm_kernel, on views. Take this block's Csub with
+    //   GetSubMatrix. For each m over the sub-matrices along A's width (rounded up): load
+    //   element (threadIdx.y, threadIdx.x) of GetSubMatrix(A, blockIdx.y, m) and of
+    //   GetSubMatrix(B, m, blockIdx.x) into two __shared__ tiles with GetElement (0.0f where
+    //   the sub-matrix has no such element), __syncthreads(), add the kMatrixViewBlock
+    //   products, __syncthreads(). Then SetElement the sum into Csub if the element is in it.
+}
+
+tutorial::LaunchConfig matrix_view_gemm_launch_config(Matrix C) {
+    // TODO(chapter2): one kMatrixViewBlock x kMatrixViewBlock block per sub-matrix of C:
+    //   grid.x covers C.width, grid.y covers C.height.
+    (void)C;
+    return tutorial::LaunchConfig{dim3(1, 1), dim3(1, 1)};
+}
+
+namespace {
+
+// A view's own checks; `name` is the argument's name, "A", "B" or "C".
+void require_matrix_view(const char* name, const Matrix& view) {
+    const std::string where = std::string("matrix_view_gemm: argument ") + name;
+    if (view.elements == nullptr) {
+        throw std::invalid_argument(where + ".elements is a null pointer");
+    }
+    if (view.width < 1) {
+        throw std::invalid_argument(where + ".width must be at least 1, got " + std::to_string(view.width));
+    }
+    if (view.height < 1) {
+        throw std::invalid_argument(where + ".height must be at least 1, got " + std::to_string(view.height));
+    }
+    if (view.stride < view.width) {
+        throw std::invalid_argument(where + ".stride must be at least its width (" + std::to_string(view.width) +
+                                    "), got " + std::to_string(view.stride));
+    }
+}
+
+void require_equal(const char* what, int got, const char* other, int expected) {
+    if (got != expected) {
+        throw std::invalid_argument(std::string("matrix_view_gemm: argument ") + what + " (" + std::to_string(got) +
+                                    ") must equal " + other + " (" + std::to_string(expected) + ")");
+    }
+}
+
+}  // namespace
+
+void matrix_view_gemm(Matrix A, Matrix B, Matrix C) {
+    require_matrix_view("A", A);
+    require_matrix_view("B", B);
+    require_matrix_view("C", C);
+    require_equal("B.height", B.height, "A.width", A.width);
+    require_equal("C.height", C.height, "A.height", A.height);
+    require_equal("C.width", C.width, "B.width", B.width);
+    const tutorial::LaunchConfig launch = matrix_view_gemm_launch_config(C);
+    matrix_view_gemm_kernel<<<launch.grid, launch.block>>>(A, B, C);
+    CUDA_CHECK_KERNEL("matrix_view_gemm_kernel");
 }

@@ -134,7 +134,8 @@ Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measure
     std::cout << "  " << row.problem << ", " << row.variant << " ..." << std::flush;
     try {
         if (work.prepare) work.prepare();
-        row.timing = time_gpu_work(work.run, flush_);
+        row.timing = work.on_cpu ? time_cpu_work(work.run, work.cpu_warmups, work.cpu_repetitions)
+                                  : time_gpu_work(work.run, flush_);
         // Checked after timing, on the output of the last timed run: a kernel that is
         // "faster than memory bandwidth" is usually a kernel that skips work.
         const std::string wrong = work.check ? work.check() : std::string();

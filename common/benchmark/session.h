@@ -60,6 +60,11 @@ struct WorkToTime {
     /// matches the CPU reference, else a report of what is wrong. May be empty for
     /// a ceiling that needs no check.
     std::function<std::string()> check;
+    /// @brief Whether run() is host code (a CPU baseline): then it is timed with a host
+    /// clock, @ref cpu_warmups and @ref cpu_repetitions times, without the L2 flush.
+    bool on_cpu = false;
+    int cpu_warmups = 0;      ///< untimed runs of CPU work first
+    int cpu_repetitions = 3;  ///< timed runs of CPU work; their median is quoted
 };
 
 /// @brief A benchmark run on one GPU: its ceilings, its rows, its output files.

@@ -3,6 +3,7 @@
 #include "cuda_check.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace tutorial::benchmark {
@@ -83,6 +84,17 @@ Timing time_gpu_work(const std::function<void()>& work, L2Flush& flush, const Ti
     std::vector<double> samples(repetitions);
     for (int i = 0; i < repetitions; ++i) {
         samples[i] = elapsed_ms(starts[i], stops[i]);
+    }
+    return summarize(samples);
+}
+
+Timing time_cpu_work(const std::function<void()>& work, int warmups, int repetitions) {
+    for (int i = 0; i < warmups; ++i) work();
+    std::vector<double> samples;
+    for (int i = 0; i < std::max(repetitions, 1); ++i) {
+        const auto start = std::chrono::steady_clock::now();
+        work();
+        samples.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
     }
     return summarize(samples);
 }

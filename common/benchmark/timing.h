@@ -78,6 +78,15 @@ private:
 /// loop reports any error a run caused. The flush also keeps the GPU busy while the
 /// host enqueues the next run, so host launch overhead stays out of the timings.
 /// @throws tutorial::CudaError if the work or the timing fails
+/// @brief Time host code (a CPU baseline) with std::chrono::steady_clock.
+///
+/// No L2 flush and no adaptive count: CPU baselines take seconds, so a few runs are
+/// enough, and their caches are the CPU's, which the flush does not touch.
+/// @param work        one run, finished when it returns
+/// @param warmups     untimed runs first (thread pools starting, pages faulting in)
+/// @param repetitions timed runs, at least 1
+Timing time_cpu_work(const std::function<void()>& work, int warmups, int repetitions);
+
 Timing time_gpu_work(const std::function<void()>& work, L2Flush& flush, const TimingPlan& plan = TimingPlan{});
 
 }  // namespace tutorial::benchmark

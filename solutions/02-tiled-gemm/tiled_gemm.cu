@@ -10,6 +10,7 @@
 #include "gemm/gemm_reference.h"
 
 #include <stdexcept>
+#include <string>
 
 // A TILE x TILE block computes one TILE x TILE tile of C. It walks along K one tile at
 // a time: each phase stages a tile of A and a tile of B in shared memory, and every
@@ -98,4 +99,145 @@ void tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K, i
         default:
             throw std::invalid_argument("tiled_gemm: argument tile must be 16 or 32, got " + std::to_string(tile));
     }
+}
+
+// ---- 2c: the CUDA Programming Guide's version, on matrix views ------------------------------
+// The same tiles, loads and barriers as tiled_gemm_kernel, written as the Programming Guide
+// writes them: on `Matrix` views (tiled_gemm.h) that carry a stride. A sub-matrix of a view is
+// then just another view, a pointer and the same stride, so a block names its tiles without
+// any index arithmetic in the kernel, and the caller can multiply parts of larger matrices
+// in place. The Guide's version works only for multiples of the block; this one clips the
+// last sub-matrices and pads with zeros, so it is right for any size.
+
+// Element (row, col) of the view A.
+__device__ float GetElement(const Matrix A, int row, int col) {
+    // BEGIN SOLUTION: return element (row, col) of A: rows are A.stride floats apart, not
+    //   A.width.
+    //| (void)row;
+    //| (void)col;
+    //| return A.elements[0];
+    // size_t, so that row * stride cannot overflow int in a large matrix.
+    return A.elements[static_cast<size_t>(row) * A.stride + col];
+    // END SOLUTION
+}
+
+// Set element (row, col) of the view A to value.
+__device__ void SetElement(Matrix A, int row, int col, float value) {
+    // BEGIN SOLUTION: store value in element (row, col) of A, as GetElement reads it.
+    //| (void)A;
+    //| (void)row;
+    //| (void)col;
+    //| (void)value;
+    A.elements[static_cast<size_t>(row) * A.stride + col] = value;
+    // END SOLUTION
+}
+
+// The kMatrixViewBlock x kMatrixViewBlock sub-matrix of A that is `col` sub-matrices to the
+// right of A's top-left corner and `row` sub-matrices below it: a view into A, not a copy.
+// At A's right and bottom edges it is clipped to what is left of A, so its width and height
+// say which of its elements exist.
+__device__ Matrix GetSubMatrix(Matrix A, int row, int col) {
+    // BEGIN SOLUTION: the view that starts at element (row * kMatrixViewBlock,
+    //   col * kMatrixViewBlock) of A, with A's stride, kMatrixViewBlock wide and high but
+    //   never reaching past A's last column or row.
+    //| (void)row;
+    //| (void)col;
+    //| return A;
+    const int first_row = row * kMatrixViewBlock;
+    const int first_col = col * kMatrixViewBlock;
+    Matrix sub;
+    sub.width = A.width - first_col < kMatrixViewBlock ? A.width - first_col : kMatrixViewBlock;
+    sub.height = A.height - first_row < kMatrixViewBlock ? A.height - first_row : kMatrixViewBlock;
+    sub.stride = A.stride;
+    sub.elements = &A.elements[static_cast<size_t>(first_row) * A.stride + first_col];
+    return sub;
+    // END SOLUTION
+}
+
+// Block (blockIdx.y, blockIdx.x) computes the sub-matrix Csub of C at that place; each thread
+// one element of it.
+__global__ void matrix_view_gemm_kernel(Matrix A, Matrix B, Matrix C) {
+    // BEGIN SOLUTION: as tiled_gemm_kernel, on views. Take this block's Csub with
+    //   GetSubMatrix. For each m over the sub-matrices along A's width (rounded up): load
+    //   element (threadIdx.y, threadIdx.x) of GetSubMatrix(A, blockIdx.y, m) and of
+    //   GetSubMatrix(B, m, blockIdx.x) into two __shared__ tiles with GetElement (0.0f where
+    //   the sub-matrix has no such element), __syncthreads(), add the kMatrixViewBlock
+    //   products, __syncthreads(). Then SetElement the sum into Csub if the element is in it.
+    __shared__ float As[kMatrixViewBlock][kMatrixViewBlock];
+    __shared__ float Bs[kMatrixViewBlock][kMatrixViewBlock];
+    const Matrix Csub = GetSubMatrix(C, blockIdx.y, blockIdx.x);
+    const int row = threadIdx.y;
+    const int col = threadIdx.x;
+    float sum = 0.0f;
+    const int phases = (A.width + kMatrixViewBlock - 1) / kMatrixViewBlock;
+    for (int m = 0; m < phases; ++m) {
+        const Matrix Asub = GetSubMatrix(A, blockIdx.y, m);
+        const Matrix Bsub = GetSubMatrix(B, m, blockIdx.x);
+        // Zero padding, as in tiled_gemm_kernel: a clipped sub-matrix has no element here.
+        As[row][col] = (row < Asub.height && col < Asub.width) ? GetElement(Asub, row, col) : 0.0f;
+        Bs[row][col] = (row < Bsub.height && col < Bsub.width) ? GetElement(Bsub, row, col) : 0.0f;
+        __syncthreads();  // the tiles are complete before anyone reads them
+#pragma unroll
+        for (int e = 0; e < kMatrixViewBlock; ++e) {
+            sum += As[row][e] * Bs[e][col];
+        }
+        __syncthreads();  // nobody overwrites the tiles while others still read them
+    }
+    // Only inside Csub: outside it lie C's neighbours in the larger matrix, not C.
+    if (row < Csub.height && col < Csub.width) {
+        SetElement(Csub, row, col, sum);
+    }
+    // END SOLUTION
+}
+
+tutorial::LaunchConfig matrix_view_gemm_launch_config(Matrix C) {
+    // BEGIN SOLUTION: one kMatrixViewBlock x kMatrixViewBlock block per sub-matrix of C:
+    //   grid.x covers C.width, grid.y covers C.height.
+    //| (void)C;
+    //| return tutorial::LaunchConfig{dim3(1, 1), dim3(1, 1)};
+    const dim3 block(kMatrixViewBlock, kMatrixViewBlock);
+    const dim3 grid(tutorial::ceil_div(C.width, kMatrixViewBlock), tutorial::ceil_div(C.height, kMatrixViewBlock));
+    return tutorial::LaunchConfig{grid, block};
+    // END SOLUTION
+}
+
+namespace {
+
+// A view's own checks; `name` is the argument's name, "A", "B" or "C".
+void require_matrix_view(const char* name, const Matrix& view) {
+    const std::string where = std::string("matrix_view_gemm: argument ") + name;
+    if (view.elements == nullptr) {
+        throw std::invalid_argument(where + ".elements is a null pointer");
+    }
+    if (view.width < 1) {
+        throw std::invalid_argument(where + ".width must be at least 1, got " + std::to_string(view.width));
+    }
+    if (view.height < 1) {
+        throw std::invalid_argument(where + ".height must be at least 1, got " + std::to_string(view.height));
+    }
+    if (view.stride < view.width) {
+        throw std::invalid_argument(where + ".stride must be at least its width (" + std::to_string(view.width) +
+                                    "), got " + std::to_string(view.stride));
+    }
+}
+
+void require_equal(const char* what, int got, const char* other, int expected) {
+    if (got != expected) {
+        throw std::invalid_argument(std::string("matrix_view_gemm: argument ") + what + " (" + std::to_string(got) +
+                                    ") must equal " + other + " (" + std::to_string(expected) + ")");
+    }
+}
+
+}  // namespace
+
+void matrix_view_gemm(Matrix A, Matrix B, Matrix C) {
+    require_matrix_view("A", A);
+    require_matrix_view("B", B);
+    require_matrix_view("C", C);
+    require_equal("B.height", B.height, "A.width", A.width);
+    require_equal("C.height", C.height, "A.height", A.height);
+    require_equal("C.width", C.width, "B.width", B.width);
+    const tutorial::LaunchConfig launch = matrix_view_gemm_launch_config(C);
+    matrix_view_gemm_kernel<<<launch.grid, launch.block>>>(A, B, C);
+    CUDA_CHECK_KERNEL("matrix_view_gemm_kernel");
 }

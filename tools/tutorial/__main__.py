@@ -15,6 +15,7 @@
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
   docs OUT            the course site's pages for Doxygen (--solutions: instructor edition)
   site-links SITE..   every link of a built site leads somewhere
+  site-search SITE    the site's searches find the API's names and the lessons' text
   site-solutions      --absent/--present SITE: solution code is absent from / present in a site
 
 make runs the builds and the tests; these commands only read what they leave behind.
@@ -27,7 +28,7 @@ import argparse
 import pathlib
 import sys
 
-from . import docs, results, site_links, site_solutions, workflow
+from . import docs, results, site_links, site_search, site_solutions, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -71,6 +72,7 @@ def main() -> int:
     sub.add_argument("out")
     sub.add_argument("--solutions", action="store_true")
     command("site-links", lambda a: site_links.check_sites(a.sites)).add_argument("sites", nargs="+")
+    command("site-search", lambda a: site_search.check(a.site)).add_argument("site", type=pathlib.Path)
     sub = command("site-solutions", site_solutions.check)
     mode = sub.add_mutually_exclusive_group(required=True)
     mode.add_argument("--absent", action="store_true", help="no solution line may appear (student edition)")

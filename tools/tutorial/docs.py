@@ -10,11 +10,23 @@ Everything comes from the registry, README.md and each chapter's README.md. Into
   NNN-chapterN-solution.md  with --solutions only (the instructor edition): the reference
                             solution's files, each listed whole, markers removed (the clean
                             copies go to OUT/../solutions, Doxygen's EXAMPLE_PATH).
+  9NN-NAME.md               the guides of docs/ (GUIDES below: the CPU backend, the measured
+                            results), each a page of its own after the lessons;
+  999-search-lessons.md     "Search the lessons": full-text search of the lessons and guides,
+  lesson_index.js           whose index this is (every section as plain text), searched by
+                            docs/lesson_search.js. Doxygen's own search box finds only the
+                            API's names and the pages' titles.
 NNN is the chapter's place in the registry: Doxygen orders the pages by file name.
 
+The site's navigation is the course: the lessons in order, then the guides (the tree on the
+left and the menu's "Lessons and guides"; an instructor edition's solution pages are sub-pages
+of their lessons); the API reference is a section of its own (docs/DoxygenLayout.xml).
+
 A lesson shows its figures as figures/NAME.svg, which renders on GitHub; on the site the
-link becomes NAME.svg, which Doxygen finds through IMAGE_PATH (every chapter's figures/).
+link becomes NAME.svg, which Doxygen finds through IMAGE_PATH (every chapter's figures/, and
+docs/figures/ for the guides: the results page's charts).
 """
+import json
 import pathlib
 import re
 
@@ -39,6 +51,26 @@ class Chapter:
         return f'@ref {self.label} "{text or f"Chapter {self.number}: {self.title}"}"'
 
 
+class Guide:
+    """A page of docs/ on the site: its file, its label and its place in the contents."""
+
+    def __init__(self, name, label, blurb):
+        self.source = ROOT / "docs" / name
+        self.label = label
+        self.blurb = blurb
+
+    def title(self):
+        """The guide's title: its first line, without the '# '."""
+        return self.source.read_text(encoding="utf-8").splitlines()[0].lstrip("# ").strip()
+
+
+# In the order of the contents. Their titles are their first lines.
+GUIDES = [
+    Guide("cpu-backend.md", "cpu-backend", "how the kernels run without a GPU, and what that run checks"),
+    Guide("results.md", "results", "every chapter's kernels timed on a GPU: tables, and the charts `make results` draws"),
+]
+
+
 def fail(message):
     raise Refusal(f"make docs: {message}")
 
@@ -47,7 +79,26 @@ def read_chapters():
     return [Chapter(entry) for entry in read_registry()]
 
 
-def rewrite_link(match, lesson, chapters):
+def api_type_names():
+    """The types the chapters' headers declare at global scope, such as chapter 2's Matrix."""
+    names = set()
+    for header in (ROOT / "chapters").glob("*/*.h"):
+        names.update(re.findall(r"^(?:struct|class)\s+(\w+)\s*\{", header.read_text(encoding="utf-8"), re.MULTILINE))
+    return names
+
+
+def no_accidental_links(line, names):
+    """`line` with Doxygen's automatic links turned off (%Name) for the API's type names in
+    prose: "General Matrix Multiply" must not link to chapter 2's Matrix. In `code` they stay
+    links, as the reader expects of a name written as code."""
+    if not names:
+        return line
+    word = re.compile(r"(?<![\w%@\\/.#])(" + "|".join(sorted(names)) + r")\b")
+    parts = line.split("`")
+    return "`".join(word.sub(r"%\1", part) if i % 2 == 0 else part for i, part in enumerate(parts))
+
+
+def rewrite_link(match, lesson, chapters, guides=GUIDES):
     """One link of a lesson, as the site needs it."""
     bang, text, target, title = match.group(1), match.group(2), match.group(3), match.group(4) or ""
     if "://" in target or target.startswith(("#", "@", "\\", "mailto:")):
@@ -66,8 +117,13 @@ def rewrite_link(match, lesson, chapters):
     for chapter in chapters:
         if resolved == chapter.lesson:
             return f"[{text}](@ref {chapter.label})"
+    for guide in guides:
+        if resolved == guide.source:
+            return f"[{text}](@ref {guide.label})"
     # Any other file of the repository has no page on the site: keep the text, and
-    # name the file so the reader can open it in their copy.
+    # name the file so the reader can open it in their copy (once, if the text is its name).
+    if text.strip("`") == str(where):
+        return f"`{where}`"
     return f"{text} (`{where}`)"
 
 
@@ -96,15 +152,17 @@ def lesson_page(chapters, index, solutions):
     if not lines or not lines[0].startswith("# "):
         fail(f"{chapter.lesson.relative_to(ROOT)} must start with its title, '# Chapter {chapter.number}: ...'")
     nav = navigation(chapters, index, solutions)
+    type_names = api_type_names()
     page = [f"{lines[0].rstrip()} {{#{chapter.label}}}", "", nav, ""]
     in_code = False
     for line in lines[1:]:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
-        page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, chapter.lesson, chapters), line))
+        page.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, chapter.lesson, chapters), line), type_names))
     if solutions:
         page += ["", "## Reference solution", "",
-                 f"Instructor edition: the reference solution is on the page @ref {chapter.label}-solution."]
+                 f"Instructor edition: the reference solution is on the page @subpage {chapter.label}-solution."]
     page += ["", nav, ""]
     return "\n".join(page)
 
@@ -148,11 +206,94 @@ def front_page(chapters, solutions):
     for line in lines[1:]:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
-        page.append(line if in_code else LINK.sub(lambda m: rewrite_link(m, readme, chapters), line))
+        page.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, readme, chapters), line), api_type_names()))
+    # @ref, not @subpage: Doxygen 1.9.4's navigation tree leaves out the front page's
+    # sub-pages, while top-level pages appear in it, in the order of their file names.
     page += ["", "## The chapters", ""]
     page += [f"- {c.link()}" + (f' (@ref {c.label}-solution "reference solution")' if solutions else "")
              for c in chapters]
+    page += ["", "## Guides", ""]
+    page += [f"- @ref {g.label} \"{g.title()}\": {g.blurb}" for g in GUIDES]
+    page += ['- @ref search-lessons "Search the lessons": the text of every lesson and guide']
+    page += ["", "The API reference of `common/` and of every chapter's header has sections of its own in "
+             "the menu: **API reference** (the types) and **API headers** (the headers, their functions "
+             "and constants)."]
     return "\n".join(page) + "\n"
+
+
+def guide_page(guide, chapters):
+    """A page of docs/ with its label and the site's links."""
+    if not guide.source.is_file():
+        fail(f"the guide {guide.source.relative_to(ROOT)} is missing")
+    lines = guide.source.read_text(encoding="utf-8").splitlines()
+    if not lines or not lines[0].startswith("# "):
+        fail(f"{guide.source.relative_to(ROOT)} must start with its title")
+    page = [f"{lines[0].rstrip()} {{#{guide.label}}}", ""]
+    in_code = False
+    for line in lines[1:]:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_code = not in_code
+        page.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, guide.source, chapters), line), api_type_names()))
+    return "\n".join(page) + "\n"
+
+
+SEARCH_PAGE = """# Search the lessons {#search-lessons}
+
+The search box at the top right finds the names of the API (functions, types, headers) and the
+titles of the pages. This box searches the **text** of every lesson and guide: type a few words,
+and every section that has all of them is listed, with the passage.
+
+\\htmlonly[block]
+<p><input id="lesson-search" type="search" placeholder="e.g. two barriers, halo, stride" size="40" autofocus></p>
+<p id="lesson-search-summary"></p>
+<ul id="lesson-search-results"></ul>
+<script src="lesson_index.js"></script>
+<script src="lesson_search.js"></script>
+\\endhtmlonly
+"""
+
+MARKDOWN_NOISE = re.compile(r"[`*|]|^#+\s*|^\s*[-:| ]+$", re.MULTILINE)
+
+
+def plain_text(lines):
+    """Markdown as the reader sees it, for the search index: link text kept, images and
+    emphasis marks dropped, code kept (names like __syncthreads are worth finding)."""
+    text = "\n".join(lines)
+    text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"<[^>]+>", " ", text)
+    text = MARKDOWN_NOISE.sub(" ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def search_sections(source, page):
+    """[{page, page_title, section, text}] for each '## ' section of a markdown file."""
+    lines = source.read_text(encoding="utf-8").splitlines()
+    title = lines[0].lstrip("# ").strip()
+    sections, heading, body, in_code = [], "", [], False
+    for line in lines[1:]:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_code = not in_code
+        if not in_code and line.startswith("## "):
+            sections.append((heading, body))
+            heading, body = line[3:].strip(), []
+        else:
+            body.append(line)
+    sections.append((heading, body))
+    return [{"page": page, "page_title": title, "section": h, "text": plain_text(b)}
+            for h, b in sections if plain_text(b)]
+
+
+def search_index(chapters):
+    """The lesson search's index, as the script lesson_index.js."""
+    entries = search_sections(ROOT / "README.md", "index.html")
+    for chapter in chapters:
+        entries += search_sections(chapter.lesson, f"{chapter.label}.html")
+    for guide in GUIDES:
+        entries += search_sections(guide.source, f"{guide.label}.html")
+    return "var LESSON_INDEX = " + json.dumps(entries, ensure_ascii=False, indent=0) + ";\n"
 
 
 def write_pages(out, solutions):
@@ -169,4 +310,8 @@ def write_pages(out, solutions):
         if solutions:
             (out / f"{prefix}-solution.md").write_text(solution_page(chapter, out.parent / "solutions"),
                                                        encoding="utf-8")
+    for index, guide in enumerate(GUIDES):
+        (out / f"{901 + index}-{guide.label}.md").write_text(guide_page(guide, chapters), encoding="utf-8")
+    (out / "999-search-lessons.md").write_text(SEARCH_PAGE, encoding="utf-8")
+    (out / "lesson_index.js").write_text(search_index(chapters), encoding="utf-8")
     return 0

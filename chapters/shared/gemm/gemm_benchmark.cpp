@@ -6,6 +6,8 @@
 
 #include <cublas_v2.h>
 
+#include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 namespace tutorial::benchmark {
@@ -91,10 +93,27 @@ GemmBenchmark::GemmBenchmark(Session& session, int size)
                  false));
 }
 
-void GemmBenchmark::time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline) {
-    session_.measure_kernel(
+Measurement GemmBenchmark::time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline) {
+    return session_.measure_kernel(
         work_for(variant, [&] { gemm(A_.data(), B_.data(), C_.data(), size_, size_, size_); }, is_baseline),
         ceiling_);
+}
+
+Measurement GemmBenchmark::time_cpu(const std::string& variant, const GemmFunction& gemm, bool is_baseline,
+                                   int warmups, int repetitions) {
+    const std::vector<float> A = A_.download(), B = B_.download();
+    std::vector<float> C(C_.size());
+    WorkToTime work = work_for(variant, [&] { gemm(A.data(), B.data(), C.data(), size_, size_, size_); }, is_baseline);
+    work.on_cpu = true;
+    work.cpu_warmups = warmups;
+    work.cpu_repetitions = repetitions;
+    // Poisoned as a kernel's output, then checked through the same code: C goes to the GPU.
+    work.prepare = [&] { std::fill(C.begin(), C.end(), std::numeric_limits<float>::quiet_NaN()); };
+    work.check = [&] {
+        C_.upload(C);
+        return check_result();
+    };
+    return session_.measure_kernel(work, ceiling_);
 }
 
 WorkToTime GemmBenchmark::work_for(const std::string& variant, const std::function<void()>& run, bool is_baseline) {

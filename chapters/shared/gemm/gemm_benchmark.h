@@ -39,7 +39,19 @@ public:
     /// @param variant     its name in the results, e.g. "tiled 16"
     /// @param gemm        the entry point
     /// @param is_baseline whether this is the variant speed-ups are over
-    void time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline = false);
+    /// @return its row, as the table shows it
+    Measurement time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline = false);
+
+    /// @brief Time a CPU GEMM on host copies of the same A and B, with a host clock, and
+    /// check its result as a kernel's.
+    /// @param variant     its name in the results, e.g. "CPU: OpenBLAS SGEMM, 16 threads"
+    /// @param gemm        the CPU function, on host pointers
+    /// @param is_baseline whether this is the variant speed-ups are over
+    /// @param warmups     untimed runs first (OpenBLAS starts its threads on the first call)
+    /// @param repetitions timed runs (a slow CPU loop takes seconds each)
+    /// @return its row
+    Measurement time_cpu(const std::string& variant, const GemmFunction& gemm, bool is_baseline, int warmups,
+                         int repetitions);
 
 private:
     WorkToTime work_for(const std::string& variant, const std::function<void()>& run, bool is_baseline);
