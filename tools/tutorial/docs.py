@@ -144,6 +144,18 @@ def navigation(chapters, index, solutions):
                    following.link(f"Chapter {following.number}: {following.title} →") if following else "")
 
 
+def site_text(lines, source, chapters, type_names):
+    """Markdown lines of @p source as the site shows them: links rewritten for the site,
+    no accidental links to API types; fenced code kept as written."""
+    out, in_code = [], False
+    for line in lines:
+        if line.lstrip().startswith(("```", "~~~")):
+            in_code = not in_code
+        out.append(line if in_code else no_accidental_links(
+            LINK.sub(lambda m: rewrite_link(m, source, chapters), line), type_names))
+    return out
+
+
 def lesson_page(chapters, index, solutions):
     chapter = chapters[index]
     if not chapter.lesson.is_file():
@@ -154,12 +166,7 @@ def lesson_page(chapters, index, solutions):
     nav = navigation(chapters, index, solutions)
     type_names = api_type_names()
     page = [f"{lines[0].rstrip()} {{#{chapter.label}}}", "", nav, ""]
-    in_code = False
-    for line in lines[1:]:
-        if line.lstrip().startswith(("```", "~~~")):
-            in_code = not in_code
-        page.append(line if in_code else no_accidental_links(
-            LINK.sub(lambda m: rewrite_link(m, chapter.lesson, chapters), line), type_names))
+    page += site_text(lines[1:], chapter.lesson, chapters, type_names)
     if solutions:
         page += ["", "## Reference solution", "",
                  f"Instructor edition: the reference solution is on the page @subpage {chapter.label}-solution."]
@@ -202,12 +209,7 @@ def front_page(chapters, solutions):
                if solutions else
                "This is the student edition of the course site: it has no solution code.")
     page = [f"{lines[0].rstrip()} {{#mainpage}}", "", edition, ""]
-    in_code = False
-    for line in lines[1:]:
-        if line.lstrip().startswith(("```", "~~~")):
-            in_code = not in_code
-        page.append(line if in_code else no_accidental_links(
-            LINK.sub(lambda m: rewrite_link(m, readme, chapters), line), api_type_names()))
+    page += site_text(lines[1:], readme, chapters, api_type_names())
     # @ref, not @subpage: Doxygen 1.9.4's navigation tree leaves out the front page's
     # sub-pages, while top-level pages appear in it, in the order of their file names.
     page += ["", "## The chapters", ""]
