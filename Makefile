@@ -10,6 +10,12 @@ SHELL := bash
 .DELETE_ON_ERROR:
 .SECONDARY:  # keep every object: a student's next build recompiles only what changed
 MAKEFLAGS += --no-builtin-rules --no-print-directory
+# Build in parallel, one job per core: the first build of a chapter is then 2-4 times
+# faster. make -jN or JOBS=N chooses; sub-makes share the top one's jobs. Each compile
+# prints its diagnostics in one piece (run_compiler below), so output stays readable.
+ifeq ($(MAKELEVEL),0)
+  MAKEFLAGS += -j$(or $(JOBS),$(shell nproc 2>/dev/null || echo 2))
+endif
 
 include mk/toolchain.mk  # finds nvcc, the GPU (if any), Catch2, and the default backend
 
@@ -51,16 +57,20 @@ BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
 # flag rebuilds and a repeated build does not.
 FLAGS_RECORD := $(BUILD)/compile-flags.txt
 
+# run_compiler LABEL, COMMAND: print "  LABEL  source", run the compiler, then its
+# messages in one piece, so that files compiled in parallel never mix their errors.
+# It also adds the command to compile_commands.json, for editors (tools/compile_db.py).
+run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
+	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages"; \
+	  python3 tools/compile_db.py $(COMPILE_DB) '$(3)' $(2) >/dev/null 2>&1; exit $$status; }
+COMPILE_DB := build/$(BACKEND)/compile_commands
+
 $(BUILD)/%.o: %.cpp $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@
+	$(call run_compiler,CXX   $<,$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@,$<)
 
 ifeq ($(BACKEND),cuda)
 $(BUILD)/%.o: %.cu $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  NVCC  $<"
-	@$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@
+	$(call run_compiler,NVCC  $<,$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@,$<)
 endif
 
 $(BUILD)/%.a:
@@ -99,7 +109,7 @@ else
   BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
 endif
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
 endif
@@ -183,10 +193,12 @@ test-common: $(BUILD)/bin/common-tests
 # ---- The learner's and instructor's workflow: tools/tutorial ----------------------------------------
 #: make status              your progress: a row per chapter (files, build, tests), then what to do next
 #: make chapterN hint       the chapter's next hint: one more on each call (RESTART=1: from the first)
+#: make chapterN watch      run chapter N's tests, then again on each save of your file (Ctrl-C stops)
+#: make watch               the same, for the next chapter you have not finished
 #: make chapterN solution   the reference solution, once the chapter passes (FORCE=1: before that)
 #: make chapterN reset      back to the chapter's skeleton; your files are saved under build/backups/
-#: make grade               build and test every chapter (or the named ones): JUnit XML per chapter in
-#:                          build/grade/ and a score table; exits 0 once every chapter is graded
+#: make grade               build and test every chapter (or the named ones): a score table, JUnit XML
+#:                          and Gradescope's results.json in build/grade/ (docs/instructors.md)
 #: make skeletons           (maintainers) write each chapters/ file from its solution's markers
 TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 GRADE_DIR := build/grade
@@ -197,10 +209,15 @@ build_each = for n in $(1); do \
 	  $(MAKE) chapter$$n BACKEND=$(BACKEND) >$(2)/chapter$$n-build.log 2>&1; echo $$? >$(2)/chapter$$n-build.status; \
 	done
 
-.PHONY: status hint solution reset grade skeletons
+.PHONY: status hint solution reset grade skeletons watch
 status:
 	@mkdir -p $(BUILD)/status && $(call build_each,$(CHAPTERS),$(BUILD)/status)
 	@$(TUTORIAL) status --logs $(BUILD)/status
+# tools/watch.sh runs `make chapterN test` on each save (inotifywait from inotify-tools).
+watch:
+	@if [ "$(words $(NAMED))" -gt 1 ]; then echo "Name one chapter: make chapter1 watch"; exit 1; fi
+	@bash tools/watch.sh $(or $(NAMED),$$($(TUTORIAL) next --number)) BACKEND=$(BACKEND) \
+	  $(if $(filter 1,$(SOLUTIONS)),SOLUTIONS=1) $(if $(SEED),SEED=$(SEED))
 hint:
 	@$(TUTORIAL) hint $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
 solution:
@@ -213,10 +230,10 @@ grade:
 	  binary=$(BIN)/chapter$$n-tests; rm -f $$binary.results; \
 	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ]; then \
 	    TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$$binary.results \
-	      $$binary -r junit -o $(GRADE_DIR)/chapter$$n.xml >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
+	      $$binary >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
 	  fi; \
 	done
-	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(SELECTED)
+	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(SELECTED)
 skeletons:
 	@$(TUTORIAL) skeletons --write
 

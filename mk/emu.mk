@@ -47,8 +47,7 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 .PRECIOUS: $(BUILD)/%.cu.cpp
 
 $(BUILD)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/emu.mk
-	@echo "  CXX   $*.cu (for the CPU)"
-	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
+	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@,$<)
 
 # Installing or removing Boost.Context switches the fibers: rebuild the runtime then.
 EMU_FIBER_RECORD := $(BUILD)/emu/fibers.txt

@@ -8,11 +8,11 @@
 
 using tutorial::GemmShape;
 
-TEST_CASE("naive_gemm_launch_config covers C with 16x16 blocks, x along the columns", "[chapter1]") {
+TEST_CASE("naive_gemm_launch_config covers C with 16x16 blocks, x along the columns", "[chapter1][graded]") {
     tutorial::check_launch_covers(naive_gemm_launch_config, kNaiveGemmBlock);
 }
 
-TEST_CASE("naive_gemm matches the CPU reference for every shape", "[chapter1][gpu]") {
+TEST_CASE("naive_gemm matches the CPU reference for every shape", "[chapter1][gpu][graded]") {
     const GemmShape shape = GENERATE(from_range(tutorial::gemm_test_shapes(kNaiveGemmBlock)));
     INFO("shape " << shape);
     REQUIRE_MATCH(tutorial::run_gemm_case(naive_gemm, shape, kNaiveGemmBlock));

@@ -7,13 +7,13 @@
 
 using tutorial::GemmShape;
 
-TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", "[chapter2]") {
+TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", "[chapter2][graded]") {
     const int tile = GENERATE(16, 32);
     INFO("tile " << tile);
     tutorial::check_launch_covers([tile](int M, int N) { return tiled_gemm_launch_config(M, N, tile); }, tile);
 }
 
-TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", "[chapter2][gpu]") {
+TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", "[chapter2][gpu][graded]") {
     const int tile = GENERATE(16, 32);
     const GemmShape shape = GENERATE_COPY(from_range(tutorial::gemm_test_shapes(tile)));
     INFO("TILE " << tile << ", shape " << shape);
@@ -23,7 +23,7 @@ TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 
     REQUIRE_MATCH(tutorial::run_gemm_case(gemm, shape, tile));
 }
 
-TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu]") {
+TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu][graded]") {
     REQUIRE(kDefaultTile == 16);
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { tiled_gemm(A, B, C, M, N, K); };
     REQUIRE_MATCH(tutorial::run_gemm_case(gemm, {33, 35, 37}, kDefaultTile));

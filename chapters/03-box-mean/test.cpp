@@ -143,7 +143,7 @@ void check_rejects_bad_arguments(const BoxMean& box_mean, const std::string& nam
 
 }  // namespace
 
-TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", "[chapter3]") {
+TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", "[chapter3][graded]") {
     REQUIRE(kBoxBlockX == 32);
     REQUIRE(kBoxBlockY == 8);
     for (const ImageCase& c : image_cases(1)) {
@@ -166,19 +166,19 @@ TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread 
     }
 }
 
-TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu]") {
+TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu][graded]") {
     const ImageCase c = GENERATE(from_range(all_image_cases()));
     INFO(c);
     REQUIRE_MATCH(run_random_case(box_mean_global, c));
 }
 
-TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu]") {
+TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu][graded]") {
     const ImageCase c = GENERATE(from_range(all_image_cases()));
     INFO(c);
     REQUIRE_MATCH(run_random_case(box_mean_shared, c));
 }
 
-TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[chapter3][gpu]") {
+TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[chapter3][gpu][graded]") {
     // 289 * 255 = 73695 at radius 8: more than an unsigned char or a short holds.
     const ImageCase c = GENERATE(ImageCase{kBoxBlockX + 5, kBoxBlockY + 3, kMaxBoxRadius}, ImageCase{37, 23, 2});
     const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);

@@ -101,7 +101,7 @@ void check_rejects_bad_arguments(const MovingAverage& moving_average, const std:
 
 }  // namespace
 
-TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", "[chapter4]") {
+TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", "[chapter4][graded]") {
     REQUIRE(kMovingAverageBlock == 256);
     for (const SignalCase& c : signal_cases()) {
         const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
@@ -119,7 +119,7 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
     }
 }
 
-TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", "[chapter4]") {
+TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", "[chapter4][graded]") {
     CHECK(moving_average_shared_bytes(1) == B * sizeof(float));
     CHECK(moving_average_shared_bytes(64) == (B + 63) * sizeof(float));
     CHECK(moving_average_shared_bytes(3 * B) == (4 * B - 1) * sizeof(float));
@@ -130,20 +130,20 @@ TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1
     CHECK(moving_average_shared_bytes(2000000000) == std::size_t{8000001020});
 }
 
-TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu]") {
+TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu][graded]") {
     const SignalCase c = GENERATE(from_range(signal_cases()));
     INFO(c);
     REQUIRE_MATCH(run_moving_average(moving_average_naive, c));
 }
 
-TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu]") {
+TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu][graded]") {
     const SignalCase c = GENERATE(from_range(signal_cases()));
     INFO(c);
     REQUIRE_MATCH(run_moving_average(moving_average_readonly, c));
 }
 
 TEST_CASE("moving_average_shared matches the CPU reference for every size and window, past 48 KB too",
-          "[chapter4][gpu]") {
+          "[chapter4][gpu][graded]") {
     const SignalCase c = GENERATE(from_range(signal_cases()));
     INFO(c << ": " << moving_average_shared_bytes(c.window) << " bytes of shared memory per block");
     REQUIRE_MATCH(run_moving_average(moving_average_shared, c));
