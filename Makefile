@@ -109,7 +109,7 @@ else
   BACKEND_CHOICE := Backend: $(BACKEND) (from BACKEND=$(BACKEND)).
 endif
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
 endif
@@ -200,6 +200,7 @@ test-common: $(BUILD)/bin/common-tests
 #: make grade               build and test every chapter (or the named ones): a score table, JUnit XML
 #:                          and Gradescope's results.json in build/grade/ (docs/instructors.md)
 #: make skeletons           (maintainers) write each chapters/ file from its solution's markers
+#: make classroom           (instructors) write .github/workflows/classroom.yml from the chapters
 TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 GRADE_DIR := build/grade
 
@@ -209,14 +210,14 @@ build_each = for n in $(1); do \
 	  $(MAKE) chapter$$n BACKEND=$(BACKEND) >$(2)/chapter$$n-build.log 2>&1; echo $$? >$(2)/chapter$$n-build.status; \
 	done
 
-.PHONY: status hint solution reset grade skeletons watch
+.PHONY: status hint solution reset grade skeletons watch classroom
 status:
 	@mkdir -p $(BUILD)/status && $(call build_each,$(CHAPTERS),$(BUILD)/status)
 	@$(TUTORIAL) status --logs $(BUILD)/status
 # tools/watch.sh runs `make chapterN test` on each save (inotifywait from inotify-tools).
 watch:
 	@if [ "$(words $(NAMED))" -gt 1 ]; then echo "Name one chapter: make chapter1 watch"; exit 1; fi
-	@bash tools/watch.sh $(or $(NAMED),$$($(TUTORIAL) next --number)) BACKEND=$(BACKEND) \
+	+@bash tools/watch.sh $(or $(NAMED),$$($(TUTORIAL) next --number)) BACKEND=$(BACKEND) \
 	  $(if $(filter 1,$(SOLUTIONS)),SOLUTIONS=1) $(if $(SEED),SEED=$(SEED))
 hint:
 	@$(TUTORIAL) hint $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
@@ -236,6 +237,8 @@ grade:
 	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(SELECTED)
 skeletons:
 	@$(TUTORIAL) skeletons --write
+classroom:
+	@$(TUTORIAL) classroom --write
 
 # ---- Maintenance -------------------------------------------------------------------------------------
 #: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
@@ -243,8 +246,9 @@ skeletons:
 #: make clean               delete build/, except the backups that reset made
 #: make help                this list
 .PHONY: check setup clean help print-backend FORCE
+# check and watch run make again: `+` lends them this make's parallel jobs.
 check:
-	@bash tools/check.sh
+	+@bash tools/check.sh
 setup:
 	@bash tools/setup.sh
 clean:

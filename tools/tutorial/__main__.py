@@ -15,6 +15,8 @@
                       builds and test runs make left in DIR (--visibility V for Gradescope)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
                       and scores S)
+  classroom           (make check) .github/workflows/classroom.yml is what the registry
+                      makes; --write: write it (make classroom); --commands: its commands
   skeletons           (make check) every skeleton is what its solution's markers make;
                       --write: write them (make skeletons)
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
@@ -32,7 +34,7 @@ import argparse
 import pathlib
 import sys
 
-from . import docs, grading, results, site_links, site_solutions, workflow
+from . import classroom, docs, grading, results, site_links, site_solutions, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -77,6 +79,9 @@ def main() -> int:
     sub.add_argument("--score", type=float)
     sub.add_argument("files", nargs="+")
     command("skeletons", workflow.skeletons).add_argument("--write", action="store_true")
+    sub = command("classroom", classroom.classroom)
+    sub.add_argument("--write", action="store_true")
+    sub.add_argument("--commands", action="store_true")
     sub = command("results", lambda a: results.write(a.output, a.csv))
     sub.add_argument("--output")
     sub.add_argument("csv", nargs="*")
