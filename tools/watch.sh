@@ -47,19 +47,22 @@ clear_screen() {
     if [ "${WATCH_QUIET:-0}" != 1 ] && [ -t 1 ]; then printf '\033[2J\033[H'; fi
 }
 
-# The report: what fits on the screen of the output (the first failures), then the
-# last lines, which are Catch2's summary.
+# The report: the test output without Catch2's banner and make's own error line, as
+# much as fits on the screen (the first failures come first), then the last lines,
+# which are Catch2's summary.
 short_report() {
-    local rows total keep
-    rows=$( (tput lines 2>/dev/null || echo 40) | tail -n 1)
-    keep=$((rows > 20 ? rows - 10 : 10))
-    total=$(wc -l <"$log")
-    if [ "$total" -le $((keep + 4)) ]; then
-        cat "$log"
+    local rows total keep report
+    rows=$(if [ -t 1 ]; then tput lines 2>/dev/null; fi)
+    keep=$((${rows:-40} > 24 ? ${rows:-40} - 12 : 12))
+    report=$(awk '/^~~~~~~~~~/ {banner = 1} !banner && !/^make(\[[0-9]+\])?: \*\*\*/ {print}
+                  banner && /^Randomness seeded to/ {banner = 0; getline}' "$log")
+    total=$(wc -l <<<"$report")
+    if [ "$total" -le $((keep + 6)) ]; then
+        printf '%s\n' "$report"
     else
-        head -n "$keep" "$log"
-        echo "  ... $((total - keep - 3)) more lines: the full output is in $log ..."
-        tail -n 3 "$log"
+        head -n "$keep" <<<"$report"
+        echo "  ... $((total - keep - 4)) more lines: the whole output is in $log ..."
+        tail -n 4 <<<"$report"
     fi
 }
 
@@ -85,8 +88,13 @@ poll_for_save() {
     done
 }
 
-how=$(command -v inotifywait >/dev/null 2>&1 && echo inotifywait || { command -v entr >/dev/null 2>&1 && echo entr; } ||
-      echo "a look every second (make setup installs inotify-tools)")
+if command -v inotifywait >/dev/null 2>&1; then
+    how="inotifywait"
+elif command -v entr >/dev/null 2>&1; then
+    how="entr"
+else
+    how="checked once a second; make setup installs inotify-tools to be told at once"
+fi
 runs=0
 while :; do
     clear_screen
@@ -109,7 +117,7 @@ while :; do
         echo "Stopped after $runs runs (WATCH_RUNS=$WATCH_RUNS)."
         exit 0
     fi
-    echo "Watching ${watched[*]} for saves ($how). Ctrl-C stops."
+    echo "Watching ${watched[0]} and the chapter's other files for saves ($how). Ctrl-C stops."
     wait_for_save
     child=$!
     wait "$child"
