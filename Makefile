@@ -246,7 +246,8 @@ classroom:
 
 # ---- Maintenance -------------------------------------------------------------------------------------
 #: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
-#: make setup               install what is missing (Catch2, Boost.Context, Doxygen, Graphviz) or say what to install
+#: make setup               install what is missing (Catch2, Boost.Context, Doxygen, Graphviz, inotify-tools,
+#:                          clangd) or say what to install
 #: make clean               delete build/, except the backups that reset made
 #: make help                this list
 .PHONY: check setup clean help print-backend FORCE

@@ -10,6 +10,7 @@ Everything comes from the registry, README.md and each chapter's README.md. Into
   NNN-chapterN-solution.md  with --solutions only (the instructor edition): the reference
                             solution's files, each listed whole, markers removed (the clean
                             copies go to OUT/../solutions, Doxygen's EXAMPLE_PATH).
+  900-instructors.md        docs/instructors.md as it is (SITE_PAGES), after the chapters.
 NNN is the chapter's place in the registry: Doxygen orders the pages by file name.
 
 A lesson shows its figures as figures/NAME.svg, which renders on GitHub; on the site the
@@ -63,12 +64,19 @@ def rewrite_link(match, lesson, chapters):
         return f"![{text}]({resolved.name}{title})"
     if resolved == ROOT / "README.md":
         return f"[{text}](@ref index)"
+    if resolved in SITE_PAGES:
+        return f"[{text}](@ref {SITE_PAGES[resolved]})"
     for chapter in chapters:
         if resolved == chapter.lesson:
             return f"[{text}](@ref {chapter.label})"
     # Any other file of the repository has no page on the site: keep the text, and
     # name the file so the reader can open it in their copy.
     return f"{text} (`{where}`)"
+
+
+# Pages of docs/ that the site shows as they are, by their Doxygen label ({#label} in
+# their title line); a link to one becomes a link to its page.
+SITE_PAGES = {ROOT / "docs" / "instructors.md": "instructors"}
 
 
 def nav_bar(previous, up, following):
@@ -162,6 +170,8 @@ def write_pages(out, solutions):
     for stale in out.glob("*.md"):
         stale.unlink()
     (out / "mainpage.md").write_text(front_page(chapters, solutions), encoding="utf-8")
+    for page in SITE_PAGES:
+        (out / f"900-{page.name}").write_text(page.read_text(encoding="utf-8"), encoding="utf-8")
     # Doxygen lists the pages in the order of their file names: the order of the course.
     for index, chapter in enumerate(chapters):
         prefix = f"{index + 1:03d}-{chapter.label}"
