@@ -64,6 +64,9 @@ run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
 	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages"; \
 	  python3 tools/compile_db.py $(COMPILE_DB) '$(3)' $(2) >/dev/null 2>&1; exit $$status; }
 COMPILE_DB := build/$(BACKEND)/compile_commands
+# Only when it is missing (the compiles and links keep it up to date otherwise).
+compile_commands.json:
+	@python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true
 
 $(BUILD)/%.o: %.cpp $(FLAGS_RECORD)
 	$(call run_compiler,CXX   $<,$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@,$<)
@@ -84,7 +87,8 @@ $(FLAGS_RECORD): FORCE
 	 echo '$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) | $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS)' > $@
 
 # Link the prerequisites; $(1), if given, names libraries that come before the usual ones.
-link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@
+link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@ && \
+       { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
 
 # ---- Libraries ----------------------------------------------------------------------------------
 objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
@@ -177,7 +181,7 @@ TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIE
 # Each run leaves its counts in <binary>.results (tests/harness/results_file.cpp writes
 # them), which `make status` and `make chapterN solution` read.
 .PHONY: test
-test: $(TEST_BINARIES)
+test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; \
 	for binary in $^; do \
 	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \

@@ -115,7 +115,9 @@ else
             [ -f "$file" ] || continue
             out=$(timeout 300 clangd --check="$file" 2>&1)
             diagnostics=$(grep -E '^[EW]\[[^]]*\] \[[^]]+\] Line [0-9]+:' <<<"$out")
-            if [ -n "$diagnostics" ] || ! grep -q 'All checks completed, 0 errors' <<<"$out"; then
+            # Its count of errors includes its own refactorings' self-tests failing
+            # (clangd 14 on a `break`), which say nothing of the file: count diagnostics.
+            if [ -n "$diagnostics" ] || ! grep -q 'All checks completed' <<<"$out"; then
                 noisy+=("$file: ${diagnostics:-$(tail -n 1 <<<"$out")}")
             fi
         done

@@ -1,8 +1,11 @@
 """compile_commands.json for editors (clangd, VS Code), written by the build itself.
 
-  python3 tools/compile_db.py FRAGMENTS SOURCE COMPILER ARGS...
+  python3 tools/compile_db.py FRAGMENTS SOURCE COMPILER ARGS...   (after a compile)
+  python3 tools/compile_db.py FRAGMENTS                           (after a link)
 
-The Makefile's compile rules call this after each compile with the command they ran.
+The Makefile's compile rules call this after each compile with the command they ran, and
+its link rule without a command, so that a build that compiles nothing still writes the
+file for its backend.
 It records, for the source file an editor shows, a command that clang understands, in
 FRAGMENTS/<source>.json (one file per source: compiles running in parallel never write
 the same file), then gathers every fragment of FRAGMENTS into compile_commands.json at
@@ -87,16 +90,17 @@ def entry(source: str, args: list[str]) -> dict:
 
 
 def main() -> int:
-    fragments, source, args = Path(sys.argv[1]), sys.argv[2], sys.argv[3:]
-    if not args:
+    if len(sys.argv) < 2 or len(sys.argv) == 3:
         print(__doc__, file=sys.stderr)
         return 2
-    record = entry(source, args)
-    own = fragments / (record["file"] + ".json")
-    own.parent.mkdir(parents=True, exist_ok=True)
-    temporary = own.with_name(f"{own.name}.{os.getpid()}")
-    temporary.write_text(json.dumps(record))
-    temporary.replace(own)
+    fragments = Path(sys.argv[1])
+    if len(sys.argv) > 3:
+        record = entry(sys.argv[2], sys.argv[3:])
+        own = fragments / (record["file"] + ".json")
+        own.parent.mkdir(parents=True, exist_ok=True)
+        temporary = own.with_name(f"{own.name}.{os.getpid()}")
+        temporary.write_text(json.dumps(record))
+        temporary.replace(own)
 
     entries = []
     for path in sorted(fragments.rglob("*.json")):
