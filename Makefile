@@ -172,6 +172,7 @@ $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_L
 #: ... SOLUTIONS=1          the same, with the reference solutions in solutions/
 #: ... SEED=n               make the random test inputs from seed n (the default is fixed)
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
+#: ... JOBS=n               compile n files at a time (the default: one per core; JOBS=1 for one at a time)
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: ... IMAGE=photo.pgm      chapter 3's demo blurs this 8-bit grayscale PGM instead of a test image
 

@@ -61,7 +61,16 @@ using ListenerBase = Catch::TestEventListenerBase;
 
 class ResultsFile : public ListenerBase {
 public:
+#if defined(TUTORIAL_CATCH2_V3)
+    // Version 3 tells listeners of passing assertions only when one asks: the INFO that
+    // names a case (its shape) comes with its assertions, passing or not. (Version 2
+    // tells them of every assertion.) The console still prints only the failures.
+    explicit ResultsFile(Catch::IConfig const* config) : ListenerBase(config) {
+        m_preferences.shouldReportAllAssertions = true;
+    }
+#else
     using ListenerBase::ListenerBase;
+#endif
 
     void testRunStarting(Catch::TestRunInfo const& info) override {
         ListenerBase::testRunStarting(info);
