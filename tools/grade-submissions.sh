@@ -10,8 +10,9 @@
 # it is graded. Each submission is graded in its own scratch copy (under OUT/.work/) on
 # the CPU backend, with `make grade` and this copy's build as a head start; JOBS of them
 # run at once (default: the number of cores), each limited to GRADE_TIMEOUT seconds
-# (default 1800). Student code runs on this machine: run this as a user (or in a
-# container) that can reach nothing it should not.
+# (default 1800); the scratch copies are deleted after (KEEP_WORK=1 keeps them). Student
+# code runs on this machine: run this as a user (or in a container) that can reach
+# nothing it should not.
 #
 # OUT/<student>/ receives make grade's reports: results.json (Gradescope), junit.xml,
 # chapterN.{json,xml}, summary.txt. OUT/grades.csv has a row per student: the percentage
@@ -43,8 +44,9 @@ grade_one() {
     mkdir -p "$scratch"
     # The course without its build, then its emu build (objects keep their times).
     tar -C "$course" --exclude=./build --exclude=./.git -cf - . | tar -C "$scratch" -xf -
-    mkdir -p "$scratch/build" && cp -a "$course/build/emu" "$scratch/build/" 2>/dev/null
-    rm -rf "$scratch/build/emu/chapters/bin" "$scratch/build/emu/compile_commands"
+    mkdir -p "$scratch/build"
+    tar -C "$course/build" --exclude=./emu/solutions --exclude=./emu/chapters/bin --exclude=./emu/compile_commands \
+        -cf - ./emu | tar -C "$scratch/build" -xf -
     local taken=() missing=()
     while IFS=$'\t' read -r _ folder _; do
         for file in "$course/solutions/$folder"/*.cu; do
@@ -69,10 +71,11 @@ grade_one() {
         [ ${#missing[@]} -eq 0 ] || echo "missing (graded as the skeleton): ${missing[*]}"
         [ $status -eq 124 ] && echo "grading stopped after $timeout_s s (GRADE_TIMEOUT)"
     } >"$out/$name/files.txt"
+    [ "${KEEP_WORK:-0}" = 1 ] || rm -rf "$scratch"
     echo "graded $name: $(grep '^Overall' "$out/$name/summary.txt" 2>/dev/null | cut -d' ' -f2 || echo 'no grade (see grade.log)')"
 }
 export -f grade_one
-export course out timeout_s
+export course out timeout_s KEEP_WORK
 
 find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -print0 | sort -z |
     xargs -0 -r -n 1 -P "$jobs" bash -c 'grade_one "$1"' _
