@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -37,6 +38,12 @@ GRADED, CHECK, REFERENCE = "graded", "check", "reference"
 
 # Gradescope's values for a test's visibility; see docs/instructors.md.
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def percent(share: float) -> int:
+    """A share from 0 to 1 as a percentage rounded to the nearest integer, halves up
+    (Python's round() would make 0.5% 0% and 2.5% 2%)."""
+    return math.floor(100 * share + 0.5)
 
 
 @dataclasses.dataclass
@@ -95,7 +102,7 @@ class ChapterGrade:
 
     @property
     def percent(self) -> int:
-        return round(100 * self.share)
+        return percent(self.share)
 
     def points_cell(self) -> str:
         if not self.cases and self.blocker:
@@ -276,7 +283,7 @@ def grade(args) -> int:
     rows = [[g.chapter.name, g.points_cell(), f"{g.percent}%", g.notes()] for g in grades]
     summary = table(["Chapter", "Points", "Percent", "Notes"], rows, numbers=(1, 2))
     overall_share = sum(g.share for g in grades) / len(grades) if grades else 0
-    overall = (f"Overall: {round(100 * overall_share)}% (every chapter weighs the same; a point is one case "
+    overall = (f"Overall: {percent(overall_share)}% (every chapter weighs the same; a point is one case "
                f"of a [graded] test: one shape, image or signal)")
     (folder / "summary.txt").write_text(f"{summary}\n{overall}\n")
     print()
