@@ -12,6 +12,12 @@ SHELL := bash
 MAKEFLAGS += --no-builtin-rules --no-print-directory
 # Prerequisites may name $$* (the stem): a chapter's programs depend on its number.
 .SECONDEXPANSION:
+# Build in parallel, one job per core: the first build of a chapter is then 2-4 times
+# faster. make -jN or JOBS=N chooses; sub-makes share the top one's jobs. Each compile
+# prints its diagnostics in one piece (run_compiler below), so output stays readable.
+ifeq ($(MAKELEVEL),0)
+  MAKEFLAGS += -j$(or $(JOBS),$(shell nproc 2>/dev/null || echo 2))
+endif
 
 include mk/toolchain.mk  # finds nvcc, the GPU (if any), Catch2, and the default backend
 
@@ -53,16 +59,23 @@ BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
 # flag rebuilds and a repeated build does not.
 FLAGS_RECORD := $(BUILD)/compile-flags.txt
 
+# run_compiler LABEL, COMMAND: print "  LABEL  source", run the compiler, then its
+# messages in one piece, so that files compiled in parallel never mix their errors.
+# It also adds the command to compile_commands.json, for editors (tools/compile_db.py).
+run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
+	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages"; \
+	  python3 tools/compile_db.py $(COMPILE_DB) '$(3)' $(2) >/dev/null 2>&1; exit $$status; }
+COMPILE_DB := build/$(BACKEND)/compile_commands
+# Only when it is missing (the compiles and links keep it up to date otherwise).
+compile_commands.json:
+	@python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true
+
 $(BUILD)/%.o: %.cpp $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  CXX   $<"
-	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@
+	$(call run_compiler,CXX   $<,$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@,$<)
 
 ifeq ($(BACKEND),cuda)
 $(BUILD)/%.o: %.cu $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  NVCC  $<"
-	@$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@
+	$(call run_compiler,NVCC  $<,$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@,$<)
 endif
 
 $(BUILD)/%.a:
@@ -76,7 +89,8 @@ $(FLAGS_RECORD): FORCE
 	 echo '$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) | $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS)' > $@
 
 # Link the prerequisites; $(1), if given, names libraries that come before the usual ones.
-link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@
+link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@ && \
+       { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
 
 # ---- Libraries ----------------------------------------------------------------------------------
 objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
@@ -88,6 +102,10 @@ COMMON_LIBRARY := $(BUILD)/libcommon.a
 SHARED_LIBRARY := $(BUILD)/libchapters-shared.a
 HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
 $(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
+# Catch2 version 2 compiles its whole runner into the harness's main.cpp: the slowest file
+# of a first build by far, and no faster a runner for -O2. Build it unoptimised, without
+# debug information (`private`: the flags of its prerequisites stay as they are).
+$(BUILD)/tests/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
 $(SHARED_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard chapters/shared/*/*.cpp)))
 
 # ---- The backend ----------------------------------------------------------------------------------
@@ -113,7 +131,7 @@ else
 endif
 LDLIBS += $(BACKEND_LDLIBS) $(CATCH_LIBS)
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
 endif
@@ -180,6 +198,7 @@ endif
 #: ... SEED=n               make the random test inputs from seed n (the default is fixed)
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
 #: ... TIMEOUT=s            stop a kernel still running after s seconds (default 20), on the GPU or the CPU
+#: ... JOBS=n               compile n files at a time (the default: one per core; JOBS=1 for one at a time)
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: ... IMAGE=photo.pgm      chapter 3's demo blurs this 8-bit grayscale PGM instead of a test image
 
@@ -189,7 +208,7 @@ TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIE
 # Each run leaves its counts in <binary>.results (tests/harness/results_file.cpp writes
 # them), which `make status` and `make chapterN solution` read.
 .PHONY: test
-test: $(TEST_BINARIES)
+test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; \
 	for binary in $^; do \
 	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \
@@ -209,11 +228,14 @@ test-common: $(BUILD)/bin/common-tests
 # ---- The learner's and instructor's workflow: tools/tutorial ----------------------------------------
 #: make status              your progress: a row per chapter (files, build, tests), then what to do next
 #: make chapterN hint       the chapter's next hint: one more on each call (RESTART=1: from the first)
+#: make chapterN watch      run chapter N's tests, then again on each save of your file (Ctrl-C stops)
+#: make watch               the same, for the next chapter you have not finished
 #: make chapterN solution   the reference solution, once the chapter passes (FORCE=1: before that)
 #: make chapterN reset      back to the chapter's skeleton; your files are saved under build/backups/
-#: make grade               build and test every chapter (or the named ones): JUnit XML per chapter in
-#:                          build/grade/ and a score table; exits 0 once every chapter is graded
+#: make grade               build and test every chapter (or the named ones): a score table, JUnit XML
+#:                          and Gradescope's results.json in build/grade/ (docs/instructors.md)
 #: make skeletons           (maintainers) write each chapters/ file from its solution's markers
+#: make classroom           (instructors) write .github/workflows/classroom.yml from the chapters
 TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 GRADE_DIR := build/grade
 
@@ -223,10 +245,15 @@ build_each = for n in $(1); do \
 	  $(MAKE) chapter$$n BACKEND=$(BACKEND) >$(2)/chapter$$n-build.log 2>&1; echo $$? >$(2)/chapter$$n-build.status; \
 	done
 
-.PHONY: status hint solution reset grade skeletons
+.PHONY: status hint solution reset grade skeletons watch classroom
 status:
 	@mkdir -p $(BUILD)/status && $(call build_each,$(CHAPTERS),$(BUILD)/status)
 	@$(TUTORIAL) status --logs $(BUILD)/status
+# tools/watch.sh runs `make chapterN test` on each save (inotifywait from inotify-tools).
+watch:
+	@if [ "$(words $(NAMED))" -gt 1 ]; then echo "Name one chapter: make chapter1 watch"; exit 1; fi
+	+@bash tools/watch.sh $(or $(NAMED),$$($(TUTORIAL) next --number)) BACKEND=$(BACKEND) \
+	  $(if $(filter 1,$(SOLUTIONS)),SOLUTIONS=1) $(if $(SEED),SEED=$(SEED))
 hint:
 	@$(TUTORIAL) hint $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
 solution:
@@ -239,21 +266,24 @@ grade:
 	  binary=$(BIN)/chapter$$n-tests; rm -f $$binary.results; \
 	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ]; then \
 	    TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$$binary.results \
-	      $$binary -r junit -o $(GRADE_DIR)/chapter$$n.xml >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
+	      $$binary >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
 	  fi; \
 	done
-	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(SELECTED)
+	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(SELECTED)
 skeletons:
 	@$(TUTORIAL) skeletons --write
+classroom:
+	@$(TUTORIAL) classroom --write
 
 # ---- Maintenance -------------------------------------------------------------------------------------
 #: make check               the maintainer's gate: solutions pass, skeletons fail (CI runs it)
-#: make setup               install what is missing (Catch2, Boost.Context, Doxygen, Graphviz) or say what to install
+#: make setup               install what is missing, or say what to install (tools/setup.sh lists what and why)
 #: make clean               delete build/, except the backups that reset made
 #: make help                this list
 .PHONY: check setup clean help print-backend FORCE
+# check and watch run make again: `+` lends them this make's parallel jobs.
 check:
-	@bash tools/check.sh
+	+@bash tools/check.sh
 setup:
 	@bash tools/setup.sh
 clean:

@@ -59,13 +59,11 @@ ifeq ($(HAVE_NVCC),)
 endif
 
 $(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@echo "  NVCC  $< (check only, $(NVCC_CHECK_ARCH))"
-	@$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o && rm -f $@.o && touch $@
+	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o,)
+	@rm -f $@.o && touch $@
 
 $(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $(FLAGS_RECORD) mk/emu.mk
-	@echo "  CXX   $*.cu (for the CPU)"
-	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
+	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@,$<)
 
 # Installing or removing Boost.Context switches the fibers: rebuild the runtime then.
 EMU_FIBER_RECORD := $(BUILD)/emu/fibers.txt

@@ -11,11 +11,11 @@
 
 using tutorial::GemmShape;
 
-TEST_CASE("naive_gemm_launch_config covers C with 16x16 blocks, x along the columns", "[chapter1]") {
+TEST_CASE("naive_gemm_launch_config covers C with 16x16 blocks, x along the columns", "[chapter1][graded]") {
     tutorial::check_launch_covers(naive_gemm_launch_config, kNaiveGemmBlock);
 }
 
-TEST_CASE("naive_gemm matches the CPU reference for every shape", "[chapter1][gpu]") {
+TEST_CASE("naive_gemm matches the CPU reference for every shape", "[chapter1][gpu][graded]") {
     // One report for all the shapes: the first failing one in full, then a line each.
     REQUIRE_SWEEP(tutorial::sweep_gemm_shapes("naive_gemm", 1, {kNaiveGemmBlock}, "block",
                                               [](int) { return tutorial::GemmFunction(naive_gemm); }));

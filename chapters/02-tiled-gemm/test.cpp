@@ -16,13 +16,13 @@
 
 using tutorial::GemmShape;
 
-TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", "[chapter2]") {
+TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", "[chapter2][graded]") {
     const int tile = GENERATE(16, 32);
     INFO("tile " << tile);
     tutorial::check_launch_covers([tile](int M, int N) { return tiled_gemm_launch_config(M, N, tile); }, tile);
 }
 
-TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", "[chapter2][gpu]") {
+TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", "[chapter2][gpu][graded]") {
     // One report for all the shapes at both tiles: the first failing one in full, then a
     // line each, then what the failing shapes share.
     REQUIRE_SWEEP(tutorial::sweep_gemm_shapes("tiled_gemm", 2, {16, 32}, "tile", [](int tile) {
@@ -32,7 +32,7 @@ TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 
     }));
 }
 
-TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu]") {
+TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu][graded]") {
     REQUIRE(kDefaultTile == 16);
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { tiled_gemm(A, B, C, M, N, K); };
     const GemmShape shape{33, 35, 37};
@@ -116,7 +116,7 @@ std::string writes_outside(const PlacedView& view, const std::vector<float>& bef
 
 }  // namespace
 
-TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix of C", "[chapter2]") {
+TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix of C", "[chapter2][graded]") {
     float dummy = 0.0f;
     tutorial::check_launch_covers(
         [&dummy](int M, int N) { return matrix_view_gemm_launch_config(Matrix{N, M, N + 3, &dummy}); },
@@ -124,7 +124,7 @@ TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix
 }
 
 TEST_CASE("matrix_view_gemm multiplies views at odd offsets inside larger matrices, touching nothing else",
-          "[chapter2][gpu]") {
+          "[chapter2][gpu][graded]") {
     const GemmShape shape = GENERATE(from_range(tutorial::gemm_test_shapes(kMatrixViewBlock)));
     const auto [M, N, K] = shape;
     INFO("shape " << shape);
@@ -162,7 +162,7 @@ TEST_CASE("matrix_view_gemm multiplies views at odd offsets inside larger matric
                                                    layout));
 }
 
-TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", "[chapter2][gpu]") {
+TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", "[chapter2][gpu][graded]") {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
         matrix_view_gemm(Matrix{K, M, K, const_cast<float*>(A)}, Matrix{N, K, N, const_cast<float*>(B)},
                          Matrix{N, M, N, C});

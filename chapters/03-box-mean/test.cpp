@@ -173,7 +173,7 @@ void check_rejects_bad_arguments(const BoxMean& box_mean, const std::string& nam
 
 }  // namespace
 
-TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", "[chapter3]") {
+TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", "[chapter3][graded]") {
     REQUIRE(kBoxBlockX == 32);
     REQUIRE(kBoxBlockY == 8);
     for (const ImageCase& c : image_cases(1)) {
@@ -196,15 +196,15 @@ TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread 
     }
 }
 
-TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu]") {
+TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu][graded]") {
     REQUIRE_SWEEP(sweep_image_cases("box_mean_global", box_mean_global));
 }
 
-TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu]") {
+TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu][graded]") {
     REQUIRE_SWEEP(sweep_image_cases("box_mean_shared", box_mean_shared));
 }
 
-TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[chapter3][gpu]") {
+TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[chapter3][gpu][graded]") {
     // 289 * 255 = 73695 at radius 8: more than an unsigned char or a short holds.
     const std::vector<ImageCase> cases{{kBoxBlockX + 5, kBoxBlockY + 3, kMaxBoxRadius}, {37, 23, 2}};
     const auto sweep_white = [&](const std::string& name, const BoxMean& box_mean) {

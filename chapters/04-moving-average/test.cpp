@@ -134,7 +134,7 @@ void check_rejects_bad_arguments(const MovingAverage& moving_average, const std:
 
 }  // namespace
 
-TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", "[chapter4]") {
+TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", "[chapter4][graded]") {
     REQUIRE(kMovingAverageBlock == 256);
     for (const SignalCase& c : signal_cases()) {
         const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
@@ -152,7 +152,7 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
     }
 }
 
-TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", "[chapter4]") {
+TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", "[chapter4][graded]") {
     CHECK(moving_average_shared_bytes(1) == B * sizeof(float));
     CHECK(moving_average_shared_bytes(64) == (B + 63) * sizeof(float));
     CHECK(moving_average_shared_bytes(3 * B) == (4 * B - 1) * sizeof(float));
@@ -163,23 +163,23 @@ TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1
     CHECK(moving_average_shared_bytes(2000000000) == std::size_t{8000001020});
 }
 
-TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu]") {
+TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu][graded]") {
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_naive", moving_average_naive, Halo::none));
 }
 
-TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu]") {
+TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu][graded]") {
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_readonly", moving_average_readonly, Halo::none));
 }
 
 TEST_CASE("moving_average_shared matches the CPU reference for every size and window, past 48 KB too",
-          "[chapter4][gpu]") {
+          "[chapter4][gpu][graded]") {
     // The largest case needs more than 48 KB of shared memory per block, so the kernel must
     // be opted in to it (cudaFuncSetAttribute).
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_shared", moving_average_shared, Halo::loaded));
 }
 
 TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input and float* __restrict__ output",
-          "[chapter4]") {
+          "[chapter4][graded]") {
     // What 4b changes is the kernel's declaration, not its results: without these
     // qualifiers the kernel computes the same numbers, only without the read-only data
     // cache. So this reads the declaration from the source file, on any backend.

@@ -18,6 +18,14 @@ bool cuda_device_available();
 /// whole chapter (the results file says so; see results_file.cpp).
 bool tests_chosen_on_command_line();
 
+/// @brief Record one case of the running test case: a test that runs many shapes in one
+/// body (a sweep) records each, so that `make grade` gives a point per shape and names it.
+/// The results file (results_file.cpp) writes them in place of the test run's own line.
+/// @param label  the case's name, e.g. "TILE 16, M=17 N=15 K=16"
+/// @param passed whether it passed
+/// @param output why it failed, in one line (empty when it passed)
+void record_case(const std::string& label, bool passed, const std::string& output);
+
 /// @brief How many test cases this run has started so far (the results file's listener
 /// counts them), so that a filter that selects none can be told from a green run.
 std::size_t test_cases_started();

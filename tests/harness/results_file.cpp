@@ -14,6 +14,20 @@
 //   selection=all             chosen when the command line picked the tests to run
 //   current=<test name>       the test case running, or the one that crashed
 //   crash=<what>              Catch2's name for the signal, e.g. "SIGSEGV - Segmentation violation signal"
+//   case=<outcome>\t<kind>\t<name>\t<output>
+//                             one line per case, in the order they ran: one run of a test
+//                             case, i.e. one value of its GENERATEs and one path through its
+//                             SECTIONs (one shape, one image). outcome is passed or failed;
+//                             kind is graded (a test case tagged [graded], worth a point per
+//                             case), reference (tagged [reference]: the CPU reference's own
+//                             tests) or check (the rest: argument and launch checks that the
+//                             provided code passes); name is the test case's name, then its
+//                             sections and, for a graded case, its first INFO message when
+//                             that is one short line, joined by " / " ("#k" numbers the kth
+//                             run of a test case that no INFO names); output is
+//                             the first failed assertion's expansion and message, or empty.
+//                             `make grade` scores from these lines. Tabs and newlines in the
+//                             fields are written as spaces and "\n".
 //
 // Catch2's listener interface differs between versions 2 and 3 in its base class, its
 // headers and what assertionEnded returns; the events and their data are the same.
@@ -29,9 +43,13 @@
 #include <catch2/reporters/catch_reporter_registrars.hpp>
 #endif
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -45,7 +63,16 @@ using ListenerBase = Catch::TestEventListenerBase;
 
 class ResultsFile : public ListenerBase {
 public:
+#if defined(TUTORIAL_CATCH2_V3)
+    // Version 3 tells listeners of passing assertions only when one asks: the INFO that
+    // names a case (its shape) comes with its assertions, passing or not. (Version 2
+    // tells them of every assertion.) The console still prints only the failures.
+    explicit ResultsFile(Catch::IConfig const* config) : ListenerBase(config) {
+        m_preferences.shouldReportAllAssertions = true;
+    }
+#else
     using ListenerBase::ListenerBase;
+#endif
 
     void testRunStarting(Catch::TestRunInfo const& info) override {
         ListenerBase::testRunStarting(info);
@@ -56,7 +83,64 @@ public:
         ListenerBase::testCaseStarting(info);
         ++started_test_cases;
         current_ = info.name;
+        kind_ = has_tag(info, "graded") ? "graded" : has_tag(info, "reference") ? "reference" : "check";
+        runs_ = 0;
         write("running");
+    }
+
+    // Each run of a test case's body (one GENERATE value, one path through its SECTIONs)
+    // opens and closes the test case's own section, the outermost one; its counts are
+    // that run's assertions, an unexpected exception included.
+    void sectionStarting(Catch::SectionInfo const& info) override {
+        ListenerBase::sectionStarting(info);
+        if (depth_++ == 0) {
+            recorded_cases().clear();
+            run_sections_.clear();
+            run_info_.clear();
+            run_output_.clear();
+        } else if (std::find(run_sections_.begin(), run_sections_.end(), info.name) == run_sections_.end()) {
+            run_sections_.push_back(info.name);
+        }
+    }
+
+    void sectionEnded(Catch::SectionStats const& stats) override {
+        // A run that asserted nothing is not a case: Catch2 makes one such run after the
+        // last SECTION of each GENERATE value, entering no section.
+        if (depth_ == 1 && !recorded_cases().empty()) {
+            // A body that recorded its cases (a sweep of shapes) is those cases.
+            --depth_;
+            std::string name = current_;
+            for (const std::string& section : run_sections_) {
+                name += " / " + section;
+            }
+            for (const RecordedCase& recorded : recorded_cases()) {
+                ++runs_;
+                cases_.push_back(std::string(recorded.passed ? "passed" : "failed") + '\t' + kind_ + '\t' +
+                                 field(name + " / " + recorded.label) + '\t' +
+                                 field(recorded.passed ? std::string() : recorded.output));
+            }
+            recorded_cases().clear();
+        } else if (--depth_ == 0 && stats.assertions.total() > 0) {
+            const bool passed = stats.assertions.failed == 0;
+            ++runs_;
+            std::string name = current_;
+            for (const std::string& section : run_sections_) {
+                name += " / " + section;
+            }
+            // A graded case is named by its INFO (its shape, its image) when that is a
+            // short line; an INFO that holds what the code under test returned would
+            // give the same case different names in different submissions.
+            const bool info_names_case = kind_ == "graded" && !run_info_.empty() && run_info_.size() <= 80 &&
+                                         run_info_.find('\n') == std::string::npos;
+            if (info_names_case) {
+                name += " / " + run_info_;
+            } else if (runs_ > 1) {
+                name += " #" + std::to_string(runs_);
+            }
+            cases_.push_back(std::string(passed ? "passed" : "failed") + '\t' + kind_ + '\t' + field(name) + '\t' +
+                             field(passed ? std::string() : run_output_));
+        }
+        ListenerBase::sectionEnded(stats);
     }
 
     void testCaseEnded(Catch::TestCaseStats const& stats) override {
@@ -92,9 +176,61 @@ public:
 
 private:
     void note_crash(Catch::AssertionStats const& stats) {
-        if (stats.assertionResult.getResultType() == Catch::ResultWas::FatalErrorCondition) {
-            crash_ = std::string(stats.assertionResult.getMessage());
+        const Catch::AssertionResult& result = stats.assertionResult;
+        if (result.getResultType() == Catch::ResultWas::FatalErrorCondition) {
+            crash_ = std::string(result.getMessage());
         }
+        // The first INFO in scope names the case (the shape, the image); the first
+        // failure is what a grader shows the student.
+        if (run_info_.empty() && !stats.infoMessages.empty()) {
+            run_info_ = std::string(stats.infoMessages.front().message);
+        }
+        if (!result.succeeded() && run_output_.empty()) {
+            std::ostringstream out;
+            out << result.getSourceInfo().file << ':' << result.getSourceInfo().line << ": ";
+            if (result.hasExpression()) {
+                out << result.getExpressionInMacro() << " with expansion " << result.getExpandedExpression();
+            }
+            if (result.hasMessage()) {
+                out << (result.hasExpression() ? "; " : "") << result.getMessage();
+            }
+            for (const auto& info : stats.infoMessages) {
+                out << "\nwith " << info.message;
+            }
+            run_output_ = out.str();
+        }
+    }
+
+    static bool has_tag(Catch::TestCaseInfo const& info, const std::string& wanted) {
+        for (const auto& tag : info.tags) {
+#if defined(TUTORIAL_CATCH2_V3)
+            std::string text(tag.original.data(), tag.original.size());
+#else
+            std::string text = tag;
+#endif
+            std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+            if (text == wanted || text == "[" + wanted + "]") {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /// One field of a case line: tabs become spaces and newlines "\n", so that a line
+    /// stays a line and its fields stay apart; long outputs are cut.
+    static std::string field(const std::string& text) {
+        constexpr std::size_t kLongest = 2000;
+        std::string out;
+        for (char c : text.substr(0, kLongest)) {
+            if (c == '\t') {
+                out += ' ';
+            } else if (c == '\n') {
+                out += "\\n";
+            } else if (c != '\r') {
+                out += c;
+            }
+        }
+        return text.size() > kLongest ? out + " [...]" : out;
     }
 
     void write(const char* state) const {
@@ -114,16 +250,34 @@ private:
         if (!crash_.empty()) {
             out << "crash=" << crash_ << '\n';
         }
+        for (const std::string& line : cases_) {
+            out << "case=" << line << '\n';
+        }
     }
 
     std::size_t passed_ = 0;
     std::size_t failed_ = 0;
     std::string current_;
     std::string crash_;
+    std::string kind_;  // of the running test case: graded, reference or check
+    int depth_ = 0;     // of sections open: 1 inside the test case's own
+    int runs_ = 0;      // of the running test case that were cases
+    std::vector<std::string> run_sections_;  // this run's sections, outermost first
+    std::string run_info_;                   // its first INFO message
+    std::string run_output_;                 // its first failure
+    std::vector<std::string> cases_;         // the lines case=..., one per finished run
 };
 
 }  // namespace
 
 CATCH_REGISTER_LISTENER(ResultsFile)
+
+namespace tutorial {
+
+void record_case(const std::string& label, bool passed, const std::string& output) {
+    recorded_cases().push_back({label, passed, output});
+}
+
+}  // namespace tutorial
 
 std::size_t tutorial::test_cases_started() { return started_test_cases; }

@@ -287,6 +287,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     shape.parameters = std::move(parameters);
     if (stopped_) {
         ++skipped_;
+        record_case(label, false, "not run: an earlier shape stopped this test");
         return;
     }
     ComparisonReport report;
@@ -297,6 +298,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
         error = exception.what();
     }
     if (error.empty() && report.ok()) {
+        record_case(label, true, "");
         shapes_.push_back(std::move(shape));
         return;
     }
@@ -347,6 +349,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     }
     shape.full = full.str();
     shape.line = line.str();
+    record_case(label, false, shape.line);
     shapes_.push_back(std::move(shape));
 }
 

@@ -7,9 +7,16 @@
   status --logs DIR   a row per chapter: your files, whether it builds, its last test results
   hint N              the chapter's next hint (--restart: from the first)
   count-hints N       (make check) how many hints the chapter has
+  next                the next chapter to work on, as a sentence (--after N: after chapter N)
+                      or its number (--number, for make watch)
   solution N          the reference solution, once the chapter passes (--force: before)
   reset N             the skeleton back, after a timestamped backup of your files
-  grade --dir DIR N.. the score table, from the builds and test runs make left in DIR
+  grade --dir DIR N.. the score table, JUnit XML and Gradescope's results.json, from the
+                      builds and test runs make left in DIR (--visibility V for Gradescope)
+  check-results F..   (make check) each file is valid Gradescope results.json (--score S:
+                      and scores S)
+  classroom           (make check) .github/workflows/classroom.yml is what the registry
+                      makes; --write: write it (make classroom); --commands: its commands
   skeletons           (make check) every skeleton is what its solution's markers make;
                       --write: write them (make skeletons)
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
@@ -28,7 +35,7 @@ import argparse
 import pathlib
 import sys
 
-from . import docs, results, site_links, site_search, site_solutions, workflow
+from . import classroom, docs, grading, results, site_links, site_search, site_solutions, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -61,10 +68,21 @@ def main() -> int:
     command("status", workflow.status).add_argument("--logs", required=True)
     command("hint", workflow.hint, numbers=True).add_argument("--restart", action="store_true")
     command("count-hints", count_hints, numbers=True)
+    sub = command("next", workflow.next_chapter)
+    sub.add_argument("--after")
+    sub.add_argument("--number", action="store_true")
     command("solution", workflow.solution, numbers=True).add_argument("--force", action="store_true")
     command("reset", workflow.reset, numbers=True)
-    command("grade", workflow.grade, numbers=True).add_argument("--dir", required=True)
+    sub = command("grade", grading.grade, numbers=True)
+    sub.add_argument("--dir", required=True)
+    sub.add_argument("--visibility", default="visible", choices=grading.VISIBILITIES)
+    sub = command("check-results", grading.check_results)
+    sub.add_argument("--score", type=float)
+    sub.add_argument("files", nargs="+")
     command("skeletons", workflow.skeletons).add_argument("--write", action="store_true")
+    sub = command("classroom", classroom.classroom)
+    sub.add_argument("--write", action="store_true")
+    sub.add_argument("--commands", action="store_true")
     sub = command("results", lambda a: results.write(a.output, a.csv))
     sub.add_argument("--output")
     sub.add_argument("csv", nargs="*")

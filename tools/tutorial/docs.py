@@ -68,6 +68,7 @@ class Guide:
 GUIDES = [
     Guide("cpu-backend.md", "cpu-backend", "how the kernels run without a GPU, and what that run checks"),
     Guide("results.md", "results", "every chapter's kernels timed on a GPU: tables, and the charts `make results` draws"),
+    Guide("instructors.md", "instructors", "grading: make grade, Gradescope, GitHub Classroom, a folder of submissions"),
 ]
 
 
@@ -125,6 +126,8 @@ def rewrite_link(match, lesson, chapters, guides=GUIDES):
     if text.strip("`") == str(where):
         return f"`{where}`"
     return f"{text} (`{where}`)"
+
+
 
 
 def nav_bar(previous, up, following):
@@ -231,13 +234,8 @@ def guide_page(guide, chapters):
     lines = guide.source.read_text(encoding="utf-8").splitlines()
     if not lines or not lines[0].startswith("# "):
         fail(f"{guide.source.relative_to(ROOT)} must start with its title")
-    page = [f"{lines[0].rstrip()} {{#{guide.label}}}", ""]
-    in_code = False
-    for line in lines[1:]:
-        if line.lstrip().startswith(("```", "~~~")):
-            in_code = not in_code
-        page.append(line if in_code else no_accidental_links(
-            LINK.sub(lambda m: rewrite_link(m, guide.source, chapters), line), api_type_names()))
+    title = re.sub(r"\s*\{#[\w-]+\}\s*$", "", lines[0].rstrip())
+    page = [f"{title} {{#{guide.label}}}", ""] + site_text(lines[1:], guide.source, chapters, api_type_names())
     return "\n".join(page) + "\n"
 
 

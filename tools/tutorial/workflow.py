@@ -1,4 +1,4 @@
-"""The learner's and instructor's workflow: status, hint, solution, reset, grade, and
+"""The learner's workflow: status, hint, solution, reset (grade is in grading.py), and
 the skeletons that the maintainers generate from the solutions.
 
 make builds what needs building (and records each chapter's build in a log); these
@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import textwrap
 import time
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from . import skeleton
@@ -115,6 +114,35 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
         f"Next: all {len(progress)} chapters pass. make chapterN solution shows a reference "
         f"to compare with; make grade writes a report."
     )
+
+
+# ---- make watch: what comes next ------------------------------------------------------------
+
+
+def next_chapter(args) -> int:
+    """The chapter to work on next: the first after --after (then from the start) whose
+    tests have not all passed on the current files. --number prints its number only
+    (make watch), else a sentence (tools/watch.sh, once a chapter passes)."""
+    chapters = list(args.chapters)
+    if args.after:
+        later = [c for c in chapters if int(c.number) > int(args.after)]
+        chapters = later + [c for c in chapters if c not in later]
+    for chapter in chapters:
+        p = Progress.of(chapter)
+        if args.after and chapter.number == args.after:
+            continue
+        if not (p.passed or p.passed_but_gpu_tests_skipped):
+            if args.number:
+                print(chapter.number)
+            else:
+                print(f"Next: {chapter.name} ({chapter.title}). Read {chapter.lesson}, then: make {chapter.name} watch")
+            return 0
+    if args.number:
+        print(args.chapters[-1].number)
+    else:
+        print("Every chapter passes. make chapterN solution shows a reference to compare with; "
+              "make grade writes a report.")
+    return 0
 
 
 # ---- make chapterN hint ------------------------------------------------------------------
@@ -260,66 +288,7 @@ def reset(args) -> int:
     return 0
 
 
-# ---- make grade ------------------------------------------------------------------------------
-
-
-def junit_failure(path: Path, chapter: Chapter, test: str, message: str, details: str) -> None:
-    """A JUnit report of one failed test, for a chapter whose tests could not run."""
-    suites = ET.Element("testsuites")
-    suite = ET.SubElement(suites, "testsuite", name=f"{chapter.name}-tests", tests="1", failures="0", errors="1")
-    case = ET.SubElement(suite, "testcase", classname=f"{chapter.name}-tests", name=test, time="0")
-    ET.SubElement(case, "error", message=message, type="error").text = details
-    ET.indent(suites)
-    ET.ElementTree(suites).write(path, encoding="UTF-8", xml_declaration=True)
-
-
-def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> list[str]:
-    """Grade one chapter from what make left in @p folder: [chapter, passed/total,
-    percent, notes]. A chapter that did not build or whose tests did not finish gets a
-    JUnit report of its own that says so."""
-    name = chapter.name
-    report = folder / f"{name}.xml"
-    built = BuildOutcome.read(folder, chapter)
-    if not built.builds:
-        error = first_compile_error(built.log, chapter)
-        junit_failure(report, chapter, f"{name} compiles", error, built.log)
-        return [name, "0/-", "0%", f"does not build: {error}"]
-
-    log_file = folder / f"{name}-test.log"
-    output = log_file.read_text(errors="replace") if log_file.exists() else ""
-    r = read_results(results_path(backend, tree, chapter), backend)
-    try:  # Catch2's own report, when the run got far enough to write it
-        ET.parse(report)
-        catch2_wrote_report = True
-    except (OSError, ET.ParseError):
-        catch2_wrote_report = False
-    if r is None:
-        last = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
-        junit_failure(report, chapter, f"{name} tests run", "the tests did not run", output)
-        return [name, "0/-", "0%", f"the tests did not run: {last[0]} (see {log_file})"]
-    if r.state != "finished":
-        if not catch2_wrote_report:
-            junit_failure(report, chapter, f"{name} tests run", r.crash_story(), output)
-        return [name, f"{r.passed}/?", "0%", f"{r.crash_story()}: counts as 0 (see {log_file})"]
-    percent = round(100 * r.passed / r.total) if r.total else 0
-    notes = "GPU tests not run (no CUDA device)" if r.gpu_tests == "skipped" else ""
-    return [name, f"{r.passed}/{r.total}", f"{percent}%", notes]
-
-
-def grade(args) -> int:
-    folder = Path(args.dir)
-    chapters = [c for c in args.chapters if not args.numbers or c.number in args.numbers]
-    print(f"Graded {args.tree}/ with the {args.backend} backend; reports are in {folder}/.")
-    rows = [grade_chapter(folder, args.backend, args.tree, chapter) for chapter in chapters]
-    percents = [int(row[2].rstrip("%")) for row in rows]
-    summary = table(["Chapter", "Passed", "Percent", "Notes"], rows, numbers=(1, 2))
-    overall = f"Overall: {round(sum(percents) / len(percents))}% (the mean of the chapters' percentages)"
-    (folder / "summary.txt").write_text(f"{summary}\n{overall}\n")
-    print()
-    print(summary)
-    print(overall)
-    print(f"JUnit XML: {', '.join(str(folder / f'{c.name}.xml') for c in chapters)}")
-    return 0
+# make grade: tools/tutorial/grading.py.
 
 
 # ---- The skeletons, generated from the solutions -------------------------------------------------

@@ -1,0 +1,130 @@
+# The student's and instructor's tools in `make check` (grading, Classroom, watch, editor).
+# Sourced by tools/check.sh, after the chapters were built and tested in both trees, whose
+# pass, fail and skip functions, counters, $backend and $logs it uses.
+#   - make grade: results.json is valid Gradescope output; the skeletons score 0, the
+#     solutions full marks (100);
+#   - .github/workflows/classroom.yml is what the registry makes, parses as YAML, and
+#     names only commands that exist (make -n runs each) and the known actions;
+#   - watch mode: started on chapter 1, its file touched, one re-run seen, then stopped
+#     by a signal, within a time limit;
+#   - clangd --check on every chapter's student file and solution shows no diagnostic
+#     (a named skip without clangd).
+
+echo "the instructor's and student's tools"
+
+# ---- Grading -------------------------------------------------------------------------------
+for tree in skeleton solution; do
+    dir=build/check/grade-$tree
+    if [ "$tree" = skeleton ]; then flags=(); expected=0; else flags=(SOLUTIONS=1); expected=100; fi
+    make grade "${flags[@]}" GRADE_DIR="$dir" >"$logs/grade-$tree.log" 2>&1
+    if report=$(tutorial check-results --score "$expected" "$dir/results.json" "$dir"/chapter*.json 2>&1); then
+        pass "make grade of the ${tree}s: valid results.json, overall and per chapter, scoring $expected"
+    else
+        fail "make grade of the ${tree}s: results.json is not valid or does not score $expected" \
+            "$report$(printf '\nsee %s' "$logs/grade-$tree.log")"
+    fi
+    if python3 -c 'import sys, xml.etree.ElementTree as ET
+for path in sys.argv[1:]:
+    assert ET.parse(path).getroot().tag == "testsuites", path' "$dir/junit.xml" "$dir"/chapter*.xml 2>/dev/null; then
+        pass "make grade of the ${tree}s: JUnit XML, overall and per chapter"
+    else
+        fail "make grade of the ${tree}s: a JUnit report is missing or not <testsuites>"
+    fi
+done
+
+# ---- GitHub Classroom ----------------------------------------------------------------------------
+workflow=.github/workflows/classroom.yml
+if report=$(tutorial classroom 2>&1); then
+    pass "$workflow is what chapters/registry makes"
+else
+    fail "$workflow is stale" "$report"
+fi
+if python3 -c 'import yaml' 2>/dev/null; then
+    if report=$(python3 - "$workflow" <<'EOF' 2>&1
+import sys, yaml
+workflow = yaml.safe_load(open(sys.argv[1]))
+known = {"actions/checkout@v4", "classroom-resources/autograding-command-grader@v1",
+         "classroom-resources/autograding-grading-reporter@v1"}
+steps = workflow["jobs"]["run-autograding-tests"]["steps"]
+for step in steps:
+    assert "uses" in step or "run" in step, f"step {step.get('name')} neither uses an action nor runs a command"
+    assert step.get("uses", "actions/checkout@v4") in known, f"unknown action {step['uses']}"
+graders = [s for s in steps if s.get("uses", "").startswith("classroom-resources/autograding-command-grader")]
+runners = steps[-1]["with"]["runners"].split(",")
+assert runners == [s["id"] for s in graders], f"the reporter's runners {runners} are not the graders' ids"
+for s in graders:
+    assert f"{s['id'].upper()}_RESULTS" in steps[-1]["env"], f"the reporter has no result for {s['id']}"
+EOF
+    ); then
+        pass "$workflow parses as YAML, with a result for each grader"
+    else
+        fail "$workflow does not parse or is inconsistent" "$report"
+    fi
+else
+    skip "$workflow as YAML: no PyYAML for python3 (make setup installs python3-yaml)"
+fi
+missing_commands=()
+while read -r command; do
+    # shellcheck disable=SC2086  # each command is a make command line, split into words
+    set -- $command
+    if [ "$1" != make ] || ! make -n "${@:2}" >/dev/null 2>&1; then missing_commands+=("$command"); fi
+done < <(tutorial classroom --commands)
+if [ ${#missing_commands[@]} -eq 0 ]; then
+    pass "every command of $workflow exists (make -n runs it)"
+else
+    fail "$workflow runs commands that do not exist" "$(printf '%s\n' "${missing_commands[@]}")"
+fi
+
+# ---- Watch mode ------------------------------------------------------------------------------------
+# Chapter 1's skeleton: its tests fail fast. The watcher runs them, waits; the file is
+# touched; it runs them again and waits; a TERM (as Ctrl-C, which a background job
+# cannot receive) stops it cleanly. 300 s in all at most.
+watch_log=$logs/watch.log
+student_file=$(ls chapters/"$(tutorial chapters --fields | awk -F'\t' 'NR == 1 {print $2}')"/*.cu | head -n 1)
+WATCH_QUIET=1 timeout 300 bash tools/watch.sh 1 BACKEND="$backend" >"$watch_log" 2>&1 &
+watcher=$!
+waited=0
+until [ "$(grep -c '^Watching ' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
+    sleep 1; waited=$((waited + 1))
+done
+sleep 1
+touch "$student_file"
+until [ "$(grep -c '^Watching ' "$watch_log")" -ge 2 ] || [ $waited -ge 280 ] || ! kill -0 $watcher 2>/dev/null; do
+    sleep 1; waited=$((waited + 1))
+done
+kill -TERM $watcher 2>/dev/null
+wait $watcher
+watch_status=$?
+runs=$(grep -c '^== make chapter1 test' "$watch_log")
+if [ "$runs" -eq 2 ] && [ $watch_status -eq 0 ] && grep -q '^Stopped watching chapter1\.' "$watch_log"; then
+    pass "make chapter1 watch: ran the tests, ran them again when $student_file was saved, stopped cleanly"
+else
+    fail "make chapter1 watch: expected 2 runs and a clean stop, got $runs runs, exit status $watch_status" \
+        "$(tail -n 15 "$watch_log")"
+fi
+
+# ---- Editor support ------------------------------------------------------------------------------------
+if ! command -v clangd >/dev/null 2>&1; then
+    skip "clangd on every student file: clangd is not installed (Debian: apt-get install clangd)"
+elif [ ! -f compile_commands.json ]; then
+    fail "compile_commands.json is missing after the builds: the compile rules should write it"
+else
+    noisy=()
+    while IFS=$'\t' read -r _ folder _; do
+        for file in chapters/"$folder"/*.cu solutions/"$folder"/*.cu; do
+            [ -f "$file" ] || continue
+            out=$(timeout 300 clangd --check="$file" 2>&1)
+            diagnostics=$(grep -E '^[EW]\[[^]]*\] \[[^]]+\] Line [0-9]+:' <<<"$out")
+            # Its count of errors includes its own refactorings' self-tests failing
+            # (clangd 14 on a `break`), which say nothing of the file: count diagnostics.
+            if [ -n "$diagnostics" ] || ! grep -q 'All checks completed' <<<"$out"; then
+                noisy+=("$file: ${diagnostics:-$(tail -n 1 <<<"$out")}")
+            fi
+        done
+    done < <(tutorial chapters --fields)
+    if [ ${#noisy[@]} -eq 0 ]; then
+        pass "clangd --check finds no diagnostic in any student file or solution ($backend backend)"
+    else
+        fail "clangd --check reports diagnostics" "$(printf '%s\n' "${noisy[@]}")"
+    fi
+fi

@@ -1,0 +1,28 @@
+/// @file emu_for_clangd.h
+/// @brief For editors only: lets clangd read a .cu file of the CPU backend (BACKEND=emu)
+/// as CUDA, with the backend's own headers (emu/include).
+///
+/// compile_commands.json (tools/compile_db.py) includes this first in every .cu entry
+/// of an emu build. The backend's headers define __global__, __device__ and the other
+/// qualifiers as nothing, since its translator (emu/tools/cu2cpp) rewrites launches into
+/// plain C++; clangd reads the original file, launches included, so here they are
+/// clang's CUDA attributes again, and a launch finds the function clang calls for it.
+/// Nothing is ever compiled with this header.
+#pragma once
+
+#include "cuda_runtime.h"
+
+#undef __global__
+#undef __device__
+#undef __host__
+#undef __constant__
+#undef __shared__
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __constant__ __attribute__((constant))
+#define __shared__ __attribute__((shared))
+
+/// What clang calls for `kernel<<<grid, block, bytes, stream>>>(...)`; declared only.
+extern "C" cudaError_t __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes = 0,
+                                                   cudaStream_t stream = 0);

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Grade a folder of student submissions on one machine, several at a time.
+#
+#   bash tools/grade-submissions.sh SUBMISSIONS OUT [JOBS]
+#
+# SUBMISSIONS holds one folder per student: a clone of their repository, or anything with
+# the same chapters/NN-name/ folders. Only the files a student edits are taken from it
+# (each chapter's .cu files, the names solutions/ has): the tests, the Makefile and
+# everything else come from this copy of the course, so a submission cannot change how
+# it is graded. Each submission is graded in its own scratch copy (under OUT/.work/) on
+# the CPU backend, with `make grade` and this copy's build as a head start; JOBS of them
+# run at once (default: the number of cores), each limited to GRADE_TIMEOUT seconds
+# (default 1800); the scratch copies are deleted after (KEEP_WORK=1 keeps them). Student
+# code runs on this machine: run this as a user (or in a container) that can reach
+# nothing it should not.
+#
+# OUT/<student>/ receives make grade's reports: results.json (Gradescope), junit.xml,
+# chapterN.{json,xml}, summary.txt. OUT/grades.csv has a row per student: the percentage
+# of each chapter and overall, as make grade computes them.
+set -u
+cd "$(dirname "$0")/.."
+course=$(pwd)
+
+submissions=${1:?usage: tools/grade-submissions.sh SUBMISSIONS OUT [JOBS]}
+out=${2:?usage: tools/grade-submissions.sh SUBMISSIONS OUT [JOBS]}
+jobs=${3:-$(nproc 2>/dev/null || echo 2)}
+timeout_s=${GRADE_TIMEOUT:-1800}
+[ -d "$submissions" ] || { echo "grade-submissions: $submissions is not a folder" >&2; exit 1; }
+case "$jobs" in '' | *[!0-9]* | 0) echo "grade-submissions: JOBS must be a positive number, got '$jobs'" >&2; exit 1 ;; esac
+mkdir -p "$out/.work"
+out=$(cd "$out" && pwd)
+submissions=$(cd "$submissions" && pwd)
+
+# The course once, built for the CPU backend: every scratch copy starts from its build.
+echo "Building the course's shared code once (make test-common BACKEND=emu)..."
+make test-common BACKEND=emu >"$out/.work/course-build.log" 2>&1 ||
+    { echo "grade-submissions: the course does not build; see $out/.work/course-build.log" >&2; exit 1; }
+
+grade_one() {
+    local student=$1 name scratch folder file
+    name=$(basename "$student")
+    scratch=$out/.work/$name
+    rm -rf "$scratch"
+    mkdir -p "$scratch"
+    # The course without its build, then its emu build (objects keep their times).
+    tar -C "$course" --exclude=./build --exclude=./.git -cf - . | tar -C "$scratch" -xf -
+    mkdir -p "$scratch/build"
+    tar -C "$course/build" --exclude=./emu/solutions --exclude=./emu/chapters/bin --exclude=./emu/compile_commands \
+        -cf - ./emu | tar -C "$scratch/build" -xf -
+    local taken=() missing=()
+    while IFS=$'\t' read -r _ folder _; do
+        for file in "$course/solutions/$folder"/*.cu; do
+            file=chapters/$folder/$(basename "$file")
+            if [ -f "$student/$file" ]; then
+                cp "$student/$file" "$scratch/$file" && taken+=("$file")
+            else
+                missing+=("$file")
+            fi
+        done
+    done < <(python3 -m tools.tutorial chapters --fields)
+    # The grader needs no solutions: without them a chapter's "not started" is unknown,
+    # which grading does not use.
+    rm -rf "$scratch/solutions"
+    (cd "$scratch" && timeout "$timeout_s" make grade BACKEND=emu JOBS=1 >grade.log 2>&1)
+    local status=$?
+    mkdir -p "$out/$name"
+    cp -a "$scratch/build/grade/." "$out/$name/" 2>/dev/null
+    cp "$scratch/grade.log" "$out/$name/grade.log"
+    {
+        echo "taken from the submission: ${taken[*]:-nothing}"
+        [ ${#missing[@]} -eq 0 ] || echo "missing (graded as the skeleton): ${missing[*]}"
+        [ $status -eq 124 ] && echo "grading stopped after $timeout_s s (GRADE_TIMEOUT)"
+    } >"$out/$name/files.txt"
+    [ "${KEEP_WORK:-0}" = 1 ] || rm -rf "$scratch"
+    echo "graded $name: $(grep '^Overall' "$out/$name/summary.txt" 2>/dev/null | cut -d' ' -f2 || echo 'no grade (see grade.log)')"
+}
+export -f grade_one
+export course out timeout_s KEEP_WORK
+
+find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -print0 | sort -z |
+    xargs -0 -r -n 1 -P "$jobs" bash -c 'grade_one "$1"' _
+
+# One row per student, from each results.json.
+python3 - "$out" <<'EOF'
+import csv, json, sys
+from pathlib import Path
+out = Path(sys.argv[1])
+students = sorted(p for p in out.iterdir() if p.is_dir() and not p.name.startswith("."))
+chapters = sorted({c.stem for s in students for c in s.glob("chapter*.json")}, key=lambda n: int(n[7:]))
+with open(out / "grades.csv", "w", newline="") as f:
+    writer = csv.writer(f)
+    writer.writerow(["student", *chapters, "overall"])
+    for s in students:
+        def percent(path):
+            try:
+                return str(round(json.loads(path.read_text())["score"]))
+            except (OSError, ValueError, KeyError):
+                return ""
+        writer.writerow([s.name, *[percent(s / f"{c}.json") for c in chapters], percent(s / "results.json")])
+print(f"{len(students)} submissions graded: {out / 'grades.csv'}")
+EOF

@@ -1,0 +1,315 @@
+"""`make grade`: scores, and the reports that CI systems and Gradescope read.
+
+make builds each chapter and runs its tests (with TUTORIAL_RESULTS_FILE set); this module
+only reads what that left: the build's log and status, and the results file, whose
+`case=` lines (tests/harness/results_file.cpp) give each case's outcome.
+
+How a chapter is scored (docs/instructors.md says the same for instructors):
+- A case is one run of a test case: one shape, one image, one signal, one path through
+  its sections. Each case of a test case tagged [graded] is worth one point.
+- The other test cases are counted apart and score nothing: argument checks and checks
+  on failed launches, which the provided host code already passes, and the [reference]
+  tests of the CPU references. An untouched skeleton therefore scores 0.
+- A chapter's percentage is its points over its cases, rounded to the nearest integer;
+  a chapter that does not build, whose run crashed, or whose [gpu] tests could not run,
+  scores 0, with the reason in its notes.
+- Overall, every chapter weighs the same: the overall percentage is the mean of the
+  chapters' (unrounded) shares. In results.json the chapters share 100 points equally,
+  each of a chapter's cases worth an equal part of its share, so that Gradescope's total
+  is the overall percentage.
+
+Written to the grade folder (build/grade/): chapterN.xml and chapterN.json per chapter,
+junit.xml and results.json for all the chapters graded, and summary.txt (the table).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+from .course import BuildOutcome, Chapter, first_compile_error, read_results, results_path
+from .workflow import table
+
+# What the results file's kinds mean for the score.
+GRADED, CHECK, REFERENCE = "graded", "check", "reference"
+
+# Gradescope's values for a test's visibility; see docs/instructors.md.
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+
+
+def percent(share: float) -> int:
+    """A share from 0 to 1 as a percentage rounded to the nearest integer, halves up
+    (Python's round() would make 0.5% 0% and 2.5% 2%)."""
+    return math.floor(100 * share + 0.5)
+
+
+@dataclasses.dataclass
+class Case:
+    """One run of one test case, as the results file records it."""
+
+    passed: bool
+    kind: str  # GRADED, CHECK or REFERENCE
+    name: str
+    output: str  # the first failure, or "" when it passed
+
+
+def read_cases(path: Path) -> list[Case]:
+    cases = []
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    for line in lines:
+        if not line.startswith("case="):
+            continue
+        fields = line[len("case="):].split("\t")
+        fields += [""] * (4 - len(fields))
+        outcome, kind, name, output = fields[:4]
+        cases.append(Case(outcome == "passed", kind, name, output.replace("\\n", "\n")))
+    return cases
+
+
+@dataclasses.dataclass
+class ChapterGrade:
+    """A chapter's score and why: its graded cases, the cases counted apart, and, when it
+    scores 0 whatever its cases say, the reason (blocker) and the details (log)."""
+
+    chapter: Chapter
+    cases: list[Case]
+    blocker: str = ""  # why the chapter scores 0 whatever its cases; "" when none
+    details: str = ""  # the build or test log that explains the blocker
+    run_state: str = "finished"
+
+    @property
+    def graded(self) -> list[Case]:
+        return [c for c in self.cases if c.kind == GRADED]
+
+    @property
+    def apart(self) -> list[Case]:
+        return [c for c in self.cases if c.kind != GRADED]
+
+    @property
+    def points(self) -> int:
+        return 0 if self.blocker else sum(c.passed for c in self.graded)
+
+    @property
+    def share(self) -> float:
+        """Points over cases, from 0 to 1."""
+        return self.points / len(self.graded) if self.graded else 0.0
+
+    @property
+    def percent(self) -> int:
+        return percent(self.share)
+
+    def points_cell(self) -> str:
+        if not self.cases and self.blocker:
+            return "0/-"
+        if self.run_state != "finished":
+            return f"{sum(c.passed for c in self.graded)}/?"
+        return f"{self.points}/{len(self.graded)}"
+
+    def notes(self) -> str:
+        notes = [self.blocker] if self.blocker else []
+        failing = [c for c in self.apart if not c.passed]
+        if failing and not self.blocker:
+            notes.append(f"{len(failing)} of {len(self.apart)} unscored checks fail")
+        if self.cases and not self.graded and not self.blocker:
+            notes.append("no test is tagged [graded]")
+        return "; ".join(notes)
+
+
+def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> ChapterGrade:
+    """Read what make left of one chapter in @p folder and score it."""
+    name = chapter.name
+    built = BuildOutcome.read(folder, chapter)
+    if not built.builds:
+        error = first_compile_error(built.log, chapter)
+        return ChapterGrade(chapter, [], f"does not build: {error}", built.log)
+    log_file = folder / f"{name}-test.log"
+    output = log_file.read_text(errors="replace") if log_file.exists() else ""
+    path = results_path(backend, tree, chapter)
+    r = read_results(path, backend)
+    if r is None:
+        last = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
+        return ChapterGrade(chapter, [], f"the tests did not run: {last[0]} (see {log_file})", output)
+    cases = read_cases(path)
+    if r.state != "finished":
+        return ChapterGrade(chapter, cases, f"{r.crash_story()}: counts as 0 (see {log_file})", output, r.state)
+    if r.gpu_tests == "skipped":
+        return ChapterGrade(
+            chapter, cases,
+            "GPU tests not run (no CUDA device): counts as 0; grade with BACKEND=emu or on a GPU", output,
+        )
+    return ChapterGrade(chapter, cases)
+
+
+# ---- JUnit XML ---------------------------------------------------------------------------------
+
+
+def junit_suite(parent: ET.Element, grade: ChapterGrade) -> None:
+    """One <testsuite> per chapter: a <testcase> per case, named with its kind, and one
+    <error> test case when the chapter could not be graded (no build, a crash)."""
+    name = f"{grade.chapter.name}-tests"
+    failures = sum(not c.passed for c in grade.cases)
+    errors = 1 if grade.blocker else 0
+    suite = ET.SubElement(parent, "testsuite", name=name, tests=str(len(grade.cases) + errors),
+                          failures=str(failures), errors=str(errors))
+    if grade.blocker:
+        case = ET.SubElement(suite, "testcase", classname=name, name=f"{grade.chapter.name} can be graded", time="0")
+        ET.SubElement(case, "error", message=grade.blocker, type="error").text = grade.details
+    for c in grade.cases:
+        label = "" if c.kind == GRADED else f" [{c.kind}, not scored]"
+        case = ET.SubElement(suite, "testcase", classname=name, name=c.name + label, time="0")
+        if not c.passed:
+            ET.SubElement(case, "failure", message=c.output.split("\n", 1)[0], type="failure").text = c.output
+
+
+def write_junit(path: Path, grades: list[ChapterGrade]) -> None:
+    suites = ET.Element("testsuites")
+    for grade in grades:
+        junit_suite(suites, grade)
+    ET.indent(suites)
+    ET.ElementTree(suites).write(path, encoding="UTF-8", xml_declaration=True)
+
+
+# ---- Gradescope's results.json -------------------------------------------------------------------
+
+
+def gradescope(grades: list[ChapterGrade], visibility: str = "visible") -> dict:
+    """Gradescope's results.json for @p grades: the chapters share 100 points."""
+    weight = 100 / len(grades) if grades else 0
+    tests = []
+    for grade in grades:
+        title = f"{grade.chapter.name} ({grade.chapter.title})"
+        if grade.blocker:
+            tests.append({
+                "name": f"{title}: can be graded",
+                "score": 0,
+                "max_score": round(weight, 4),
+                "status": "failed",
+                "output": f"{grade.blocker}\n\n{grade.details[-4000:]}".strip(),
+                "visibility": visibility,
+            })
+        graded = grade.graded
+        for c in graded:
+            each = 0 if grade.blocker else weight / len(graded)
+            tests.append({
+                "name": f"{title}: {c.name}",
+                "score": round(each if c.passed else 0, 4),
+                "max_score": round(each, 4),
+                "status": "passed" if c.passed else "failed",
+                "output": c.output or "passed",
+                "visibility": visibility,
+            })
+        for c in grade.apart:
+            tests.append({
+                "name": f"{title}: {c.name} ({c.kind}, not scored)",
+                "score": 0,
+                "max_score": 0,
+                "status": "passed" if c.passed else "failed",
+                "output": c.output or "passed",
+                "visibility": visibility,
+            })
+    score = round(sum(weight * g.share for g in grades), 2)
+    summary = "\n".join(f"{g.chapter.name}: {g.points_cell()} cases, {g.percent}%"
+                        + (f" ({g.notes()})" if g.notes() else "") for g in grades)
+    return {"score": score, "max_score": 100 if grades else 0, "output": summary,
+            "visibility": visibility, "tests": tests}
+
+
+def gradescope_problems(results: dict) -> list[str]:
+    """What makes @p results not valid Gradescope results.json (used by make check)."""
+    problems = []
+
+    def number(value):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    if not number(results.get("score")):
+        problems.append("score is missing or not a number")
+    if "max_score" in results and not number(results["max_score"]):
+        problems.append("max_score is not a number")
+    if results.get("visibility", "visible") not in VISIBILITIES:
+        problems.append(f"visibility {results.get('visibility')!r} is not one of {VISIBILITIES}")
+    tests = results.get("tests")
+    if not isinstance(tests, list):
+        return problems + ["tests is not a list"]
+    for i, test in enumerate(tests):
+        where = f"tests[{i}]"
+        if not isinstance(test, dict):
+            problems.append(f"{where} is not an object")
+            continue
+        if not isinstance(test.get("name"), str) or not test["name"]:
+            problems.append(f"{where} has no name")
+        if not number(test.get("score")) or not number(test.get("max_score")):
+            problems.append(f"{where} ({test.get('name')}): score and max_score must be numbers")
+        elif not 0 <= test["score"] <= test["max_score"] + 1e-9:
+            problems.append(f"{where} ({test.get('name')}): score {test['score']} is not within 0..{test['max_score']}")
+        if not isinstance(test.get("output", ""), str):
+            problems.append(f"{where}: output is not a string")
+        if test.get("visibility", "visible") not in VISIBILITIES:
+            problems.append(f"{where}: visibility {test.get('visibility')!r} is not one of {VISIBILITIES}")
+        if test.get("status", "passed") not in ("passed", "failed"):
+            problems.append(f"{where}: status {test.get('status')!r} is not passed or failed")
+    if not problems and number(results.get("max_score")):
+        total = sum(t["max_score"] for t in tests)
+        if abs(total - results["max_score"]) > 0.01 * max(1, len(tests)):
+            problems.append(f"the tests' max_score add up to {total}, not max_score {results['max_score']}")
+        if abs(sum(t["score"] for t in tests) - results["score"]) > 0.01 * max(1, len(tests)):
+            problems.append("the tests' scores do not add up to score")
+    return problems
+
+
+def write_json(path: Path, data: dict) -> None:
+    path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+# ---- make grade --------------------------------------------------------------------------------
+
+
+def grade(args) -> int:
+    folder = Path(args.dir)
+    chapters = [c for c in args.chapters if not args.numbers or c.number in args.numbers]
+    print(f"Graded {args.tree}/ with the {args.backend} backend; reports are in {folder}/.")
+    grades = [grade_chapter(folder, args.backend, args.tree, chapter) for chapter in chapters]
+    for g in grades:
+        write_junit(folder / f"{g.chapter.name}.xml", [g])
+        write_json(folder / f"{g.chapter.name}.json", gradescope([g], args.visibility))
+    write_junit(folder / "junit.xml", grades)
+    write_json(folder / "results.json", gradescope(grades, args.visibility))
+
+    rows = [[g.chapter.name, g.points_cell(), f"{g.percent}%", g.notes()] for g in grades]
+    summary = table(["Chapter", "Points", "Percent", "Notes"], rows, numbers=(1, 2))
+    overall_share = sum(g.share for g in grades) / len(grades) if grades else 0
+    overall = (f"Overall: {percent(overall_share)}% (every chapter weighs the same; a point is one case "
+               f"of a [graded] test: one shape, image or signal)")
+    (folder / "summary.txt").write_text(f"{summary}\n{overall}\n")
+    print()
+    print(summary)
+    print(overall)
+    print(f"JUnit XML: {folder / 'junit.xml'} (all), {folder}/chapterN.xml (each)")
+    print(f"Gradescope: {folder / 'results.json'} (all), {folder}/chapterN.json (each)")
+    return 0
+
+
+def check_results(args) -> int:
+    """(make check) Each file is valid results.json; --score S: its score is S."""
+    bad = 0
+    for path in args.files:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            print(f"{path}: not readable JSON: {error}")
+            bad += 1
+            continue
+        problems = gradescope_problems(data)
+        if args.score is not None and not problems and abs(data["score"] - args.score) > 0.01:
+            problems.append(f"score is {data['score']}, expected {args.score}")
+        for problem in problems:
+            print(f"{path}: {problem}")
+        bad += bool(problems)
+        if not problems:
+            print(f"{path}: valid, score {data['score']} of {data.get('max_score')}, {len(data['tests'])} tests")
+    return 1 if bad else 0
