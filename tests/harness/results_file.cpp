@@ -53,6 +53,18 @@
 
 namespace {
 
+struct RecordedCase {
+    std::string label;
+    bool passed;
+    std::string output;
+};
+
+// The cases record_case() noted during the running test's body, not yet written.
+std::vector<RecordedCase>& recorded_cases() {
+    static std::vector<RecordedCase> cases;
+    return cases;
+}
+
 std::size_t started_test_cases = 0;
 
 #if defined(TUTORIAL_CATCH2_V3)
