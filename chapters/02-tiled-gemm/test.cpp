@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -125,41 +126,51 @@ TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix
 
 TEST_CASE("matrix_view_gemm multiplies views at odd offsets inside larger matrices, touching nothing else",
           "[chapter2][gpu][graded]") {
-    const GemmShape shape = GENERATE(from_range(tutorial::gemm_test_shapes(kMatrixViewBlock)));
-    const auto [M, N, K] = shape;
-    INFO("shape " << shape);
-    const PlacedView a = place(M, K, 1, 3, 2, 2);
-    const PlacedView b = place(K, N, 2, 1, 3, 1);
-    const PlacedView c = place(M, N, 3, 5, 1, 2);
+    // One report for all the shapes: the first failing one in full, then a line each.
+    tutorial::ShapeSweep sweep("matrix_view_gemm on views", tutorial::default_sweep_options(2));
+    for (const GemmShape& shape : tutorial::gemm_test_shapes(kMatrixViewBlock)) {
+        const auto [M, N, K] = shape;
+        std::ostringstream label;
+        label << shape;
+        const std::vector<tutorial::ShapeParameter> parameters{{"M", M, kMatrixViewBlock, "TILE", "block"},
+                                                               {"N", N, kMatrixViewBlock, "TILE", "block"},
+                                                               {"K", K, kMatrixViewBlock, "TILE", "block"}};
+        sweep.run(label.str(), parameters, [M = M, N = N, K = K] {
+            const PlacedView a = place(M, K, 1, 3, 2, 2);
+            const PlacedView b = place(K, N, 2, 1, 3, 1);
+            const PlacedView c = place(M, N, 3, 5, 1, 2);
 
-    const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {M, N, K, 2});
-    const std::vector<float> A = tutorial::random_floats(a.parent_size(), seed);
-    const std::vector<float> B = tutorial::random_floats(b.parent_size(), seed + 1);
-    // C's neighbours hold random values the kernel must leave alone; C itself is poisoned
-    // with NaN, so an element the kernel never writes cannot pass.
-    std::vector<float> C_before = tutorial::random_floats(c.parent_size(), seed + 2);
-    for (int r = 0; r < M; ++r) {
-        for (int col = 0; col < N; ++col) {
-            C_before[c.index(r, col)] = std::numeric_limits<float>::quiet_NaN();
-        }
+            const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {M, N, K, 2});
+            const std::vector<float> A = tutorial::random_floats(a.parent_size(), seed);
+            const std::vector<float> B = tutorial::random_floats(b.parent_size(), seed + 1);
+            // C's neighbours hold random values the kernel must leave alone; C itself is
+            // poisoned with NaN, so an element the kernel never writes cannot pass.
+            std::vector<float> C_before = tutorial::random_floats(c.parent_size(), seed + 2);
+            for (int r = 0; r < M; ++r) {
+                for (int col = 0; col < N; ++col) {
+                    C_before[c.index(r, col)] = std::numeric_limits<float>::quiet_NaN();
+                }
+            }
+
+            tutorial::DeviceBuffer<float> dA(A), dB(B), dC(C_before);
+            matrix_view_gemm(a.on(dA.data()), b.on(dB.data()), c.on(dC.data()));
+            const std::vector<float> C_after = dC.download();
+
+            const std::string outside = writes_outside(c, C_before, C_after);
+            if (!outside.empty()) throw std::runtime_error(outside);
+
+            tutorial::OutputLayout layout;
+            layout.name = "C (the view)";
+            layout.rows = M;
+            layout.cols = N;
+            layout.tile_rows = kMatrixViewBlock;
+            layout.tile_cols = kMatrixViewBlock;
+            layout.seed = tutorial::run_seed();
+            return tutorial::compare_with_tolerance(c.dense(C_after),
+                                                    tutorial::gemm_reference(a.dense(A), b.dense(B), M, N, K), layout);
+        });
     }
-
-    tutorial::DeviceBuffer<float> dA(A), dB(B), dC(C_before);
-    matrix_view_gemm(a.on(dA.data()), b.on(dB.data()), c.on(dC.data()));
-    const std::vector<float> C_after = dC.download();
-
-    const std::string outside = writes_outside(c, C_before, C_after);
-    if (!outside.empty()) FAIL(outside);
-
-    tutorial::OutputLayout layout;
-    layout.name = "C (the view)";
-    layout.rows = M;
-    layout.cols = N;
-    layout.tile_rows = kMatrixViewBlock;
-    layout.tile_cols = kMatrixViewBlock;
-    layout.seed = tutorial::run_seed();
-    REQUIRE_MATCH(tutorial::compare_with_tolerance(c.dense(C_after), tutorial::gemm_reference(a.dense(A), b.dense(B), M, N, K),
-                                                   layout));
+    REQUIRE_SWEEP(sweep);
 }
 
 TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", "[chapter2][gpu][graded]") {
