@@ -105,4 +105,37 @@ ExpectedOutput moving_average_reference(const std::vector<float>& input, int win
     return out;
 }
 
+// ---- Chapter 5: transpose -----------------------------------------------------------
+
+ExpectedOutput transpose_reference(const std::vector<float>& input, int rows, int cols) {
+    if (rows < 0 || cols < 0 || input.size() != static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols)) {
+        throw std::invalid_argument("transpose_reference: the input must hold rows*cols elements");
+    }
+    const auto r_count = static_cast<std::size_t>(rows), c_count = static_cast<std::size_t>(cols);
+    ExpectedOutput out{std::vector<double>(input.size()), std::vector<double>(input.size(), 0.0)};
+    for (std::size_t r = 0; r < r_count; ++r) {
+        for (std::size_t c = 0; c < c_count; ++c) {
+            out.value[c * r_count + r] = input[r * c_count + c];
+        }
+    }
+    return out;
+}
+
+// ---- Chapter 6: reduction -------------------------------------------------------------
+
+ExpectedOutput sum_reference(const std::vector<float>& input, long long depth) {
+    if (input.empty() || depth < 0) {
+        throw std::invalid_argument("sum_reference: the input must not be empty and the depth not negative");
+    }
+    // Every term is exact in double and the partial sums keep 53 bits: for the 2^28
+    // terms of the largest test, the double sum is within 2^28 * 2^-53 * sum(|x|) of
+    // exact, far below any float tolerance.
+    double sum = 0.0, magnitude = 0.0;
+    for (float x : input) {
+        sum += x;
+        magnitude += std::fabs(x);
+    }
+    return ExpectedOutput{{sum}, {float_sum_error_factor(depth) * magnitude}};
+}
+
 }  // namespace tutorial

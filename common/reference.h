@@ -55,4 +55,26 @@ std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& im
 /// @throws std::invalid_argument unless 1 ≤ window ≤ input.size()
 ExpectedOutput moving_average_reference(const std::vector<float>& input, int window);
 
+// ---- Chapter 5: transpose -----------------------------------------------------------
+
+/// @brief The transpose of the row-major rows × cols matrix @p input: the cols × rows
+/// matrix whose element (c, r) is input(r, c).
+///
+/// A transpose moves bits and computes nothing, so every tolerance is 0: the output
+/// must equal the input's element exactly.
+/// @throws std::invalid_argument if @p input does not hold rows·cols elements
+ExpectedOutput transpose_reference(const std::vector<float>& input, int rows, int cols);
+
+// ---- Chapter 6: reduction -------------------------------------------------------------
+
+/// @brief The sum of @p input, and how far a float summation of it may be from it.
+///
+/// @p depth is the longest chain of additions any one term goes through in the
+/// kernel's order: n − 1 for a left-to-right loop, ⌈log₂ n⌉ for a balanced tree, and for
+/// a kernel that first loops and then joins in a tree, the loop's length plus the
+/// tree's levels. Any summation of that shape is within γ_depth · Σ|xᵢ| of the exact sum
+/// (Higham, §4.2), which is the one-element tolerance returned.
+/// @throws std::invalid_argument for an empty input or a negative depth
+ExpectedOutput sum_reference(const std::vector<float>& input, long long depth);
+
 }  // namespace tutorial

@@ -58,6 +58,36 @@ void require_moving_average_arguments(const char* function, const float* input, 
     require_not_null(function, "output", output);
 }
 
+// ---- Chapter 5: transpose -----------------------------------------------------------
+
+void require_transpose_arguments(const char* function, const float* input, const float* output, int rows,
+                                 int cols, int max_rows) {
+    require_in_range(function, "rows", rows, 1, max_rows);
+    require_positive(function, "cols", cols);
+    if (static_cast<long long>(rows) * cols > INT_MAX) {
+        throw std::invalid_argument(std::string(function) + ": the matrix is " + std::to_string(rows) + " x " +
+                                    std::to_string(cols) + " elements, more than the " + std::to_string(INT_MAX) +
+                                    " an int can index (arguments rows and cols)");
+    }
+    require_not_null(function, "input", input);
+    require_not_null(function, "output", output);
+    if (input == output) {
+        throw std::invalid_argument(std::string(function) +
+                                    ": argument output is the input; the transpose is out of place, so the output "
+                                    "needs its own buffer");
+    }
+}
+
+// ---- Chapter 6: reduction -------------------------------------------------------------
+
+void require_reduce_arguments(const char* function, const float* input, const float* sum, int n,
+                              const float* workspace) {
+    require_positive(function, "n", n);
+    require_not_null(function, "input", input);
+    require_not_null(function, "sum", sum);
+    require_not_null(function, "workspace", workspace);
+}
+
 void require_shared_memory_fits(const char* function, std::size_t bytes, std::size_t limit) {
     if (bytes > limit) {
         throw std::invalid_argument(std::string(function) + ": a block needs " + std::to_string(bytes) +

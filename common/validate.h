@@ -38,6 +38,22 @@ void require_box_mean_arguments(const char* function, const unsigned char* input
 void require_moving_average_arguments(const char* function, const float* input, const float* output, int size,
                                       int window);
 
+// ---- Chapter 5: transpose -----------------------------------------------------------
+
+/// @brief The checks every transpose entry point makes: rows and cols ≥ 1, rows ≤
+/// @p max_rows (what the grid can cover), at most 2³¹ − 1 elements (so that an int
+/// indexes any of them), no null matrix, and an output that is not the input (the
+/// transpose is out of place: in place, blocks would overwrite what others still read).
+void require_transpose_arguments(const char* function, const float* input, const float* output, int rows,
+                                 int cols, int max_rows);
+
+// ---- Chapter 6: reduction -------------------------------------------------------------
+
+/// @brief The checks every reduction entry point makes: n ≥ 1 and no null input, sum
+/// or workspace.
+void require_reduce_arguments(const char* function, const float* input, const float* sum, int n,
+                              const float* workspace);
+
 /// @brief Throw std::invalid_argument unless @p bytes of shared memory per block fit
 /// within @p limit, the GPU's limit for one block; the message gives both numbers.
 void require_shared_memory_fits(const char* function, std::size_t bytes, std::size_t limit);
