@@ -80,34 +80,6 @@ std::vector<SumCase> sum_cases(bool grid_stride_rounds) {
     return cases;
 }
 
-// The longest chain of additions a term goes through in each kernel's order; the
-// tolerance is γ_depth · Σ|x| (tutorial::sum_reference). The tree adds pairs in
-// log2(256) = 8 levels per pass.
-long long tree_depth(int n) {
-    long long depth = 0;
-    long long count = n;
-    do {
-        count = (count + B - 1) / B;
-        depth += 8;
-    } while (count > 1);
-    return depth;
-}
-
-// 6c, per pass: a thread's loop adds each float4 as (x + y) + (z + w) to its running sum,
-// after a head element and before a tail element: at most rounds + 3 additions for a
-// term; then the block: 5 shuffle levels in each warp and 5 more over the 8 warp sums.
-long long warp_pass_depth(long long n, long long blocks) {
-    const long long float4s = (n + 3) / 4;
-    const long long threads = blocks * B;
-    const long long rounds = (float4s + threads - 1) / threads;
-    return rounds + 3 + 5 + 5;
-}
-
-long long warp_depth(int n) {
-    const int blocks = reduce_warp_blocks(n);
-    return warp_pass_depth(n, blocks) + (blocks > 1 ? warp_pass_depth(blocks, 1) : 0);
-}
-
 // Runs `reduce` on `values`, placed `offset` floats into a fresh allocation, with the
 // sum and the workspace poisoned with NaN first, so that a value never written, or a
 // partial sum read before it was written, shows.
@@ -216,20 +188,20 @@ TEST_CASE("reduce_workspace_floats holds every pass's partial sums", "[chapter6]
 
 TEST_CASE("reduce_interleaved sums random floats within the error bound of its tree", "[chapter6][gpu]") {
     const SumCase c = GENERATE(from_range(sum_cases(!kOnCpuBackend)));
-    INFO(c << "; the tolerance allows " << tree_depth(c.n) << " levels of rounding");
-    REQUIRE_MATCH(check_random_sum(reduce_interleaved, c, tree_depth(c.n)));
+    INFO(c << "; the tolerance allows " << reduce_tree_depth(c.n) << " levels of rounding");
+    REQUIRE_MATCH(check_random_sum(reduce_interleaved, c, reduce_tree_depth(c.n)));
 }
 
 TEST_CASE("reduce_sequential sums random floats within the error bound of its tree", "[chapter6][gpu]") {
     const SumCase c = GENERATE(from_range(sum_cases(!kOnCpuBackend)));
-    INFO(c << "; the tolerance allows " << tree_depth(c.n) << " levels of rounding");
-    REQUIRE_MATCH(check_random_sum(reduce_sequential, c, tree_depth(c.n)));
+    INFO(c << "; the tolerance allows " << reduce_tree_depth(c.n) << " levels of rounding");
+    REQUIRE_MATCH(check_random_sum(reduce_sequential, c, reduce_tree_depth(c.n)));
 }
 
 TEST_CASE("reduce_warp sums random floats within the error bound of its order of additions", "[chapter6][gpu]") {
     const SumCase c = GENERATE(from_range(sum_cases(true)));
-    INFO(c << "; the tolerance allows " << warp_depth(c.n) << " levels of rounding");
-    REQUIRE_MATCH(check_random_sum(reduce_warp, c, warp_depth(c.n)));
+    INFO(c << "; the tolerance allows " << reduce_warp_depth(c.n) << " levels of rounding");
+    REQUIRE_MATCH(check_random_sum(reduce_warp, c, reduce_warp_depth(c.n)));
 }
 
 TEST_CASE("every reduction sums small integers exactly, so no element is missed or counted twice",
@@ -274,15 +246,15 @@ TEST_CASE("every reduction sums 2^28 floats within its error bound, and small in
     const SumCase c{1 << 28};
     INFO(c);
     SECTION("reduce_interleaved") {
-        REQUIRE_MATCH(check_random_sum(reduce_interleaved, c, tree_depth(c.n)));
+        REQUIRE_MATCH(check_random_sum(reduce_interleaved, c, reduce_tree_depth(c.n)));
         REQUIRE_MATCH(check_exact_sum(reduce_interleaved, c));
     }
     SECTION("reduce_sequential") {
-        REQUIRE_MATCH(check_random_sum(reduce_sequential, c, tree_depth(c.n)));
+        REQUIRE_MATCH(check_random_sum(reduce_sequential, c, reduce_tree_depth(c.n)));
         REQUIRE_MATCH(check_exact_sum(reduce_sequential, c));
     }
     SECTION("reduce_warp") {
-        REQUIRE_MATCH(check_random_sum(reduce_warp, c, warp_depth(c.n)));
+        REQUIRE_MATCH(check_random_sum(reduce_warp, c, reduce_warp_depth(c.n)));
         REQUIRE_MATCH(check_exact_sum(reduce_warp, c));
     }
 }

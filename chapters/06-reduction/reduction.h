@@ -36,6 +36,40 @@ int reduce_warp_blocks(int n);
 /// than reduce_warp()'s one per block.
 std::size_t reduce_workspace_floats(int n);
 
+/// @brief The longest chain of roundings any one element goes through in
+/// reduce_interleaved() and reduce_sequential() for @p n elements: log₂ kReduceBlock = 8
+/// levels of the tree per pass, and one pass per factor of kReduceBlock.
+///
+/// The tests and the benchmark allow an error of γ_depth · Σ|xᵢ| (Higham's bound for
+/// any summation whose terms each go through at most `depth` additions).
+inline long long reduce_tree_depth(int n) {
+    long long depth = 0;
+    long long count = n;
+    do {
+        count = (count + kReduceBlock - 1) / kReduceBlock;
+        depth += 8;
+    } while (count > 1);
+    return depth;
+}
+
+/// @brief The same for one pass of reduce_warp()'s kernel over @p n elements with
+/// @p blocks blocks: a thread adds each float4 as (x + y) + (z + w) to its running sum,
+/// after a head element and before a tail element, so a term goes through at most
+/// rounds + 3 additions; then 5 shuffle levels in each warp and 5 more over the warps' sums.
+inline long long reduce_warp_pass_depth(long long n, long long blocks) {
+    const long long float4s = (n + 3) / 4;
+    const long long threads = blocks * kReduceBlock;
+    const long long rounds = (float4s + threads - 1) / threads;
+    return rounds + 3 + 5 + 5;
+}
+
+/// @brief The same for the whole of reduce_warp(): its first pass, and the second
+/// one over the blocks' partial sums when there is more than one block.
+inline long long reduce_warp_depth(int n) {
+    const int blocks = reduce_warp_blocks(n);
+    return reduce_warp_pass_depth(n, blocks) + (blocks > 1 ? reduce_warp_pass_depth(blocks, 1) : 0);
+}
+
 /// @brief *sum = input[0] + … + input[n − 1], by a tree in shared memory with
 /// interleaved addressing: in step s, thread t adds element t + s to element t when t is
 /// a multiple of 2s.
