@@ -159,11 +159,49 @@ def teach_moving_average(c):
             "and what loading each block's window once into shared memory saves.")
 
 
+# Chapters 5 and 6 (issue 13): their goals are shares of the copy bandwidth measured in
+# the same run: the padded transpose at least 90% at 8192², the awkward shape within 5%
+# of it; the warp reduction's read rate at least 90% at 2^28 floats.
+TRANSPOSE_SQUARE = "8192 x 8192"
+TRANSPOSE_AWKWARD = "8191 x 8193"
+REDUCTION = "2^28 floats"
+
+
+def teach_transpose(c):
+    shares = {v: c.number_of(TRANSPOSE_SQUARE, v, "percent_of_ceiling") for v in ("naive", "shared", "padded")}
+    awkward = c.number_of(TRANSPOSE_AWKWARD, "padded", "percent_of_ceiling")
+    text = (f"At {TRANSPOSE_SQUARE} the naive transpose reaches {format_percent(shares['naive'])} of copy "
+            f"bandwidth, the shared tile {format_percent(shares['shared'])} and the padded tile "
+            f"{format_percent(shares['padded'])} ({format_percent(awkward)} at {TRANSPOSE_AWKWARD})")
+    if None in shares.values() or awkward is None:
+        return text + "."
+    goal = shares["padded"] >= 90.0 and awkward >= shares["padded"] - 5.0
+    return (text + ": coalescing the writes through a tile is the large step, removing its bank conflicts "
+            "the second; the padded kernel " + ("meets" if goal else "**misses**") +
+            " the goal of 90% at the square with the awkward shape within 5 points.")
+
+
+def teach_reduction(c):
+    shares = {v: c.number_of(REDUCTION, v, "percent_of_ceiling") for v in ("interleaved", "sequential", "warp")}
+    speedups = {v: c.number_of(REDUCTION, v, "speedup") for v in ("sequential", "warp")}
+    text = (f"Summing {REDUCTION}, the read rate is {format_percent(shares['interleaved'])} of copy bandwidth "
+            f"with interleaved addressing, {format_percent(shares['sequential'])} with sequential addressing "
+            f"({format_speedup(speedups['sequential'])} as fast) and {format_percent(shares['warp'])} with float4 "
+            f"loads and warp shuffles ({format_speedup(speedups['warp'])})")
+    if shares["warp"] is None:
+        return text + "."
+    return (text + ": adding while loading, with a quarter of the load instructions, is what lets the kernel "
+            "ask for memory as fast as it comes; it " + ("meets" if shares["warp"] >= 90.0 else "**misses**") +
+            " the goal of 90%.")
+
+
 TEACHES = {
     "01-naive-gemm": teach_naive_gemm,
     "02-tiled-gemm": teach_tiled_gemm,
     "03-box-mean": teach_box_mean,
     "04-moving-average": teach_moving_average,
+    "05-transpose": teach_transpose,
+    "06-reduction": teach_reduction,
 }
 
 
