@@ -13,6 +13,7 @@
 /// that names the kernel, the block, the thread, the buffer, its size and the offset.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -38,6 +39,17 @@ Bounds parameter_bounds(const void* pointer, const char* name);
 /// @brief Stop the kernel: @p name[@p index] at @p address is outside @p bounds.
 [[noreturn]] void global_out_of_bounds(const char* name, const void* origin, const void* address,
                                        std::size_t element_size, const char* type_name, const Bounds& bounds);
+
+/// @brief Set when the running grid has passed its time limit (emu/src/time_limit.cpp).
+extern std::atomic<bool> time_is_up;
+/// @brief Stop the running CUDA thread, which is at @p file:@p line (null: not known),
+/// because its grid has passed its time limit.
+[[noreturn]] void stop_at_time_limit(const char* file, int line);
+/// @brief At every checked access, barrier and warp primitive: stop once the time is up,
+/// so that a kernel in an endless loop ends.
+inline void check_time(const char* file = nullptr, int line = 0) {
+    if (__builtin_expect(time_is_up.load(std::memory_order_relaxed), 0)) stop_at_time_limit(file, line);
+}
 
 /// @brief The address the order check is looking for the writer of (null otherwise).
 extern const void* watched_address;
@@ -198,6 +210,7 @@ public:
 private:
     T* checked(T* address) const {
         constexpr std::size_t size = sizeof(T);
+        detail::check_time();
         const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(address);
         // A null or foreign pointer has empty bounds, so every access fails here.
         if (__builtin_expect(at < bounds_.begin || at + size > bounds_.end, 0)) {
@@ -263,6 +276,7 @@ struct shared_array {
     /// @brief Row or element @p index, after checking 0 ≤ index < N.
     template <class I, detail::if_index<I> = 0>
     row_type& operator[](I index) {
+        detail::check_time();
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
             detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
         }
@@ -271,6 +285,7 @@ struct shared_array {
     /// @copydoc operator[]
     template <class I, detail::if_index<I> = 0>
     const row_type& operator[](I index) const {
+        detail::check_time();
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
             detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
         }
@@ -331,6 +346,7 @@ public:
     /// @brief Element @p index, after checking it lies inside the launch's bytes.
     template <class I, detail::if_index<I> = 0>
     T& operator[](I index) const {
+        detail::check_time();
         if (__builtin_expect(static_cast<unsigned long long>(index) >= bytes_ / sizeof(T), 0)) {
             detail::dynamic_shared_out_of_bounds(name_, static_cast<long long>(index), sizeof(T), detail::type_name<T>,
                                                  bytes_);
