@@ -189,6 +189,40 @@ TEST_CASE("moving_average_reference averages each window, with a tolerance from 
     REQUIRE_THROWS_AS(moving_average_reference({1, 2}, 0), std::invalid_argument);
 }
 
+// ---- Chapters 5 and 6: transpose and sum references -----------------------------------
+
+TEST_CASE("transpose_reference swaps rows and columns, with zero tolerance", "[common]") {
+    // 2 x 3 -> 3 x 2
+    const tutorial::ExpectedOutput t = tutorial::transpose_reference({1, 2, 3, 4, 5, 6}, 2, 3);
+    CHECK(t.value == std::vector<double>{1, 4, 2, 5, 3, 6});
+    CHECK(t.tolerance == std::vector<double>(6, 0.0));
+    CHECK_THROWS_AS(tutorial::transpose_reference({1, 2, 3}, 2, 2), std::invalid_argument);
+}
+
+TEST_CASE("sum_reference sums in double, with a tolerance from the depth of the summation", "[common]") {
+    const std::vector<float> values{0.5f, -2.0f, 1.25f, 3.0f};
+    const tutorial::ExpectedOutput s = tutorial::sum_reference(values, 2);
+    REQUIRE(s.value.size() == 1);
+    CHECK(s.value[0] == 2.75);
+    CHECK(s.tolerance[0] == tutorial::float_sum_error_factor(2) * 6.75);  // γ_2 · Σ|x|
+    CHECK(tutorial::sum_reference(values, 0).tolerance[0] == 0.0);        // exact, for integer tests
+    CHECK_THROWS_AS(tutorial::sum_reference({}, 1), std::invalid_argument);
+}
+
+TEST_CASE("transpose and reduction argument checks name the argument", "[common]") {
+    float a = 0.0f, b = 0.0f;
+    CHECK_THROWS_WITH(tutorial::require_transpose_arguments("f", &a, &b, 0, 3, 100),
+                      "f: argument rows must be between 1 and 100, got 0");
+    CHECK_THROWS_WITH(tutorial::require_transpose_arguments("f", &a, &a, 2, 3, 100),
+                      "f: argument output is the input; the transpose is out of place, so the output needs its own "
+                      "buffer");
+    CHECK_NOTHROW(tutorial::require_transpose_arguments("f", &a, &b, 2, 3, 100));
+    CHECK_THROWS_WITH(tutorial::require_reduce_arguments("g", &a, &b, 0, &b), "g: argument n must be at least 1, got 0");
+    CHECK_THROWS_WITH(tutorial::require_reduce_arguments("g", &a, &b, 5, nullptr),
+                      "g: argument workspace is a null pointer");
+    CHECK_NOTHROW(tutorial::require_reduce_arguments("g", &a, &b, 5, &b));
+}
+
 TEST_CASE("a report says when the wrong bytes still hold the poison", "[common]") {
     std::vector<std::uint8_t> expected = random_bytes(20, 8), got = expected;
     got[7] = 0xFF;
