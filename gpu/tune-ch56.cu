@@ -67,9 +67,11 @@ double median_ms(const std::function<void()>& work) {
 // ---- Transpose candidates --------------------------------------------------------------
 // A block of 32 x BR threads moves a T x T tile (T = 32 or 64): each thread T/32 columns
 // by T/BR rows. PAD adds a column to the tile; SWIZZLE stores column c of row r at
-// c ^ (r % 32) instead (no extra memory).
-template <int T, int BR, bool PAD, bool SWIZZLE>
-__global__ void transpose_tile(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+// c ^ (r % 32) instead (no extra memory); LDG loads through the read-only path. With
+// T = 32, BR = 8, PAD and no LDG it is the chapter's 5c as written (int indices, plain
+// pointers).
+template <int T, int BR, bool PAD, bool SWIZZLE, bool LDG>
+__global__ void transpose_tile(const float* in, float* out, int rows, int cols) {
     __shared__ float tile[T][T + (PAD ? 1 : 0)];
     const int tile_row = blockIdx.y * T, tile_col = blockIdx.x * T;
 #pragma unroll
@@ -80,7 +82,10 @@ __global__ void transpose_tile(const float* __restrict__ in, float* __restrict__
         for (int j = 0; j < T; j += BR) {
             const int tr = threadIdx.y + j;
             const int r = tile_row + tr;
-            if (r < rows && c < cols) tile[tr][SWIZZLE ? (tc ^ (tr % 32)) : tc] = in[(size_t)r * cols + c];
+            if (r < rows && c < cols) {
+                const float* from = &in[r * cols + c];
+                tile[tr][SWIZZLE ? (tc ^ (tr % 32)) : tc] = LDG ? __ldg(from) : *from;
+            }
         }
     }
     __syncthreads();
@@ -93,18 +98,18 @@ __global__ void transpose_tile(const float* __restrict__ in, float* __restrict__
             const int tc = threadIdx.y + j;  // tile column = input column = output row
             const int out_row = tile_col + tc;
             if (out_row < cols && out_col < rows)
-                out[(size_t)out_row * rows + out_col] = tile[tr][SWIZZLE ? (tc ^ (tr % 32)) : tc];
+                out[out_row * rows + out_col] = tile[tr][SWIZZLE ? (tc ^ (tr % 32)) : tc];
         }
     }
 }
 
 // The chapter's 5a: 32 x 8 threads, 4 elements each, straight in global memory.
-__global__ void transpose_naive(const float* __restrict__ in, float* __restrict__ out, int rows, int cols) {
+__global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
     const int c = blockIdx.x * 32 + threadIdx.x;
     if (c >= cols) return;
     for (int j = 0; j < 32; j += 8) {
         const int r = blockIdx.y * 32 + threadIdx.y + j;
-        if (r < rows) out[(size_t)c * rows + r] = in[(size_t)r * cols + c];
+        if (r < rows) out[c * rows + r] = in[r * cols + c];
     }
 }
 
@@ -147,17 +152,19 @@ void tune_transpose(int rows, int cols, double& best_share_out, std::string& bes
 
     const TransposeCandidate candidates[] = {
         {"naive 32x8 (5a)", 32, dim3(32, 8), transpose_naive},
-        {"tile 32, no pad, 32x8 (5b)", 32, dim3(32, 8), transpose_tile<32, 8, false, false>},
-        {"tile 32, pad, 32x8 (5c as written)", 32, dim3(32, 8), transpose_tile<32, 8, true, false>},
-        {"tile 32, pad, 32x4", 32, dim3(32, 4), transpose_tile<32, 4, true, false>},
-        {"tile 32, pad, 32x16", 32, dim3(32, 16), transpose_tile<32, 16, true, false>},
-        {"tile 32, pad, 32x32", 32, dim3(32, 32), transpose_tile<32, 32, true, false>},
-        {"tile 32, swizzle, 32x8", 32, dim3(32, 8), transpose_tile<32, 8, false, true>},
-        {"tile 64, pad, 32x8", 64, dim3(32, 8), transpose_tile<64, 8, true, false>},
-        {"tile 64, pad, 32x16", 64, dim3(32, 16), transpose_tile<64, 16, true, false>},
-        {"tile 64, pad, 32x32", 64, dim3(32, 32), transpose_tile<64, 32, true, false>},
-        {"tile 64, swizzle, 32x8", 64, dim3(32, 8), transpose_tile<64, 8, false, true>},
-        {"tile 64, swizzle, 32x16", 64, dim3(32, 16), transpose_tile<64, 16, false, true>},
+        {"tile 32, no pad, 32x8 (5b)", 32, dim3(32, 8), transpose_tile<32, 8, false, false, false>},
+        {"tile 32, pad, 32x8 (5c as written)", 32, dim3(32, 8), transpose_tile<32, 8, true, false, false>},
+        {"tile 32, pad, 32x8, __ldg", 32, dim3(32, 8), transpose_tile<32, 8, true, false, true>},
+        {"tile 32, pad, 32x4", 32, dim3(32, 4), transpose_tile<32, 4, true, false, false>},
+        {"tile 32, pad, 32x16", 32, dim3(32, 16), transpose_tile<32, 16, true, false, false>},
+        {"tile 32, pad, 32x32", 32, dim3(32, 32), transpose_tile<32, 32, true, false, false>},
+        {"tile 32, swizzle, 32x8", 32, dim3(32, 8), transpose_tile<32, 8, false, true, false>},
+        {"tile 64, pad, 32x8", 64, dim3(32, 8), transpose_tile<64, 8, true, false, false>},
+        {"tile 64, pad, 32x8, __ldg", 64, dim3(32, 8), transpose_tile<64, 8, true, false, true>},
+        {"tile 64, pad, 32x16", 64, dim3(32, 16), transpose_tile<64, 16, true, false, false>},
+        {"tile 64, pad, 32x32", 64, dim3(32, 32), transpose_tile<64, 32, true, false, false>},
+        {"tile 64, swizzle, 32x8", 64, dim3(32, 8), transpose_tile<64, 8, false, true, false>},
+        {"tile 64, swizzle, 32x16", 64, dim3(32, 16), transpose_tile<64, 16, false, true, false>},
     };
     best_share_out = 0.0;
     for (const TransposeCandidate& k : candidates) {
