@@ -78,6 +78,17 @@ std::string source_line(const std::string& path, int line) {
     return text;
 }
 
+// "at PATH:N" for the first line of @p path that contains @p text: where an access is written.
+std::string site_of(const std::string& path, const std::string& text) {
+    std::ifstream in(path);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.find(text) != std::string::npos) return "at " + path + ":" + std::to_string(number);
+    }
+    FAIL("no line of " << path << " contains " << text);
+    return "";
+}
+
 std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& in, int width, int height) {
     const int r = planted::kBoxRadius, area = (2 * r + 1) * (2 * r + 1);
     std::vector<std::uint8_t> out(in.size());
@@ -211,6 +222,9 @@ TEST_CASE("a naive GEMM without its bounds check is stopped at its first access 
     CHECK(contains(text, "block (1,0,0), thread (1,0,0)"));
     CHECK(contains(text, "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)"));
     CHECK(contains(text, "byte offset 1156"));
+    // The access's own line, not the launch's.
+    CHECK(contains(text, "block (1,0,0), thread (1,0,0):\n    " +
+                             site_of("tests/emu_planted/gemm.cu", "sum += A[row * K + k] * B[k * N + col]") + "\n"));
 }
 
 TEST_CASE("a read before the start of a buffer names the buffer and the negative offset", "[emu]") {
@@ -219,6 +233,7 @@ TEST_CASE("a read before the start of a buffer names the buffer and the negative
     INFO(text);
     CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
     CHECK(contains(text, "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];")));
     CHECK(contains(text, "byte offset -4"));
 }
 
@@ -234,6 +249,7 @@ TEST_CASE("a box mean that loads its halo one element too far is stopped at the 
     CHECK(contains(text, "out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>"));
     CHECK(contains(text, "block (0,0,0), thread ("));
     CHECK(contains(text, "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at tests/emu_planted/stencils.cu:"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
 }
 
 TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end of the image", "[emu]") {
@@ -241,6 +257,7 @@ TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end 
     INFO(text);
     CHECK(contains(text, "out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>"));
     CHECK(contains(text, "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
 }
 
 TEST_CASE("a moving average with room for its halo in dynamic shared memory matches the reference", "[emu]") {
@@ -267,6 +284,7 @@ TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo
     CHECK(contains(text, "out-of-bounds shared memory access in moving_average_planted"));
     CHECK(contains(text, "block (0,0,0), thread ("));
     CHECK(contains(text, "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave 1024 bytes"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")));
 }
 
 // ---- Divergent barriers ----------------------------------------------------------------------------
@@ -505,6 +523,7 @@ TEST_CASE("a kernel in an endless loop that reads memory is stopped at the time 
     CHECK(contains(text, "time limit: endless_sum_planted (launched at tests/emu_planted/endless.cu:"));
     CHECK(contains(text, "was still running after 2 s, so the CPU backend stopped it"));
     CHECK(contains(text, "In block (0,0,0), 64 of its 64 threads had not finished:"));
+    CHECK(contains(text, "thread (0,0,0) was " + site_of("tests/emu_planted/endless.cu", "for (int k = 0; k < n; k += 0) sum += in[k];")));
     CHECK(contains(text, "1 other block of the grid's 2 had not finished."));
     CHECK(contains(text, "`k += 0`"));
     DeviceBuffer<unsigned> ids(64);
@@ -549,6 +568,36 @@ TEST_CASE("a kernel looping without any checked access ends the program with a m
     CHECK(contains(text, "is still running 1 s after its time limit of 1 s"));
     CHECK(contains(text, "of block (0,0,0)"));
     CHECK(contains(text, "EMU_TIMEOUT=seconds sets the time limit"));
+}
+
+// ---- Compile errors ------------------------------------------------------------------------------
+TEST_CASE("compile errors after the translator's rewrites name the .cu file's line and column", "[emu]") {
+    // Each error comes after a rewrite on its line: a shared array and a pointer
+    // parameter indexed, a launch.
+    const std::vector<std::string> lines = {
+        "__global__ void broken(float* out, int n) {",
+        "    __shared__ float tile[32];",
+        "    tile[threadIdx.x] = out[threadIdx.x];",
+        "    __syncthreads();",
+        "    if (threadIdx.x < n) out[threadIdx.x] = tile[threadIdx.x] + not_declared;",
+        "}",
+        "void run(float* out) { broken<<<1, 32>>>(out, 32); int x = also_not_declared; }",
+    };
+    const std::string dir = "build/emu/compile-error", source = dir + "/broken.cu";
+    REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+    {
+        std::ofstream out(source);
+        for (const std::string& line : lines) out << line << "\n";
+    }
+    const std::string command = "build/emu/tools/cu2cpp " + source + " " + dir + "/broken.cu.cpp && ${CXX:-g++} -std=c++17 "
+                                "-fsyntax-only -Iemu/include " + dir + "/broken.cu.cpp >" + dir + "/log 2>&1";
+    CHECK(std::system(command.c_str()) != 0);
+    std::ifstream in(dir + "/log");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    const auto column = [&](int line, const std::string& word) { return std::to_string(lines[line - 1].find(word) + 1); };
+    CHECK(contains(text, source + ":5:" + column(5, "not_declared") + ": error:"));
+    CHECK(contains(text, source + ":7:" + column(7, "also_not_declared") + ": error:"));
 }
 
 // ---- Launch checks, shared memory, built-ins ----------------------------------------------------

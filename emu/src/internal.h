@@ -127,6 +127,9 @@ std::string kernel_label(const GridRun& run, const char* signature);
 /// @brief Run every block of the grid, in parallel on worker threads.
 GridOutcome run_grid(const GridRun& run);
 
+/// @brief "at chapters/01-naive-gemm/naive_gemm.cu:31\n  " for an access written at
+/// @p file:@p line, a line of a message of its own; "" when @p file is null.
+std::string access_site(const char* file, int line);
 /// @brief "(1,0,0)".
 std::string coordinates(uint3 v);
 /// @brief "block (1,0,0), thread (3,2,0)" for the thread running on this OS thread.

@@ -17,6 +17,10 @@ std::string coordinates(uint3 v) {
     return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
 }
 
+std::string access_site(const char* file, int line) {
+    return file != nullptr ? "at " + std::string(file) + ":" + std::to_string(line) + "\n  " : std::string();
+}
+
 std::string running_thread() { return "block " + coordinates(blockIdx) + ", thread " + coordinates(threadIdx); }
 
 std::string running_kernel() {

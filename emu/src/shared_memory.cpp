@@ -74,10 +74,12 @@ DynamicShared dynamic_shared() {
     return DynamicShared{b.dynamic_base, b.dynamic_bytes};
 }
 
-void shared_out_of_bounds(const void* array, long long index, std::size_t extent, std::size_t element_bytes) {
+void shared_out_of_bounds(const void* array, long long index, std::size_t extent, std::size_t element_bytes,
+                          const char* file, int line) {
     BlockRun& b = block_or_die("a __shared__ array");
     std::ostringstream out;
-    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  ";
+    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  "
+        << access_site(file, line);
     const char* at = static_cast<const char*>(array);
     const SharedVariable* v = nullptr;
     for (const SharedVariable& candidate : b.variables) {
@@ -106,11 +108,12 @@ void shared_out_of_bounds(const void* array, long long index, std::size_t extent
 }
 
 void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t element_size, const char* type_name,
-                                  std::size_t bytes) {
+                                  std::size_t bytes, const char* file, int line) {
     // Only to say so when it is used outside a kernel: the message needs the running kernel.
     block_or_die("extern __shared__ memory");
     std::ostringstream out;
-    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  " << name
+    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  "
+        << access_site(file, line) << name
         << "[" << index << "] is outside the dynamic shared memory `extern __shared__ " << (type_name ? type_name : "T")
         << " " << name << "[]`: the launch gave " << bytes << " bytes (" << bytes / element_size << " "
         << (type_name ? std::string(type_name) + "s" : "elements of " + std::to_string(element_size) + " bytes")
