@@ -15,7 +15,7 @@
 #include "compare.h"
 #include "device_buffer.h"
 #include "random.h"
-#include "reference.h"
+#include "transpose_reference.h"
 
 #include <string>
 #include <utility>

@@ -7,7 +7,7 @@
 #include "device_buffer.h"
 #include "expect.h"
 #include "random.h"
-#include "reference.h"
+#include "transpose_reference.h"
 
 #include <functional>
 #include <ostream>

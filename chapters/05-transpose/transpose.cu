@@ -11,6 +11,7 @@
 #include "transpose.h"
 
 #include "cuda_check.h"
+#include "transpose_reference.h"
 #include "validate.h"
 
 // 5a: each thread copies its 4 elements directly. A warp reads 32 consecutive floats

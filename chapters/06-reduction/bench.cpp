@@ -16,7 +16,7 @@
 #include "compare.h"
 #include "device_buffer.h"
 #include "random.h"
-#include "reference.h"
+#include "reduction_reference.h"
 
 #include <string>
 #include <utility>

@@ -11,7 +11,7 @@
 
 #include "device_buffer.h"
 #include "random.h"
-#include "reference.h"
+#include "reduction_reference.h"
 
 #include <cmath>
 #include <cstdio>

@@ -11,6 +11,7 @@
 #include "reduction.h"
 
 #include "cuda_check.h"
+#include "reduction_reference.h"
 #include "validate.h"
 
 #include <cstdint>

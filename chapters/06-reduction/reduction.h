@@ -21,10 +21,10 @@
 constexpr int kReduceBlock = 256;
 
 /// @brief The most blocks reduce_warp() launches in its first pass. Enough to fill
-/// any GPU of this course several times over (an H200 holds 132 × 8 such blocks at
+/// any GPU of this course several times over (an H100 holds 132 × 8 such blocks at
 /// once); fixed, not read from the GPU, so that the order of the additions, and so the
 /// sum's last bits, are the same on every GPU.
-constexpr int kReduceWarpMaxBlocks = 1024;
+constexpr int kReduceWarpMaxBlocks = 2048;
 
 /// @brief Blocks in reduce_warp()'s first pass for @p n elements: one per
 /// 4 · kReduceBlock elements (each thread loads at least one float4), at most

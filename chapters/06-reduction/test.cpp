@@ -8,7 +8,7 @@
 #include "device_buffer.h"
 #include "expect.h"
 #include "random.h"
-#include "reference.h"
+#include "reduction_reference.h"
 
 #include <cmath>
 #include <cstdint>
