@@ -7,10 +7,13 @@
 #include "device_buffer.h"
 #include "expect.h"
 #include "random.h"
+#include "sweep.h"
 #include "transpose_reference.h"
 
 #include <functional>
 #include <ostream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -78,6 +81,19 @@ tutorial::ComparisonReport run_transpose(const Transpose& transpose, const Matri
                                             tutorial::transpose_reference(input, c.rows, c.cols), layout);
 }
 
+// Every matrix case in one report: the first failing one in full, a line for each other,
+// and what the failing shapes share (a side that is no multiple of the tile, say).
+tutorial::ShapeSweep sweep_matrix_cases(const std::string& name, const Transpose& transpose) {
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(5));
+    for (const MatrixCase& c : matrix_cases()) {
+        std::ostringstream label;
+        label << c;
+        sweep.run(label.str(), {{"rows", c.rows, T, "", "tile"}, {"cols", c.cols, T, "", "tile"}},
+                  [&] { return run_transpose(transpose, c); });
+    }
+    return sweep;
+}
+
 void check_rejects_bad_arguments(const Transpose& transpose, const std::string& name) {
     // Validation must reject the call before any kernel could touch these addresses.
     float dummy[2] = {0.0f, 0.0f};
@@ -141,21 +157,15 @@ TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the 
 }
 
 TEST_CASE("transpose_naive moves every element to its mirror place, bit for bit", "[chapter5][gpu]") {
-    const MatrixCase c = GENERATE(from_range(matrix_cases()));
-    INFO(c);
-    REQUIRE_MATCH(run_transpose(transpose_naive, c));
+    REQUIRE_SWEEP(sweep_matrix_cases("transpose_naive", transpose_naive));
 }
 
 TEST_CASE("transpose_shared moves every element to its mirror place, bit for bit", "[chapter5][gpu]") {
-    const MatrixCase c = GENERATE(from_range(matrix_cases()));
-    INFO(c);
-    REQUIRE_MATCH(run_transpose(transpose_shared, c));
+    REQUIRE_SWEEP(sweep_matrix_cases("transpose_shared", transpose_shared));
 }
 
 TEST_CASE("transpose_padded moves every element to its mirror place, bit for bit", "[chapter5][gpu]") {
-    const MatrixCase c = GENERATE(from_range(matrix_cases()));
-    INFO(c);
-    REQUIRE_MATCH(run_transpose(transpose_padded, c));
+    REQUIRE_SWEEP(sweep_matrix_cases("transpose_padded", transpose_padded));
 }
 
 TEST_CASE("transpose_naive rejects bad sizes, null pointers and an in-place call, naming the argument",
@@ -171,4 +181,22 @@ TEST_CASE("transpose_shared rejects bad sizes, null pointers and an in-place cal
 TEST_CASE("transpose_padded rejects bad sizes, null pointers and an in-place call, naming the argument",
           "[chapter5]") {
     check_rejects_bad_arguments(transpose_padded, "transpose_padded");
+}
+
+TEST_CASE("transpose_reference swaps rows and columns, with zero tolerance", "[chapter5][reference]") {
+    // 2 x 3 -> 3 x 2
+    const tutorial::ExpectedOutput t = tutorial::transpose_reference({1, 2, 3, 4, 5, 6}, 2, 3);
+    CHECK(t.value == std::vector<double>{1, 4, 2, 5, 3, 6});
+    CHECK(t.tolerance == std::vector<double>(6, 0.0));
+    CHECK_THROWS_AS(tutorial::transpose_reference({1, 2, 3}, 2, 2), std::invalid_argument);
+}
+
+TEST_CASE("require_transpose_arguments names the argument", "[chapter5][reference]") {
+    float a = 0.0f, b = 0.0f;
+    CHECK_THROWS_WITH(tutorial::require_transpose_arguments("f", &a, &b, 0, 3, 100),
+                      "f: argument rows must be between 1 and 100, got 0");
+    CHECK_THROWS_WITH(tutorial::require_transpose_arguments("f", &a, &a, 2, 3, 100),
+                      "f: argument output is the input; the transpose is out of place, so the output needs its own "
+                      "buffer");
+    CHECK_NOTHROW(tutorial::require_transpose_arguments("f", &a, &b, 2, 3, 100));
 }

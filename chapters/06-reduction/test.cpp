@@ -9,12 +9,15 @@
 #include "expect.h"
 #include "random.h"
 #include "reduction_reference.h"
+#include "sweep.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <functional>
 #include <ostream>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -132,8 +135,30 @@ tutorial::ComparisonReport check_exact_sum(const Reduce& reduce, const SumCase& 
         }
         magnitude += static_cast<long long>(std::fabs(values[i]));
     }
-    REQUIRE(magnitude <= budget);  // the premise of exactness
+    if (magnitude > budget) {  // the premise of exactness
+        throw std::logic_error("check_exact_sum: the integers add up past 2^24, where floats stop being exact");
+    }
     return compare_sum(run_reduce(reduce, values, c.offset), tutorial::sum_reference(values, 0), tutorial::run_seed());
+}
+
+// Every sum case in one report: the first failing one in full, a line for each other,
+// and what the failing cases share (an n that is no multiple of the block, say).
+// `depth_of(n)` is the tolerance's depth for random floats; without it the sums are of
+// small integers and must be exact.
+tutorial::ShapeSweep sweep_sum_cases(const std::string& name, const Reduce& reduce, const std::vector<SumCase>& cases,
+                                     const std::function<long long(int)>& depth_of) {
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(6));
+    for (const SumCase& c : cases) {
+        std::ostringstream label;
+        label << c;
+        if (depth_of) {
+            label << " (tolerance: " << depth_of(c.n) << " levels of rounding)";
+        }
+        sweep.run(label.str(), {{"n", c.n, 4, "", "float4"}, {"offset", c.offset, 0, "", ""}}, [&] {
+            return depth_of ? check_random_sum(reduce, c, depth_of(c.n)) : check_exact_sum(reduce, c);
+        });
+    }
+    return sweep;
 }
 
 void check_rejects_bad_arguments(const Reduce& reduce, const std::string& name) {
@@ -187,39 +212,31 @@ TEST_CASE("reduce_workspace_floats holds every pass's partial sums", "[chapter6]
 }
 
 TEST_CASE("reduce_interleaved sums random floats within the error bound of its tree", "[chapter6][gpu]") {
-    const SumCase c = GENERATE(from_range(sum_cases(!kOnCpuBackend)));
-    INFO(c << "; the tolerance allows " << reduce_tree_depth(c.n) << " levels of rounding");
-    REQUIRE_MATCH(check_random_sum(reduce_interleaved, c, reduce_tree_depth(c.n)));
+    REQUIRE_SWEEP(sweep_sum_cases("reduce_interleaved", reduce_interleaved, sum_cases(!kOnCpuBackend),
+                                  reduce_tree_depth));
 }
 
 TEST_CASE("reduce_sequential sums random floats within the error bound of its tree", "[chapter6][gpu]") {
-    const SumCase c = GENERATE(from_range(sum_cases(!kOnCpuBackend)));
-    INFO(c << "; the tolerance allows " << reduce_tree_depth(c.n) << " levels of rounding");
-    REQUIRE_MATCH(check_random_sum(reduce_sequential, c, reduce_tree_depth(c.n)));
+    REQUIRE_SWEEP(sweep_sum_cases("reduce_sequential", reduce_sequential, sum_cases(!kOnCpuBackend),
+                                  reduce_tree_depth));
 }
 
 TEST_CASE("reduce_warp sums random floats within the error bound of its order of additions", "[chapter6][gpu]") {
-    const SumCase c = GENERATE(from_range(sum_cases(true)));
-    INFO(c << "; the tolerance allows " << reduce_warp_depth(c.n) << " levels of rounding");
-    REQUIRE_MATCH(check_random_sum(reduce_warp, c, reduce_warp_depth(c.n)));
+    REQUIRE_SWEEP(sweep_sum_cases("reduce_warp", reduce_warp, sum_cases(true), reduce_warp_depth));
 }
 
 TEST_CASE("every reduction sums small integers exactly, so no element is missed or counted twice",
           "[chapter6][gpu]") {
     SECTION("reduce_interleaved") {
-        const SumCase c = GENERATE(from_range(sum_cases(!kOnCpuBackend)));
-        INFO(c);
-        REQUIRE_MATCH(check_exact_sum(reduce_interleaved, c));
+        REQUIRE_SWEEP(sweep_sum_cases("reduce_interleaved on small integers", reduce_interleaved,
+                                      sum_cases(!kOnCpuBackend), nullptr));
     }
     SECTION("reduce_sequential") {
-        const SumCase c = GENERATE(from_range(sum_cases(!kOnCpuBackend)));
-        INFO(c);
-        REQUIRE_MATCH(check_exact_sum(reduce_sequential, c));
+        REQUIRE_SWEEP(sweep_sum_cases("reduce_sequential on small integers", reduce_sequential,
+                                      sum_cases(!kOnCpuBackend), nullptr));
     }
     SECTION("reduce_warp") {
-        const SumCase c = GENERATE(from_range(sum_cases(true)));
-        INFO(c);
-        REQUIRE_MATCH(check_exact_sum(reduce_warp, c));
+        REQUIRE_SWEEP(sweep_sum_cases("reduce_warp on small integers", reduce_warp, sum_cases(true), nullptr));
     }
 }
 
@@ -270,4 +287,22 @@ TEST_CASE("reduce_sequential rejects a bad n and null pointers, naming the argum
 
 TEST_CASE("reduce_warp rejects a bad n and null pointers, naming the argument", "[chapter6]") {
     check_rejects_bad_arguments(reduce_warp, "reduce_warp");
+}
+
+TEST_CASE("sum_reference sums in double, with a tolerance from the depth of the summation", "[chapter6][reference]") {
+    const std::vector<float> values{0.5f, -2.0f, 1.25f, 3.0f};
+    const tutorial::ExpectedOutput s = tutorial::sum_reference(values, 2);
+    REQUIRE(s.value.size() == 1);
+    CHECK(s.value[0] == 2.75);
+    CHECK(s.tolerance[0] == tutorial::float_sum_error_factor(2) * 6.75);  // γ_2 · Σ|x|
+    CHECK(tutorial::sum_reference(values, 0).tolerance[0] == 0.0);        // exact, for integer tests
+    CHECK_THROWS_AS(tutorial::sum_reference({}, 1), std::invalid_argument);
+}
+
+TEST_CASE("require_reduce_arguments names the argument", "[chapter6][reference]") {
+    float a = 0.0f, b = 0.0f;
+    CHECK_THROWS_WITH(tutorial::require_reduce_arguments("g", &a, &b, 0, &b), "g: argument n must be at least 1, got 0");
+    CHECK_THROWS_WITH(tutorial::require_reduce_arguments("g", &a, &b, 5, nullptr),
+                      "g: argument workspace is a null pointer");
+    CHECK_NOTHROW(tutorial::require_reduce_arguments("g", &a, &b, 5, &b));
 }

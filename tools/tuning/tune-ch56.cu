@@ -5,7 +5,7 @@
 //
 // Self-contained: it needs only the CUDA toolkit, not the rest of the repository.
 //
-//   nvcc -std=c++17 -O3 -arch=native -o build/tune-ch56 gpu/tune-ch56.cu && ./build/tune-ch56
+//   mkdir -p build && nvcc -std=c++17 -O3 -arch=native -o build/tune-ch56 tools/tuning/tune-ch56.cu && ./build/tune-ch56
 //
 // Every timing: the L2 cache flushed (a 2 x L2 cudaMemset) before each repetition,
 // outside the timed interval, CUDA events around the work, the median of kReps runs.
@@ -132,6 +132,38 @@ __global__ void transpose_float2(const float* in, float* out, int rows, int cols
     }
 }
 
+// For shapes whose row strides are no multiple of 8 floats (8191 x 8193): most 32-float
+// row segments start inside a 32-byte sector, so a warp's 128 bytes touch 5 sectors, not
+// 4, and on the write side the first and last sectors are partial: L2 merges them with
+// what another block writes much later, or reads the rest from DRAM. This candidate
+// makes every warp's *write* start at a 32-byte boundary: output row c (input column c)
+// is cut into 32-float windows shifted back by s_c = (c * rows) % 8 floats, the same
+// shift for every block of that output row, so the windows still tile the row. A block
+// loads the 40 input rows tile_row - 8 .. tile_row + 31 (8 more than 5c, mostly from
+// L2: the block above read them) so that every shifted window is in its tile. The grid
+// has one more block row for the last shifted window. Needs the output's base 32-byte
+// aligned (cudaMalloc gives 256).
+template <int BR>
+__global__ void transpose_aligned_writes(const float* in, float* out, int rows, int cols) {
+    __shared__ float tile[40][33];
+    const int tile_row = blockIdx.y * 32, tile_col = blockIdx.x * 32;
+    const int c_load = tile_col + threadIdx.x;
+    for (int i = threadIdx.y; i < 40; i += BR) {
+        const int r = tile_row - 8 + i;
+        if (r >= 0 && r < rows && c_load < cols) tile[i][threadIdx.x] = in[(size_t)r * cols + c_load];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < 32; j += BR) {
+        const int k = threadIdx.y + j;  // tile column = input column = output row
+        const int c = tile_col + k;
+        if (c >= cols) continue;
+        const int shift = (int)(((long long)c * rows) % 8);  // floats past the last 32-byte boundary
+        const int o = tile_row - shift + threadIdx.x;         // output column = input row
+        if (o >= 0 && o < rows) out[(size_t)c * rows + o] = tile[8 - shift + threadIdx.x][k];
+    }
+}
+
 // The chapter's 5a: 32 x 8 threads, 4 elements each, straight in global memory.
 __global__ void transpose_naive(const float* in, float* out, int rows, int cols) {
     const int c = blockIdx.x * 32 + threadIdx.x;
@@ -156,6 +188,7 @@ struct TransposeCandidate {
     dim3 block;
     void (*kernel)(const float*, float*, int, int);
     bool even_sides_only = false;
+    int extra_block_rows = 0;  // blocks past ceil(rows / tile), for shifted windows
 };
 
 void tune_transpose(int rows, int cols, double& best_share_out, std::string& best_name_out) {
@@ -197,11 +230,13 @@ void tune_transpose(int rows, int cols, double& best_share_out, std::string& bes
         {"tile 64, swizzle, 32x16", 64, dim3(32, 16), transpose_tile<64, 16, false, true, false>},
         {"tile 64, pad, float2, 32x8", 64, dim3(32, 8), transpose_float2<8>, true},
         {"tile 64, pad, float2, 32x16", 64, dim3(32, 16), transpose_float2<16>, true},
+        {"tile 32, pad, aligned writes, 32x8", 32, dim3(32, 8), transpose_aligned_writes<8>, false, 1},
+        {"tile 32, pad, aligned writes, 32x16", 32, dim3(32, 16), transpose_aligned_writes<16>, false, 1},
     };
     best_share_out = 0.0;
     for (const TransposeCandidate& k : candidates) {
         if (k.even_sides_only && (rows % 2 != 0 || cols % 2 != 0)) continue;
-        const dim3 grid((cols + k.tile - 1) / k.tile, (rows + k.tile - 1) / k.tile);
+        const dim3 grid((cols + k.tile - 1) / k.tile, (rows + k.tile - 1) / k.tile + k.extra_block_rows);
         CHECK(cudaMemset(out, 0xFF, bytes));
         const double ms = median_ms([&] { k.kernel<<<grid, k.block>>>(in, out, rows, cols); });
         CHECK(cudaMemset(errors, 0, sizeof *errors));
@@ -353,7 +388,7 @@ void tune_reduction(int n, int sms) {
                 k.final_kernel<<<1, 256>>>(work, sum, grid);
             });
             report("float4+shuffle, block " + std::to_string(k.block) + ", unroll " + std::to_string(k.unroll) +
-                       ", grid " + std::to_string(grid) + (grid == 1024 && k.block == 256 && k.unroll == 1 ? " (6c)" : ""),
+                       ", grid " + std::to_string(grid) + (grid == 2048 && k.block == 256 && k.unroll == 1 ? " (6c)" : ""),
                    ms);
         }
     }
