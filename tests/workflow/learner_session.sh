@@ -21,6 +21,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/workflow/steps.sh"
 start_session learner-session "${1:-}"
+reuse_build_of "$root"
 
 # The chapters, through the tools' one reader of the registry: "number<TAB>folder<TAB>title".
 registry=$(python3 -m tools.tutorial chapters --fields)
