@@ -159,6 +159,9 @@ struct dim3 {
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
+// float2 and float4, for vector loads (chapter 6).
+#include "emu/vector_types.h"
+
 typedef struct CUstream_st* cudaStream_t;  ///< a stream; 0 is the default stream
 typedef struct CUevent_st* cudaEvent_t;    ///< an event, for timing (meaningless on the CPU backend)
 

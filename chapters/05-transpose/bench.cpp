@@ -1,0 +1,70 @@
+// Chapter 5 benchmark: the transpose of an 8192 x 8192 float matrix, and of an awkward
+// 8191 x 8193 one, naive against the shared tile and the padded tile.
+//
+// `make chapter5 bench` times your kernels; `make chapter5 bench SOLUTIONS=1` the
+// references. It times transpose_naive (the baseline), transpose_shared and
+// transpose_padded, and checks every element against the CPU after timing.
+//
+// The rate is effective bandwidth: the matrix read once and written once, over the
+// time. Its ceiling is the device-to-device copy the session measures first: a
+// transpose moves exactly the bytes of a copy, only to other places, so the share of
+// the copy's rate is how much the reordering costs.
+#include "transpose.h"
+
+#include "benchmark/session.h"
+#include "compare.h"
+#include "device_buffer.h"
+#include "random.h"
+#include "transpose_reference.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using TransposeFunction = void (*)(const float* input, float* output, int rows, int cols);
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    using namespace tutorial;
+    return benchmark::run(argc, argv, [](benchmark::Session& session) {
+        // The square the numbers are for, and one whose sides are multiples of
+        // nothing, with partial tiles along two edges: it should come within a few
+        // percent of the square.
+        const std::pair<int, int> shapes[] = {{8192, 8192}, {8191, 8193}};
+        for (const auto& [rows, cols] : shapes) {
+            const std::size_t elements = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
+            const std::vector<float> matrix = random_floats(elements, derive_seed(run_seed(), {rows, cols}));
+            const ExpectedOutput expected = transpose_reference(matrix, rows, cols);
+            DeviceBuffer<float> input(matrix), output(elements);
+            const std::string problem = std::to_string(rows) + " x " + std::to_string(cols);
+            const std::pair<const char*, TransposeFunction> variants[] = {
+                {"naive", transpose_naive}, {"shared", transpose_shared}, {"padded", transpose_padded}};
+            for (const auto& [variant, transpose] : variants) {
+                benchmark::WorkToTime work;
+                work.problem = problem;
+                work.variant = variant;
+                work.unit = "GB/s";
+                work.work = 2.0 * sizeof(float) * static_cast<double>(elements);  // read once, written once
+                work.is_baseline = transpose == transpose_naive;
+                work.prepare = [&] { output.poison(); };  // NaN: an element never written fails the check
+                work.run = [&, rows = rows, cols = cols, transpose = transpose] {
+                    transpose(input.data(), output.data(), rows, cols);
+                };
+                work.check = [&, rows = rows, cols = cols] {
+                    OutputLayout layout;
+                    layout.name = "output";
+                    layout.rows = cols;
+                    layout.cols = rows;
+                    layout.tile_rows = kTransposeTile;
+                    layout.tile_cols = kTransposeTile;
+                    layout.seed = run_seed();
+                    return compare_with_tolerance(output.download(), expected, layout).text;
+                };
+                session.measure_kernel(work, session.copy_ceiling());
+            }
+        }
+    });
+}

@@ -1,0 +1,94 @@
+// Chapter 5: the transpose of a rows x cols float matrix, three ways: straight in
+// global memory (5a), through a 32 x 32 shared tile (5b), and through the same tile
+// padded to 32 x 33, which has no bank conflicts (5c).
+//
+// Read README.md in this folder first. Then work through the TODO(chapter5) markers
+// below, top to bottom, and run `make chapter5 test` after each one.
+//
+// output(c, r) = input(r, c): input element r * cols + c goes to output element
+// c * rows + r. All three kernels use one launch: 32 x 8 threads per block, one block
+// per 32 x 32 tile of the input, each thread moving 4 elements of its tile.
+#include "transpose.h"
+
+#include "cuda_check.h"
+#include "transpose_reference.h"
+#include "validate.h"
+
+// 5a: each thread copies its 4 elements directly. A warp reads 32 consecutive floats
+// of an input row (coalesced), but writes them down an output column: 32 addresses
+// `rows` floats apart, 32 separate memory transactions.
+__global__ void transpose_naive_kernel(const float* input, float* output, int rows, int cols) {
+    // TODO(chapter5): this thread's input column c = blockIdx.x * kTransposeTile + threadIdx.x,
+    //   and an early return when c is outside the matrix (c >= cols).
+
+    // TODO(chapter5): the thread's 4 rows: first_row = blockIdx.y * kTransposeTile + threadIdx.y,
+    //   then first_row + kTransposeBlockRows, ... up to the tile's 32 rows (a loop over j
+    //   from 0 to kTransposeTile in steps of kTransposeBlockRows). For each row r inside
+    //   the matrix, copy input[r * cols + c] to output[c * rows + r].
+}
+
+tutorial::LaunchConfig transpose_launch_config(int rows, int cols) {
+    // TODO(chapter5): a kTransposeTile x kTransposeBlockRows block, and a grid of one
+    //   block per 32 x 32 tile: grid.x covers the cols columns, grid.y the rows rows,
+    //   each rounded up with tutorial::ceil_div.
+    (void)rows;
+    (void)cols;
+    return tutorial::LaunchConfig{dim3(1, 1), dim3(1, 1)};
+}
+
+// 5b: the block reads its tile row by row into shared memory, then writes it out row
+// by row of the output, which is column by column of the tile. Both global accesses
+// are now coalesced; the column read from shared memory is where the cost moved: the
+// 32 floats of a tile column are 32 floats apart, all in the same bank.
+__global__ void transpose_shared_kernel(const float* input, float* output, int rows, int cols) {
+    // TODO(chapter5): the tile, __shared__ float tile[kTransposeTile][kTransposeTile], and
+    //   the input row and column of its first element: tile_row = blockIdx.y * kTransposeTile,
+    //   tile_col = blockIdx.x * kTransposeTile.
+
+    // TODO(chapter5): load the tile along input rows, as 5a reads: thread (x, y) loads
+    //   tile[y + j][x] = input(tile_row + y + j, tile_col + x) for j = 0, 8, 16, 24,
+    //   skipping elements outside the matrix.
+
+    // TODO(chapter5): wait until the whole tile is loaded: each thread is about to write
+    //   out elements that other threads loaded.
+
+    // TODO(chapter5): write the tile out along output rows: output row tile_col + y + j
+    //   (an input column), output column tile_row + x (an input row), from
+    //   tile[x][y + j], skipping elements outside the output (cols rows, rows columns).
+}
+
+// 5c: 5b with one unused column per tile row. Element [i][k] is at word i * 33 + k, so
+// tile column k's 32 elements are in banks (i + k) % 32 for i = 0..31: all different.
+__global__ void transpose_padded_kernel(const float* input, float* output, int rows, int cols) {
+    // TODO(chapter5): 5b again, with one change: the tile is
+    //   __shared__ float tile[kTransposeTile][kTransposeTile + 1]. The extra column is
+    //   never used; it shifts each tile row by one bank (the lesson explains why).
+}
+
+namespace {
+
+using TransposeKernel = void (*)(const float*, float*, int, int);
+
+void launch_transpose(TransposeKernel kernel, const char* kernel_name, const float* input, float* output, int rows,
+                      int cols) {
+    const tutorial::LaunchConfig launch = transpose_launch_config(rows, cols);
+    kernel<<<launch.grid, launch.block>>>(input, output, rows, cols);
+    CUDA_CHECK_KERNEL(kernel_name);
+}
+
+}  // namespace
+
+void transpose_naive(const float* input, float* output, int rows, int cols) {
+    tutorial::require_transpose_arguments("transpose_naive", input, output, rows, cols, kTransposeMaxRows);
+    launch_transpose(transpose_naive_kernel, "transpose_naive_kernel", input, output, rows, cols);
+}
+
+void transpose_shared(const float* input, float* output, int rows, int cols) {
+    tutorial::require_transpose_arguments("transpose_shared", input, output, rows, cols, kTransposeMaxRows);
+    launch_transpose(transpose_shared_kernel, "transpose_shared_kernel", input, output, rows, cols);
+}
+
+void transpose_padded(const float* input, float* output, int rows, int cols) {
+    tutorial::require_transpose_arguments("transpose_padded", input, output, rows, cols, kTransposeMaxRows);
+    launch_transpose(transpose_padded_kernel, "transpose_padded_kernel", input, output, rows, cols);
+}

@@ -1,0 +1,63 @@
+// Chapter 6 benchmark: the sum of 2^28 floats (1 GiB), the tree with interleaved
+// addressing against the tree with sequential addressing and the float4 + warp-shuffle
+// kernel.
+//
+// `make chapter6 bench` times your kernels; `make chapter6 bench SOLUTIONS=1` the
+// references. It times reduce_interleaved (the baseline the speed-ups are over),
+// reduce_sequential and reduce_warp, and checks each sum against the CPU after timing.
+//
+// The rate is the read rate: the 4 bytes of each element, read once, over the time (a
+// sum writes nothing worth counting). Its ceiling is the device-to-device copy the
+// session measures first, reads plus writes: a reduction that reads as fast as a copy
+// moves bytes is as fast as the memory allows.
+#include "reduction.h"
+
+#include "benchmark/session.h"
+#include "compare.h"
+#include "device_buffer.h"
+#include "random.h"
+#include "reduction_reference.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+constexpr int kElements = 1 << 28;
+
+using ReduceFunction = void (*)(const float* input, float* sum, int n, float* workspace);
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    using namespace tutorial;
+    return benchmark::run(argc, argv, [](benchmark::Session& session) {
+        const std::vector<float> values = random_floats(kElements, derive_seed(run_seed(), {kElements}));
+        DeviceBuffer<float> input(values), sum(1), workspace(reduce_workspace_floats(kElements));
+        const std::pair<const char*, ReduceFunction> variants[] = {
+            {"interleaved", reduce_interleaved}, {"sequential", reduce_sequential}, {"warp", reduce_warp}};
+        for (const auto& [variant, reduce] : variants) {
+            const ExpectedOutput expected =
+                sum_reference(values, reduce == reduce_warp ? reduce_warp_depth(kElements) : reduce_tree_depth(kElements));
+            benchmark::WorkToTime work;
+            work.problem = "2^28 floats";
+            work.variant = variant;
+            work.unit = "GB/s";
+            work.work = sizeof(float) * static_cast<double>(kElements);  // each element read once
+            work.is_baseline = reduce == reduce_interleaved;
+            work.prepare = [&] {  // NaN: a sum never written, or a partial sum never written, fails the check
+                sum.poison();
+                workspace.poison();
+            };
+            work.run = [&, reduce = reduce] { reduce(input.data(), sum.data(), kElements, workspace.data()); };
+            work.check = [&] {
+                OutputLayout layout;
+                layout.name = "sum";
+                layout.seed = run_seed();
+                return compare_with_tolerance(sum.download(), expected, layout).text;
+            };
+            session.measure_kernel(work, session.copy_ceiling());
+        }
+    });
+}

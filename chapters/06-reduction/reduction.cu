@@ -1,0 +1,167 @@
+// Chapter 6: the sum of n floats, three ways: a shared-memory tree with interleaved
+// addressing (6a), the same tree with sequential addressing (6b), and a kernel that adds
+// while it loads, then finishes with warp shuffles (6c).
+//
+// Read README.md in this folder first. Then work through the TODO(chapter6) markers
+// below, top to bottom, and run `make chapter6 test` after each one.
+//
+// Every kernel writes one partial sum per block; a later launch adds the partial sums
+// up, so the result is the same, bit for bit, on every run. The host code that chains
+// the passes is written, at the end of the file.
+#include "reduction.h"
+
+#include "cuda_check.h"
+#include "reduction_reference.h"
+#include "validate.h"
+
+#include <cstdint>
+
+// 6a: each thread loads one element into shared memory; then, in steps s = 1, 2, 4, ...,
+// thread t adds element t + s to element t if t is a multiple of 2s. The tree is right,
+// but the threads that work are scattered: in step s only every (2s)-th thread of a
+// warp adds, and the warp takes as long as if all 32 did.
+__global__ void reduce_interleaved_kernel(const float* input, float* partial, int n) {
+    // TODO(chapter6): the block's cache, __shared__ float cache[kReduceBlock], and this
+    //   thread's element i = blockIdx.x * blockDim.x + threadIdx.x (a long long: near
+    //   n = 2^31 the last block's i passes INT_MAX). Load cache[t] = input[i], or 0 past
+    //   the end of the input: a zero adds nothing. Then wait for the whole block.
+
+    // TODO(chapter6): the tree: for s = 1, 2, 4, ... while s < blockDim.x, thread t adds
+    //   cache[t + s] to cache[t] if t % (2 * s) == 0. Every step reads what the last
+    //   one wrote: a barrier after each step, outside the if (all threads must reach it).
+
+    // TODO(chapter6): thread 0 writes the block's sum, cache[0], to partial[blockIdx.x].
+}
+
+// 6b: the same tree, with the working threads packed at the front: in step s (half
+// the block, then a quarter, ...), threads t < s add element t + s to element t. Whole
+// warps work or whole warps skip until s < 32, and the 32 threads of a warp read 32
+// consecutive words: 32 different banks.
+__global__ void reduce_sequential_kernel(const float* input, float* partial, int n) {
+    // TODO(chapter6): load the cache as in 6a.
+
+    // TODO(chapter6): the tree with sequential addressing: for s = blockDim.x / 2, then
+    //   half that, down to 1, threads t < s add cache[t + s] to cache[t]; a barrier after
+    //   each step. Thread 0 writes cache[0] to partial[blockIdx.x].
+}
+
+// 6c, step 1: the sum of the 32 values of a warp's threads, in lane 0. Each
+// __shfl_down_sync reads the value of the lane `offset` places further; after offsets
+// 16, 8, 4, 2, 1, lane 0 holds the whole warp's sum. No shared memory, no barrier: the
+// 32 lanes exchange registers, and the mask says all 32 take part.
+__device__ float warp_sum(float value) {
+    // TODO(chapter6): for offset = 16, 8, 4, 2, 1 (warpSize / 2, halved each time), add
+    //   __shfl_down_sync(0xffffffffu, value, offset): the value of the lane offset places
+    //   further. Lane 0 then holds the sum of all 32; return value.
+    return value;
+}
+
+// 6c, step 2: the sum of the block's values, in thread 0. Each warp sums its own; lane
+// 0 of each writes it to shared memory; after the barrier, the first warp sums those 8.
+__device__ float block_sum(float value) {
+    // TODO(chapter6): __shared__ float warp_sums[kReduceBlock / 32], one per warp. This
+    //   thread's lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize.
+
+    // TODO(chapter6): value = warp_sum(value); lane 0 of each warp stores it in
+    //   warp_sums[warp]. A barrier: the first warp is about to read all of them.
+
+    // TODO(chapter6): in the first warp (warp == 0), value = warp_sums[lane] for the
+    //   kReduceBlock / 32 lanes that have one and 0 for the others, then warp_sum it.
+    //   Thread 0 returns the block's sum.
+    return value;
+}
+
+// 6c: a grid-stride loop adds while it loads. The first `head` elements, before the
+// first 16-byte boundary, are loaded one by one; then float4 loads (one 16-byte load
+// instruction for 4 floats) take the grid's threads through the aligned middle; the
+// last (n - head) % 4 elements are loaded one by one again.
+__global__ void reduce_warp_kernel(const float* input, float* partial, int n, int head) {
+    // TODO(chapter6): this thread's global index, thread = blockIdx.x * blockDim.x +
+    //   threadIdx.x, and the grid's thread count, threads = gridDim.x * blockDim.x, both
+    //   long long. Start the sum with the head: input[thread] if thread < head, else 0.
+
+    // TODO(chapter6): the float4 loop. vectors = (n - head) / 4 float4s start at
+    //   aligned = (const float4*)(input + head). For v = thread, thread + threads, ...
+    //   below vectors, load aligned[v] once and add (x + y) + (z + w) to the sum.
+
+    // TODO(chapter6): the tail, the last (n - head) % 4 elements from
+    //   tail = head + 4 * vectors: thread t < n - tail adds input[tail + t].
+
+    // TODO(chapter6): sum = block_sum(sum); thread 0 writes it to partial[blockIdx.x].
+}
+
+int reduce_warp_blocks(int n) {
+    const int blocks = tutorial::ceil_div(n, 4 * kReduceBlock);
+    return blocks < kReduceWarpMaxBlocks ? blocks : kReduceWarpMaxBlocks;
+}
+
+std::size_t reduce_workspace_floats(int n) {
+    // The tree writes ceil(n / 256) partial sums, then ceil of that / 256, ..., until
+    // one block is left, which writes the sum itself.
+    std::size_t tree = 0;
+    for (long long count = n; count > 1;) {
+        count = (count + kReduceBlock - 1) / kReduceBlock;
+        tree += count > 1 ? static_cast<std::size_t>(count) : 0;
+    }
+    const auto warp = static_cast<std::size_t>(reduce_warp_blocks(n));
+    return tree > warp ? tree : warp;
+}
+
+namespace {
+
+using TreeKernel = void (*)(const float*, float*, int);
+
+// The tree reductions, pass after pass: each reduces `count` values to one per block,
+// into the workspace after the previous pass's values, until a single block is left,
+// which writes to `sum`. Every pass has its own region, so no pass overwrites values
+// another block of it still reads.
+void reduce_tree(TreeKernel kernel, const char* kernel_name, const float* input, float* sum, int n,
+                 float* workspace) {
+    const float* values = input;
+    int count = n;
+    float* next = workspace;
+    for (;;) {
+        const int blocks = tutorial::ceil_div(count, kReduceBlock);
+        float* out = blocks == 1 ? sum : next;
+        kernel<<<blocks, kReduceBlock>>>(values, out, count);
+        CUDA_CHECK_KERNEL(kernel_name);
+        if (blocks == 1) {
+            return;
+        }
+        values = out;
+        count = blocks;
+        next = out + blocks;
+    }
+}
+
+// Elements before the first 16-byte boundary at or after `values`: 0 to 3, at most count.
+int unaligned_head(const float* values, int count) {
+    const auto misaligned_floats = static_cast<int>((reinterpret_cast<std::uintptr_t>(values) % 16) / sizeof(float));
+    const int head = (4 - misaligned_floats) % 4;
+    return head < count ? head : count;
+}
+
+}  // namespace
+
+void reduce_interleaved(const float* input, float* sum, int n, float* workspace) {
+    tutorial::require_reduce_arguments("reduce_interleaved", input, sum, n, workspace);
+    reduce_tree(reduce_interleaved_kernel, "reduce_interleaved_kernel", input, sum, n, workspace);
+}
+
+void reduce_sequential(const float* input, float* sum, int n, float* workspace) {
+    tutorial::require_reduce_arguments("reduce_sequential", input, sum, n, workspace);
+    reduce_tree(reduce_sequential_kernel, "reduce_sequential_kernel", input, sum, n, workspace);
+}
+
+void reduce_warp(const float* input, float* sum, int n, float* workspace) {
+    tutorial::require_reduce_arguments("reduce_warp", input, sum, n, workspace);
+    // Pass 1: a partial sum per block, in the workspace (or the sum itself, when one
+    // block is enough). Pass 2: one block adds the partial sums.
+    const int blocks = reduce_warp_blocks(n);
+    reduce_warp_kernel<<<blocks, kReduceBlock>>>(input, blocks == 1 ? sum : workspace, n, unaligned_head(input, n));
+    CUDA_CHECK_KERNEL("reduce_warp_kernel");
+    if (blocks > 1) {
+        reduce_warp_kernel<<<1, kReduceBlock>>>(workspace, sum, blocks, unaligned_head(workspace, blocks));
+        CUDA_CHECK_KERNEL("reduce_warp_kernel");
+    }
+}

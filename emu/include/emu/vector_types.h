@@ -1,0 +1,28 @@
+/// @file vector_types.h
+/// @brief CUDA's float2 and float4, with CUDA's size and alignment, for the CPU backend.
+///
+/// A kernel loads four floats with one instruction through a float4 pointer (chapter
+/// 6's reduction does). The GPU requires the address to be a multiple of the type's
+/// alignment, 16 bytes for float4; alignas gives these structs the same alignment, so a
+/// layout that works here works on a GPU.
+#pragma once
+
+/// @brief Two floats, 8-byte aligned, as CUDA's float2.
+struct alignas(8) float2 {
+    float x;  ///< first component
+    float y;  ///< second component
+};
+
+/// @brief Four floats, 16-byte aligned, as CUDA's float4.
+struct alignas(16) float4 {
+    float x;  ///< first component
+    float y;  ///< second component
+    float z;  ///< third component
+    float w;  ///< fourth component
+};
+
+/// @brief A float2 from its components, as CUDA's make_float2().
+inline float2 make_float2(float x, float y) { return float2{x, y}; }
+
+/// @brief A float4 from its components, as CUDA's make_float4().
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
