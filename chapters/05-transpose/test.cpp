@@ -135,7 +135,7 @@ void check_rejects_bad_arguments(const Transpose& transpose, const std::string& 
 
 }  // namespace
 
-TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the input", "[chapter5]") {
+TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the input", "[chapter5][graded]") {
     REQUIRE(kTransposeTile == 32);
     REQUIRE(kTransposeBlockRows == 8);
     for (const MatrixCase& c : matrix_cases()) {
@@ -156,15 +156,15 @@ TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the 
     }
 }
 
-TEST_CASE("transpose_naive moves every element to its mirror place, bit for bit", "[chapter5][gpu]") {
+TEST_CASE("transpose_naive moves every element to its mirror place, bit for bit", "[chapter5][gpu][graded]") {
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_naive", transpose_naive));
 }
 
-TEST_CASE("transpose_shared moves every element to its mirror place, bit for bit", "[chapter5][gpu]") {
+TEST_CASE("transpose_shared moves every element to its mirror place, bit for bit", "[chapter5][gpu][graded]") {
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_shared", transpose_shared));
 }
 
-TEST_CASE("transpose_padded moves every element to its mirror place, bit for bit", "[chapter5][gpu]") {
+TEST_CASE("transpose_padded moves every element to its mirror place, bit for bit", "[chapter5][gpu][graded]") {
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_padded", transpose_padded));
 }
 

@@ -211,22 +211,22 @@ TEST_CASE("reduce_workspace_floats holds every pass's partial sums", "[chapter6]
     CHECK(reduce_workspace_floats(2147483647) == std::size_t(8388608 + 32768 + 128));
 }
 
-TEST_CASE("reduce_interleaved sums random floats within the error bound of its tree", "[chapter6][gpu]") {
+TEST_CASE("reduce_interleaved sums random floats within the error bound of its tree", "[chapter6][gpu][graded]") {
     REQUIRE_SWEEP(sweep_sum_cases("reduce_interleaved", reduce_interleaved, sum_cases(!kOnCpuBackend),
                                   reduce_tree_depth));
 }
 
-TEST_CASE("reduce_sequential sums random floats within the error bound of its tree", "[chapter6][gpu]") {
+TEST_CASE("reduce_sequential sums random floats within the error bound of its tree", "[chapter6][gpu][graded]") {
     REQUIRE_SWEEP(sweep_sum_cases("reduce_sequential", reduce_sequential, sum_cases(!kOnCpuBackend),
                                   reduce_tree_depth));
 }
 
-TEST_CASE("reduce_warp sums random floats within the error bound of its order of additions", "[chapter6][gpu]") {
+TEST_CASE("reduce_warp sums random floats within the error bound of its order of additions", "[chapter6][gpu][graded]") {
     REQUIRE_SWEEP(sweep_sum_cases("reduce_warp", reduce_warp, sum_cases(true), reduce_warp_depth));
 }
 
 TEST_CASE("every reduction sums small integers exactly, so no element is missed or counted twice",
-          "[chapter6][gpu]") {
+          "[chapter6][gpu][graded]") {
     SECTION("reduce_interleaved") {
         REQUIRE_SWEEP(sweep_sum_cases("reduce_interleaved on small integers", reduce_interleaved,
                                       sum_cases(!kOnCpuBackend), nullptr));
@@ -240,7 +240,7 @@ TEST_CASE("every reduction sums small integers exactly, so no element is missed 
     }
 }
 
-TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", "[chapter6][gpu]") {
+TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", "[chapter6][gpu][graded]") {
     // Large enough for several blocks in every pass (and, on a GPU, for 6c's loop to go round).
     const int n = kOnCpuBackend ? 97 * B + 13 : kOneFloat4PerThread + 4 * 7 + 2;
     const std::vector<float> values = tutorial::random_floats(static_cast<std::size_t>(n), tutorial::derive_seed(tutorial::run_seed(), {n, 2}));
