@@ -126,6 +126,9 @@ $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(COMMON_OBJECTS) $(HARNESS_O
 # Benchmarks, compute-sanitizer runs and the results page (they use the rules above).
 include mk/bench.mk
 
+# The memory-traffic profiler: make chapterN profile, make profile, make test-profile.
+include mk/profile.mk
+
 # ---- Targets for people ---------------------------------------------------------------
 #: make chapterN test       build chapter N from chapters/ and run its tests
 #: make chapterN            build chapter N only

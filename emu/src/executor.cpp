@@ -8,6 +8,7 @@
 // blockIdx and the block's shared memory are simply thread-local.
 #include "fiber.h"
 #include "internal.h"
+#include "traffic_hooks.h"
 
 #include <emu/control.h>
 
@@ -559,6 +560,7 @@ void syncthreads(const char* file, int line) {
     me.file = file;
     me.line = line;
     b.used_barrier = true;
+    traffic::detail::note_barrier();  // the profiler counts barriers (traffic_hooks.h)
     me.fiber.suspend();
 }
 

@@ -17,6 +17,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "emu/traffic.h"  // the profiler: what an element access returns in a profiling build
+
 namespace emu {
 /// @cond EMU_INTERNALS
 namespace detail {
@@ -119,13 +121,13 @@ public:
 
     /// @brief The element @p index places further, after checking it is inside the buffer.
     template <class I, detail::if_index<I> = 0, class U = T>
-    U& operator[](I index) const {
-        return *checked(pointer_ + index);
+    EMU_ELEMENT_ACCESS_ traffic::element_t<U, traffic::Space::global> operator[](I index) const {
+        return EMU_ELEMENT_(traffic::Space::global, checked(pointer_ + index));
     }
     /// @brief The element pointed to, after checking it is inside the buffer.
     template <class U = T>
-    U& operator*() const {
-        return *checked(pointer_);
+    EMU_ELEMENT_ACCESS_ traffic::element_t<U, traffic::Space::global> operator*() const {
+        return EMU_ELEMENT_(traffic::Space::global, checked(pointer_));
     }
     /// @brief Member access, after checking the element is inside the buffer.
     T* operator->() const { return checked(pointer_); }
@@ -259,22 +261,36 @@ template <class T, std::size_t N, std::size_t... Rest>
 struct shared_array {
     using row_type = typename detail::SharedRow<T, Rest...>::type;  ///< what one index gives
     using raw_row = typename detail::SharedRow<T, Rest...>::raw;    ///< the same as a built-in type
+    /// @brief What one index gives: a row, or for the last index an element (`T&`, or the
+    /// profiler's element_ref in a profiling build).
+    using access_type = std::conditional_t<sizeof...(Rest) == 0, traffic::element_t<T, traffic::Space::shared>, row_type&>;
+    /// @brief The same through a const array.
+    using const_access_type =
+        std::conditional_t<sizeof...(Rest) == 0, traffic::element_t<const T, traffic::Space::shared>, const row_type&>;
 
     /// @brief Row or element @p index, after checking 0 ≤ index < N.
     template <class I, detail::if_index<I> = 0>
-    row_type& operator[](I index) {
+    EMU_ELEMENT_ACCESS_ access_type operator[](I index) {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
             detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
         }
-        return rows[index];
+        if constexpr (sizeof...(Rest) == 0) {
+            return EMU_ELEMENT_(traffic::Space::shared, &rows[index]);
+        } else {
+            return rows[index];
+        }
     }
     /// @copydoc operator[]
     template <class I, detail::if_index<I> = 0>
-    const row_type& operator[](I index) const {
+    EMU_ELEMENT_ACCESS_ const_access_type operator[](I index) const {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
             detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
         }
-        return rows[index];
+        if constexpr (sizeof...(Rest) == 0) {
+            return EMU_ELEMENT_(traffic::Space::shared, &rows[index]);
+        } else {
+            return rows[index];
+        }
     }
     operator raw_row*() { return reinterpret_cast<raw_row*>(rows); }  ///< decay to a pointer, unchecked
     operator const raw_row*() const { return reinterpret_cast<const raw_row*>(rows); }  ///< decay, unchecked
@@ -330,12 +346,12 @@ public:
     }
     /// @brief Element @p index, after checking it lies inside the launch's bytes.
     template <class I, detail::if_index<I> = 0>
-    T& operator[](I index) const {
+    EMU_ELEMENT_ACCESS_ traffic::element_t<T, traffic::Space::shared> operator[](I index) const {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= bytes_ / sizeof(T), 0)) {
             detail::dynamic_shared_out_of_bounds(name_, static_cast<long long>(index), sizeof(T), detail::type_name<T>,
                                                  bytes_);
         }
-        return base_[index];
+        return EMU_ELEMENT_(traffic::Space::shared, &base_[index]);
     }
     /// @brief Decay to a pointer, as the built-in array does (accesses through it are not checked).
     operator T*() const { return base_; }
@@ -359,8 +375,9 @@ public:
     /// @brief Name the array for messages.
     constexpr explicit dynamic_shared_global(const char* name) : name_(name) {}
     /// @brief Element @p index of the running block's dynamic shared memory, checked.
+    /// (Always inlined, so that the profiler sees the kernel's line as the access site.)
     template <class I, detail::if_index<I> = 0>
-    T& operator[](I index) const {
+    __attribute__((always_inline)) inline traffic::element_t<T, traffic::Space::shared> operator[](I index) const {
         return dynamic_shared_array<T>(name_)[index];
     }
     /// @brief Decay to a pointer into the running block's dynamic shared memory.
@@ -377,8 +394,9 @@ template <class T>
 inline T __ldg(const T* address) {
     return *address;
 }
-/// @brief __ldg through a checked kernel parameter: checked.
+/// @brief __ldg through a checked kernel parameter: checked (and always inlined, so that
+/// the profiler sees the kernel's line as the access site).
 template <class T>
-inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
+__attribute__((always_inline)) inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
     return *address;
 }
