@@ -170,6 +170,7 @@ void sum_up(BlockBuffer& b) {
             }
             std::sort(sectors.begin(), sectors.end());
             c.requests += 1;
+            c.accesses += end - first;
             c.sectors += static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
             c.bytes_requested += bytes;
             c.ideal_sectors += (bytes + kSectorBytes - 1) / kSectorBytes;

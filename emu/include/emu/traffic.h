@@ -50,6 +50,7 @@ enum class Direction : unsigned char { load, store };
 /// @brief Global memory traffic of one direction (loads or stores) of one launch.
 struct GlobalCounts {
     std::uint64_t requests = 0;         ///< warp-level requests: one per warp per executed access
+    std::uint64_t accesses = 0;         ///< thread-level accesses: the active lanes of the requests
     std::uint64_t sectors = 0;          ///< 32-byte sectors the requests touch, counted per request
     std::uint64_t bytes_requested = 0;  ///< bytes the active lanes asked for
     std::uint64_t unique_bytes = 0;     ///< distinct bytes touched by the whole launch: the compulsory traffic

@@ -1,0 +1,43 @@
+/// @file profile.h
+/// @brief The driver of the chapters' profile programs (`make chapterN profile`).
+///
+/// A chapter's profile program (profile/NN-name.cpp) makes its inputs at one fixed size
+/// and lists its kernel variants, each with a function that launches it once. The driver
+/// runs them:
+///  - on the CPU backend, counting every access (emu/include/emu/traffic.h), and prints
+///    the predicted traffic per variant, with the theoretical occupancy for the registers
+///    ptxas gives the kernel; with `--measured FILE` (what Nsight Compute measured on a
+///    GPU, as `ncu --csv` writes it), each prediction stands beside its measurement;
+///  - on the GPU, it only launches the variants, once each, for ncu to measure.
+/// It writes the table as CSV, and a picture of the worst shared-memory access as SVG.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tutorial {
+namespace profile {
+
+/// @brief One kernel variant of a chapter.
+struct Variant {
+    std::string name;             ///< for people: "tiled, 16 x 16 tiles"
+    std::string kernel;           ///< the kernel as ptxas and ncu name it, up to its parameters: "tiled_gemm_kernel<16>"
+    double flops = 0;             ///< floating-point operations of one run; 0 when not meaningful
+    std::function<void()> run;    ///< launches the variant once
+};
+
+/// @brief What a chapter's profile program profiles.
+struct Chapter {
+    int number = 0;               ///< 1, 2, ...
+    std::string slug;             ///< "02-tiled-gemm": names the output files
+    std::string size;             ///< the problem size, for people: "M = N = K = 128"
+    std::vector<Variant> variants;  ///< in the lesson's order
+};
+
+/// @brief Run the chapter's variants and report, by the command line (see --help).
+/// @return the process's exit status
+int run(int argc, char** argv, const Chapter& chapter);
+
+}  // namespace profile
+}  // namespace tutorial
