@@ -61,11 +61,11 @@ ifeq ($(BACKEND),emu)
 # The profiler's tests: purpose-written kernels (tests/profile_kernels/) compiled for
 # counting, and the occupancy calculator.
 $(BUILD)/bin/profile-tests: $(BUILD)/tests/profile.o $(PROFILE_EMU)/tests/profile_kernels/traffic_kernels.o \
-                            $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
+                            $(PROFILE_EMU)/profile/profile.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS) $(BACKEND_OBJECTS)
 	@mkdir -p $(@D)
 	@echo "  LINK  $@"
 	@$(CXX) $^ $(LDLIBS) -o $@
-$(BUILD)/tests/profile.o: CXXFLAGS += -DEMU_BACKEND_TRAFFIC -Itests
+$(BUILD)/tests/profile.o: CXXFLAGS += -DEMU_BACKEND_TRAFFIC -Itests -Iprofile
 else
 $(BUILD)/bin/profile-tests: $(BUILD)/tests/profile.o $(COMMON_OBJECTS) $(HARNESS_OBJECTS)
 	@mkdir -p $(@D)

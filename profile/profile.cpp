@@ -229,70 +229,6 @@ std::optional<double> metric(const MeasuredLaunch* m, const std::string& name) {
     return found->second;
 }
 
-// ---- The picture ---------------------------------------------------------------------------
-// One warp's request at the worst shared site: 32 lanes above, 32 banks below, each distinct
-// word the request touches stacked in its bank; a bank with more than one word is a conflict.
-void write_bank_svg(const std::string& path, const std::string& title, const emu::traffic::WorstSharedSite& site) {
-    struct Word {
-        std::uint64_t index;
-        std::vector<unsigned> lanes;
-    };
-    std::vector<Word> banks[32];
-    for (unsigned lane = 0; lane < 32; ++lane) {
-        const emu::traffic::LaneAccess& a = site.sample[lane];
-        if (!a.active) continue;
-        const std::uint64_t word = a.offset / 4;  // the first word of the element
-        std::vector<Word>& bank = banks[word % 32];
-        auto found = std::find_if(bank.begin(), bank.end(), [&](const Word& w) { return w.index == word; });
-        if (found == bank.end()) {
-            bank.push_back(Word{word, {}});
-            found = bank.end() - 1;
-        }
-        found->lanes.push_back(lane);
-    }
-    std::size_t deepest = 1;
-    for (const auto& bank : banks) deepest = std::max(deepest, bank.size());
-    const int cell = 30, left = 70, lanes_y = 70, banks_y = 190;
-    const int width = left + 32 * cell + 20, height = banks_y + static_cast<int>(deepest) * 22 + 80;
-    std::ofstream svg(path);
-    svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
-        << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    svg << "<text x='10' y='20' font-size='14'>" << title << "</text>\n";
-    svg << "<text x='10' y='40'>" << site.location << ": one warp's request, " << site.worst_degree
-        << (site.worst_degree == 1 ? " wavefront per phase (no conflict)" : "-way bank conflict") << "</text>\n";
-    svg << "<text x='10' y='" << lanes_y + 14 << "'>threads</text>\n<text x='10' y='" << banks_y - 6 << "'>banks</text>\n";
-    for (unsigned b = 0; b < 32; ++b) {
-        const int x = left + static_cast<int>(b) * cell;
-        const bool conflict = banks[b].size() > 1;
-        svg << "<rect x='" << x << "' y='" << lanes_y << "' width='" << cell - 4 << "' height='20' fill='"
-            << (site.sample[b].active ? "#dde8f5" : "#eeeeee") << "' stroke='#555'/><text x='" << x + 3 << "' y='"
-            << lanes_y + 14 << "'>" << b << "</text>\n";
-        svg << "<text x='" << x + 3 << "' y='" << banks_y - 6 << "'" << (conflict ? " fill='#c00000' font-weight='bold'" : "")
-            << ">" << b << "</text>\n";
-        for (std::size_t d = 0; d < banks[b].size(); ++d) {
-            const int y = banks_y + static_cast<int>(d) * 22;
-            svg << "<rect x='" << x << "' y='" << y << "' width='" << cell - 4 << "' height='20' fill='"
-                << (conflict ? "#f4c0c0" : "#d8efd8") << "' stroke='" << (conflict ? "#c00000" : "#3a7a3a") << "'/>"
-                << "<text x='" << x + 2 << "' y='" << y + 14 << "' font-size='9'>" << banks[b][d].index << "</text>\n";
-            for (unsigned lane : banks[b][d].lanes) {
-                svg << "<line x1='" << left + static_cast<int>(lane) * cell + (cell - 4) / 2 << "' y1='" << lanes_y + 20
-                    << "' x2='" << x + (cell - 4) / 2 << "' y2='" << y << "' stroke='" << (conflict ? "#c00000" : "#3a7a3a")
-                    << "' stroke-opacity='0.5'/>\n";
-            }
-        }
-    }
-    const int note_y = banks_y + static_cast<int>(deepest) * 22 + 24;
-    svg << "<text x='10' y='" << note_y << "'>Each box under a bank is one 4-byte word the warp touches (its index in shared "
-           "memory). Threads on the same word share it (a broadcast);</text>\n";
-    svg << "<text x='10' y='" << note_y + 16 << "'>a bank with k different words (red) needs k passes, wavefronts, "
-        << "so the busiest bank sets the cost.";
-    if (site.phase_lanes < 32) {
-        svg << " Elements of " << (site.phase_lanes == 16 ? 8 : 16) << " bytes: the GPU serves " << site.phase_lanes
-            << " threads at a time.";
-    }
-    svg << "</text>\n</svg>\n";
-}
-
 // ---- The prediction, and the measurement beside it ------------------------------------------
 struct Report {
     std::vector<Row> rows;
@@ -495,6 +431,74 @@ int run_emu(const Chapter& chapter, const Options& options) {
 #endif
 
 }  // namespace
+
+#if defined(EMU_BACKEND_TRAFFIC)
+// ---- The picture ---------------------------------------------------------------------------
+// One warp's request at the worst shared site: 32 lanes above, 32 banks below, each distinct
+// word the request touches stacked in its bank; a bank with more than one word is a conflict.
+void write_bank_svg(const std::string& path, const std::string& title, const emu::traffic::WorstSharedSite& site) {
+    struct Word {
+        std::uint64_t index;
+        std::vector<unsigned> lanes;
+    };
+    std::vector<Word> banks[32];
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        const emu::traffic::LaneAccess& a = site.sample[lane];
+        if (!a.active) continue;
+        const std::uint64_t word = a.offset / 4;  // the first word of the element
+        std::vector<Word>& bank = banks[word % 32];
+        auto found = std::find_if(bank.begin(), bank.end(), [&](const Word& w) { return w.index == word; });
+        if (found == bank.end()) {
+            bank.push_back(Word{word, {}});
+            found = bank.end() - 1;
+        }
+        found->lanes.push_back(lane);
+    }
+    std::size_t deepest = 1;
+    for (const auto& bank : banks) deepest = std::max(deepest, bank.size());
+    const int cell = 30, left = 70, lanes_y = 70, banks_y = 190;
+    const int width = left + 32 * cell + 20, height = banks_y + static_cast<int>(deepest) * 22 + 80;
+    std::ofstream svg(path);
+    if (!svg) throw std::runtime_error("cannot write the picture " + path);
+    svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
+        << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
+    svg << "<text x='10' y='20' font-size='14'>" << title << "</text>\n";
+    svg << "<text x='10' y='40'>" << site.location << ": one warp's request, " << site.worst_degree
+        << (site.worst_degree == 1 ? " wavefront per phase (no conflict)" : "-way bank conflict") << "</text>\n";
+    svg << "<text x='10' y='" << lanes_y + 14 << "'>threads</text>\n<text x='10' y='" << banks_y - 6 << "'>banks</text>\n";
+    for (unsigned b = 0; b < 32; ++b) {
+        const int x = left + static_cast<int>(b) * cell;
+        const bool conflict = banks[b].size() > 1;
+        svg << "<rect x='" << x << "' y='" << lanes_y << "' width='" << cell - 4 << "' height='20' fill='"
+            << (site.sample[b].active ? "#dde8f5" : "#eeeeee") << "' stroke='#555'/><text x='" << x + 3 << "' y='"
+            << lanes_y + 14 << "'>" << b << "</text>\n";
+        svg << "<text x='" << x + 3 << "' y='" << banks_y - 6 << "'" << (conflict ? " fill='#c00000' font-weight='bold'" : "")
+            << ">" << b << "</text>\n";
+        for (std::size_t d = 0; d < banks[b].size(); ++d) {
+            const int y = banks_y + static_cast<int>(d) * 22;
+            svg << "<rect x='" << x << "' y='" << y << "' width='" << cell - 4 << "' height='20' fill='"
+                << (conflict ? "#f4c0c0" : "#d8efd8") << "' stroke='" << (conflict ? "#c00000" : "#3a7a3a") << "'/>"
+                << "<text x='" << x + 2 << "' y='" << y + 14 << "' font-size='9'>" << banks[b][d].index << "</text>\n";
+            for (unsigned lane : banks[b][d].lanes) {
+                svg << "<line x1='" << left + static_cast<int>(lane) * cell + (cell - 4) / 2 << "' y1='" << lanes_y + 20
+                    << "' x2='" << x + (cell - 4) / 2 << "' y2='" << y << "' stroke='" << (conflict ? "#c00000" : "#3a7a3a")
+                    << "' stroke-opacity='0.5'/>\n";
+            }
+        }
+    }
+    const int note_y = banks_y + static_cast<int>(deepest) * 22 + 24;
+    svg << "<text x='10' y='" << note_y << "'>Each box under a bank is one 4-byte word the warp touches (its index in shared "
+           "memory). Threads on the same word share it (a broadcast);</text>\n";
+    svg << "<text x='10' y='" << note_y + 16 << "'>a bank with k different words (red) needs k passes, wavefronts, "
+        << "so the busiest bank sets the cost.";
+    if (site.phase_lanes < 32) {
+        svg << " Elements of " << (site.phase_lanes == 16 ? 8 : 16) << " bytes: the GPU serves " << site.phase_lanes
+            << " threads at a time.";
+    }
+    svg << "</text>\n</svg>\n";
+}
+
+#endif
 
 int run(int argc, char** argv, const Chapter& chapter) {
     try {

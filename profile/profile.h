@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+#if defined(EMU_BACKEND_TRAFFIC)
+#include <emu/traffic.h>
+#endif
+
 namespace tutorial {
 namespace profile {
 
@@ -38,6 +42,14 @@ struct Chapter {
 /// @brief Run the chapter's variants and report, by the command line (see --help).
 /// @return the process's exit status
 int run(int argc, char** argv, const Chapter& chapter);
+
+#if defined(EMU_BACKEND_TRAFFIC)
+/// @brief Draw one warp's request at a shared-memory site as SVG into @p path: its 32
+/// threads above the 32 banks, each distinct 4-byte word the request touches stacked in its
+/// bank, banks with more than one word (a conflict) in red.
+/// @throws std::runtime_error when @p path cannot be written
+void write_bank_svg(const std::string& path, const std::string& title, const emu::traffic::WorstSharedSite& site);
+#endif
 
 }  // namespace profile
 }  // namespace tutorial

@@ -17,6 +17,11 @@
 
 #if defined(EMU_BACKEND_TRAFFIC)
 #include <emu/traffic.h>
+
+#include "profile.h"
+
+#include <filesystem>
+#include <sstream>
 #endif
 
 using tutorial::DeviceBuffer;
@@ -212,6 +217,18 @@ TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it doe
         CHECK(p.worst_shared.degree() == 32.0);
         CHECK(p.worst_shared.location ==
               line_of("tests/profile_kernels/traffic_kernels.cu", "out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];"));
+        // The picture: one word per lane, all 32 in bank 0, every one marked as conflicting.
+        const std::string path = "build/emu/test-output/transpose-banks.svg";
+        std::filesystem::create_directories("build/emu/test-output");
+        tutorial::profile::write_bank_svg(path, "transpose_tile_kernel<0>", p.worst_shared);
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string svg = text.str();
+        std::size_t red_words = 0;
+        for (std::size_t at = svg.find("fill='#f4c0c0'"); at != std::string::npos; at = svg.find("fill='#f4c0c0'", at + 1)) ++red_words;
+        CHECK(red_words == 32);
+        CHECK(svg.find("32-way bank conflict") != std::string::npos);
     } else {
         // Lane t reads word 33t: bank t.
         CHECK(p.shared_load.wavefronts == 32);
