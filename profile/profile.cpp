@@ -436,6 +436,21 @@ int run_emu(const Chapter& chapter, const Options& options) {
 // ---- The picture ---------------------------------------------------------------------------
 // One warp's request at the worst shared site: 32 lanes above, 32 banks below, each distinct
 // word the request touches stacked in its bank; a bank with more than one word is a conflict.
+namespace {
+// Text for an SVG (XML) document: kernel names carry < and >.
+std::string xml_text(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '<') out += "&lt;";
+        else if (c == '>') out += "&gt;";
+        else if (c == '&') out += "&amp;";
+        else if (c == '\'') out += "&apos;";
+        else out += c;
+    }
+    return out;
+}
+}  // namespace
+
 void write_bank_svg(const std::string& path, const std::string& title, const emu::traffic::WorstSharedSite& site) {
     struct Word {
         std::uint64_t index;
@@ -462,8 +477,8 @@ void write_bank_svg(const std::string& path, const std::string& title, const emu
     if (!svg) throw std::runtime_error("cannot write the picture " + path);
     svg << "<svg xmlns='http://www.w3.org/2000/svg' width='" << width << "' height='" << height
         << "' font-family='sans-serif' font-size='11'>\n<rect width='100%' height='100%' fill='white'/>\n";
-    svg << "<text x='10' y='20' font-size='14'>" << title << "</text>\n";
-    svg << "<text x='10' y='40'>" << site.location << ": one warp's request, " << site.worst_degree
+    svg << "<text x='10' y='20' font-size='14'>" << xml_text(title) << "</text>\n";
+    svg << "<text x='10' y='40'>" << xml_text(site.location) << ": one warp's request, " << site.worst_degree
         << (site.worst_degree == 1 ? " wavefront per phase (no conflict)" : "-way bank conflict") << "</text>\n";
     svg << "<text x='10' y='" << lanes_y + 14 << "'>threads</text>\n<text x='10' y='" << banks_y - 6 << "'>banks</text>\n";
     for (unsigned b = 0; b < 32; ++b) {
