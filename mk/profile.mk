@@ -107,9 +107,9 @@ profile-chapter$(1): $(BUILD)/profile/$(TREE)/chapter$(1)-profile
 	@csv=$(PROFILE_OUT)/chapter$(1)-ncu.csv; log=$(PROFILE_OUT)/chapter$(1)-ncu.log; measured=""; \
 	if ! command -v $(PROFILE_NCU) >/dev/null 2>&1; then \
 	  echo "Nsight Compute (ncu) is not installed: showing the prediction alone."; \
-	elif $(PROFILE_NCU) --csv --log-file $$$$csv --metrics $(PROFILE_METRICS) ./$$< >$$$$log 2>&1 && grep -q '"Metric Name"' $$$$csv; then \
+	elif $(PROFILE_NCU) --csv --print-units base --log-file $$$$csv --metrics $(PROFILE_METRICS) ./$$< >$$$$log 2>&1 && grep -q '"Metric Name"' $$$$csv; then \
 	  measured="--measured $$$$csv"; \
-	elif $(PROFILE_NCU) --csv --log-file $$$$csv --metrics $(PROFILE_METRICS_CORE) ./$$< >>$$$$log 2>&1 && grep -q '"Metric Name"' $$$$csv; then \
+	elif $(PROFILE_NCU) --csv --print-units base --log-file $$$$csv --metrics $(PROFILE_METRICS_CORE) ./$$< >>$$$$log 2>&1 && grep -q '"Metric Name"' $$$$csv; then \
 	  echo "ncu did not take every metric asked for (see $$$$log); measured the core counters only."; \
 	  measured="--measured $$$$csv"; \
 	else \

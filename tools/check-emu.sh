@@ -33,4 +33,18 @@ if [ "$backend" = emu ]; then
     else
         fail "a compile error in a kernel does not name $broken:5" "full log: $log"
     fi
+    # The memory-traffic profiler (mk/profile.mk): exact counts on purpose-written kernels,
+    # occupancy against hand-computed values, and a predicted table for every chapter.
+    log="$logs/profile-tests.log"
+    if make test-profile >"$log" 2>&1; then
+        pass "the profiler counts requests, sectors, wavefronts and occupancy as worked out by hand"
+    else
+        fail "the profiler's counts are off" "$(grep -E 'FAILED|error' "$log" | head -5; echo "full log: $log")"
+    fi
+    log="$logs/profile-solutions.log"
+    if make profile SOLUTIONS=1 >"$log" 2>&1 && [ "$(grep -c '^Table written to' "$log")" -eq "$(grep -cvE '^#|^ *$' chapters/chapters.txt)" ]; then
+        pass "make profile predicts the traffic of every chapter's kernels"
+    else
+        fail "make profile does not print a table for every chapter" "$(grep -E 'error|Error' "$log" | head -5; echo "full log: $log")"
+    fi
 fi
