@@ -269,10 +269,12 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         add(group, "bytes moved in sectors", double(g.bytes_in_sectors()),
             sectors ? std::optional<double>(*sectors * 32) : std::nullopt);
         add(group, "unique bytes", double(g.unique_bytes), std::nullopt, "the compulsory traffic");
-    }
-    if (const auto dram = metric(m, "dram__bytes_read.sum")) {
-        add("global loads", "DRAM bytes read", double(p.global_load.unique_bytes), dram,
-            "predicted: the unique bytes loaded; caches make a GPU read about these once");
+        if (store == 0) {
+            if (const auto dram = metric(m, "dram__bytes_read.sum")) {
+                add(group, "DRAM bytes read", double(g.unique_bytes), dram,
+                    "predicted: the unique bytes loaded, which caches let a GPU read about once");
+            }
+        }
     }
     for (int store = 0; store < 2; ++store) {
         const emu::traffic::SharedCounts& s = store ? p.shared_store : p.shared_load;
@@ -356,7 +358,7 @@ void print_report(const Report& r, bool with_measured) {
             const auto diff = relative_difference(row);
             char d[32] = "";
             if (diff) std::snprintf(d, sizeof d, "%+.1f%%", 100.0 * *diff);
-            else if (row.measured && row.has_predicted) std::snprintf(d, sizeof d, "n/a");
+            else if (row.measured && row.has_predicted) std::snprintf(d, sizeof d, "%+.0f", *row.measured - row.predicted);
             std::printf(" %14s %11s", row.measured ? number(*row.measured).c_str() : "-", d);
         }
         if (!row.note.empty()) std::printf("   %s", row.note.c_str());
@@ -379,6 +381,9 @@ int run_emu(const Chapter& chapter, const Options& options) {
     std::printf("Chapter %d, %s. Predicted by the CPU backend%s; occupancy for %s.\n", chapter.number, chapter.size.c_str(),
                 measured.empty() ? "" : (", beside what ncu measured (" + options.measured + ")").c_str(), options.arch.c_str());
     std::printf("A request is one warp's access; a sector is 32 bytes; a wavefront is one pass through the 32 banks of shared memory.\n");
+    if (!measured.empty()) {
+        std::printf("difference: (measured - predicted) / predicted; where the prediction is 0, measured - predicted.\n");
+    }
     std::map<std::string, double> largest;  // counter -> largest |relative difference|
     std::size_t next_measured = 0;
     for (const Variant& variant : chapter.variants) {
