@@ -332,11 +332,17 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
     }
     if (p.worst_shared.found) {
         const emu::traffic::WorstSharedSite& w = p.worst_shared;
-        char line[512];
-        std::snprintf(line, sizeof line, "worst shared-memory site: %s (%s), %.2f wavefronts per ideal one over %llu requests, "
-                      "worst request %u-way; picture: %s",
-                      w.location.c_str(), w.direction == emu::traffic::Direction::load ? "load" : "store", w.degree(),
-                      static_cast<unsigned long long>(w.requests), w.worst_degree, svg_path.c_str());
+        char line[768];
+        const char* direction = w.direction == emu::traffic::Direction::load ? "load" : "store";
+        if (w.wavefronts == w.ideal_wavefronts) {
+            std::snprintf(line, sizeof line, "no bank conflict at any shared-memory site; one warp's %s at %s: %s", direction,
+                          w.location.c_str(), svg_path.c_str());
+        } else {
+            std::snprintf(line, sizeof line, "worst shared-memory site: %s (%s), %.2f wavefronts per ideal one over its %llu "
+                          "requests, the worst request %u-way; one warp's request: %s",
+                          w.location.c_str(), direction, w.degree(), static_cast<unsigned long long>(w.requests),
+                          w.worst_degree, svg_path.c_str());
+        }
         r.notes.push_back(line);
     }
     return r;
@@ -371,7 +377,11 @@ int run_emu(const Chapter& chapter, const Options& options) {
     const std::map<std::string, KernelResources> ptxas = read_ptxas(options.ptxas);
     std::vector<MeasuredLaunch> measured;
     if (!options.measured.empty()) measured = read_ncu(options.measured);
-    architecture_limits(options.arch);  // refuse an unknown one before running anything
+    try {
+        architecture_limits(options.arch);  // refuse an unknown one before running anything
+    } catch (const std::invalid_argument& error) {
+        throw std::invalid_argument(std::string("--arch: ") + error.what());
+    }
     std::filesystem::create_directories(options.out);
     const std::string prefix = options.out + "/chapter" + std::to_string(chapter.number);
     const std::string csv_path = prefix + (measured.empty() ? "-predicted.csv" : "-compared.csv");
