@@ -396,7 +396,8 @@ int run_emu(const Chapter& chapter, const Options& options) {
     }
     std::map<std::string, double> largest;  // counter -> largest |relative difference|
     std::size_t next_measured = 0;
-    for (const Variant& variant : chapter.variants) {
+    for (std::size_t index = 0; index < chapter.variants.size(); ++index) {
+        const Variant& variant = chapter.variants[index];
         emu::traffic::start();
         variant.run();
         const std::vector<LaunchProfile> launches = emu::traffic::take();
@@ -419,7 +420,7 @@ int run_emu(const Chapter& chapter, const Options& options) {
                 std::printf("\n   (ncu measured no launch of %s in this order: is %s from the same build?)\n",
                             p.kernel_text.c_str(), options.measured.c_str());
             }
-            const std::string svg = prefix + "-" + slug_of(variant.kernel) + (launches.size() > 1 ? "-" + std::to_string(i + 1) : "") +
+            const std::string svg = prefix + "-" + std::to_string(index + 1) + "-" + slug_of(variant.kernel) + (launches.size() > 1 ? "-" + std::to_string(i + 1) : "") +
                                     "-banks.svg";
             if (p.worst_shared.found) write_bank_svg(svg, variant.kernel + ": " + variant.name, p.worst_shared);
             const Report r = report_launch(variant, p, m, ptxas, options, svg, !options.ptxas.empty());
