@@ -51,7 +51,12 @@ struct BlockResources {
 };
 
 /// @brief The resources that can limit the blocks per SM.
-enum class Limiter { threads, blocks, registers, shared_memory };
+enum class Limiter {
+    threads,        ///< the SM's thread (warp) slots
+    blocks,         ///< the SM's block slots
+    registers,      ///< the register file
+    shared_memory,  ///< shared memory
+};
 /// @brief "threads", "blocks", "registers" or "shared memory".
 const char* limiter_name(Limiter limiter);
 
