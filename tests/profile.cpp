@@ -18,7 +18,7 @@
 #if defined(EMU_BACKEND_TRAFFIC)
 #include <emu/traffic.h>
 
-#include "profile.h"
+#include "profile/profile.h"
 
 #include <filesystem>
 #include <sstream>

@@ -4,7 +4,7 @@
 #include "box_mean.h"
 
 #include "device_buffer.h"
-#include "profile.h"
+#include "profile/profile.h"
 #include "random.h"
 
 #include <cstdint>

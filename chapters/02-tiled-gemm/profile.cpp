@@ -4,7 +4,7 @@
 #include "tiled_gemm.h"
 
 #include "device_buffer.h"
-#include "profile.h"
+#include "profile/profile.h"
 #include "random.h"
 
 int main(int argc, char** argv) {

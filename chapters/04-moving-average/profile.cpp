@@ -7,7 +7,7 @@
 #include "moving_average.h"
 
 #include "device_buffer.h"
-#include "profile.h"
+#include "profile/profile.h"
 #include "random.h"
 
 int main(int argc, char** argv) {
