@@ -14,8 +14,8 @@
 # Then the course site (make docs): both editions build without a Doxygen warning, every
 # link of each leads somewhere, and the student edition holds no line of solution code
 # while the instructor edition holds them all. Without Doxygen (or Python 3) the site's
-# checks are skipped, and say so. tools/check-bench.sh and tools/check-workflow.sh add
-# their own items. The last line is "N passed, M failed", then ", K skipped" when K > 0.
+# checks are skipped, and say so. tools/check-profile.sh, tools/check-bench.sh and
+# tools/check-workflow.sh add their own items. The last line is "N passed, M failed", then ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
 # No warning in the project's own code: every build below, and the builds the scripts it
@@ -132,6 +132,7 @@ else
     done
 fi
 
+source tools/check-profile.sh
 source tools/check-bench.sh
 source tools/check-workflow.sh
 
