@@ -15,6 +15,13 @@ while IFS=$'\t' read -r number folder _; do
     fi
 done < <(tutorial chapters --fields)
 
+log=build/check/bad-input-summary.log
+if bash tests/workflow/bad_input.sh >"$log" 2>&1; then
+    pass "bad input: $(tail -n 1 "$log" | sed 's/^bad input: //')"
+else
+    fail "bad input is not refused as it should be" "$(grep -A8 'FAIL' "$log" | head -30; echo "full log: $log")"
+fi
+
 # The scripted sessions play in a git clone of this tree: outside a git clone (an archive
 # download) they are skipped, and say so.
 if ! git rev-parse --git-dir >/dev/null 2>&1; then

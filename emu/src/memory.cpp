@@ -148,8 +148,8 @@ void global_out_of_bounds(const char* name, const void* origin, const void* addr
         } else {
             out << "partly past its end";
         }
-        out << ".\n  A thread whose element lies outside the data must not read or write it: test the index "
-               "against the size before the access.";
+        out << ".\n  If this thread's own element lies outside the data, the access needs a bounds check "
+               "before it; if not, the index arithmetic is wrong (a row length or stride, say).";
     }
     throw KernelFault{cudaErrorIllegalAddress, out.str(), false};
 }

@@ -313,6 +313,11 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
             stopped_ = true;
             full << wrap_report_text("After this error the GPU cannot run another kernel in this process, so "
                                      "the remaining shapes were not run.");
+        } else if (error.find("cudaErrorLaunchTimeout") != std::string::npos) {
+            // A kernel that never ends would use up the time limit again on every shape.
+            stopped_ = true;
+            full << wrap_report_text("The kernel ran past the time limit, so the remaining shapes were not run "
+                                     "(each would wait as long again).");
         }
     } else {
         full << report.text;

@@ -109,6 +109,7 @@ public:
     /// @brief The report: empty when every shape passed.
     std::string text() const;
 
+/// @cond SWEEP_INTERNALS
 private:
     struct Shape {
         std::string label;
@@ -123,6 +124,7 @@ private:
     std::size_t failed_ = 0;
     bool stopped_ = false;  // after a CUDA error that leaves the GPU unusable
     std::size_t skipped_ = 0;
+/// @endcond
 };
 
 }  // namespace tutorial

@@ -10,13 +10,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/workflow/steps.sh"
 start_session new-chapter "${1:-}"
-# The objects already built for this tree are valid in the clone too: start from them,
-# so that only the new chapter is compiled.
-# (A clone's files are all new, so they are dated back first: the objects, built from the
-# same sources, are then up to date.)
-find . -path ./.git -prune -o -type f -exec touch -d '2000-01-01' {} +
-[ -d "$root/build" ] && cp -a "$root/build" . 2>/dev/null && rm -rf build/check build/grade build/*/status build/backups
-find build -name '*.results' -delete 2>/dev/null
+reuse_build_of "$root"
 
 registry=$(python3 -m tools.tutorial chapters --fields)
 source_folder=$(awk -F'\t' '$1 == 2 {print $2}' <<<"$registry")
@@ -74,7 +68,8 @@ expect_status 0 "reset works on the new chapter"
 if python3 -m tools.tutorial skeletons >/dev/null; then ok; else
     fail "after reset, the new chapter's skeleton should be what its solution makes"; fi
 
-run "make chapter$number bench-binaries BACKEND=cuda SOLUTIONS=1" make "chapter$number" bench-binaries BACKEND=cuda SOLUTIONS=1
+check_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+run "make chapter$number bench-binaries BACKEND=cuda SOLUTIONS=1" make "chapter$number" bench-binaries BACKEND=cuda SOLUTIONS=1 ARCH=sm_${check_arch:-90}
 expect_status 0 "the new chapter's benchmark compiles and links"
 
 run "the site's pages" python3 -m tools.tutorial docs "$scratch/pages"

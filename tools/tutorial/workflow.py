@@ -59,7 +59,7 @@ def status(args) -> int:
         rows.append([
             chapter.name,
             chapter.title,
-            p.files,
+            "done" if p.passed else p.files,
             "yes" if builds else "NO",
             p.tests_cell(),
             p.results.backend if p.results else "-",
