@@ -91,7 +91,7 @@ $(PROFILE_OUT)/chapter%-$(PROFILE_ARCH).ptxas.txt: $$(wildcard $(TREE)/$$(call f
 ptxas_option = $$([ -s $(PROFILE_OUT)/chapter$(1)-$(PROFILE_ARCH).ptxas.txt ] && echo --ptxas $(PROFILE_OUT)/chapter$(1)-$(PROFILE_ARCH).ptxas.txt)
 # Run chapter $(1)'s predictor; $(2): more options (--measured FILE). One order of threads is
 # enough: the counts do not depend on it.
-run_predictor = EMU_SCHEDULE=forward ./$(call predictor_of,$(1)) --arch $(PROFILE_ARCH) --out $(PROFILE_OUT) \
+run_predictor = EMU_SCHEDULE=forward ./$(call predictor_of,$(1)) --chapter $(1) --arch $(PROFILE_ARCH) --out $(PROFILE_OUT) \
                   $(call ptxas_option,$(1)) $(2)
 
 # Measure chapter $(1) with ncu into $(PROFILE_OUT)/chapter$(1)-ncu.csv, then print the
@@ -101,10 +101,10 @@ define measure_and_predict
 csv=$(PROFILE_OUT)/chapter$(1)-ncu.csv; log=$(PROFILE_OUT)/chapter$(1)-ncu.log; measured=""; \
 if ! command -v $(PROFILE_NCU) >/dev/null 2>&1; then \
   echo "Nsight Compute (ncu) is not installed: showing the prediction alone."; \
-elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS) ./$(BIN)/chapter$(1)-profile >$$log 2>&1 \
+elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS) ./$(BIN)/chapter$(1)-profile --chapter $(1) >$$log 2>&1 \
      && grep -q '"Metric Name"' $$csv; then \
   measured="--measured $$csv"; \
-elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS_CORE) ./$(BIN)/chapter$(1)-profile >>$$log 2>&1 \
+elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS_CORE) ./$(BIN)/chapter$(1)-profile --chapter $(1) >>$$log 2>&1 \
      && grep -q '"Metric Name"' $$csv; then \
   echo "ncu did not take every metric asked for (see $$log); measured the core counters only."; \
   measured="--measured $$csv"; \
