@@ -305,5 +305,7 @@ FORCE:
 # Benchmarks, compute-sanitizer and the results page; the course site.
 include mk/bench.mk
 include mk/docs.mk
+# The memory-traffic profiler: make chapterN profile, make profile, make test-profile.
+include mk/profile.mk
 
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -14,8 +14,8 @@
 # Then the course site (make docs): both editions build without a Doxygen warning, every
 # link of each leads somewhere, and the student edition holds no line of solution code
 # while the instructor edition holds them all. Without Doxygen (or Python 3) the site's
-# checks are skipped, and say so. tools/check-bench.sh, tools/check-workflow.sh and
-# tools/check-tools.sh (grading, Classroom, watch, editor) add
+# checks are skipped, and say so. tools/check-profile.sh, tools/check-bench.sh,
+# tools/check-workflow.sh and tools/check-tools.sh (grading, Classroom, watch, editor) add
 # their own items. The last line is "N passed, M failed", then ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
@@ -140,6 +140,7 @@ else
     done
 fi
 
+source tools/check-profile.sh
 source tools/check-bench.sh
 source tools/check-workflow.sh
 source tools/check-tools.sh

@@ -8,6 +8,7 @@
 // then they are released together. Anything else is a divergent barrier. A fiber never leaves its worker thread, so
 // blockIdx and the block's shared memory are simply thread-local.
 #include "block.h"
+#include "traffic_hooks.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -256,6 +257,7 @@ void syncthreads(const char* file, int line) {
     me.file = file;
     me.line = line;
     b.used_barrier = true;
+    traffic::detail::note_barrier();  // the profiler counts barriers (traffic_hooks.h)
     me.fiber.suspend();
 }
 

@@ -20,6 +20,8 @@
   skeletons           (make check) every skeleton is what its solution's markers make;
                       --write: write them (make skeletons)
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
+  profile-tables N..  (make check) each lesson's profile table is what the predictions make;
+                      --write: write them (make profile-tables); --dir: the predicted tables
   docs OUT            the course site's pages for Doxygen (--solutions: instructor edition)
   site-links SITE..   every link of a built site leads somewhere
   site-search SITE    the site's searches find the API's names and the lessons' text
@@ -35,7 +37,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, results, site_links, site_search, site_solutions, workflow
+from . import classroom, docs, grading, profile_tables, results, site_links, site_search, site_solutions, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -86,6 +88,9 @@ def main() -> int:
     sub = command("results", lambda a: results.write(a.output, a.csv))
     sub.add_argument("--output")
     sub.add_argument("csv", nargs="*")
+    sub = command("profile-tables", profile_tables.run, numbers=True)
+    sub.add_argument("--write", action="store_true")
+    sub.add_argument("--dir", default="build/profile/solutions")
     sub = command("docs", lambda a: docs.write_pages(a.out, a.solutions))
     sub.add_argument("out")
     sub.add_argument("--solutions", action="store_true")

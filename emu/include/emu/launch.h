@@ -71,8 +71,12 @@ PointerArgument describe_pointer(T* pointer) {
     if constexpr (std::is_void<T>::value || std::is_function<T>::value) {
         return PointerArgument{reinterpret_cast<const void*>(pointer), 1, nullptr, nullptr};
     } else {
-        constexpr bool printable = std::is_arithmetic<std::remove_cv_t<T>>::value;
-        return PointerArgument{pointer, sizeof(T), type_name<T>, printable ? &print_element<std::remove_cv_t<T>> : nullptr};
+        // Only numbers print; print_element<T> must not even be instantiated for a struct.
+        if constexpr (std::is_arithmetic<std::remove_cv_t<T>>::value) {
+            return PointerArgument{pointer, sizeof(T), type_name<T>, &print_element<std::remove_cv_t<T>>};
+        } else {
+            return PointerArgument{pointer, sizeof(T), type_name<T>, nullptr};
+        }
     }
 }
 

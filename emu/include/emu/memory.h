@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "emu/traffic.h"  // the profiler: what an element access returns in a profiling build
+
 namespace emu {
 /// @cond EMU_INTERNALS
 namespace detail {
@@ -144,13 +146,13 @@ public:
 
     /// @brief The element @p index places further, after checking it is inside the buffer.
     template <class I, detail::if_index<I> = 0, class U = T>
-    U& operator[](I index) const {
-        return *checked(pointer_ + index);
+    EMU_ELEMENT_ACCESS_ traffic::element_t<U, traffic::Space::global> operator[](I index) const {
+        return EMU_ELEMENT_(traffic::Space::global, checked(pointer_ + index));
     }
     /// @brief The element pointed to, after checking it is inside the buffer.
     template <class U = T>
-    U& operator*() const {
-        return *checked(pointer_);
+    EMU_ELEMENT_ACCESS_ traffic::element_t<U, traffic::Space::global> operator*() const {
+        return EMU_ELEMENT_(traffic::Space::global, checked(pointer_));
     }
     /// @brief Member access, after checking the element is inside the buffer.
     T* operator->() const { return checked(pointer_); }
@@ -294,28 +296,43 @@ template <class T, std::size_t N, std::size_t... Rest>
 struct shared_array {
     using row_type = typename detail::SharedRow<T, Rest...>::type;  ///< what one index gives
     using raw_row = typename detail::SharedRow<T, Rest...>::raw;    ///< the same as a built-in type
+    /// @brief What one index gives: a row, or for the last index an element (`T&`, or the
+    /// profiler's element_ref in a profiling build).
+    using access_type = std::conditional_t<sizeof...(Rest) == 0, traffic::element_t<T, traffic::Space::shared>, row_type&>;
+    /// @brief The same through a const array.
+    using const_access_type =
+        std::conditional_t<sizeof...(Rest) == 0, traffic::element_t<const T, traffic::Space::shared>, const row_type&>;
 
     /// @brief Row or element @p index, after checking 0 ≤ index < N.
     template <class I, detail::if_index<I> = 0>
-    row_type& operator[](I index) {
-        detail::AccessSite& site = detail::pending_shared_site;
+    EMU_ELEMENT_ACCESS_ access_type operator[](I index) {
+        row_type& found = element(index, take_site());
         if constexpr (sizeof...(Rest) == 0) {
-            // The element itself: the access that emu::at() noted is complete.
-            const detail::AccessSite here = site;
-            site = detail::AccessSite{};
-            return element(index, here.file, here.line);
+            return EMU_ELEMENT_(traffic::Space::shared, &found);
         } else {
-            return element(index, site.file, site.line);
+            return found;
         }
     }
     /// @copydoc operator[]
+    // (Written out again rather than calling the other: in a profiling build the access
+    // site is the caller's return address, so neither may call the other.)
     template <class I, detail::if_index<I> = 0>
-    const row_type& operator[](I index) const {
-        return (*const_cast<shared_array*>(this))[index];
+    EMU_ELEMENT_ACCESS_ const_access_type operator[](I index) const {
+        const row_type& found = const_cast<shared_array*>(this)->element(index, take_site());
+        if constexpr (sizeof...(Rest) == 0) {
+            return EMU_ELEMENT_(traffic::Space::shared, &found);
+        } else {
+            return found;
+        }
+    }
+    /// @brief operator[], for an access written at @p site (null file: not known).
+    template <class I, detail::if_index<I> = 0>
+    __attribute__((always_inline)) row_type& element(I index, detail::AccessSite site) {
+        return element(index, site.file, site.line);
     }
     /// @brief operator[], for an access written at @p file:@p line (null: not known).
     template <class I, detail::if_index<I> = 0>
-    row_type& element(I index, const char* file, int line) {
+    __attribute__((always_inline)) row_type& element(I index, const char* file, int line) {
         detail::check_time(file, line);
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
             detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type), file, line);
@@ -330,6 +347,16 @@ struct shared_array {
     const row_type* end() const { return rows + N; }      ///< for range-for
 
     row_type rows[N];  ///< the elements
+
+private:
+    /// The site emu::at() noted for this access. Rows stay the array's own; only the
+    /// element itself completes the access, so only the last index clears the site.
+    __attribute__((always_inline)) static detail::AccessSite take_site() {
+        detail::AccessSite& site = detail::pending_shared_site;
+        const detail::AccessSite here = site;
+        if constexpr (sizeof...(Rest) == 0) site = detail::AccessSite{};
+        return here;
+    }
 };
 
 /// @cond EMU_INTERNALS
@@ -376,13 +403,13 @@ public:
     }
     /// @brief Element @p index, after checking it lies inside the launch's bytes.
     template <class I, detail::if_index<I> = 0>
-    T& operator[](I index) const {
+    EMU_ELEMENT_ACCESS_ traffic::element_t<T, traffic::Space::shared> operator[](I index) const {
         detail::check_time(file_, line_);
         if (__builtin_expect(static_cast<unsigned long long>(index) >= bytes_ / sizeof(T), 0)) {
             detail::dynamic_shared_out_of_bounds(name_, static_cast<long long>(index), sizeof(T), detail::type_name<T>,
                                                  bytes_, file_, line_);
         }
-        return base_[index];
+        return EMU_ELEMENT_(traffic::Space::shared, &base_[index]);
     }
     /// @brief The same array, whose failed accesses name @p file:@p line (see emu::at()).
     dynamic_shared_array located(const char* file, int line) const {
@@ -415,8 +442,9 @@ public:
     /// @brief Name the array for messages.
     constexpr explicit dynamic_shared_global(const char* name) : name_(name) {}
     /// @brief Element @p index of the running block's dynamic shared memory, checked.
+    /// (Always inlined, so that the profiler sees the kernel's line as the access site.)
     template <class I, detail::if_index<I> = 0>
-    T& operator[](I index) const {
+    __attribute__((always_inline)) inline traffic::element_t<T, traffic::Space::shared> operator[](I index) const {
         return dynamic_shared_array<T>(name_)[index];
     }
     /// @brief Decay to a pointer into the running block's dynamic shared memory.
@@ -480,8 +508,9 @@ template <class T>
 inline T __ldg(const T* address) {
     return *address;
 }
-/// @brief __ldg through a checked kernel parameter: checked.
+/// @brief __ldg through a checked kernel parameter: checked (and always inlined, so that
+/// the profiler sees the kernel's line as the access site).
 template <class T>
-inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
+__attribute__((always_inline)) inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
     return *address;
 }

@@ -1,0 +1,247 @@
+/// @file traffic.h
+/// @brief The memory-traffic profiler of the CPU backend: what each kernel launch asks of
+/// global and shared memory, counted the way Nsight Compute counts it on a GPU.
+///
+/// Every access through a kernel's checked pointers and shared arrays (emu/memory.h) is
+/// recorded while profiling is on, with its access site, load or store, element size and
+/// address. The warp model:
+///  - 32 consecutive linear thread ids of a block form a warp (threadIdx.x varies fastest);
+///  - a request is the k-th dynamic execution of one access site by the threads of one warp,
+///    as if the warp ran in lockstep: lane l's k-th execution joins lane m's k-th.
+///
+/// Where the model is approximate:
+///  - Divergence. When some lanes of a warp skip an access that the others make (an `if`,
+///    a loop whose trip count differs per lane), the GPU issues the access for the active
+///    lanes only, and so does the model as long as the lanes that skip do so for good. But
+///    when lanes execute one site a different number of times and reconverge, their k-th
+///    executions pair up differently from the GPU's: a lane whose loop ran fewer times
+///    joins the next request early. Kernels whose lanes all run the same path are exact.
+///  - The compiler. nvcc may merge loads (four float loads of consecutive elements into
+///    one 16-byte load), keep a value in a register instead of loading it again, or turn a
+///    branch into a select that loads on every lane. The model counts the accesses as the
+///    source writes them.
+///  - What it cannot see: accesses through raw pointers (a pointer made from a parameter,
+///    a decayed shared array), atomics, member access through `->`, and `__ldg(&p[i])`
+///    (taking the address gives a raw pointer).
+///
+/// Recording needs to tell loads from stores and to know the site, so a profiling build
+/// (compiled with -DEMU_PROFILE, which `make profile` and `make test-profile` do) makes
+/// an element access return a small proxy, emu::traffic::element_ref, instead of `T&`.
+/// Ordinary builds return `T&` as before and record nothing: profiling costs them nothing,
+/// and their compile errors read as before. In a profiling build, counting is further
+/// switched on and off at run time (start() and take()); while it is off, an access costs
+/// one test of a global flag.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace emu {
+namespace traffic {
+
+/// @brief Which memory an access goes to.
+enum class Space : unsigned char { global, shared };
+/// @brief Whether it reads or writes.
+enum class Direction : unsigned char { load, store };
+
+/// @brief Global memory traffic of one direction (loads or stores) of one launch.
+struct GlobalCounts {
+    std::uint64_t requests = 0;         ///< warp-level requests: one per warp per executed access
+    std::uint64_t accesses = 0;         ///< thread-level accesses: the active lanes of the requests
+    std::uint64_t sectors = 0;          ///< 32-byte sectors the requests touch, counted per request
+    std::uint64_t bytes_requested = 0;  ///< bytes the active lanes asked for
+    std::uint64_t unique_bytes = 0;     ///< distinct bytes touched by the whole launch: the compulsory traffic
+    std::uint64_t ideal_sectors = 0;    ///< sectors the same requests would need if every one were fully coalesced
+    /// @brief Bytes moved in whole sectors.
+    std::uint64_t bytes_in_sectors() const { return sectors * 32; }
+};
+
+/// @brief Shared memory traffic of one direction of one launch.
+struct SharedCounts {
+    std::uint64_t requests = 0;          ///< warp-level requests
+    std::uint64_t wavefronts = 0;        ///< passes through the 32 banks the requests need
+    std::uint64_t ideal_wavefronts = 0;  ///< passes they would need without bank conflicts
+    std::uint64_t bytes_requested = 0;   ///< bytes the active lanes asked for
+    /// @brief Wavefronts beyond the ideal: for elements of 4 bytes or fewer, wavefronts - requests.
+    std::uint64_t bank_conflicts() const { return wavefronts - ideal_wavefronts; }
+};
+
+/// @brief One lane's part in one request.
+struct LaneAccess {
+    bool active = false;            ///< whether the lane took part
+    std::uint64_t offset = 0;       ///< byte offset of its element in the block's shared memory
+    unsigned size = 0;              ///< bytes of the element
+};
+
+/// @brief The shared-memory access site with the most bank conflicts in a launch.
+struct WorstSharedSite {
+    bool found = false;                 ///< false when the launch made no shared access
+    std::string location;               ///< "chapters/02-tiled-gemm/tiled_gemm.cu:38"
+    Direction direction = Direction::load;
+    std::uint64_t requests = 0;         ///< its requests over the launch
+    std::uint64_t wavefronts = 0;       ///< its wavefronts
+    std::uint64_t ideal_wavefronts = 0; ///< without conflicts
+    unsigned worst_degree = 0;          ///< wavefronts of its worst request (1: no conflict, 32: 32-way)
+    unsigned phase_lanes = 32;          ///< lanes served together: 32, 16 for 8-byte, 8 for 16-byte elements
+    LaneAccess sample[32];              ///< the lanes of the first request with worst_degree
+    /// @brief Mean conflict degree: wavefronts per ideal wavefront.
+    double degree() const { return ideal_wavefronts ? double(wavefronts) / double(ideal_wavefronts) : 0.0; }
+};
+
+/// @brief Everything counted for one kernel launch.
+struct LaunchProfile {
+    std::string kernel;                 ///< as launched, with template arguments: "tiled_gemm_kernel<TILE> [with int TILE = 16]"
+    std::string kernel_text;            ///< as written at the launch: "tiled_gemm_kernel<TILE>"
+    std::string launch_site;            ///< file:line of the launch
+    unsigned grid[3] = {1, 1, 1};       ///< blocks
+    unsigned block[3] = {1, 1, 1};      ///< threads per block
+    std::uint64_t blocks = 0;           ///< blocks that ran
+    std::size_t static_shared = 0;      ///< bytes of __shared__ variables per block
+    std::size_t dynamic_shared = 0;     ///< bytes of dynamic shared memory per block
+    GlobalCounts global_load, global_store;  ///< global memory
+    SharedCounts shared_load, shared_store;  ///< shared memory
+    std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
+    WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
+    bool faulted = false;               ///< the launch stopped with an error: the counts are partial
+    /// @brief Threads per block.
+    unsigned threads_per_block() const { return block[0] * block[1] * block[2]; }
+    /// @brief __syncthreads() per block (every block reaches the same barriers unless it faults).
+    double barriers_per_block() const { return blocks ? double(barriers) / double(blocks) : 0.0; }
+};
+
+/// @brief Start counting: every launch from now on is recorded until take().
+void start();
+/// @brief Stop counting and return the launches recorded since start(), in launch order.
+std::vector<LaunchProfile> take();
+/// @brief Whether counting is on.
+bool enabled();
+
+/// @brief Bank-rule wavefronts of one shared request: 32 banks of 4 bytes, the lanes
+/// served in phases of @p phase_lanes (32 for elements of 4 bytes or fewer, 16 for 8-byte,
+/// 8 for 16-byte ones); in each phase, lanes that touch the same 4-byte word share it
+/// (broadcast), and the phase takes one wavefront per distinct word of its busiest bank.
+/// @p ideal receives the wavefronts without conflicts (the phases that have an active lane).
+unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, unsigned* ideal = nullptr);
+
+/// @cond EMU_INTERNALS
+namespace detail {
+/// @brief On while a launch is being recorded (emu/src/traffic.cpp sets it).
+extern bool recording;
+/// @brief Record one access by the running CUDA thread.
+void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
+/// @brief The launch hooks, called by emu/src/launch.cpp around the first run of a grid.
+struct LaunchHooks;
+}  // namespace detail
+
+/// @brief One element of a checked array in a profiling build: reading it records a load,
+/// assigning to it records a store, `+=` and friends record both.
+template <class T, Space S>
+class element_ref {
+public:
+    using value_type = std::remove_cv_t<T>;  ///< the element's type, unqualified
+
+    /// @brief The element at @p address, accessed from the code at @p site.
+    element_ref(T* address, const void* site) : address_(address), site_(site) {}
+    element_ref(const element_ref&) = default;  ///< copies the reference, not the value
+
+    /// @brief Read the element.
+    operator value_type() const {
+        note(Direction::load);
+        return *address_;
+    }
+    /// @brief Write the element.
+    element_ref& operator=(const value_type& value) {
+        note(Direction::store);
+        *address_ = value;
+        return *this;
+    }
+    /// @brief Copy another element's value (a load there, a store here), as `a[i] = b[j]` does.
+    element_ref& operator=(const element_ref& other) { return *this = static_cast<value_type>(other); }
+    /// @brief Copy an element of another array, as `a[i] = b[j]` does.
+    template <class U, Space R>
+    element_ref& operator=(const element_ref<U, R>& other) {
+        return *this = static_cast<value_type>(static_cast<typename element_ref<U, R>::value_type>(other));
+    }
+    /// @brief The element's address, unchecked and not counted from here on.
+    T* operator&() const { return address_; }
+
+#define EMU_COMPOUND_(op)                                         \
+    template <class V>                                            \
+    element_ref& operator op##=(const V& value) {                 \
+        value_type v = *this;                                     \
+        v op## = value;                                           \
+        return *this = v;                                         \
+    }
+    EMU_COMPOUND_(+)
+    EMU_COMPOUND_(-)
+    EMU_COMPOUND_(*)
+    EMU_COMPOUND_(/)
+    EMU_COMPOUND_(%)
+    EMU_COMPOUND_(&)
+    EMU_COMPOUND_(|)
+    EMU_COMPOUND_(^)
+    EMU_COMPOUND_(<<)
+    EMU_COMPOUND_(>>)
+#undef EMU_COMPOUND_
+    /// @brief ++element: a load and a store.
+    element_ref& operator++() {
+        value_type v = *this;
+        return *this = ++v;
+    }
+    /// @brief --element: a load and a store.
+    element_ref& operator--() {
+        value_type v = *this;
+        return *this = --v;
+    }
+    /// @brief element++: a load and a store; the old value.
+    value_type operator++(int) {
+        value_type v = *this;
+        *this = v + 1;
+        return v;
+    }
+    /// @brief element--: a load and a store; the old value.
+    value_type operator--(int) {
+        value_type v = *this;
+        *this = v - 1;
+        return v;
+    }
+
+private:
+    void note(Direction direction) const {
+        if (__builtin_expect(detail::recording, 0)) detail::record(S, direction, address_, sizeof(T), site_);
+    }
+
+    T* address_;
+    const void* site_;
+};
+
+/// @brief What an access to element type T in space S gives: `T&`, or in a profiling
+/// build an element_ref.
+#ifdef EMU_PROFILE
+template <class T, Space S>
+using element_t = element_ref<T, S>;
+#else
+template <class T, Space S>
+using element_t = T&;
+#endif
+/// @endcond
+
+}  // namespace traffic
+}  // namespace emu
+
+/// @cond EMU_INTERNALS
+// The access site is the address the element access returns to: each access expression in
+// a kernel is its own call of operator[] in a profiling build (hence noinline), and
+// emu/src/traffic.cpp turns the address into file:line with addr2line.
+#ifdef EMU_PROFILE
+#define EMU_ELEMENT_ACCESS_ __attribute__((noinline))
+#define EMU_ELEMENT_(space, address) \
+    ::emu::traffic::element_ref<std::remove_reference_t<decltype(*(address))>, space>((address), __builtin_return_address(0))
+#else
+#define EMU_ELEMENT_ACCESS_
+#define EMU_ELEMENT_(space, address) (*(address))
+#endif
+/// @endcond

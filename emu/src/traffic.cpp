@@ -1,0 +1,387 @@
+// The memory-traffic profiler: records the accesses of a launch and sums them up by the
+// warp model of emu/include/emu/traffic.h.
+//
+// Blocks run in parallel on worker threads, one block at a time per worker. Each worker
+// keeps the records of the block it runs in its own buffer; when it starts another block
+// (or the launch ends) it sums the finished block up and adds the sums to the launch's,
+// under a lock. A block is summed up in one piece because a request gathers the lanes of a
+// warp, which run one after another between barriers.
+#include "traffic_hooks.h"
+
+#include "emu/traffic.h"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <bitset>
+#include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+
+namespace emu {
+namespace traffic {
+namespace detail {
+bool recording = false;
+}  // namespace detail
+
+namespace {
+
+constexpr unsigned kWarpSize = 32;
+constexpr unsigned kSectorBytes = 32;
+constexpr unsigned kBanks = 32;
+constexpr unsigned kBankBytes = 4;
+
+// The kind of an access: space and direction in two bits.
+unsigned kind_of(Space space, Direction direction) {
+    return (space == Space::shared ? 2u : 0u) | (direction == Direction::store ? 1u : 0u);
+}
+Space space_of(unsigned kind) { return kind & 2u ? Space::shared : Space::global; }
+Direction direction_of(unsigned kind) { return kind & 1u ? Direction::store : Direction::load; }
+
+// One access by one lane.
+struct Record {
+    const void* site;
+    std::uint32_t warp;
+    std::uint32_t k;  // the lane's k-th execution of this site, in this direction
+    std::uint8_t lane;
+    std::uint8_t kind;
+    std::uint16_t size;
+    std::uint64_t address;  // global: the address; shared: the offset in the block's shared memory
+};
+
+// Counts per thread of how often it executed each site in each direction.
+struct CounterKey {
+    const void* site;
+    std::uint32_t thread;
+    std::uint32_t kind;
+    bool operator==(const CounterKey& o) const { return site == o.site && thread == o.thread && kind == o.kind; }
+};
+struct CounterHash {
+    std::size_t operator()(const CounterKey& key) const {
+        return std::hash<const void*>()(key.site) ^ (std::size_t(key.thread) * 0x9E3779B97F4A7C15ull) ^ key.kind;
+    }
+};
+
+// What one worker has recorded of the block it runs.
+struct BlockBuffer {
+    std::uint64_t launch = 0;
+    unsigned long long block = ~0ull;
+    std::vector<Record> records;
+    std::unordered_map<CounterKey, std::uint32_t, CounterHash> counters;
+};
+
+// Distinct bytes touched, as bits of 4 KiB pages.
+using ByteSet = std::unordered_map<std::uint64_t, std::bitset<4096>>;
+
+void add_bytes(ByteSet& set, std::uint64_t address, unsigned size) {
+    for (std::uint64_t a = address; a < address + size; ++a) set[a >> 12].set(a & 4095);
+}
+std::uint64_t count_bytes(const ByteSet& set) {
+    std::uint64_t n = 0;
+    for (const auto& page : set) n += page.second.count();
+    return n;
+}
+
+// Per shared site, over a launch.
+struct SiteStats {
+    std::uint64_t requests = 0, wavefronts = 0, ideal = 0;
+    unsigned worst_degree = 0;
+    unsigned phase_lanes = 32;
+    LaneAccess sample[32];
+};
+
+// The launch being recorded, and what has been recorded since start().
+struct State {
+    std::mutex mutex;
+    bool enabled = false;
+    std::uint64_t launch = 0;  // serial number of the launch being recorded
+    LaunchProfile current;
+    ByteSet unique[2];  // global loads, global stores
+    std::map<std::pair<const void*, unsigned>, SiteStats> shared_sites;
+    std::atomic<std::uint64_t> barriers{0};
+    std::vector<LaunchProfile> done;
+    std::vector<BlockBuffer*> buffers;  // every worker's, to sum up at the end of a launch
+};
+State& state() {
+    static State s;
+    return s;
+}
+
+// The calling worker's buffer, registered so that launch_ends() can sum up its last block.
+struct BufferOwner {
+    BlockBuffer buffer;
+    BufferOwner() {
+        std::lock_guard<std::mutex> lock(state().mutex);
+        state().buffers.push_back(&buffer);
+    }
+    ~BufferOwner() {
+        std::lock_guard<std::mutex> lock(state().mutex);
+        auto& all = state().buffers;
+        all.erase(std::remove(all.begin(), all.end(), &buffer), all.end());
+    }
+};
+BlockBuffer& my_buffer() {
+    thread_local BufferOwner owner;
+    return owner.buffer;
+}
+
+unsigned phase_lanes_for(unsigned size) { return size <= 4 ? 32 : size <= 8 ? 16 : 8; }
+
+// Sum up the requests of one finished block into the launch. Called with state().mutex held.
+void sum_up(BlockBuffer& b) {
+    if (b.records.empty()) {
+        b.counters.clear();
+        return;
+    }
+    State& s = state();
+    std::sort(b.records.begin(), b.records.end(), [](const Record& x, const Record& y) {
+        if (x.kind != y.kind) return x.kind < y.kind;
+        if (x.site != y.site) return x.site < y.site;
+        if (x.warp != y.warp) return x.warp < y.warp;
+        if (x.k != y.k) return x.k < y.k;
+        return x.lane < y.lane;
+    });
+    std::vector<std::uint64_t> sectors;
+    for (std::size_t first = 0; first < b.records.size();) {
+        const Record& r0 = b.records[first];
+        std::size_t end = first + 1;
+        while (end < b.records.size() && b.records[end].kind == r0.kind && b.records[end].site == r0.site &&
+               b.records[end].warp == r0.warp && b.records[end].k == r0.k) {
+            ++end;
+        }
+        const Direction direction = direction_of(r0.kind);
+        if (space_of(r0.kind) == Space::global) {
+            GlobalCounts& c = direction == Direction::load ? s.current.global_load : s.current.global_store;
+            ByteSet& unique = s.unique[direction == Direction::load ? 0 : 1];
+            sectors.clear();
+            std::uint64_t bytes = 0;
+            for (std::size_t i = first; i < end; ++i) {
+                const Record& r = b.records[i];
+                for (std::uint64_t sector = r.address / kSectorBytes; sector <= (r.address + r.size - 1) / kSectorBytes;
+                     ++sector) {
+                    sectors.push_back(sector);
+                }
+                bytes += r.size;
+                add_bytes(unique, r.address, r.size);
+            }
+            std::sort(sectors.begin(), sectors.end());
+            c.requests += 1;
+            c.accesses += end - first;
+            c.sectors += static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+            c.bytes_requested += bytes;
+            c.ideal_sectors += (bytes + kSectorBytes - 1) / kSectorBytes;
+        } else {
+            SharedCounts& c = direction == Direction::load ? s.current.shared_load : s.current.shared_store;
+            LaneAccess lanes[32];
+            std::uint64_t bytes = 0;
+            for (std::size_t i = first; i < end; ++i) {
+                const Record& r = b.records[i];
+                lanes[r.lane] = LaneAccess{true, r.address, r.size};
+                bytes += r.size;
+            }
+            const unsigned phase_lanes = phase_lanes_for(r0.size);
+            unsigned ideal = 0, degree = 0;
+            const unsigned wavefronts = shared_wavefronts(lanes, phase_lanes, &ideal);
+            // The worst phase of this request: its conflict degree.
+            for (unsigned p = 0; p < kWarpSize / phase_lanes; ++p) {
+                LaneAccess phase[32];
+                for (unsigned l = p * phase_lanes; l < (p + 1) * phase_lanes; ++l) phase[l] = lanes[l];
+                degree = std::max(degree, shared_wavefronts(phase, phase_lanes));
+            }
+            c.requests += 1;
+            c.wavefronts += wavefronts;
+            c.ideal_wavefronts += ideal;
+            c.bytes_requested += bytes;
+            SiteStats& site = s.shared_sites[{r0.site, r0.kind}];
+            site.requests += 1;
+            site.wavefronts += wavefronts;
+            site.ideal += ideal;
+            site.phase_lanes = phase_lanes;
+            if (degree > site.worst_degree) {
+                site.worst_degree = degree;
+                std::copy(lanes, lanes + 32, site.sample);
+            }
+        }
+        first = end;
+    }
+    b.records.clear();
+    b.counters.clear();
+}
+
+// "file:line" of the code at @p site, from the debug information (addr2line).
+std::string site_location(const void* site) {
+    Dl_info info{};
+    if (dladdr(site, &info) == 0 || info.dli_fname == nullptr) return "an unknown site";
+    // The return address is just after the call; the call itself is one byte before.
+    const std::uintptr_t offset = reinterpret_cast<std::uintptr_t>(site) - reinterpret_cast<std::uintptr_t>(info.dli_fbase) - 1;
+    const std::string binary = info.dli_fname[0] ? info.dli_fname : "/proc/self/exe";
+    char command[1024];
+    std::snprintf(command, sizeof command, "addr2line -e '%s' 0x%llx 2>/dev/null", binary.c_str(),
+                  static_cast<unsigned long long>(offset));
+    std::string location;
+    if (FILE* pipe = popen(command, "r")) {
+        char line[1024];
+        if (std::fgets(line, sizeof line, pipe)) location = line;
+        pclose(pipe);
+    }
+    // "path:line (discriminator 2)\n" -> "path:line"
+    location = location.substr(0, location.find_first_of(" \n"));
+    if (location.empty() || location[0] == '?') return "an unknown site (no debug information, or no addr2line)";
+    // Relative to the working directory, as the compiler's messages name files.
+    char here[4096];
+    if (getcwd(here, sizeof here) != nullptr) {
+        const std::string prefix = std::string(here) + "/";
+        if (location.compare(0, prefix.size(), prefix) == 0) location.erase(0, prefix.size());
+    }
+    return location;
+}
+
+}  // namespace
+
+unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, unsigned* ideal) {
+    unsigned total = 0, phases_used = 0;
+    for (unsigned first = 0; first < kWarpSize; first += phase_lanes) {
+        // The distinct 4-byte words this phase touches; lanes on the same word share it.
+        std::uint64_t words[32 * 8];
+        unsigned count = 0;
+        for (unsigned l = first; l < first + phase_lanes && l < kWarpSize; ++l) {
+            if (!lanes[l].active) continue;
+            const std::uint64_t a = lanes[l].offset;
+            for (std::uint64_t w = a / kBankBytes; w <= (a + lanes[l].size - 1) / kBankBytes && count < 32 * 8; ++w) {
+                words[count++] = w;
+            }
+        }
+        if (count == 0) continue;
+        ++phases_used;
+        std::sort(words, words + count);
+        count = static_cast<unsigned>(std::unique(words, words + count) - words);
+        unsigned per_bank[kBanks] = {};
+        unsigned busiest = 0;
+        for (unsigned i = 0; i < count; ++i) busiest = std::max(busiest, ++per_bank[words[i] % kBanks]);
+        total += busiest;
+    }
+    if (ideal) *ideal = phases_used;
+    return total;
+}
+
+void start() {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.enabled = true;
+    s.done.clear();
+}
+
+std::vector<LaunchProfile> take() {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    s.enabled = false;
+    return std::move(s.done);
+}
+
+bool enabled() {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    return state().enabled;
+}
+
+namespace detail {
+
+void record(Space space, Direction direction, const void* address, std::size_t size, const void* site) {
+    State& s = state();
+    BlockBuffer& b = my_buffer();
+    const unsigned long long block =
+        blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+    if (b.launch != s.launch || b.block != block) {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        if (b.launch == s.launch) sum_up(b);
+        b.records.clear();
+        b.counters.clear();
+        b.launch = s.launch;
+        b.block = block;
+    }
+    const std::uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    const unsigned kind = kind_of(space, direction);
+    std::uint64_t at = reinterpret_cast<std::uintptr_t>(address);
+    if (space == Space::shared) at -= reinterpret_cast<std::uintptr_t>(emu::detail::dynamic_shared().base);
+    const std::uint32_t k = b.counters[CounterKey{site, thread, kind}]++;
+    b.records.push_back(Record{site, thread / kWarpSize, k, static_cast<std::uint8_t>(thread % kWarpSize),
+                               static_cast<std::uint8_t>(kind), static_cast<std::uint16_t>(size), at});
+}
+
+void launch_begins(const emu::detail::LaunchRequest& request) {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!s.enabled) return;
+    ++s.launch;
+    s.current = LaunchProfile{};
+    s.current.kernel_text = request.kernel_text;
+    s.current.launch_site = std::string(request.file) + ":" + std::to_string(request.line);
+    const dim3 g = request.grid, k = request.block;
+    s.current.grid[0] = g.x, s.current.grid[1] = g.y, s.current.grid[2] = g.z;
+    s.current.block[0] = k.x, s.current.block[1] = k.y, s.current.block[2] = k.z;
+    s.current.blocks = static_cast<std::uint64_t>(g.x) * g.y * g.z;
+    s.current.dynamic_shared = request.shared_bytes;
+    s.unique[0].clear();
+    s.unique[1].clear();
+    s.shared_sites.clear();
+    s.barriers = 0;
+    recording = true;
+}
+
+void launch_ends(const emu::detail::GridOutcome& outcome) {
+    State& s = state();
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (!recording) return;
+    recording = false;
+    for (BlockBuffer* b : s.buffers) {
+        if (b->launch == s.launch) sum_up(*b);
+        b->launch = 0;
+    }
+    LaunchProfile& p = s.current;
+    p.kernel = outcome.kernel;
+    p.static_shared = outcome.static_shared;
+    p.faulted = outcome.faulted;
+    p.barriers = s.barriers;
+    p.global_load.unique_bytes = count_bytes(s.unique[0]);
+    p.global_store.unique_bytes = count_bytes(s.unique[1]);
+    // The worst shared site: the most wavefronts beyond the ideal; on a tie, the most
+    // wavefronts.
+    const SiteStats* worst = nullptr;
+    std::pair<const void*, unsigned> worst_key{};
+    for (const auto& entry : s.shared_sites) {
+        const SiteStats& site = entry.second;
+        const auto rank = [](const SiteStats& x) { return std::make_pair(x.wavefronts - x.ideal, x.wavefronts); };
+        if (worst == nullptr || rank(site) > rank(*worst)) {
+            worst = &site;
+            worst_key = entry.first;
+        }
+    }
+    if (worst != nullptr) {
+        WorstSharedSite& w = p.worst_shared;
+        w.found = true;
+        w.location = site_location(worst_key.first);
+        w.direction = direction_of(worst_key.second);
+        w.requests = worst->requests;
+        w.wavefronts = worst->wavefronts;
+        w.ideal_wavefronts = worst->ideal;
+        w.worst_degree = worst->worst_degree;
+        w.phase_lanes = worst->phase_lanes;
+        std::copy(worst->sample, worst->sample + 32, w.sample);
+    }
+    s.done.push_back(std::move(p));
+    s.shared_sites.clear();
+    s.unique[0].clear();
+    s.unique[1].clear();
+}
+
+void note_barrier() {
+    if (!recording) return;
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) ++state().barriers;
+}
+
+}  // namespace detail
+}  // namespace traffic
+}  // namespace emu

@@ -1,0 +1,23 @@
+// The profiler's hooks into the CPU backend's runtime (emu/src/traffic.cpp implements them).
+// launch.cpp calls the launch hooks around the first run of a grid only: the runs under
+// other thread orders, and the run that looks for a differing element's writer, repeat
+// the same accesses and are not counted. block_runner.cpp calls note_barrier() in
+// __syncthreads().
+#pragma once
+
+#include "internal.h"
+
+namespace emu {
+namespace traffic {
+namespace detail {
+
+/// @brief A launch is about to run: start recording it if profiling is on.
+void launch_begins(const emu::detail::LaunchRequest& request);
+/// @brief The launch's first run is over: stop recording and sum up what it did.
+void launch_ends(const emu::detail::GridOutcome& outcome);
+/// @brief The running thread reached __syncthreads().
+void note_barrier();
+
+}  // namespace detail
+}  // namespace traffic
+}  // namespace emu

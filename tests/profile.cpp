@@ -1,0 +1,389 @@
+// The profiler's tests: `make test-profile` (BACKEND=emu; the occupancy tests run on both).
+//
+// Each kernel of tests/profile_kernels/ has an access pattern whose counts can be worked
+// out by hand; the comments give the arithmetic. The kernels also compute something,
+// checked on the host, so a counting build that changed a result would show.
+#include "profile_kernels/traffic_kernels.h"
+
+#include "catch.h"
+#include "device_buffer.h"
+#include "occupancy.h"
+#include "random.h"
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#if defined(EMU_BACKEND_TRAFFIC)
+#include <emu/traffic.h>
+
+#include "profile/profile.h"
+
+#include <filesystem>
+#include <sstream>
+#endif
+
+using tutorial::DeviceBuffer;
+
+#if defined(EMU_BACKEND_TRAFFIC)
+namespace {
+
+using emu::traffic::LaunchProfile;
+
+// The one launch that @p run makes, counted.
+template <class Run>
+LaunchProfile profile_of(Run run) {
+    emu::traffic::start();
+    run();
+    std::vector<LaunchProfile> launches = emu::traffic::take();
+    REQUIRE(launches.size() == 1);
+    return launches[0];
+}
+
+// The line of @p file that contains @p text, as "file:line".
+std::string line_of(const std::string& file, const std::string& text) {
+    std::ifstream in(file);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.find(text) != std::string::npos) return file + ":" + std::to_string(number);
+    }
+    FAIL("no line of " << file << " contains " << text);
+    return "";
+}
+
+// A float gather over n threads: out[i] = in[i * stride + offset].
+LaunchProfile gather(int n, int stride, int offset) {
+    const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(n) * stride + offset + 1, 12);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(n, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::gather_float(in.data(), out.data(), n, stride, offset); });
+    const std::vector<float> result = out.download();
+    for (int i = 0; i < n; ++i) REQUIRE(result[i] == input[static_cast<std::size_t>(i) * stride + offset]);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("coalesced float loads take 4 sectors per warp, and unique bytes are what was read", "[profile]") {
+    // 1024 threads = 32 warps; each warp reads 32 consecutive floats = 128 bytes = 4 sectors.
+    const LaunchProfile p = gather(1024, 1, 0);
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 128);
+    CHECK(p.global_load.ideal_sectors == 128);
+    CHECK(p.global_load.bytes_requested == 4096);
+    CHECK(p.global_load.unique_bytes == 4096);
+    CHECK(p.global_store.requests == 32);
+    CHECK(p.global_store.sectors == 128);
+    CHECK(p.global_store.unique_bytes == 4096);
+    CHECK(p.shared_load.requests == 0);
+    CHECK(p.barriers == 0);
+    CHECK(p.blocks == 4);
+}
+
+TEST_CASE("a partial last warp requests only the sectors of its active lanes", "[profile]") {
+    // 1000 threads: 31 full warps (4 sectors each) and one of 8 lanes (32 bytes, 1 sector).
+    const LaunchProfile p = gather(1000, 1, 0);
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 31 * 4 + 1);
+    CHECK(p.global_load.bytes_requested == 4000);
+}
+
+TEST_CASE("strided float loads touch more sectors per request", "[profile]") {
+    SECTION("stride 2: 256 bytes per warp, 8 sectors") {
+        const LaunchProfile p = gather(1024, 2, 0);
+        CHECK(p.global_load.requests == 32);
+        CHECK(p.global_load.sectors == 32 * 8);
+        CHECK(p.global_load.ideal_sectors == 32 * 4);
+        CHECK(p.global_load.unique_bytes == 4096);
+    }
+    SECTION("stride 32 floats: every lane in its own sector") {
+        const LaunchProfile p = gather(1024, 32, 0);
+        CHECK(p.global_load.sectors == 32 * 32);
+        CHECK(p.global_load.bytes_requested == 4096);
+    }
+    SECTION("the stores stay coalesced") {
+        const LaunchProfile p = gather(1024, 32, 0);
+        CHECK(p.global_store.sectors == 128);
+    }
+}
+
+TEST_CASE("a load misaligned by one float straddles one more sector per warp", "[profile]") {
+    // Bytes 4..131 of each 128-byte span: 5 sectors instead of 4.
+    const LaunchProfile p = gather(1024, 1, 1);
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 32 * 5);
+    CHECK(p.global_load.unique_bytes == 4096);
+}
+
+TEST_CASE("a broadcast load is one sector per request and 4 unique bytes", "[profile]") {
+    const std::vector<float> input = tutorial::random_floats(1, 5);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(1024, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::broadcast_float(in.data(), out.data(), 1024); });
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 32);
+    CHECK(p.global_load.bytes_requested == 4096);
+    CHECK(p.global_load.unique_bytes == 4);
+    CHECK(out.download()[1023] == input[0]);
+}
+
+TEST_CASE("1-byte elements: one sector per warp", "[profile]") {
+    const std::vector<std::uint8_t> input = tutorial::random_bytes(1024, 3);
+    DeviceBuffer<unsigned char> in(std::vector<unsigned char>(input.begin(), input.end()));
+    DeviceBuffer<unsigned char> out(std::vector<unsigned char>(1024, 0xAB));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_bytes(in.data(), out.data(), 1024); });
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 32);
+    CHECK(p.global_load.ideal_sectors == 32);
+    CHECK(p.global_store.sectors == 32);
+    CHECK(p.global_load.unique_bytes == 1024);
+    CHECK(out.download() == std::vector<unsigned char>(input.begin(), input.end()));
+}
+
+TEST_CASE("16-byte elements: 16 sectors per warp, one request per warp", "[profile]") {
+    std::vector<traffic_kernels::Float4> input(1024);
+    const std::vector<float> values = tutorial::random_floats(4 * 1024, 8);
+    for (std::size_t i = 0; i < input.size(); ++i) input[i] = {values[4 * i], values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]};
+    DeviceBuffer<traffic_kernels::Float4> in(input);
+    DeviceBuffer<traffic_kernels::Float4> out(std::vector<traffic_kernels::Float4>(1024, {-1, -1, -1, -1}));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_float4(in.data(), out.data(), 1024); });
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 32 * 16);
+    CHECK(p.global_load.ideal_sectors == 32 * 16);
+    CHECK(p.global_store.sectors == 32 * 16);
+    CHECK(p.global_load.unique_bytes == 16 * 1024);
+    CHECK(out.download()[777].z == input[777].z);
+}
+
+TEST_CASE("shared memory wavefronts follow the bank rule", "[profile]") {
+    using traffic_kernels::SharedPattern;
+    DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
+    // Every pattern first stores 1024 consecutive words: 32 requests, no conflict.
+    const auto run = [&](SharedPattern pattern) {
+        const LaunchProfile p = profile_of([&] { traffic_kernels::shared_words(out.data(), pattern); });
+        CHECK(p.shared_store.requests == 32);
+        CHECK(p.shared_store.wavefronts == 32);
+        CHECK(p.shared_store.bank_conflicts() == 0);
+        CHECK(p.shared_load.requests == 1);
+        CHECK(p.barriers == 1);
+        CHECK(p.barriers_per_block() == 1.0);
+        return p;
+    };
+    SECTION("consecutive words: one wavefront") {
+        const LaunchProfile p = run(SharedPattern::consecutive);
+        CHECK(p.shared_load.wavefronts == 1);
+        CHECK(p.shared_load.bank_conflicts() == 0);
+        CHECK(out.download()[31] == 31.0f);
+    }
+    SECTION("stride 2: a 2-way conflict") {
+        const LaunchProfile p = run(SharedPattern::stride_two);
+        CHECK(p.shared_load.wavefronts == 2);
+        CHECK(p.shared_load.bank_conflicts() == 1);
+        CHECK(p.worst_shared.worst_degree == 2);
+        CHECK(out.download()[31] == 62.0f);
+    }
+    SECTION("stride 32: a 32-way conflict") {
+        const LaunchProfile p = run(SharedPattern::stride_32);
+        CHECK(p.shared_load.wavefronts == 32);
+        CHECK(p.shared_load.bank_conflicts() == 31);
+        CHECK(p.worst_shared.worst_degree == 32);
+        CHECK(p.worst_shared.location == line_of("tests/profile_kernels/traffic_kernels.cu", "out[t] = words[index];"));
+        CHECK(out.download()[31] == 992.0f);
+    }
+    SECTION("the same word: a broadcast, one wavefront") {
+        const LaunchProfile p = run(SharedPattern::same_word);
+        CHECK(p.shared_load.wavefronts == 1);
+        CHECK(p.shared_load.bank_conflicts() == 0);
+        CHECK(out.download()[31] == 0.0f);
+    }
+}
+
+TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it does not", "[profile]") {
+    const std::vector<float> input = tutorial::random_floats(32 * 32, 21);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(32 * 32, -7.0f));
+    const int pad = GENERATE(0, 1);
+    const LaunchProfile p = profile_of([&] { traffic_kernels::transpose_tile(in.data(), out.data(), pad); });
+    // 32 warps, one row each: the row stores never conflict.
+    CHECK(p.shared_store.requests == 32);
+    CHECK(p.shared_store.wavefronts == 32);
+    CHECK(p.shared_load.requests == 32);
+    if (pad == 0) {
+        // Lane t reads word 32t (+ the row): every lane in the same bank.
+        CHECK(p.shared_load.wavefronts == 32 * 32);
+        CHECK(p.shared_load.bank_conflicts() == 32 * 31);
+        CHECK(p.worst_shared.worst_degree == 32);
+        CHECK(p.worst_shared.degree() == 32.0);
+        CHECK(p.worst_shared.location ==
+              line_of("tests/profile_kernels/traffic_kernels.cu", "out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];"));
+        // The picture: one word per lane, all 32 in bank 0, every one marked as conflicting.
+        const std::string path = "build/emu/test-output/transpose-banks.svg";
+        std::filesystem::create_directories("build/emu/test-output");
+        tutorial::profile::write_bank_svg(path, "transpose_tile_kernel<0>", p.worst_shared);
+        std::ifstream in(path);
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::string svg = text.str();
+        std::size_t red_words = 0;
+        for (std::size_t at = svg.find("fill='#f4c0c0'"); at != std::string::npos; at = svg.find("fill='#f4c0c0'", at + 1)) ++red_words;
+        CHECK(red_words == 32);
+        CHECK(svg.find("32-way bank conflict") != std::string::npos);
+        CHECK(svg.find("transpose_tile_kernel&lt;0&gt;") != std::string::npos);  // XML, not a stray tag
+    } else {
+        // Lane t reads word 33t: bank t.
+        CHECK(p.shared_load.wavefronts == 32);
+        CHECK(p.shared_load.bank_conflicts() == 0);
+    }
+    CHECK(p.static_shared == 32 * (32 + pad) * sizeof(float));
+    const std::vector<float> result = out.download();
+    for (int r = 0; r < 32; ++r)
+        for (int c = 0; c < 32; ++c) REQUIRE(result[r * 32 + c] == input[c * 32 + r]);
+}
+
+TEST_CASE("launches while counting is off are not recorded", "[profile]") {
+    DeviceBuffer<float> in(tutorial::random_floats(64, 2));
+    DeviceBuffer<float> out(std::vector<float>(64, -7.0f));
+    traffic_kernels::gather_float(in.data(), out.data(), 64, 1, 0);
+    emu::traffic::start();
+    CHECK(emu::traffic::take().empty());
+}
+
+TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes", "[profile]") {
+    using emu::traffic::LaneAccess;
+    using emu::traffic::shared_wavefronts;
+    LaneAccess lanes[32];
+    unsigned ideal = 0;
+    SECTION("consecutive 8-byte elements: 2 phases, no conflict") {
+        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 8ull * l, 8};
+        CHECK(shared_wavefronts(lanes, 16, &ideal) == 2);
+        CHECK(ideal == 2);
+    }
+    SECTION("consecutive 16-byte elements: 4 phases, no conflict") {
+        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 16ull * l, 16};
+        CHECK(shared_wavefronts(lanes, 8, &ideal) == 4);
+        CHECK(ideal == 4);
+    }
+    SECTION("16-byte elements 128 bytes apart: each phase of 8 lanes is 8-way") {
+        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 128ull * l, 16};
+        CHECK(shared_wavefronts(lanes, 8, &ideal) == 32);
+        CHECK(ideal == 4);
+    }
+    SECTION("1-byte elements: four lanes share a word") {
+        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 1ull * l, 1};
+        CHECK(shared_wavefronts(lanes, 32, &ideal) == 1);
+    }
+    SECTION("only active lanes count") {
+        lanes[3] = LaneAccess{true, 0, 4};
+        lanes[9] = LaneAccess{true, 128, 4};
+        CHECK(shared_wavefronts(lanes, 32, &ideal) == 2);
+        CHECK(ideal == 1);
+    }
+}
+#endif
+
+// ---- Occupancy -----------------------------------------------------------------------
+// Hand-computed from each architecture's limits (common/occupancy.cpp); the arithmetic is
+// in the comments.
+
+TEST_CASE("occupancy on sm_90 names the resource that limits it", "[profile][occupancy]") {
+    const tutorial::ArchitectureLimits& h100 = tutorial::architecture_limits("sm_90");
+    SECTION("256 threads, 32 registers, no shared memory: 8 blocks fill the 64 warps") {
+        // warps: 64 / 8 = 8; registers: 32 x 32 = 1024 per warp, 16 warps per sub-partition
+        // of 16384, 64 warps / 8 = 8 blocks; shared: the reserved 1 KiB, 228 blocks.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {256, 32, 0, 0});
+        CHECK(o.blocks_per_sm == 8);
+        CHECK(o.fraction() == 1.0);
+        CHECK(o.limiting() == "threads and registers");
+        CHECK(o.blocks_by_shared == 228);
+    }
+    SECTION("1024 threads, 64 registers: registers allow one block") {
+        // 64 x 32 = 2048 per warp, 8 warps per sub-partition, 32 per SM: 1 block of 32 warps.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {1024, 64, 0, 0});
+        CHECK(o.blocks_per_sm == 1);
+        CHECK(o.warps_per_sm == 32);
+        CHECK(o.limiting() == "registers");
+        CHECK(o.fraction() == 0.5);
+    }
+    SECTION("256 threads, 40 KiB of dynamic shared memory: 5 blocks") {
+        // 40 KiB + 1 KiB reserved = 41984 bytes; 233472 / 41984 = 5.56.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {256, 32, 0, 40 * 1024});
+        CHECK(o.blocks_per_sm == 5);
+        CHECK(o.shared_allocated_per_block == 41984);
+        CHECK(o.limiting() == "shared memory");
+    }
+    SECTION("past 48 KiB, opted in: 100 KiB gives 2 blocks") {
+        // 101 KiB allocated; 228 / 101 = 2.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {256, 32, 0, 100 * 1024});
+        CHECK(o.blocks_per_sm == 2);
+    }
+    SECTION("more than the opt-in limit: no block fits") {
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {256, 32, 0, 228 * 1024});
+        CHECK(o.blocks_per_sm == 0);
+        CHECK(o.limiting() == "shared memory");
+    }
+    SECTION("small blocks: 32 threads hit the block limit of 32") {
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {32, 16, 0, 0});
+        CHECK(o.blocks_per_sm == 32);
+        CHECK(o.limiting() == "blocks");
+        CHECK(o.fraction() == 0.5);
+    }
+    SECTION("register rounding: 33 registers round up to 1280 per warp") {
+        // 33 x 32 = 1056 -> 1280; 16384 / 1280 = 12 warps per sub-partition, 48 per SM: 6 blocks of 8.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(h100, {256, 33, 0, 0});
+        CHECK(o.blocks_per_sm == 6);
+        CHECK(o.limiting() == "registers");
+    }
+}
+
+TEST_CASE("occupancy follows each architecture's limits", "[profile][occupancy]") {
+    SECTION("sm_75: 1024 threads per SM, 256-byte shared units, nothing reserved") {
+        const tutorial::ArchitectureLimits& t4 = tutorial::architecture_limits("sm_75");
+        CHECK(tutorial::theoretical_occupancy(t4, {256, 32, 0, 0}).blocks_per_sm == 4);
+        // 2049 bytes round up to 2304; 65536 / 2304 = 28, but 16 block slots.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(t4, {64, 32, 2049, 0});
+        CHECK(o.shared_allocated_per_block == 2304);
+        CHECK(o.blocks_by_shared == 28);
+        CHECK(o.blocks_per_sm == 16);
+        CHECK(o.limiting() == "threads and blocks");
+    }
+    SECTION("sm_80: 2048 threads and 164 KiB") {
+        const tutorial::ArchitectureLimits& a100 = tutorial::architecture_limits("80");
+        // 16 KiB + 1 KiB = 17408; 167936 / 17408 = 9.6.
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(a100, {128, 32, 16 * 1024, 0});
+        CHECK(o.blocks_per_sm == 9);
+        CHECK(o.limiting() == "shared memory");
+    }
+    SECTION("sm_86: 1536 threads, 16 blocks") {
+        const tutorial::ArchitectureLimits& ga102 = tutorial::architecture_limits("sm_86");
+        // 48 warps / 8 = 6 blocks of 256.
+        CHECK(tutorial::theoretical_occupancy(ga102, {256, 32, 0, 0}).blocks_per_sm == 6);
+        // 100 KiB / (8 KiB + 1 KiB) = 11.
+        CHECK(tutorial::theoretical_occupancy(ga102, {64, 32, 8 * 1024, 0}).blocks_per_sm == 11);
+    }
+    SECTION("sm_89 and sm_120: 24 blocks") {
+        for (const char* name : {"sm_89", "sm_120"}) {
+            const tutorial::Occupancy o = tutorial::theoretical_occupancy(tutorial::architecture_limits(name), {32, 16, 0, 0});
+            CHECK(o.blocks_per_sm == 24);
+            CHECK(o.limiting() == "blocks");
+        }
+    }
+    SECTION("sm_100: as sm_90") {
+        CHECK(tutorial::theoretical_occupancy(tutorial::architecture_limits("sm_100"), {1024, 64, 0, 0}).blocks_per_sm == 1);
+    }
+    SECTION("an unknown architecture is refused by name") {
+        std::string message;
+        try {
+            tutorial::architecture_limits("sm_61");
+        } catch (const std::invalid_argument& error) {
+            message = error.what();
+        }
+        CHECK(message.find("'sm_61'") != std::string::npos);
+        CHECK(message.find("sm_75") != std::string::npos);
+    }
+    SECTION("a block of more than 1024 threads never fits") {
+        const tutorial::Occupancy o = tutorial::theoretical_occupancy(tutorial::architecture_limits("sm_90"), {1056, 16, 0, 0});
+        CHECK(o.blocks_per_sm == 0);
+        CHECK(o.limiting() == "threads");
+    }
+}
