@@ -5,7 +5,7 @@
 #include "reduction.h"
 
 #include "device_buffer.h"
-#include "profile.h"
+#include "profile/profile.h"
 #include "random.h"
 
 int main(int argc, char** argv) {

@@ -254,6 +254,11 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
             << ") x block (" << p.block[0] << "," << p.block[1] << "," << p.block[2] << "), " << p.static_shared
             << " B static + " << p.dynamic_shared << " B dynamic shared memory per block, launched at " << p.launch_site;
     if (p.faulted) heading << "\n   THE LAUNCH FAILED: the counts below are of the part that ran";
+    if (p.uncounted_casts) {
+        heading << "\n   NOT ALL GLOBAL TRAFFIC IS COUNTED: the kernel casts a pointer parameter to another type (a"
+                   "\n   float4 load, say), and what it reads or writes through that pointer is not counted, so the"
+                   "\n   global rows below are a lower bound (ncu, on the GPU, counts everything)";
+    }
     r.heading = heading.str();
     const auto add = [&](const std::string& group, const std::string& counter, double predicted, std::optional<double> measured,
                          const std::string& note = "") { r.rows.push_back(Row{group, counter, predicted, true, measured, note}); };

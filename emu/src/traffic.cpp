@@ -103,6 +103,7 @@ struct State {
     ByteSet unique[2];  // global loads, global stores
     std::map<std::pair<const void*, unsigned>, SiteStats> shared_sites;
     std::atomic<std::uint64_t> barriers{0};
+    std::atomic<bool> casts{false};  // a pointer parameter was cast: see LaunchProfile::uncounted_casts
     std::vector<LaunchProfile> done;
     std::vector<BlockBuffer*> buffers;  // every worker's, to sum up at the end of a launch
 };
@@ -328,6 +329,7 @@ void launch_begins(const emu::detail::LaunchRequest& request) {
     s.unique[1].clear();
     s.shared_sites.clear();
     s.barriers = 0;
+    s.casts = false;
     recording = true;
 }
 
@@ -345,6 +347,7 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
     p.static_shared = outcome.static_shared;
     p.faulted = outcome.faulted;
     p.barriers = s.barriers;
+    p.uncounted_casts = s.casts;
     p.global_load.unique_bytes = count_bytes(s.unique[0]);
     p.global_store.unique_bytes = count_bytes(s.unique[1]);
     // The worst shared site: the most wavefronts beyond the ideal; on a tie, the most
@@ -375,6 +378,10 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
     s.shared_sites.clear();
     s.unique[0].clear();
     s.unique[1].clear();
+}
+
+void note_pointer_cast() {
+    if (recording) state().casts = true;
 }
 
 void note_barrier() {

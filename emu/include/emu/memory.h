@@ -168,6 +168,9 @@ public:
     /// @brief Explicit casts to other pointer types, as `(const float4*)p` would do.
     template <class U>
     explicit operator U*() const {
+#ifdef EMU_PROFILE
+        traffic::detail::note_pointer_cast();  // the profiler cannot follow the cast pointer
+#endif
         return (U*)pointer_;
     }
 

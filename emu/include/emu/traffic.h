@@ -106,6 +106,10 @@ struct LaunchProfile {
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
     WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
     bool faulted = false;               ///< the launch stopped with an error: the counts are partial
+    /// @brief A pointer parameter was cast to another pointer type, as `(const float4*)p`
+    /// does: what the kernel reads or writes through such a pointer is not counted (nor
+    /// checked), so the global counts are a lower bound.
+    bool uncounted_casts = false;
     /// @brief Threads per block.
     unsigned threads_per_block() const { return block[0] * block[1] * block[2]; }
     /// @brief __syncthreads() per block (every block reaches the same barriers unless it faults).
@@ -130,6 +134,8 @@ unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, 
 namespace detail {
 /// @brief On while a launch is being recorded (emu/src/traffic.cpp sets it).
 extern bool recording;
+/// @brief Note that the running kernel cast a checked pointer to another pointer type.
+void note_pointer_cast();
 /// @brief Record one access by the running CUDA thread.
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief The launch hooks, called by emu/src/launch.cpp around the first run of a grid.
