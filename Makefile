@@ -234,7 +234,8 @@ test-common: $(BUILD)/bin/common-tests
 #: make chapterN reset      back to the chapter's skeleton; your files are saved under build/backups/
 #: make grade               build and test every chapter (or the named ones): a score table, JUnit XML
 #:                          and Gradescope's results.json in build/grade/ (docs/instructors.md)
-#: make skeletons           (maintainers) write each chapters/ file from its solution's markers
+#: make skeletons           (maintainers) write what is generated: each chapters/ file from its solution's
+#:                          markers, and .github/workflows/classroom.yml from the registry
 #: make classroom           (instructors) write .github/workflows/classroom.yml from the chapters
 TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 GRADE_DIR := build/grade
@@ -272,6 +273,7 @@ grade:
 	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(SELECTED)
 skeletons:
 	@$(TUTORIAL) skeletons --write
+	@$(TUTORIAL) classroom --write
 classroom:
 	@$(TUTORIAL) classroom --write
 

@@ -25,9 +25,10 @@ printf '%s  %s  %s\n' "$number" "$folder" "A copy of chapter 2, added by tests/w
 run "make skeletons" make skeletons
 expect_status 0 "the skeleton is written from the solution's markers"
 expect "^wrote chapters/$folder/" "it writes the new chapter's skeleton"
-if [ "$(grep -c '^wrote ' <<<"$out")" = 1 ]; then ok; else
+if [ "$(grep -c '^wrote chapters/' <<<"$out")" = 1 ]; then ok; else
     fail "only the new chapter's skeleton should be written: the others are already what their solutions make"; fi
-changed=$(git status --porcelain | grep -vE "^( M chapters/registry|\?\? chapters/$folder/|\?\? solutions/$folder/)$")
+expect "^wrote .github/workflows/classroom.yml" "the Classroom workflow gains the new chapter's step"
+changed=$(git status --porcelain | grep -vE "^( M chapters/registry| M .github/workflows/classroom.yml|\?\? chapters/$folder/|\?\? solutions/$folder/)$")
 if [ -z "$changed" ]; then ok; else
     out=$changed; fail "nothing but the two folders and the registry line may change"; fi
 
