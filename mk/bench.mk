@@ -24,6 +24,8 @@ BENCH_LDLIBS := $(LDLIBS) -lcublas
 # Chapter 2's speed-up is over chapter 1's naive kernel. It comes from the reference
 # solution, so the baseline is correct whatever the state of the student's chapter 1.
 BENCH_EXTRA_SOURCES_02-tiled-gemm := solutions/01-naive-gemm/naive_gemm.cu
+# Chapter 7's baseline is chapter 2's tiled GEMM at TILE 32, from its reference solution.
+BENCH_EXTRA_SOURCES_07-register-tiled-gemm := solutions/02-tiled-gemm/tiled_gemm.cu
 
 $(BUILD)/bench/%.o: bench/%.cpp $(FLAGS_RECORD)
 	@mkdir -p $(@D)
