@@ -76,7 +76,8 @@ std::vector<ImageCase> all_image_cases() {
 // 0xFF: any byte is a valid pixel, so a pixel no thread writes could match by chance
 // under one poison, but not under both. Returns the first failing comparison, if any.
 tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase& c,
-                                        const std::vector<std::uint8_t>& input) {
+                                        const std::vector<std::uint8_t>& input, int tile_rows = kBoxBlockY,
+                                        int tile_cols = kBoxBlockX) {
     const std::vector<std::uint8_t> expected = tutorial::box_mean_reference(input, c.width, c.height, c.radius);
     tutorial::DeviceBuffer<std::uint8_t> device_input(input), device_output(input.size());
 
@@ -84,8 +85,8 @@ tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase
     layout.name = "output";
     layout.rows = c.height;
     layout.cols = c.width;
-    layout.tile_rows = kBoxBlockY;
-    layout.tile_cols = kBoxBlockX;
+    layout.tile_rows = tile_rows;
+    layout.tile_cols = tile_cols;
     layout.border = c.radius;
     layout.seed = tutorial::run_seed();
     tutorial::ComparisonReport report;
@@ -101,9 +102,11 @@ tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase
     return report;
 }
 
-tutorial::ComparisonReport run_random_case(const BoxMean& box_mean, const ImageCase& c) {
+tutorial::ComparisonReport run_random_case(const BoxMean& box_mean, const ImageCase& c, int tile_rows = kBoxBlockY,
+                                           int tile_cols = kBoxBlockX) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.width, c.height, c.radius});
-    return run_box_mean(box_mean, c, tutorial::random_bytes(static_cast<std::size_t>(c.width) * c.height, seed));
+    return run_box_mean(box_mean, c, tutorial::random_bytes(static_cast<std::size_t>(c.width) * c.height, seed),
+                        tile_rows, tile_cols);
 }
 
 void check_rejects_bad_arguments(const BoxMean& box_mean, const std::string& name) {
@@ -241,7 +244,7 @@ TEST_CASE("box_mean_coarsened equals the CPU reference at every pixel, corners a
           "[chapter3][extra][gpu]") {
     const ImageCase c = GENERATE(from_range(coarsened_image_cases()));
     INFO(c);
-    REQUIRE_MATCH(run_random_case(box_mean_coarsened, c));
+    REQUIRE_MATCH(run_random_case(box_mean_coarsened, c, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX));
 }
 
 TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte boundary", "[chapter3][extra][gpu]") {
@@ -261,6 +264,8 @@ TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte 
     layout.name = "output";
     layout.rows = c.height;
     layout.cols = c.width;
+    layout.tile_rows = kBoxBlockY * kCoarsenRows;
+    layout.tile_cols = kBoxBlockX * kCoarsenX;
     layout.border = c.radius;
     layout.poison = 0xFF;
     layout.seed = tutorial::run_seed();
@@ -273,8 +278,8 @@ TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", "[chapter3][extra
     const ImageCase c = GENERATE(ImageCase{kBoxBlockX * kCoarsenX + 5, kBoxBlockY * kCoarsenRows + 3, kMaxBoxRadius},
                                  ImageCase{37, 23, 2});
     INFO(c);
-    REQUIRE_MATCH(run_box_mean(box_mean_coarsened, c, std::vector<std::uint8_t>(
-                                                          static_cast<std::size_t>(c.width) * c.height, 255)));
+    const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
+    REQUIRE_MATCH(run_box_mean(box_mean_coarsened, c, white, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX));
 }
 
 TEST_CASE("box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", "[chapter3][extra]") {
