@@ -119,11 +119,12 @@ tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
 }
 
 // WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
-// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned).
-template <int RADIUS, bool WORDS>
+// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
+// thread (kCoarsenRows; gpu/tune-ch7.cu times others).
+template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
     // TODO(chapter3): 3c, step 1 (going further). Stage the block's tile in shared memory:
-    //   the block computes (kBoxBlockX * kCoarsenX) x (kBoxBlockY * kCoarsenRows) output
+    //   the block computes (kBoxBlockX * kCoarsenX) x (kBoxBlockY * ROWS) output
     //   pixels, so its tile is that plus RADIUS rows above and below and HALO_X =
     //   RADIUS rounded up to a multiple of 4 columns left and right (whole 4-byte words).
     //   Load it one word per step: with WORDS and the word wholly inside the image, one
@@ -132,8 +133,8 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
 
     // TODO(chapter3): 3c, step 2. This thread's first output pixel is column
     //   blockIdx.x * (kBoxBlockX * kCoarsenX) + threadIdx.x * kCoarsenX and row
-    //   blockIdx.y * (kBoxBlockY * kCoarsenRows) + threadIdx.y * kCoarsenRows; return if it
-    //   is outside the image. For each of the kCoarsenRows + 2 * RADIUS tile rows its boxes
+    //   blockIdx.y * (kBoxBlockY * ROWS) + threadIdx.y * ROWS; return if it
+    //   is outside the image. For each of the ROWS + 2 * RADIUS tile rows its boxes
     //   cover, compute the kCoarsenX row sums of 2R+1 pixels, sliding: the next column's
     //   sum adds the pixel entering on the right and drops the one leaving on the left.
 

@@ -124,18 +124,17 @@ namespace {
 
 // Thread's kPrefixItems inputs from `start`, 0.0f past the end of the input. VECTOR:
 // start is a multiple of 4 floats from a 16-byte-aligned input, so two float4 loads.
-template <class Global>
-__device__ __forceinline__ void load_items(Global input, int size, long long start, bool vector,
-                                           float (&x)[kPrefixItems]) {
-    if (vector && start + kPrefixItems <= size) {
+template <int ITEMS, class Global>
+__device__ __forceinline__ void load_items(Global input, int size, long long start, bool vector, float (&x)[ITEMS]) {
+    if (vector && start + ITEMS <= size) {
 #pragma unroll
-        for (int q = 0; q < kPrefixItems; q += 4) {
+        for (int q = 0; q < ITEMS; q += 4) {
             const float4 v = *reinterpret_cast<const float4*>(&input[start + q]);
             x[q] = v.x, x[q + 1] = v.y, x[q + 2] = v.z, x[q + 3] = v.w;
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) x[k] = start + k < size ? input[start + k] : 0.0f;
+        for (int k = 0; k < ITEMS; ++k) x[k] = start + k < size ? input[start + k] : 0.0f;
     }
 }
 
@@ -173,12 +172,14 @@ __device__ __forceinline__ void block_exclusive_scan2(double a, double b, double
     __syncthreads();  // a later call overwrites the buffers
 }
 
+// ITEMS: outputs per thread (kPrefixItems; gpu/tune-ch7.cu times others).
+template <int ITEMS = kPrefixItems>
 __global__ void __launch_bounds__(kMovingAverageBlock)
     moving_average_prefix_kernel(const float* input, float* output, int size, int window, bool vector_first,
                                  bool vector_second, bool vector_output) {
     // TODO(chapter4): 4d, step 1 (going further). The block's first output is
-    //   first = blockIdx.x * kMovingAverageBlock * kPrefixItems (a long long), this thread's
-    //   mine = first + threadIdx.x * kPrefixItems. Load the thread's kPrefixItems inputs from
+    //   first = blockIdx.x * kMovingAverageBlock * ITEMS (a long long), this thread's
+    //   mine = first + threadIdx.x * ITEMS. Load the thread's ITEMS inputs from
     //   mine into a[] and those from mine + window into b[] (load_items, with vector_first
     //   and vector_second), sum each in double, and scan the two sums across the block with
     //   block_exclusive_scan2: a_before is then P(mine), the sum of the inputs from first
@@ -186,11 +187,11 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
 
     // TODO(chapter4): 4d, step 2. P(first + window), the inputs between the two spans, into
     //   a __shared__ double: for a window shorter than the span, the thread whose items
-    //   hold position `window` adds a[0 .. window % kPrefixItems) to its a_before; for a
+    //   hold position `window` adds a[0 .. window % ITEMS) to its a_before; for a
     //   longer one, the span's total a_total plus a block-wide sum of the inputs from
     //   first + span to first + window. __syncthreads().
 
-    // TODO(chapter4): 4d, step 3. For k < kPrefixItems, output mine + k is
+    // TODO(chapter4): 4d, step 3. For k < ITEMS, output mine + k is
     //   (window sum + b's prefix - a's prefix) / window, in double, the prefixes growing by
     //   b[k] and a[k] after each output. Store only outputs below size - window + 1: two
     //   float4 stores when vector_output and all eight are inside, else one by one.
@@ -205,7 +206,7 @@ void moving_average_prefix(const float* input, float* output, int size, int wind
     const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
     // Each thread's first input is a multiple of kPrefixItems (8) floats into its span:
     // 16-byte aligned when the array is, and, for the second span, when window % 4 == 0.
-    moving_average_prefix_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, aligned(input),
-                                                                  aligned(input) && window % 4 == 0, aligned(output));
+    moving_average_prefix_kernel<kPrefixItems><<<blocks, kMovingAverageBlock>>>(
+        input, output, size, window, aligned(input), aligned(input) && window % 4 == 0, aligned(output));
     CUDA_CHECK_KERNEL("moving_average_prefix_kernel");
 }

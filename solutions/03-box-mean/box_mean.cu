@@ -148,11 +148,12 @@ tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
 }
 
 // WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
-// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned).
-template <int RADIUS, bool WORDS>
+// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
+// thread (kCoarsenRows; gpu/tune-ch7.cu times others).
+template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
     constexpr int OUT_W = kBoxBlockX * kCoarsenX;      // output pixels per block along x
-    constexpr int OUT_H = kBoxBlockY * kCoarsenRows;   // and along y
+    constexpr int OUT_H = kBoxBlockY * ROWS;           // and along y
     constexpr int HALO_X = (RADIUS + 3) / 4 * 4;        // the x halo, rounded up to whole words
     constexpr int TILE_W = OUT_W + 2 * HALO_X;          // a multiple of 4: whole words
     constexpr int TILE_H = OUT_H + 2 * RADIUS;
@@ -185,17 +186,17 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
     __syncthreads();
 
     const int x0 = blockIdx.x * OUT_W + threadIdx.x * kCoarsenX;  // this thread's first column
-    const int y0 = blockIdx.y * OUT_H + threadIdx.y * kCoarsenRows;  // and first row
+    const int y0 = blockIdx.y * OUT_H + threadIdx.y * ROWS;       // and first row
     if (x0 >= width || y0 >= height) {
         return;  // after the only barrier: the threads that return have loaded their share
     }
 
     // Row sums: h[r][c] is the sum of the 2R+1 pixels of tile row (first + r) centred on
-    // the thread's column c, for the kCoarsenRows + 2R rows its boxes cover.
-    int h[kCoarsenRows + 2 * RADIUS][kCoarsenX];
+    // the thread's column c, for the ROWS + 2R rows its boxes cover.
+    int h[ROWS + 2 * RADIUS][kCoarsenX];
 #pragma unroll
-    for (int r = 0; r < kCoarsenRows + 2 * RADIUS; ++r) {
-        const unsigned char* row = &tile[threadIdx.y * kCoarsenRows + r][threadIdx.x * kCoarsenX + HALO_X - RADIUS];
+    for (int r = 0; r < ROWS + 2 * RADIUS; ++r) {
+        const unsigned char* row = &tile[threadIdx.y * ROWS + r][threadIdx.x * kCoarsenX + HALO_X - RADIUS];
         int sum = 0;
 #pragma unroll
         for (int dx = 0; dx <= 2 * RADIUS; ++dx) sum += row[dx];
@@ -216,7 +217,7 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
         for (int c = 0; c < kCoarsenX; ++c) box[c] += h[r][c];
     }
 #pragma unroll
-    for (int i = 0; i < kCoarsenRows; ++i) {
+    for (int i = 0; i < ROWS; ++i) {
         if (i > 0) {
 #pragma unroll
             for (int c = 0; c < kCoarsenX; ++c) box[c] += h[i + 2 * RADIUS][c] - h[i - 1][c];

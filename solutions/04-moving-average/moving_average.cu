@@ -140,18 +140,17 @@ namespace {
 
 // Thread's kPrefixItems inputs from `start`, 0.0f past the end of the input. VECTOR:
 // start is a multiple of 4 floats from a 16-byte-aligned input, so two float4 loads.
-template <class Global>
-__device__ __forceinline__ void load_items(Global input, int size, long long start, bool vector,
-                                           float (&x)[kPrefixItems]) {
-    if (vector && start + kPrefixItems <= size) {
+template <int ITEMS, class Global>
+__device__ __forceinline__ void load_items(Global input, int size, long long start, bool vector, float (&x)[ITEMS]) {
+    if (vector && start + ITEMS <= size) {
 #pragma unroll
-        for (int q = 0; q < kPrefixItems; q += 4) {
+        for (int q = 0; q < ITEMS; q += 4) {
             const float4 v = *reinterpret_cast<const float4*>(&input[start + q]);
             x[q] = v.x, x[q + 1] = v.y, x[q + 2] = v.z, x[q + 3] = v.w;
         }
     } else {
 #pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) x[k] = start + k < size ? input[start + k] : 0.0f;
+        for (int k = 0; k < ITEMS; ++k) x[k] = start + k < size ? input[start + k] : 0.0f;
     }
 }
 
@@ -189,24 +188,26 @@ __device__ __forceinline__ void block_exclusive_scan2(double a, double b, double
     __syncthreads();  // a later call overwrites the buffers
 }
 
+// ITEMS: outputs per thread (kPrefixItems; gpu/tune-ch7.cu times others).
+template <int ITEMS = kPrefixItems>
 __global__ void __launch_bounds__(kMovingAverageBlock)
     moving_average_prefix_kernel(const float* input, float* output, int size, int window, bool vector_first,
                                  bool vector_second, bool vector_output) {
-    constexpr int SPAN = kMovingAverageBlock * kPrefixItems;  // outputs per block
+    constexpr int SPAN = kMovingAverageBlock * ITEMS;  // outputs per block
     __shared__ double window_sum;   // P(first + window): the inputs between the two spans
     __shared__ double partial[kMovingAverageBlock];
 
     const long long first = static_cast<long long>(blockIdx.x) * SPAN;  // the block's first output
-    const long long mine = first + threadIdx.x * kPrefixItems;          // this thread's first
+    const long long mine = first + threadIdx.x * ITEMS;          // this thread's first
     const int outputs = size - window + 1;
 
     // The inputs of the thread's outputs (first span) and those `window` further on.
-    float a[kPrefixItems], b[kPrefixItems];
+    float a[ITEMS], b[ITEMS];
     load_items(input, size, mine, vector_first, a);
     load_items(input, size, mine + window, vector_second, b);
     double a_sum = 0.0, b_sum = 0.0;
 #pragma unroll
-    for (int k = 0; k < kPrefixItems; ++k) a_sum += a[k], b_sum += b[k];
+    for (int k = 0; k < ITEMS; ++k) a_sum += a[k], b_sum += b[k];
     double a_before, b_before, a_total, b_total;
     block_exclusive_scan2(a_sum, b_sum, a_before, b_before, a_total, b_total);
     (void)b_total;
@@ -216,9 +217,9 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
     // span's total). A longer one adds the inputs between the spans: one block-wide sum,
     // window / SPAN extra reads per output.
     if (window < SPAN) {
-        if (threadIdx.x == window / kPrefixItems) {
+        if (threadIdx.x == window / ITEMS) {
             double p = a_before;
-            for (int k = 0; k < window % kPrefixItems; ++k) p += a[k];
+            for (int k = 0; k < window % ITEMS; ++k) p += a[k];
             window_sum = p;
         }
     } else {
@@ -237,22 +238,22 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
     // Output j = (P(j + window) - P(j)) / window, with P(j) = a's prefix at j and
     // P(j + window) = window_sum + b's prefix at j.
     const double middle = window_sum;
-    float result[kPrefixItems];
+    float result[ITEMS];
     double pa = a_before, pb = b_before;
 #pragma unroll
-    for (int k = 0; k < kPrefixItems; ++k) {
+    for (int k = 0; k < ITEMS; ++k) {
         result[k] = static_cast<float>((middle + pb - pa) / window);
         pa += a[k];
         pb += b[k];
     }
-    if (vector_output && mine + kPrefixItems <= outputs) {
+    if (vector_output && mine + ITEMS <= outputs) {
 #pragma unroll
-        for (int q = 0; q < kPrefixItems; q += 4) {
+        for (int q = 0; q < ITEMS; q += 4) {
             *reinterpret_cast<float4*>(&output[mine + q]) =
                 make_float4(result[q], result[q + 1], result[q + 2], result[q + 3]);
         }
     } else {
-        for (int k = 0; k < kPrefixItems && mine + k < outputs; ++k) output[mine + k] = result[k];
+        for (int k = 0; k < ITEMS && mine + k < outputs; ++k) output[mine + k] = result[k];
     }
 }
 
@@ -263,7 +264,7 @@ void moving_average_prefix(const float* input, float* output, int size, int wind
     const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
     // Each thread's first input is a multiple of kPrefixItems (8) floats into its span:
     // 16-byte aligned when the array is, and, for the second span, when window % 4 == 0.
-    moving_average_prefix_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, aligned(input),
-                                                                  aligned(input) && window % 4 == 0, aligned(output));
+    moving_average_prefix_kernel<kPrefixItems><<<blocks, kMovingAverageBlock>>>(
+        input, output, size, window, aligned(input), aligned(input) && window % 4 == 0, aligned(output));
     CUDA_CHECK_KERNEL("moving_average_prefix_kernel");
 }
