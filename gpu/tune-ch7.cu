@@ -1,13 +1,16 @@
 // Tuning run for chapter 7 (issue 14): which tiling of 7c and 7d to keep on this GPU.
 //
+// Also 3c (box mean, thread coarsening) and 4d (moving average from prefix sums)
+// against the device-to-device copy ceiling.
+//
 // One self-contained program, one GPU run of a minute or two. From the repository root:
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -Icommon -Ichapters/07-register-tiled-gemm \
-//        gpu/tune-ch7.cu common/cuda_check.cpp common/validate.cpp -lcublas -o /tmp/tune-ch7 \
-//     && /tmp/tune-ch7 | tee tune-ch7.txt
+//        -Ichapters/03-box-mean -Ichapters/04-moving-average gpu/tune-ch7.cu common/cuda_check.cpp \
+//        common/validate.cpp -lcublas -o /tmp/tune-ch7 && /tmp/tune-ch7 | tee tune-ch7.txt
 //
-// It includes the reference solution's kernels (the templates of 7c and 7d), so what
-// it times is what the chapter ships, at other template arguments. For 4096³, 4095³,
+// It includes the reference solutions' kernels (the templates of 7c, 7d, 3c and 4d), so
+// what it times is what the chapters ship, at other template arguments. For 4096³, 4095³,
 // 4097³ and 1024³ it times cuBLAS SGEMM in pure FP32 (CUBLAS_PEDANTIC_MATH: no TF32)
 // as the ceiling, then each configuration: 3 warm-up runs, then 15 timed runs, each
 // after L2 is flushed (a write of twice its size), timed with CUDA events around the
@@ -18,6 +21,8 @@
 // The last lines name the best 7c and 7d configurations at 4096³ and what the bounds
 // handling costs at 4095³ and 4097³ (time per flop against 4096³).
 #include "../solutions/07-register-tiled-gemm/register_tiled_gemm.cu"
+#include "../solutions/03-box-mean/box_mean.cu"
+#include "../solutions/04-moving-average/moving_average.cu"
 
 #include <cublas_v2.h>
 
@@ -134,6 +139,155 @@ std::vector<Config> configs() {
     };
 }
 
+// ---- 3c and 4d against the copy ceiling -------------------------------------------------
+
+template <int RADIUS, int ROWS>
+void box_mean_coarsened_rows(const unsigned char* input, unsigned char* output, int width, int height) {
+    const dim3 block(kBoxBlockX, kBoxBlockY);
+    const dim3 grid(tutorial::ceil_div(width, kBoxBlockX * kCoarsenX), tutorial::ceil_div(height, kBoxBlockY * ROWS));
+    box_mean_coarsened_kernel<RADIUS, true, ROWS><<<grid, block>>>(input, output, width, height);
+    CUDA_CHECK_KERNEL("box_mean_coarsened_kernel");
+}
+
+template <int ITEMS>
+void moving_average_prefix_items(const float* input, float* output, int size, int window) {
+    const int outputs = size - window + 1;
+    const int blocks = static_cast<int>(tutorial::ceil_div(outputs, kMovingAverageBlock * ITEMS));
+    moving_average_prefix_kernel<ITEMS><<<blocks, kMovingAverageBlock>>>(input, output, size, window, true,
+                                                                         window % 4 == 0, true);
+    CUDA_CHECK_KERNEL("moving_average_prefix_kernel");
+}
+
+bool stencils_and_windows(Timer& timer) {
+    bool all_right = true;
+    // The copy ceiling: 256 MiB device to device, bytes read plus bytes written.
+    const size_t copy_bytes = size_t(256) << 20;
+    void *from, *to;
+    CUDA_CHECK(cudaMalloc(&from, copy_bytes));
+    CUDA_CHECK(cudaMalloc(&to, copy_bytes));
+    CUDA_CHECK(cudaMemset(from, 1, copy_bytes));
+    const double copy_ms = timer.median_ms([&] { CUDA_CHECK(cudaMemcpyAsync(to, from, copy_bytes, cudaMemcpyDeviceToDevice)); });
+    const double copy_gbs = 2.0 * copy_bytes / copy_ms / 1e6;
+    std::printf("\ncopy ceiling: %.3f ms for 256 MiB, %.0f GB/s (read + write)\n", copy_ms, copy_gbs);
+    CUDA_CHECK(cudaFree(from));
+    CUDA_CHECK(cudaFree(to));
+    auto report = [&](const std::string& problem, const std::string& variant, double ms, double bytes,
+                      const std::string& check) {
+        const double gbs = ms > 0 ? bytes / ms / 1e6 : 0;
+        std::printf("%-26s %-34s %9.3f ms %7.0f GB/s %6.1f%% of copy  %s\n", problem.c_str(), variant.c_str(), ms, gbs,
+                    100.0 * gbs / copy_gbs, check.c_str());
+        std::fflush(stdout);
+    };
+
+    // 3c: 8000 x 8000, R = 1 and 2; checked byte for byte against 3b.
+    {
+        const int width = 8000, height = 8000;
+        const size_t pixels = size_t(width) * height;
+        std::vector<unsigned char> image(pixels);
+        std::mt19937 rng(8000);
+        for (auto& p : image) p = static_cast<unsigned char>(rng() & 0xFF);
+        unsigned char *in, *out, *ref;
+        CUDA_CHECK(cudaMalloc(&in, pixels));
+        CUDA_CHECK(cudaMalloc(&out, pixels));
+        CUDA_CHECK(cudaMalloc(&ref, pixels));
+        CUDA_CHECK(cudaMemcpy(in, image.data(), pixels, cudaMemcpyHostToDevice));
+        using Box = std::function<void(const unsigned char*, unsigned char*, int, int)>;
+        for (int R : {1, 2}) {
+            box_mean_shared(in, ref, width, height, R);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            std::vector<unsigned char> expected(pixels), got(pixels);
+            CUDA_CHECK(cudaMemcpy(expected.data(), ref, pixels, cudaMemcpyDeviceToHost));
+            std::vector<std::pair<std::string, Box>> variants = {
+                {"3b shared (chapter 3)", [R](auto i, auto o, int w, int h) { box_mean_shared(i, o, w, h, R); }},
+                {"3a global (chapter 3)", [R](auto i, auto o, int w, int h) { box_mean_global(i, o, w, h, R); }},
+            };
+            if (R == 1) {
+                variants.push_back({"3c rows 4", box_mean_coarsened_rows<1, 4>});
+                variants.push_back({"3c rows 8 (shipped)", box_mean_coarsened_rows<1, 8>});
+                variants.push_back({"3c rows 16", box_mean_coarsened_rows<1, 16>});
+                variants.push_back({"3c rows 32", box_mean_coarsened_rows<1, 32>});
+            } else {
+                variants.push_back({"3c rows 4", box_mean_coarsened_rows<2, 4>});
+                variants.push_back({"3c rows 8 (shipped)", box_mean_coarsened_rows<2, 8>});
+                variants.push_back({"3c rows 16", box_mean_coarsened_rows<2, 16>});
+                variants.push_back({"3c rows 32", box_mean_coarsened_rows<2, 32>});
+            }
+            for (const auto& variant : variants) {
+                const std::string& name = variant.first;
+                const Box& box = variant.second;
+                CUDA_CHECK(cudaMemset(out, 0, pixels));
+                const double ms = timer.median_ms([&] { box(in, out, width, height); });
+                std::string check = "ERROR";
+                if (ms > 0) {
+                    CUDA_CHECK(cudaMemcpy(got.data(), out, pixels, cudaMemcpyDeviceToHost));
+                    size_t wrong = 0;
+                    for (size_t i = 0; i < pixels; ++i) wrong += got[i] != expected[i];
+                    check = wrong == 0 ? "ok" : "WRONG (" + std::to_string(wrong) + " pixels)";
+                }
+                all_right = all_right && check == "ok";
+                report("8000 x 8000, R=" + std::to_string(R), name, ms, 2.0 * pixels, check);
+            }
+        }
+        CUDA_CHECK(cudaFree(in));
+        CUDA_CHECK(cudaFree(out));
+        CUDA_CHECK(cudaFree(ref));
+    }
+
+    // 4d: 64 Mi floats; checked on every 997th output against a double sum on the host,
+    // within 4d's own bound (tests/04-moving-average.cpp derives it).
+    {
+        const int size = 64 << 20;
+        std::vector<float> host(size);
+        std::mt19937 rng(64);
+        std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+        double magnitude = 0;
+        for (float& x : host) x = dist(rng), magnitude += std::fabs(double(x));
+        float *in, *out;
+        CUDA_CHECK(cudaMalloc(&in, size_t(size) * 4));
+        CUDA_CHECK(cudaMalloc(&out, size_t(size) * 4));
+        CUDA_CHECK(cudaMemcpy(in, host.data(), size_t(size) * 4, cudaMemcpyHostToDevice));
+        using Average = std::function<void(const float*, float*, int, int)>;
+        const std::vector<std::pair<std::string, Average>> variants = {
+            {"4c shared (chapter 4)", moving_average_shared},
+            {"4d items 4", moving_average_prefix_items<4>},
+            {"4d items 8 (shipped)", moving_average_prefix_items<8>},
+            {"4d items 16", moving_average_prefix_items<16>},
+        };
+        for (int window : {1, 8, 64, 255, 1024, 1025}) {
+            const int outputs = size - window + 1;
+            for (const auto& variant : variants) {
+                const std::string& name = variant.first;
+                const Average& average = variant.second;
+                if (window >= 1024 && name.rfind("4c", 0) == 0) continue;  // O(window): seconds, and known
+                CUDA_CHECK(cudaMemset(out, 0xFF, size_t(outputs) * 4));
+                const double ms = timer.median_ms([&] { average(in, out, size, window); });
+                std::string check = "ERROR";
+                if (ms > 0) {
+                    std::vector<float> got(outputs);
+                    CUDA_CHECK(cudaMemcpy(got.data(), out, size_t(outputs) * 4, cudaMemcpyDeviceToHost));
+                    const double n = 256.0 * 16 + window + 2, u = std::ldexp(1.0, -53);
+                    const double loose = name.rfind("4c", 0) == 0 ? (window + 1) * std::ldexp(1.0, -24) : 0.0;
+                    size_t wrong = 0;
+                    for (int i = 0; i < outputs; i += 997) {
+                        double sum = 0, abs_sum = 0;
+                        for (int k = 0; k < window; ++k) sum += host[i + k], abs_sum += std::fabs(double(host[i + k]));
+                        const double v = sum / window;
+                        const double bound = std::ldexp(1.0, -24) * std::fabs(v) + 6 * n * u * magnitude / window +
+                                             loose * abs_sum / window;
+                        wrong += !(std::fabs(double(got[i]) - v) <= bound);
+                    }
+                    check = wrong == 0 ? "ok" : "WRONG (" + std::to_string(wrong) + " sampled outputs)";
+                }
+                all_right = all_right && check == "ok";
+                report("64 Mi floats, N=" + std::to_string(window), name, ms, 4.0 * (double(size) + outputs), check);
+            }
+        }
+        CUDA_CHECK(cudaFree(in));
+        CUDA_CHECK(cudaFree(out));
+    }
+    return all_right;
+}
+
 }  // namespace
 
 int main() {
@@ -238,8 +392,10 @@ int main() {
                     100.0 * 2.0 * std::pow(4096.0, 3) / best_ms / 1e6 / peak_gflops, per_flop_cost(4095),
                     per_flop_cost(4097));
     }
-    std::printf("%s\n", all_right ? "every configuration matched cuBLAS within 2 gamma_K |A||B|"
-                                   : "SOME CONFIGURATIONS FAILED (see WRONG/ERROR above)");
     cublasDestroy(handle);
+    const bool stencils_right = stencils_and_windows(timer);
+    std::printf("\n%s\n", all_right && stencils_right ? "every variant matched its reference"
+                                                   : "SOME VARIANTS FAILED (see WRONG/ERROR above)");
+    all_right = all_right && stencils_right;
     return all_right ? 0 : 1;
 }

@@ -159,12 +159,33 @@ def teach_moving_average(c):
             "and what loading each block's window once into shared memory saves.")
 
 
+def teach_register_tiled_gemm(c):
+    steps = ["7a 1D register tiling", "7b 2D register tiling", "7c float4, A transposed",
+             "7d warp tiles, double buffer"]
+    shares = ", ".join(f"{step.split()[0]} {c.percent(GEMM_4096, step)}" for step in steps)
+    return (f"At 4096³ the four steps reach {shares} of cuBLAS FP32: each keeps more of C in registers per "
+            "value read from shared memory, and the last two move global memory in 16-byte pieces. The rows "
+            "at 4095³ and 4097³ show what the bounds handling costs when every edge tile is partial and no "
+            "row starts on 16 bytes.")
+
+
 TEACHES = {
     "01-naive-gemm": teach_naive_gemm,
     "02-tiled-gemm": teach_tiled_gemm,
     "03-box-mean": teach_box_mean,
     "04-moving-average": teach_moving_average,
+    "07-register-tiled-gemm": teach_register_tiled_gemm,
 }
+
+# The goals of issue 14: the going-further kernels near their ceilings, as a share of the
+# ceiling measured in the same run. (what, goal, aim, our folder, our problem, our variants)
+GOALS = [
+    ("register-tiled GEMM at 4096³", 80.0, 90.0, "07-register-tiled-gemm", GEMM_4096,
+     ["7c float4, A transposed", "7d warp tiles, double buffer"]),
+    ("box mean 3×3, 8000×8000, coarsened (3c)", 70.0, 85.0, "03-box-mean", "8000 x 8000, R=1", ["coarsened"]),
+    ("box mean 5×5, 8000×8000, coarsened (3c)", 70.0, 85.0, "03-box-mean", "8000 x 8000, R=2", ["coarsened"]),
+] + [(f"moving average, N={n}, prefix sums (4d)", 70.0, 85.0, "04-moving-average", f"64 Mi floats, N={n}",
+      ["prefix sums"]) for n in (8, 64, 255, 1025)]
 
 
 # ---- Reading -----------------------------------------------------------------------------
@@ -278,6 +299,32 @@ def bars_section(chapters):
     return lines + [""] + BAR_NOTES + [""]
 
 
+def goals_section(chapters):
+    lines = ["## Going further: the goals of issue 14", "",
+             "The going-further kernels against the same ceilings: cuBLAS FP32 for the GEMM, copy "
+             "bandwidth for the others, as a share of the ceiling measured in the same run.", "",
+             "| kernel | goal | aim | reference solution, this page | at or above the goal |",
+             "|---|---:|---:|---|---|"]
+    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
+    for what, goal, aim, folder, problem, variants in GOALS:
+        chapter = by_folder.get(folder)
+        ours, verdicts = [], []
+        for variant in variants:
+            label = f"{variant} " if len(variants) > 1 else ""
+            failed = chapter.failed(problem, variant) if chapter else None
+            if failed:
+                ours.append(f"{label}**{failed}**")
+                continue
+            value = chapter.number_of(problem, variant, "percent_of_ceiling") if chapter else None
+            if value is None:
+                continue
+            ours.append(f"{label}{value:.1f}%")
+            verdicts.append(f"{label}{'yes' if value >= goal else '**no**'}")
+        lines.append(f"| {what} | {goal:.0f}% | {aim:.0f}% | {', '.join(ours) or 'not measured'} | "
+                     f"{', '.join(verdicts) or '–'} |")
+    return lines + [""]
+
+
 def page(chapters, sources):
     titles = read_titles()
     lines = ["# Measured results", "",
@@ -300,6 +347,7 @@ def page(chapters, sources):
     for chapter in chapters:
         lines += chapter_section(chapter, titles)
     lines += bars_section(chapters)
+    lines += goals_section(chapters)
     return "\n".join(lines)
 
 
