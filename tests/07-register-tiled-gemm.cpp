@@ -107,3 +107,20 @@ TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", 
     INFO(step.name);
     tutorial::check_gemm_rejects_bad_arguments(step.gemm, step.name);
 }
+
+// Shapes with many full tiles (the fast path, in every block but the last row and
+// column of blocks) and edges in all three dimensions. Computing them on the CPU backend
+// would take minutes, so there the test is hidden ([.large]: it runs only when named);
+// on a GPU it runs with the others.
+#ifdef TUTORIAL_EMU
+#define LARGE_GEMM_TAGS "[chapter7][gpu][.large]"
+#else
+#define LARGE_GEMM_TAGS "[chapter7][gpu][large]"
+#endif
+TEST_CASE("7c and 7d are right on large shapes, full tiles and partial ones", LARGE_GEMM_TAGS) {
+    const std::vector<Step> all = steps();
+    const Step step = GENERATE_COPY(from_range(std::vector<Step>(all.begin() + 2, all.end())));
+    const GemmShape shape = GENERATE(GemmShape{1536, 1536, 1536}, GemmShape{1025, 2049, 515});
+    INFO(step.name << ", shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(step.gemm, shape, step.tile));
+}
