@@ -13,6 +13,8 @@
 #include "cuda_check.h"
 #include "box_mean_reference.h"
 
+#include <cstdint>
+
 // The radius is a template parameter, like chapter 2's TILE: the compiler unrolls the
 // loops over the box, and RADIUS sizes the shared tile of 3b.
 
@@ -100,4 +102,74 @@ void box_mean_global(const unsigned char* input, unsigned char* output, int widt
 void box_mean_shared(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
     tutorial::require_box_mean_arguments("box_mean_shared", input, output, width, height, radius, kMaxBoxRadius);
     launch_box_mean(BoxMeanKernel::shared, input, output, width, height, radius);
+}
+
+// ---- 3c (going further): thread coarsening ------------------------------------------
+// A thread computes kCoarsenX pixels of kCoarsenRows rows. Its box sums share most of
+// their terms: along a row, the sum for the next column adds one pixel and drops one;
+// down a column, the sum for the next row adds one row sum and drops one. So each
+// output pixel costs a few additions whatever the radius, instead of (2R+1)^2. All the
+// sums are ints, so sliding them is exact: no rounding, as in 3a and 3b.
+
+tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
+    const dim3 block(kBoxBlockX, kBoxBlockY);
+    const dim3 grid(tutorial::ceil_div(width, kBoxBlockX * kCoarsenX),
+                    tutorial::ceil_div(height, kBoxBlockY * kCoarsenRows));
+    return tutorial::LaunchConfig{grid, block};
+}
+
+// WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
+// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
+// thread (kCoarsenRows; gpu/tune-ch7.cu times others).
+template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
+__global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+    // TODO(chapter3): 3c, step 1 (going further). Stage the block's tile in shared memory:
+    //   the block computes (kBoxBlockX * kCoarsenX) x (kBoxBlockY * ROWS) output
+    //   pixels, so its tile is that plus RADIUS rows above and below and HALO_X =
+    //   RADIUS rounded up to a multiple of 4 columns left and right (whole 4-byte words).
+    //   Load it one word per step: with WORDS and the word wholly inside the image, one
+    //   4-byte load, *reinterpret_cast<const unsigned int*>(&input[y * width + x]);
+    //   otherwise four bytes, each column clamped as in 3b. Then __syncthreads().
+
+    // TODO(chapter3): 3c, step 2. This thread's first output pixel is column
+    //   blockIdx.x * (kBoxBlockX * kCoarsenX) + threadIdx.x * kCoarsenX and row
+    //   blockIdx.y * (kBoxBlockY * ROWS) + threadIdx.y * ROWS; return if it
+    //   is outside the image. For each of the ROWS + 2 * RADIUS tile rows its boxes
+    //   cover, compute the kCoarsenX row sums of 2R+1 pixels, sliding: the next column's
+    //   sum adds the pixel entering on the right and drops the one leaving on the left.
+
+    // TODO(chapter3): 3c, step 3. Slide down the rows: the first box sum of each column
+    //   adds the first 2R+1 row sums; each next row adds one row sum and drops one. Store
+    //   each row's kCoarsenX rounded means with one uchar4 store when WORDS and all four
+    //   pixels are inside the image, else byte by byte for the pixels inside.
+    (void)input, (void)output, (void)width, (void)height;
+}
+
+namespace {
+
+template <int RADIUS = 0>
+void launch_box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height,
+                               int radius) {
+    if constexpr (RADIUS <= kMaxBoxRadius) {
+        if (radius != RADIUS) {
+            launch_box_mean_coarsened<RADIUS + 1>(input, output, width, height, radius);
+            return;
+        }
+        const tutorial::LaunchConfig launch = box_mean_coarsened_launch_config(width, height);
+        const bool words = width % 4 == 0 && reinterpret_cast<std::uintptr_t>(input) % 4 == 0 &&
+                           reinterpret_cast<std::uintptr_t>(output) % 4 == 0;
+        if (words) {
+            box_mean_coarsened_kernel<RADIUS, true><<<launch.grid, launch.block>>>(input, output, width, height);
+        } else {
+            box_mean_coarsened_kernel<RADIUS, false><<<launch.grid, launch.block>>>(input, output, width, height);
+        }
+        CUDA_CHECK_KERNEL("box_mean_coarsened_kernel");
+    }
+}
+
+}  // namespace
+
+void box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
+    tutorial::require_box_mean_arguments("box_mean_coarsened", input, output, width, height, radius, kMaxBoxRadius);
+    launch_box_mean_coarsened(input, output, width, height, radius);
 }

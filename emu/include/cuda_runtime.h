@@ -158,6 +158,29 @@ struct dim3 {
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
+// Vector types, with CUDA's sizes and alignments, for kernels that move 4 or 16 bytes
+// per access (chapter 7's float4 loads, chapter 3's uchar4 stores).
+/// @brief Four floats, 16-byte aligned, as CUDA's float4.
+struct alignas(16) float4 {
+    float x;  ///< first element
+    float y;  ///< second element
+    float z;  ///< third element
+    float w;  ///< fourth element
+};
+/// @brief A float4 from its four elements.
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+/// @brief Four unsigned chars, 4-byte aligned, as CUDA's uchar4.
+struct alignas(4) uchar4 {
+    unsigned char x;  ///< first element
+    unsigned char y;  ///< second element
+    unsigned char z;  ///< third element
+    unsigned char w;  ///< fourth element
+};
+/// @brief A uchar4 from its four elements.
+inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
+    return uchar4{x, y, z, w};
+}
+
 typedef struct CUstream_st* cudaStream_t;  ///< a stream; 0 is the default stream
 typedef struct CUevent_st* cudaEvent_t;    ///< an event, for timing (meaningless on the CPU backend)
 

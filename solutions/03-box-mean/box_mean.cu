@@ -12,6 +12,8 @@
 #include "cuda_check.h"
 #include "box_mean_reference.h"
 
+#include <cstdint>
+
 // The radius is a template parameter, like chapter 2's TILE: the compiler unrolls the
 // loops over the box, and RADIUS sizes the shared tile of 3b.
 
@@ -171,4 +173,136 @@ void box_mean_global(const unsigned char* input, unsigned char* output, int widt
 void box_mean_shared(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
     tutorial::require_box_mean_arguments("box_mean_shared", input, output, width, height, radius, kMaxBoxRadius);
     launch_box_mean(BoxMeanKernel::shared, input, output, width, height, radius);
+}
+
+// ---- 3c (going further): thread coarsening ------------------------------------------
+// A thread computes kCoarsenX pixels of kCoarsenRows rows. Its box sums share most of
+// their terms: along a row, the sum for the next column adds one pixel and drops one;
+// down a column, the sum for the next row adds one row sum and drops one. So each
+// output pixel costs a few additions whatever the radius, instead of (2R+1)^2. All the
+// sums are ints, so sliding them is exact: no rounding, as in 3a and 3b.
+
+tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
+    const dim3 block(kBoxBlockX, kBoxBlockY);
+    const dim3 grid(tutorial::ceil_div(width, kBoxBlockX * kCoarsenX),
+                    tutorial::ceil_div(height, kBoxBlockY * kCoarsenRows));
+    return tutorial::LaunchConfig{grid, block};
+}
+
+// WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
+// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
+// thread (kCoarsenRows; gpu/tune-ch7.cu times others).
+template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
+__global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+    constexpr int OUT_W = kBoxBlockX * kCoarsenX;      // output pixels per block along x
+    constexpr int OUT_H = kBoxBlockY * ROWS;           // and along y
+    constexpr int HALO_X = (RADIUS + 3) / 4 * 4;        // the x halo, rounded up to whole words
+    constexpr int TILE_W = OUT_W + 2 * HALO_X;          // a multiple of 4: whole words
+    constexpr int TILE_H = OUT_H + 2 * RADIUS;
+    constexpr int WORDS_PER_ROW = TILE_W / 4;
+    __shared__ __align__(4) unsigned char tile[TILE_H][TILE_W];
+
+    // tile[r][c] is image pixel (tile_x0 + c, tile_y0 + r), clamped into the image.
+    // tile_x0 is a multiple of 4 (OUT_W and HALO_X are), so with WORDS every word of a
+    // tile row that lies inside the image is one aligned 4-byte load.
+    const int tile_x0 = static_cast<int>(blockIdx.x) * OUT_W - HALO_X;
+    const int tile_y0 = static_cast<int>(blockIdx.y) * OUT_H - RADIUS;
+    const int thread = threadIdx.y * kBoxBlockX + threadIdx.x;
+    for (int i = thread; i < TILE_H * WORDS_PER_ROW; i += kBoxBlockX * kBoxBlockY) {
+        const int r = i / WORDS_PER_ROW, c = i % WORDS_PER_ROW * 4;
+        const int y = min(max(tile_y0 + r, 0), height - 1);
+        const int x = tile_x0 + c;
+        unsigned int word;
+        if (WORDS && x >= 0 && x + 3 < width) {
+            word = *reinterpret_cast<const unsigned int*>(&input[y * width + x]);
+        } else {
+            // A word that crosses the image's edge, or rows that are not word-aligned: byte
+            // by byte, each column clamped. (Little-endian: byte 0 is the lowest.)
+            word = 0;
+            for (int b = 0; b < 4; ++b) {
+                word |= static_cast<unsigned int>(input[y * width + min(max(x + b, 0), width - 1)]) << (8 * b);
+            }
+        }
+        *reinterpret_cast<unsigned int*>(&tile[r][c]) = word;
+    }
+    __syncthreads();
+
+    const int x0 = blockIdx.x * OUT_W + threadIdx.x * kCoarsenX;  // this thread's first column
+    const int y0 = blockIdx.y * OUT_H + threadIdx.y * ROWS;       // and first row
+    if (x0 >= width || y0 >= height) {
+        return;  // after the only barrier: the threads that return have loaded their share
+    }
+
+    // Row sums: h[r][c] is the sum of the 2R+1 pixels of tile row (first + r) centred on
+    // the thread's column c, for the ROWS + 2R rows its boxes cover.
+    int h[ROWS + 2 * RADIUS][kCoarsenX];
+#pragma unroll
+    for (int r = 0; r < ROWS + 2 * RADIUS; ++r) {
+        const unsigned char* row = &tile[threadIdx.y * ROWS + r][threadIdx.x * kCoarsenX + HALO_X - RADIUS];
+        int sum = 0;
+#pragma unroll
+        for (int dx = 0; dx <= 2 * RADIUS; ++dx) sum += row[dx];
+        h[r][0] = sum;
+#pragma unroll
+        for (int c = 1; c < kCoarsenX; ++c) {
+            sum += row[c + 2 * RADIUS] - row[c - 1];  // the window moves one column right
+            h[r][c] = sum;
+        }
+    }
+
+    // Column sums of the row sums: the box sum, slid down one row at a time.
+    constexpr int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
+    int box[kCoarsenX] = {};
+#pragma unroll
+    for (int r = 0; r <= 2 * RADIUS; ++r) {
+#pragma unroll
+        for (int c = 0; c < kCoarsenX; ++c) box[c] += h[r][c];
+    }
+#pragma unroll
+    for (int i = 0; i < ROWS; ++i) {
+        if (i > 0) {
+#pragma unroll
+            for (int c = 0; c < kCoarsenX; ++c) box[c] += h[i + 2 * RADIUS][c] - h[i - 1][c];
+        }
+        const int y = y0 + i;
+        if (y < height) {
+            unsigned char mean[kCoarsenX];
+#pragma unroll
+            for (int c = 0; c < kCoarsenX; ++c) mean[c] = static_cast<unsigned char>((box[c] + area / 2) / area);
+            if (WORDS && x0 + kCoarsenX <= width) {
+                *reinterpret_cast<uchar4*>(&output[y * width + x0]) = make_uchar4(mean[0], mean[1], mean[2], mean[3]);
+            } else {
+                for (int c = 0; c < kCoarsenX && x0 + c < width; ++c) output[y * width + x0 + c] = mean[c];
+            }
+        }
+    }
+}
+
+namespace {
+
+template <int RADIUS = 0>
+void launch_box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height,
+                               int radius) {
+    if constexpr (RADIUS <= kMaxBoxRadius) {
+        if (radius != RADIUS) {
+            launch_box_mean_coarsened<RADIUS + 1>(input, output, width, height, radius);
+            return;
+        }
+        const tutorial::LaunchConfig launch = box_mean_coarsened_launch_config(width, height);
+        const bool words = width % 4 == 0 && reinterpret_cast<std::uintptr_t>(input) % 4 == 0 &&
+                           reinterpret_cast<std::uintptr_t>(output) % 4 == 0;
+        if (words) {
+            box_mean_coarsened_kernel<RADIUS, true><<<launch.grid, launch.block>>>(input, output, width, height);
+        } else {
+            box_mean_coarsened_kernel<RADIUS, false><<<launch.grid, launch.block>>>(input, output, width, height);
+        }
+        CUDA_CHECK_KERNEL("box_mean_coarsened_kernel");
+    }
+}
+
+}  // namespace
+
+void box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
+    tutorial::require_box_mean_arguments("box_mean_coarsened", input, output, width, height, radius, kMaxBoxRadius);
+    launch_box_mean_coarsened(input, output, width, height, radius);
 }

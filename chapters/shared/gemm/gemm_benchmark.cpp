@@ -91,8 +91,8 @@ GemmBenchmark::GemmBenchmark(Session& session, int size)
                  false));
 }
 
-void GemmBenchmark::time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline) {
-    session_.measure_kernel(
+Measurement GemmBenchmark::time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline) {
+    return session_.measure_kernel(
         work_for(variant, [&] { gemm(A_.data(), B_.data(), C_.data(), size_, size_, size_); }, is_baseline),
         ceiling_);
 }

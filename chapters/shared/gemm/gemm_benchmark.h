@@ -39,7 +39,8 @@ public:
     /// @param variant     its name in the results, e.g. "tiled 16"
     /// @param gemm        the entry point
     /// @param is_baseline whether this is the variant speed-ups are over
-    void time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline = false);
+    /// @return the row it recorded
+    Measurement time_kernel(const std::string& variant, const GemmFunction& gemm, bool is_baseline = false);
 
 private:
     WorkToTime work_for(const std::string& variant, const std::function<void()>& run, bool is_baseline);
