@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
@@ -16,6 +17,13 @@ std::string format_number(double value) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.7g", value);
     return buffer;
+}
+
+// "15 rows x 17 columns": said in words, since "8 x 32" reads as x by y to someone who
+// launched 32 x 8 blocks, and as rows by columns to someone reading a matrix.
+std::string rows_by_cols(long long rows, long long cols) {
+    return std::to_string(rows) + (rows == 1 ? " row" : " rows") + " x " + std::to_string(cols) +
+           (cols == 1 ? " column" : " columns");
 }
 
 // One axis of the map: how many elements each character stands for.
@@ -37,11 +45,19 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     }
     std::ostringstream text;
     const double percent = 100.0 * static_cast<double>(report.wrong) / static_cast<double>(report.total);
-    text << layout.name << " is wrong at " << report.wrong << " of " << report.total << " elements ("
-         << format_number(percent) << "%); output is " << layout.rows << " x " << layout.cols << ".\n";
+    text << wrap_report_text(layout.name + " is wrong at " + std::to_string(report.wrong) + " of " +
+                     std::to_string(report.total) + " elements (" + format_number(percent) + "%); " + layout.name +
+                     " has " + rows_by_cols(layout.rows, layout.cols) + ".",
+                 kReportWidth, "", "");
 
-    text << "Largest error " << format_number(report.max_error) << " at (" << report.max_error_row << ", "
-         << report.max_error_col << ").\n";
+    // A NaN counts as the largest error of all; say NaN rather than the inf it is counted as.
+    const bool largest_is_nan = std::isnan(got[report.max_error_row * layout.cols + report.max_error_col]);
+    const std::string where = "(" + std::to_string(report.max_error_row) + ", " + std::to_string(report.max_error_col) + ")";
+    if (largest_is_nan) {
+        text << "Largest error at " << where << ": the value there is NaN.\n";
+    } else {
+        text << "Largest error " << format_number(report.max_error) << " at " << where << ".\n";
+    }
     text << "Seed " << layout.seed << ": run again with SEED=" << layout.seed << " to get the same inputs.\n";
     text << "First wrong elements (row, col):\n";
     for (const Mismatch& m : report.first) {
@@ -60,11 +76,25 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     if (!patterns.empty()) {
         text << "What the wrong elements have in common:\n";
         for (const std::string& sentence : patterns) {
-            text << "  - " << sentence << "\n";
+            text << wrap_report_text(sentence, kReportWidth, "  - ", "    ");
         }
     }
     text << draw_error_map(report, layout);
     report.text = text.str();
+}
+
+// FNV-1a over the values' bits: two runs of a kernel on the same inputs that wrote the
+// same output have the same fingerprint.
+std::uint64_t fingerprint_of(const std::vector<double>& values) {
+    std::uint64_t hash = 0xcbf29ce484222325ull;
+    for (double value : values) {
+        std::uint64_t bits = 0;
+        std::memcpy(&bits, &value, sizeof bits);
+        for (int i = 0; i < 8; ++i) {
+            hash = (hash ^ ((bits >> (8 * i)) & 0xFF)) * 0x100000001b3ull;
+        }
+    }
+    return hash;
 }
 
 void note_wrong(ComparisonReport& report, long long index, long long cols, double error) {
@@ -88,6 +118,26 @@ void check_sizes(std::size_t got, std::size_t expected, const OutputLayout& layo
 
 }  // namespace
 
+// A word longer than the width gets a line of its own, unbroken.
+std::string wrap_report_text(const std::string& text, std::size_t width, const std::string& first,
+                             const std::string& rest) {
+    std::ostringstream out;
+    std::istringstream words(text);
+    std::string word, line = first;
+    bool line_empty = true;
+    while (words >> word) {
+        if (!line_empty && line.size() + 1 + word.size() > width) {
+            out << line << "\n";
+            line = rest;
+            line_empty = true;
+        }
+        line += (line_empty ? "" : " ") + word;
+        line_empty = false;
+    }
+    out << line << "\n";
+    return out.str();
+}
+
 ComparisonReport compare_with_tolerance(const std::vector<float>& got, const ExpectedOutput& expected,
                                         const OutputLayout& layout) {
     check_sizes(got.size(), expected.value.size(), layout);
@@ -105,6 +155,7 @@ ComparisonReport compare_with_tolerance(const std::vector<float>& got, const Exp
             }
         }
     }
+    report.fingerprint = fingerprint_of(got_values);
     write_report(report, layout, got_values, false);
     return report;
 }
@@ -124,6 +175,7 @@ ComparisonReport compare_exact(const std::vector<std::uint8_t>& got, const std::
             }
         }
     }
+    report.fingerprint = fingerprint_of(got_values);
     write_report(report, layout, got_values, true);
     return report;
 }
@@ -144,6 +196,18 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
         }
         return true;
     };
+    // A sentence "only the elements in region X are wrong" says something only when the
+    // output has elements outside X: otherwise it is true of any bug at all, and sends the
+    // student to the wrong place. So every region sentence below asks both questions.
+    auto some_element_outside = [&](auto in_region) {
+        for (long long r = 0; r < rows; ++r) {
+            for (long long c = 0; c < cols; ++c) {
+                if (!in_region(r, c)) return true;
+            }
+        }
+        return false;
+    };
+    auto only_region_wrong = [&](auto in_region) { return some_element_outside(in_region) && every_wrong(in_region); };
     // The patterns below say where the errors are, which means nothing when all are wrong.
     const bool some_right = report.wrong < report.total;
 
@@ -168,31 +232,63 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
         }
     }
 
-    // Errors confined to the last, partial tile row or column: the classic bounds bug.
     const long long tile_r = layout.tile_rows, tile_c = layout.tile_cols;
-    if (tile_r > 0 && tile_c > 0 && some_right) {
+    const bool tiled = tile_r > 0 && tile_c > 0;
+    const std::string tile_shape = tiled ? rows_by_cols(tile_r, tile_c) : "";
+
+    // Only the first tile right, everything else wrong: one block did all the work there
+    // was, so the grid is a single block. For an output one element past a tile this is
+    // also "only the partial tiles are wrong", which would send the student to bounds
+    // checks that may well be right; this sentence says it better.
+    auto in_first_tile = [&](long long r, long long c) { return r < tile_r && c < tile_c; };
+    bool first_tile_only = false;
+    if (tiled && some_right && some_element_outside(in_first_tile)) {
+        first_tile_only = true;
+        for (long long r = 0; r < rows && first_tile_only; ++r) {
+            for (long long c = 0; c < cols; ++c) {
+                if (report.wrong_mask[r * cols + c] == in_first_tile(r, c)) {
+                    first_tile_only = false;
+                    break;
+                }
+            }
+        }
+        if (first_tile_only) {
+            sentences.push_back("Only the first tile (" + tile_shape + " at the top left) is right and every "
+                                "element outside it is wrong: as if the grid were a single block. Check the "
+                                "launch configuration, and that each thread computes its element from blockIdx.");
+        }
+    }
+
+    // Errors confined to the last, partial tile row or column: the classic bounds bug.
+    // The output needs at least one full tile, or every element is in a partial one.
+    if (tiled && some_right && !first_tile_only) {
         const long long full_rows = rows - rows % tile_r;  // first row of the partial tile row
         const long long full_cols = cols - cols % tile_c;
-        if (every_wrong([&](long long r, long long c) { return r >= full_rows || c >= full_cols; })) {
-            const bool in_partial_rows = !every_wrong([&](long long r, long long) { return r < full_rows; });
-            const bool in_partial_cols = !every_wrong([&](long long, long long c) { return c < full_cols; });
+        auto in_partial_tile = [&](long long r, long long c) { return r >= full_rows || c >= full_cols; };
+        if (only_region_wrong(in_partial_tile)) {
+            // Name the partial tile rows alone when they hold every wrong element, and so on.
+            const bool all_in_rows = every_wrong([&](long long r, long long) { return r >= full_rows; });
+            const bool all_in_cols = every_wrong([&](long long, long long c) { return c >= full_cols; });
+            const bool in_partial_rows = all_in_rows || !all_in_cols;
+            const bool in_partial_cols = all_in_cols || !all_in_rows;
             std::ostringstream s;
             s << "Only the last, partial tiles are wrong (";
             if (in_partial_rows) s << "rows " << full_rows << ".." << rows - 1;
             if (in_partial_rows && in_partial_cols) s << " and ";
             if (in_partial_cols) s << "columns " << full_cols << ".." << cols - 1;
-            s << "; tiles are " << tile_r << " x " << tile_c
+            s << "; tiles are " << tile_shape
               << "): the size is not a multiple of the tile and the edge is not handled.";
             sentences.push_back(s.str());
         }
     }
 
-    // Errors confined to a ring of width `border` round the edge: edge handling.
+    // Errors confined to a ring of width `border` round the edge: edge handling. An image
+    // no larger than two rings is all ring.
     const long long ring = layout.border;
     auto in_ring = [&](long long r, long long c) {
         return r < ring || r >= rows - ring || c < ring || c >= cols - ring;
     };
-    if (ring > 0 && some_right && every_wrong(in_ring)) {
+    if (ring > 0 && some_right && only_region_wrong(in_ring)) {
         sentences.push_back("Only elements within " + std::to_string(ring) +
                             " of the image border are wrong: the clamping at the edges is off.");
     }
@@ -204,11 +300,12 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
         auto near_tile_edge = [&](long long r, long long c) {
             return r % tile_r < ring || r % tile_r >= tile_r - ring || c % tile_c < ring || c % tile_c >= tile_c - ring;
         };
-        const bool on_seams = every_wrong([&](long long r, long long c) { return near_tile_edge(r, c) || in_ring(r, c); });
+        const bool on_seams =
+            only_region_wrong([&](long long r, long long c) { return near_tile_edge(r, c) || in_ring(r, c); });
         if (on_seams && !every_wrong(in_ring)) {
-            sentences.push_back("Only elements within " + std::to_string(ring) + " of the edge of a " +
-                                std::to_string(tile_r) + " x " + std::to_string(tile_c) +
-                                " tile are wrong, along the seams between tiles: those are the outputs whose "
+            sentences.push_back("Only elements within " + std::to_string(ring) + " of the edge of a tile (" +
+                                tile_shape +
+                                ") are wrong, along the seams between tiles: those are the outputs whose "
                                 "neighbourhood reaches into the halo, so the halo is not loaded (or not clamped) "
                                 "right.");
         }
@@ -216,11 +313,12 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
 
     // A 1D window of N over blocks of B: output t of a block reads elements t .. t + N − 1
     // of the block's window, and the last N − 1 outputs are the ones that reach past the
-    // block's own B elements into the halo.
+    // block's own B elements into the halo. Only for kernels that load a halo: the layout
+    // leaves `halo` at 0 for one that reads global memory directly.
     const long long halo = layout.halo;
     if (rows == 1 && tile_c > 0 && halo > 0 && halo < tile_c && some_right) {
         auto reads_halo = [&](long long c) { return c % tile_c >= tile_c - halo; };
-        if (every_wrong([&](long long, long long c) { return reads_halo(c); })) {
+        if (only_region_wrong([&](long long, long long c) { return reads_halo(c); })) {
             long long halo_outputs = 0;
             for (long long c = 0; c < cols; ++c) halo_outputs += reads_halo(c) ? 1 : 0;
             const std::string last = "the last N-1 = " + std::to_string(halo) + " outputs of ";
@@ -244,24 +342,40 @@ std::string draw_error_map(const ComparisonReport& report, const OutputLayout& l
     const long long cell_r = cell_size(rows, layout.tile_rows);
     const long long cell_c = cell_size(cols, layout.tile_cols);
     const bool per_element = cell_r == 1 && cell_c == 1;
-    std::ostringstream map;
-    map << "Map of " << layout.name << " (" << rows << " x " << cols << "): ";
+    if (report.total > 1 && report.wrong == report.total) {
+        // A map of nothing but X says no more than this line, in up to 70 lines fewer.
+        return wrap_report_text("Map of " + layout.name + " (" + rows_by_cols(rows, cols) +
+                                    "): not drawn, since every element is wrong.",
+                                kReportWidth, "", "    ");
+    }
+    std::ostringstream caption;
+    caption << "Map of " << layout.name << " (" << rows_by_cols(rows, cols) << "): ";
     if (per_element) {
-        map << "one character per element, '.' right, 'X' wrong";
+        caption << "one character per element, '.' right, 'X' wrong";
         if (layout.tile_rows > 0 && layout.tile_cols > 0) {
-            map << ", gaps between " << layout.tile_rows << " x " << layout.tile_cols << " tiles";
+            caption << ", gaps between tiles of " << rows_by_cols(layout.tile_rows, layout.tile_cols);
         }
     } else {
-        map << "one character per " << cell_r << " x " << cell_c
-            << " block of elements, '.' all right, 'x' some wrong, 'X' all wrong";
+        caption << "one character per " << rows_by_cols(cell_r, cell_c)
+                << " of elements, '.' all right, 'x' some wrong, 'X' all wrong";
     }
-    map << "\n";
+    std::ostringstream map;
+    map << wrap_report_text(caption.str() + ".", kReportWidth, "", "    ");
     // Gaps between tiles only where a character is one element; in a coarse map each
     // character already is a tile or a block.
     const long long gap_r = per_element ? layout.tile_rows : 0;
     const long long gap_c = per_element ? layout.tile_cols : 0;
     for (long long r0 = 0; r0 < rows; r0 += cell_r) {
-        if (gap_r > 0 && r0 > 0 && r0 % gap_r == 0) map << "\n";
+        if (gap_r > 0 && r0 > 0 && r0 % gap_r == 0) {
+            // A line of dashes, not an empty one: Catch2 drops the indent of the line that
+            // follows an empty line in a message.
+            map << "  ";
+            for (long long c0 = 0; c0 < cols; c0 += cell_c) {
+                if (gap_c > 0 && c0 > 0 && c0 % gap_c == 0) map << ' ';
+                map << '-';
+            }
+            map << "\n";
+        }
         map << "  ";
         for (long long c0 = 0; c0 < cols; c0 += cell_c) {
             if (gap_c > 0 && c0 > 0 && c0 % gap_c == 0) map << ' ';

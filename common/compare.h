@@ -24,7 +24,10 @@ struct OutputLayout {
     long long tile_rows = 0;   ///< rows per tile or block; 0 when the kernel has no tiles
     long long tile_cols = 0;   ///< columns per tile or block; 0 when the kernel has no tiles
     long long border = 0;      ///< width of a border ring worth singling out (a stencil's radius)
-    long long halo = 0;        ///< for a 1D window of N elements: N − 1, how far past its own block a block reads
+    /// For a kernel that loads a 1D window of N elements into shared memory: N − 1, how far
+    /// past its own block a block reads. 0 for a kernel that loads no halo (one that reads
+    /// global memory directly), so that no report blames a halo it does not have.
+    long long halo = 0;
     double poison = std::numeric_limits<double>::quiet_NaN();  ///< what the output held before the run
     unsigned long long seed = 0;  ///< the seed the inputs were made from
 };
@@ -47,6 +50,7 @@ struct ComparisonReport {
     long long max_error_row = 0;     ///< row of that element
     long long max_error_col = 0;     ///< column of that element
     std::vector<bool> wrong_mask;    ///< wrong_mask[row*cols + col] is true for a wrong element
+    std::uint64_t fingerprint = 0;   ///< a hash of every value the output held, to tell two runs' outputs apart
     std::string text;                ///< the full report; empty when everything matches
 
     /// @brief True when every element is within tolerance.
@@ -67,6 +71,15 @@ ComparisonReport compare_with_tolerance(const std::vector<float>& got, const Exp
 ComparisonReport compare_exact(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& expected,
                                const OutputLayout& layout);
 
+/// @brief The widest line a report writes: Catch2 version 3 wraps at 80 columns and
+/// indents messages by 2, and a line it wraps itself may start with a comma.
+constexpr std::size_t kReportWidth = 76;
+
+/// @brief @p text broken at spaces into lines of at most @p width characters, each
+/// ending in a newline, the first starting with @p first and the others with @p rest.
+std::string wrap_report_text(const std::string& text, std::size_t width = kReportWidth, const std::string& first = "",
+                             const std::string& rest = "");
+
 /// @brief Sentences that name the pattern the wrong elements share, if any: all of
 /// them in the last partial tile, on the border ring, along the seams between tiles,
 /// the last N − 1 outputs of each block of a 1D window, never written, and so on.
@@ -77,7 +90,8 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
 ///
 /// Outputs up to 64×64 get one character per element, with a gap between tiles.
 /// Larger ones get one character per tile (or per block of elements when there are
-/// too many tiles): '.' all right, 'x' some wrong, 'X' all wrong.
+/// too many tiles): '.' all right, 'x' some wrong, 'X' all wrong. When every element of
+/// an output of more than one is wrong, one line says so instead.
 std::string draw_error_map(const ComparisonReport& report, const OutputLayout& layout);
 
 }  // namespace tutorial

@@ -9,19 +9,39 @@
 #include "launch_config.h"
 #include "random.h"
 #include "reference.h"
+#include "sweep.h"
 #include "validate.h"
 
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include <sys/wait.h>
+#include <unistd.h>
 
 using namespace tutorial;
 
 namespace {
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+// Reports wrap their sentences at 76 columns, so a phrase may span a line break: look
+// for it as written and, failing that, with every run of spaces and newlines made one space.
+std::string collapse_spaces(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool space = c == ' ' || c == '\n';
+        if (space && !out.empty() && out.back() == ' ') continue;
+        out += space ? ' ' : c;
+    }
+    return out;
+}
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos || collapse_spaces(text).find(collapse_spaces(part)) != std::string::npos;
+}
 
 OutputLayout layout_of(long long rows, long long cols, long long tile) {
     OutputLayout layout;
@@ -94,6 +114,11 @@ TEST_CASE("a comparison report says when nothing was written at all", "[common]"
     CHECK(report.wrong == 12);
     CHECK(contains(report.text, "Every element is wrong"));
     CHECK(contains(report.text, "NaN poison"));
+    CHECK(contains(report.text, "Largest error at (0, 0): the value there is NaN."));
+    // A map of nothing but X is one line instead.
+    CHECK(contains(report.text, "Map of C (3 rows x 4 columns): not drawn, since every element is wrong."));
+    CHECK_FALSE(contains(report.text, "XXXX"));
+    CHECK_FALSE(contains(report.text, "Largest error inf"));
 }
 
 TEST_CASE("a large output gets a coarse map, one character per tile", "[common]") {
@@ -102,7 +127,7 @@ TEST_CASE("a large output gets a coarse map, one character per tile", "[common]"
     const auto report = compare_with_tolerance(got, zeros(100 * 100), layout_of(100, 100, 16));
     INFO(report.text);
     CHECK(report.wrong == 1);
-    CHECK(contains(report.text, "one character per 16 x 16 block"));
+    CHECK(contains(report.text, "one character per 16 rows x 16 columns of elements"));
     CHECK(contains(report.text, "  ......x\n"));
     CHECK(contains(report.text, "... and") == false);
 }
@@ -149,7 +174,7 @@ TEST_CASE("a report names errors along the seams between stencil tiles", "[commo
     layout.border = 1;
     const auto report = compare_exact(got, expected, layout);
     INFO(report.text);
-    CHECK(contains(report.text, "Only elements within 1 of the edge of a 16 x 32 tile are wrong"));
+    CHECK(contains(report.text, "Only elements within 1 of the edge of a tile (16 rows x 32 columns) are wrong"));
     CHECK(contains(report.text, "halo"));
     CHECK_FALSE(contains(report.text, "image border"));
 
@@ -200,6 +225,520 @@ TEST_CASE("a report says the halo was not loaded when the last N-1 outputs of ea
         const auto other = compare_with_tolerance(got, zeros(outputs), layout);
         INFO(other.text);
         CHECK_FALSE(contains(other.text, "halo"));
+    }
+}
+
+// Every pattern sentence is checked twice: on data where it must fire, and on data
+// where it would be true of every element yet says nothing (the region covers the whole
+// output), or where the kernel has no such thing as the sentence blames.
+TEST_CASE("the partial-tile sentence needs a full tile beside the partial ones", "[common][patterns]") {
+    SECTION("fires: 20 x 20 in 16 x 16 tiles, wrong only in rows 16..19") {
+        std::vector<float> got(400, 0.0f);
+        for (int i = 16 * 20; i < 400; ++i) got[i] = 2.0f;
+        const auto report = compare_with_tolerance(got, zeros(400), layout_of(20, 20, 16));
+        INFO(report.text);
+        CHECK(contains(report.text, "Only the last, partial tiles are wrong (rows 16..19; tiles are 16 rows x 16 "
+                                    "columns)"));
+    }
+    SECTION("silent: a 5 x 7 output is all one partial tile of 16 x 16") {
+        std::vector<float> got(35, 2.0f);
+        got[0] = 0.0f;  // one right element, so that the region sentences are considered
+        const auto report = compare_with_tolerance(got, zeros(35), layout_of(5, 7, 16));
+        INFO(report.text);
+        CHECK(report.wrong == 34);
+        CHECK_FALSE(contains(report.text, "partial"));
+    }
+    SECTION("silent: a 1 x 1 grid on 17 x 17 says the grid is one block, not partial tiles") {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        std::vector<float> got(17 * 17, nan);
+        for (int r = 0; r < 16; ++r)
+            for (int c = 0; c < 16; ++c) got[r * 17 + c] = 0.0f;
+        const auto report = compare_with_tolerance(got, zeros(17 * 17), layout_of(17, 17, 16));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "partial"));
+        CHECK(contains(report.text, "Only the first tile (16 rows x 16 columns at the top left) is right"));
+        CHECK(contains(report.text, "single block"));
+    }
+    SECTION("silent: swapped row and col on 20 x 20 is wrong off the diagonal, in full tiles too") {
+        std::vector<float> got(400, 0.0f);
+        std::vector<double> value(400), tolerance(400, 1e-6);
+        for (int r = 0; r < 20; ++r)
+            for (int c = 0; c < 20; ++c) {
+                value[r * 20 + c] = r * 20 + c;
+                got[r * 20 + c] = static_cast<float>(c * 20 + r);
+            }
+        const auto report = compare_with_tolerance(got, {value, tolerance}, layout_of(20, 20, 16));
+        INFO(report.text);
+        CHECK(report.wrong == 380);
+        CHECK_FALSE(contains(report.text, "partial"));
+        CHECK_FALSE(contains(report.text, "first tile"));
+    }
+}
+
+TEST_CASE("the first-tile sentence fires only when exactly the first tile is right", "[common][patterns]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> got(40 * 40, nan);
+    for (int r = 0; r < 16; ++r)
+        for (int c = 0; c < 16; ++c) got[r * 40 + c] = 0.0f;
+    SECTION("fires") {
+        const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
+        INFO(report.text);
+        CHECK(contains(report.text, "Only the first tile"));
+    }
+    SECTION("silent when one element of the first tile is wrong too") {
+        got[5] = nan;
+        const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "first tile"));
+    }
+    SECTION("silent when the output is no larger than a tile") {
+        std::vector<float> small(12, 0.0f);
+        small[11] = 1.0f;
+        const auto report = compare_with_tolerance(small, zeros(12), layout_of(3, 4, 16));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "first tile"));
+    }
+}
+
+TEST_CASE("the border-ring sentence needs pixels inside the ring", "[common][patterns]") {
+    OutputLayout layout = layout_of(4, 9, 0);
+    layout.name = "image";
+    layout.border = 2;
+    std::vector<std::uint8_t> expected = random_bytes(36, 5), got = expected;
+    got[1 * 9 + 0] ^= 1;  // row 1, column 0: on the ring
+    SECTION("silent: at radius 2 a 4-row image is all ring") {
+        const auto report = compare_exact(got, expected, layout);
+        INFO(report.text);
+        CHECK(report.wrong == 1);
+        CHECK_FALSE(contains(report.text, "border"));
+    }
+    SECTION("fires: at radius 1 rows 1..2, columns 1..7 are inside") {
+        layout.border = 1;
+        const auto report = compare_exact(got, expected, layout);
+        INFO(report.text);
+        CHECK(contains(report.text, "Only elements within 1 of the image border are wrong"));
+    }
+}
+
+TEST_CASE("the halo sentence is for kernels that load a halo", "[common][patterns]") {
+    // The naive moving average reads global memory directly: the same wrong outputs
+    // must not be blamed on a halo it does not have.
+    const long long outputs = 600, block = 256, halo = 9;
+    OutputLayout layout = layout_of(1, outputs, 0);
+    layout.tile_rows = 1;
+    layout.tile_cols = block;
+    std::vector<float> got(outputs, 0.0f);
+    for (long long i = 0; i < outputs; ++i) {
+        if (i % block >= block - halo) got[i] = 5.0f;
+    }
+    SECTION("fires for the shared kernel") {
+        layout.halo = halo;
+        const auto report = compare_with_tolerance(got, zeros(outputs), layout);
+        INFO(report.text);
+        CHECK(contains(report.text, "the halo was not loaded"));
+    }
+    SECTION("silent for the naive kernel") {
+        const auto report = compare_with_tolerance(got, zeros(outputs), layout);
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "halo"));
+    }
+}
+
+TEST_CASE("the poison and every-element sentences fire only when true", "[common][patterns]") {
+    std::vector<float> got(12, 1.0f);
+    SECTION("every element wrong, none NaN: no poison sentence") {
+        const auto report = compare_with_tolerance(got, zeros(12), layout_of(3, 4, 0));
+        INFO(report.text);
+        CHECK(contains(report.text, "Every element is wrong"));
+        CHECK_FALSE(contains(report.text, "poison"));
+    }
+    SECTION("some right: no every-element sentence") {
+        got[3] = 0.0f;
+        got[5] = std::numeric_limits<float>::quiet_NaN();
+        got[6] = 0.0f;
+        const auto report = compare_with_tolerance(got, zeros(12), layout_of(3, 4, 0));
+        INFO(report.text);
+        CHECK_FALSE(contains(report.text, "Every element is wrong"));
+        CHECK_FALSE(contains(report.text, "poison"));
+    }
+}
+
+TEST_CASE("report lines fit 76 columns, so Catch2 never wraps one mid-sentence", "[common][patterns]") {
+    // The NaN sentence is the longest; wrapped by Catch2 at its width it once put
+    // ", or it was computed..." at the start of a line.
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    std::vector<float> got(40 * 40, nan);
+    got[0] = 0.0f;
+    OutputLayout layout = layout_of(40, 40, 16);
+    layout.name = "a long output name";
+    const auto report = compare_with_tolerance(got, zeros(1600), layout);
+    std::istringstream lines(report.text);
+    std::string line;
+    while (std::getline(lines, line)) {
+        INFO(line);
+        CHECK(line.size() <= 76);
+        const std::size_t first = line.find_first_not_of(' ');
+        CHECK((first == std::string::npos || line[first] != ','));
+    }
+}
+
+TEST_CASE("a report names rows and columns in words, never a bare 8 x 32", "[common][patterns]") {
+    // Box mean blocks are 32 x 8 threads (x by y): 8 rows and 32 columns of the image.
+    std::vector<std::uint8_t> expected = random_bytes(20 * 70, 6), got = expected;
+    got[0] ^= 1;
+    OutputLayout layout = layout_of(20, 70, 0);
+    layout.name = "output";
+    layout.tile_rows = 8;
+    layout.tile_cols = 32;
+    const auto report = compare_exact(got, expected, layout);
+    INFO(report.text);
+    CHECK(contains(report.text, "output has 20 rows x 70 columns"));
+    CHECK(contains(report.text, "Map of output (20 rows x 70 columns)"));
+    CHECK_FALSE(contains(report.text, "8 x 32"));
+    CHECK_FALSE(contains(report.text, "20 x 70"));
+}
+
+namespace {
+// A GEMM-like shape for the summary tests: M, N, K cut into tiles of `tile`.
+std::vector<ShapeParameter> mnk(long long M, long long N, long long K, long long tile) {
+    return {{"M", M, tile, "TILE", "tile"}, {"N", N, tile, "TILE", "tile"}, {"K", K, tile, "TILE", "tile"}};
+}
+
+// Runs `failing_when` over the GEMM test shapes at tile 16 and sorts them into failing
+// and passing.
+std::string summary_of(const std::function<bool(long long, long long, long long)>& failing_when) {
+    std::vector<std::vector<ShapeParameter>> failing, passing;
+    std::vector<std::string> passing_labels;
+    const long long t = 16;
+    std::vector<std::array<long long, 3>> shapes{{1, 1, 1}, {7, 13, 11}, {127, 131, 137}, {17, 15, 3}, {257, 129, 67}};
+    for (long long M : {t - 1, t, t + 1})
+        for (long long N : {t - 1, t, t + 1})
+            for (long long K : {t - 1, t, t + 1}) shapes.push_back({M, N, K});
+    for (const auto& s : shapes) {
+        if (failing_when(s[0], s[1], s[2])) {
+            failing.push_back(mnk(s[0], s[1], s[2], t));
+        } else {
+            passing.push_back(mnk(s[0], s[1], s[2], t));
+            passing_labels.push_back("M=" + std::to_string(s[0]) + " N=" + std::to_string(s[1]) +
+                                     " K=" + std::to_string(s[2]));
+        }
+    }
+    return summarize_failing_shapes(failing, passing, passing_labels);
+}
+
+// A fake case: a report with `wrong` of 16 elements wrong, whose output values are `values`.
+ComparisonReport fake_report(int wrong, float value) {
+    std::vector<float> got(16, 0.0f);
+    for (int i = 0; i < wrong; ++i) got[i] = value;
+    return compare_with_tolerance(got, zeros(16), layout_of(4, 4, 2));
+}
+}  // namespace
+
+TEST_CASE("the cross-shape summary names what the failing shapes share, only when true", "[common][sweep]") {
+    SECTION("K not a multiple of the tile") {
+        const std::string text = summary_of([](long long, long long, long long K) { return K % 16 != 0; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when K is not a multiple of 16"));
+        CHECK(contains(text, "for none of the"));
+    }
+    SECTION("more than one tile of rows") {
+        const std::string text = summary_of([](long long M, long long, long long) { return M > 16; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when M > 16 (more than one tile)"));
+    }
+    SECTION("M or N not a multiple of the tile") {
+        const std::string text =
+            summary_of([](long long M, long long N, long long) { return M % 16 != 0 || N % 16 != 0; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when M or N is not a multiple of 16"));
+    }
+    SECTION("N different from K: a wrong stride") {
+        const std::string text = summary_of([](long long, long long N, long long K) { return N != K; });
+        INFO(text);
+        CHECK(contains(text, "it fails only when N != K"));
+    }
+    SECTION("every shape") {
+        const std::string text = summary_of([](long long, long long, long long) { return true; });
+        INFO(text);
+        CHECK(contains(text, "it fails for every shape (32 of 32)"));
+    }
+    SECTION("silent: one odd shape shares nothing simple with the failing ones") {
+        // K not a multiple of 16, except that M=17 N=17 K=15 passes and M=16 N=16 K=16 fails.
+        const std::string text = summary_of([](long long M, long long N, long long K) {
+            if (M == 17 && N == 17 && K == 15) return false;
+            if (M == 16 && N == 16 && K == 16) return true;
+            return K % 16 != 0;
+        });
+        INFO(text);
+        CHECK_FALSE(contains(text, "fails only when"));
+        CHECK_FALSE(contains(text, "every shape"));
+    }
+    SECTION("a property that also holds for a few passing shapes says so and names them") {
+        const std::string text =
+            summary_of([](long long M, long long, long long K) { return K % 16 != 0 && M != 7 && M != 127; });
+        INFO(text);
+        CHECK_FALSE(contains(text, "fails only when"));
+        CHECK(contains(text, "\"K is not a multiple of 16\" holds for every failing shape, and for 2 of the 11 "
+                             "shapes that pass"));
+        CHECK(contains(text, "M=7 N=13 K=11"));
+        CHECK(contains(text, "M=127 N=131 K=137"));
+    }
+    SECTION("the block of 256 outputs, where the tile differs per parameter") {
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        for (long long outputs : {1, 255, 256, 257, 1001}) {
+            std::vector<ShapeParameter> p{{"window", 7, 0, "", ""}, {"outputs", outputs, 256, "", "block"}};
+            (outputs > 256 ? failing : passing).push_back(p);
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, {"a", "b", "c"});
+        INFO(text);
+        CHECK(contains(text, "it fails only when outputs > 256 (more than one block)"));
+    }
+}
+
+TEST_CASE("a sweep reports the first failing shape in full, one line for each other, then the summary",
+          "[common][sweep]") {
+    SweepOptions options;
+    options.chapter = 2;
+    options.further_listed = 3;
+    ShapeSweep sweep("fake_gemm", options);
+    for (int K = 1; K <= 8; ++K) {
+        sweep.run("K=" + std::to_string(K), mnk(4, 4, K, 4), [&] { return fake_report(K % 4 != 0 ? K : 0, 9.0f); });
+    }
+    const std::string text = sweep.text();
+    INFO(text);
+    CHECK(sweep.failed() == 6);
+    CHECK(contains(text, "fake_gemm fails for 6 of 8 shapes."));
+    CHECK(contains(text, "The first failing shape, K=1:\nC is wrong at 1 of 16 elements"));
+    CHECK(contains(text, "Map of C"));
+    // One map only: the other shapes get a line each, three of them, then a count.
+    CHECK(text.find("Map of C") == text.rfind("Map of C"));
+    CHECK(contains(text, "  K=2: wrong at 2 of 16 elements (12.5%)\n"));
+    CHECK(contains(text, "  ... and 2 more.\n"));
+    CHECK(contains(text, "it fails only when K is not a multiple of 4"));
+    // Not on a GPU: no second run, no GPU commands.
+    CHECK_FALSE(contains(text, "run to run"));
+    CHECK_FALSE(contains(text, "sanitize"));
+
+    SECTION("VERBOSE shows every failing shape in full") {
+        options.verbose = true;
+        ShapeSweep verbose("fake_gemm", options);
+        for (int K = 1; K <= 8; ++K) {
+            verbose.run("K=" + std::to_string(K), mnk(4, 4, K, 4),
+                        [&] { return fake_report(K % 4 != 0 ? K : 0, 9.0f); });
+        }
+        const std::string all = verbose.text();
+        INFO(all);
+        std::size_t maps = 0;
+        for (std::size_t at = all.find("Map of C"); at != std::string::npos; at = all.find("Map of C", at + 1)) ++maps;
+        CHECK(maps == 6);
+    }
+    SECTION("a passing sweep writes nothing") {
+        ShapeSweep passing("fake_gemm", options);
+        passing.run("K=4", mnk(4, 4, 4, 4), [] { return fake_report(0, 0.0f); });
+        CHECK(passing.ok());
+        CHECK(passing.text().empty());
+    }
+    SECTION("an exception fails its shape and the sweep goes on") {
+        ShapeSweep throwing("fake_gemm", options);
+        throwing.run("K=1", mnk(4, 4, 1, 4), []() -> ComparisonReport { throw std::runtime_error("boom\nmore"); });
+        throwing.run("K=4", mnk(4, 4, 4, 4), [] { return fake_report(0, 0.0f); });
+        CHECK(throwing.failed() == 1);
+        CHECK(contains(throwing.text(), "It threw an exception: boom"));
+        CHECK(contains(throwing.text(), "fails for 1 of 2 shapes"));
+    }
+}
+
+TEST_CASE("VERBOSE=1 or TUTORIAL_VERBOSE=1 in the environment makes sweeps verbose", "[common][sweep]") {
+    const auto verbose_with = [](const char* tutorial_verbose, const char* verbose) {
+        tutorial_verbose ? setenv("TUTORIAL_VERBOSE", tutorial_verbose, 1) : unsetenv("TUTORIAL_VERBOSE");
+        verbose ? setenv("VERBOSE", verbose, 1) : unsetenv("VERBOSE");
+        const bool on = default_sweep_options(3).verbose;
+        unsetenv("TUTORIAL_VERBOSE");
+        unsetenv("VERBOSE");
+        return on;
+    };
+    CHECK_FALSE(verbose_with(nullptr, nullptr));
+    CHECK(verbose_with("1", nullptr));
+    CHECK(verbose_with(nullptr, "1"));
+    CHECK_FALSE(verbose_with("0", "1"));
+    CHECK_FALSE(verbose_with(nullptr, "0"));
+    CHECK(default_sweep_options(3).chapter == 3);
+#if defined(TUTORIAL_EMU)
+    CHECK_FALSE(default_sweep_options(3).on_gpu);  // the CPU backend finds races itself
+#endif
+}
+
+TEST_CASE("on a GPU a wrong result is run again: a changing result is named a race", "[common][sweep]") {
+    SweepOptions options;
+    options.chapter = 2;
+    options.on_gpu = true;  // the GPU path, tested on any machine with fake kernels
+    SECTION("a result that changes from run to run") {
+        int runs = 0;
+        ShapeSweep sweep("fake_gemm", options);
+        // Like a missing __syncthreads(): the wrong values differ between runs.
+        sweep.run("K=5", mnk(4, 4, 5, 4), [&] { return fake_report(3, static_cast<float>(++runs)); });
+        const std::string text = sweep.text();
+        INFO(text);
+        CHECK(runs == 2);
+        CHECK(contains(text, "The result changes from run to run: a race, such as a missing __syncthreads()."));
+        CHECK(contains(text, "make chapter2 test BACKEND=emu"));
+        CHECK(contains(text, "make chapter2 sanitize"));
+    }
+    SECTION("a result that is the same twice is no race, and still ends with both commands") {
+        ShapeSweep sweep("fake_gemm", options);
+        sweep.run("K=5", mnk(4, 4, 5, 4), [&] { return fake_report(3, 7.0f); });
+        const std::string text = sweep.text();
+        INFO(text);
+        CHECK_FALSE(contains(text, "changes from run to run"));
+        CHECK(contains(text, "the output was the same (which does not rule out a race"));
+        CHECK(contains(text, "make chapter2 test BACKEND=emu"));
+        CHECK(contains(text, "make chapter2 sanitize"));
+    }
+    SECTION("a passing shape runs once") {
+        int runs = 0;
+        ShapeSweep sweep("fake_gemm", options);
+        sweep.run("K=4", mnk(4, 4, 4, 4), [&] {
+            ++runs;
+            return fake_report(0, 0.0f);
+        });
+        CHECK(runs == 1);
+        CHECK(sweep.ok());
+    }
+}
+
+TEST_CASE("out-of-bounds advice depends on where the faulting thread's own element is", "[common][sweep]") {
+    // The CPU backend's message, as it reads for a GEMM with 16 x 16 blocks on a 20 x 20 C.
+    const auto message = [](const std::string& block, const std::string& thread) {
+        return "CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered; the CPU backend "
+               "found:\n  out-of-bounds global memory access in naive_gemm_kernel (launched at naive_gemm.cu:40), "
+               "block " + block + ", thread " + thread + ":\n  B[400] is past the end of B) in the execution of "
+               "naive_gemm_kernel at naive_gemm.cu:41";
+    };
+    OutputOwnership ownership;
+    ownership.output_name = "C";
+    ownership.rows = 20;
+    ownership.cols = 20;
+    ownership.element_of = [](Index3 block, Index3 thread, long long& row, long long& col) {
+        row = block.y * 16 + thread.y;
+        col = block.x * 16 + thread.x;
+    };
+    SECTION("inside: index arithmetic, such as a wrong stride") {
+        const std::string advice = out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), ownership);
+        INFO(advice);
+        CHECK(contains(advice, "That thread computes C(2, 3), which is inside"));
+        CHECK(contains(advice, "a wrong stride"));
+        CHECK_FALSE(contains(advice, "missing bounds check"));
+    }
+    SECTION("outside: a missing bounds check") {
+        const std::string advice = out_of_bounds_advice(message("(1,0,0)", "(5,2,0)"), ownership);
+        INFO(advice);
+        CHECK(contains(advice, "That thread computes C(2, 21), which is outside"));
+        CHECK(contains(advice, "a missing bounds check"));
+    }
+    SECTION("no advice for other errors, or without a mapping") {
+        CHECK(out_of_bounds_advice("CUDA error cudaErrorInvalidValue (invalid argument)", ownership).empty());
+        CHECK(out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), OutputOwnership{}).empty());
+    }
+    SECTION("a sweep adds the advice to the exception's text") {
+        ShapeSweep sweep("naive_gemm", SweepOptions{});
+        sweep.run("M=20 N=20 K=20", mnk(20, 20, 20, 16),
+                  [&]() -> ComparisonReport { throw std::runtime_error(message("(0,0,0)", "(3,2,0)")); }, ownership);
+        INFO(sweep.text());
+        CHECK(contains(sweep.text(), "a wrong stride"));
+        // The one-line form quotes the CPU backend's finding, not the generic first line.
+        ShapeSweep two("naive_gemm", SweepOptions{});
+        for (int i = 0; i < 2; ++i) {
+            two.run("M=20 N=20 K=" + std::to_string(20 + i), mnk(20, 20, 20 + i, 16),
+                    [&]() -> ComparisonReport { throw std::runtime_error(message("(0,0,0)", "(3,2,0)")); },
+                    ownership);
+        }
+        INFO(two.text());
+        CHECK(contains(two.text(), "  M=20 N=20 K=21: out-of-bounds global memory access"));
+    }
+}
+
+namespace {
+// Runs this test binary again with @p environment and @p arguments (its results file
+// left alone), returning its exit status and what it printed.
+int run_this_binary(const std::string& environment, const std::string& arguments, std::string& output) {
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    REQUIRE(length > 0);
+    self[length] = '\0';
+    const std::string command =
+        "env -u TUTORIAL_RESULTS_FILE " + environment + " '" + std::string(self) + "' " + arguments + " 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe != nullptr);
+    output.clear();
+    char buffer[512];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) output += buffer;
+    const int status = pclose(pipe);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+}  // namespace
+
+TEST_CASE("a SEED that is not a whole number from 0 to 4294967295 stops the run with status 2", "[common][input]") {
+    const std::string seed = GENERATE(as<std::string>{}, "abc", "1.5", "12abc", "-5", " 7", "4294967296",
+                                      "99999999999999999999999");
+    std::string output;
+    const int status = run_this_binary("TUTORIAL_SEED='" + seed + "'", "'[common][patterns]'", output);
+    INFO(output);
+    CHECK(status == 2);
+    CHECK(contains(output, "SEED=" + seed + " (TUTORIAL_SEED) is not a whole number from 0 to 4294967295"));
+    CHECK_FALSE(contains(output, "Inputs come from seed"));
+}
+
+TEST_CASE("a good SEED is printed once, and Catch2's seed is the same number", "[common][input]") {
+    const std::string seed = GENERATE(as<std::string>{}, "0", "12", "4294967295");
+    std::string output;
+    const int status = run_this_binary("TUTORIAL_SEED=" + seed, "'[common][patterns]'", output);
+    INFO(output);
+    CHECK(status == 0);
+    CHECK(contains(output, "Inputs come from seed " + seed + " "));
+    // Every number a line calls a seed is this one.
+    std::istringstream lines(output);
+    std::string line;
+    while (std::getline(lines, line)) {
+        const std::size_t at = line.find("seed");
+        if (at == std::string::npos) continue;
+        INFO(line);
+        const std::size_t digits = line.find_first_of("0123456789", at);
+        REQUIRE(digits != std::string::npos);
+        CHECK(line.substr(digits, line.find_first_not_of("0123456789", digits) - digits) == seed);
+    }
+}
+
+TEST_CASE("a test filter (ARGS) that selects no test case is status 2 with a message", "[common][input]") {
+    std::string output;
+    const int status = run_this_binary("", "'[nonexistent]'", output);
+    INFO(output);
+    CHECK(status == 2);
+    CHECK(contains(output, "No test case ran: the test filter '[nonexistent]' (ARGS) selects none"));
+    SECTION("listing the tags is no failure") {
+        CHECK(run_this_binary("", "--list-tags", output) == 0);
+    }
+}
+
+TEST_CASE("kernel_parameter_list reads a kernel's declaration, comments and line breaks aside", "[common]") {
+    const std::string source =
+        "// __global__ void k(int commented_out)\n"
+        "__global__ void other(int a) {}\n"
+        "__global__ void k(const float* __restrict__ input, /* the output */ float*\n"
+        "                  output, int size) {\n}\n";
+    CHECK(kernel_parameter_list(source, "k") == "const float* __restrict__ input, float* output, int size");
+    CHECK(kernel_parameter_list(source, "other") == "int a");
+    CHECK(kernel_parameter_list(source, "missing").empty());
+}
+
+TEST_CASE("read_chapter_source finds the file of the tree the binary was built from", "[common]") {
+    const std::string text = read_chapter_source("tests/04-moving-average.cpp", "moving_average.h");
+    CHECK(contains(text, "moving_average_readonly"));
+    try {
+        read_chapter_source("tests/99-nothing.cpp", "x.cu");
+        FAIL("reading a file that does not exist raised no error");
+    } catch (const std::runtime_error& error) {
+        CHECK(contains(error.what(), "cannot read the chapter's source"));
+        CHECK(contains(error.what(), "/chapters/99-nothing/x.cu"));
     }
 }
 

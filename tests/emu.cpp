@@ -17,7 +17,13 @@
 
 #include <emu/control.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <iterator>
 #include <fstream>
 #include <functional>
 #include <set>
@@ -70,6 +76,17 @@ std::string source_line(const std::string& path, int line) {
     for (int i = 0; i < line && std::getline(in, text); ++i) {
     }
     return text;
+}
+
+// "at PATH:N" for the first line of @p path that contains @p text: where an access is written.
+std::string site_of(const std::string& path, const std::string& text) {
+    std::ifstream in(path);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.find(text) != std::string::npos) return "at " + path + ":" + std::to_string(number);
+    }
+    FAIL("no line of " << path << " contains " << text);
+    return "";
 }
 
 std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& in, int width, int height) {
@@ -205,6 +222,9 @@ TEST_CASE("a naive GEMM without its bounds check is stopped at its first access 
     CHECK(contains(text, "block (1,0,0), thread (1,0,0)"));
     CHECK(contains(text, "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)"));
     CHECK(contains(text, "byte offset 1156"));
+    // The access's own line, not the launch's.
+    CHECK(contains(text, "block (1,0,0), thread (1,0,0):\n    " +
+                             site_of("tests/emu_planted/gemm.cu", "sum += A[row * K + k] * B[k * N + col]") + "\n"));
 }
 
 TEST_CASE("a read before the start of a buffer names the buffer and the negative offset", "[emu]") {
@@ -213,6 +233,7 @@ TEST_CASE("a read before the start of a buffer names the buffer and the negative
     INFO(text);
     CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
     CHECK(contains(text, "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];")));
     CHECK(contains(text, "byte offset -4"));
 }
 
@@ -228,6 +249,7 @@ TEST_CASE("a box mean that loads its halo one element too far is stopped at the 
     CHECK(contains(text, "out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>"));
     CHECK(contains(text, "block (0,0,0), thread ("));
     CHECK(contains(text, "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at tests/emu_planted/stencils.cu:"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
 }
 
 TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end of the image", "[emu]") {
@@ -235,6 +257,7 @@ TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end 
     INFO(text);
     CHECK(contains(text, "out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>"));
     CHECK(contains(text, "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
 }
 
 TEST_CASE("a moving average with room for its halo in dynamic shared memory matches the reference", "[emu]") {
@@ -261,6 +284,7 @@ TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo
     CHECK(contains(text, "out-of-bounds shared memory access in moving_average_planted"));
     CHECK(contains(text, "block (0,0,0), thread ("));
     CHECK(contains(text, "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave 1024 bytes"));
+    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")));
 }
 
 // ---- Divergent barriers ----------------------------------------------------------------------------
@@ -302,6 +326,278 @@ TEST_CASE("a return before a barrier is a divergent barrier", "[emu]") {
         CHECK(got[0] == 1.0f);
         CHECK(got[63] == 0.0f);
     }
+}
+
+// ---- Warps -------------------------------------------------------------------------------------
+namespace {
+
+// @p count whole numbers from [@p lo, @p hi], seeded.
+std::vector<int> random_ints(std::size_t count, int lo, int hi, std::uint64_t seed) {
+    std::vector<int> values;
+    for (float f : tutorial::random_floats(count, seed, static_cast<float>(lo), static_cast<float>(hi) + 1.0f)) {
+        values.push_back(std::min(hi, static_cast<int>(std::floor(f))));
+    }
+    return values;
+}
+
+// What lane @p lane gets from each shuffle, as CUDA defines them: the source lane, or the
+// lane itself when the source lies outside its group of @p width lanes.
+int shuffle_source(int mode, int lane, int delta, int width) {
+    const int first = lane / width * width, last = first + width - 1;
+    switch (mode) {
+        case 0: return first + delta % width;
+        case 1: return lane - delta >= first ? lane - delta : lane;
+        case 2: return lane + delta <= last ? lane + delta : lane;
+        default: return (lane ^ delta) <= last ? lane ^ delta : lane;
+    }
+}
+
+}  // namespace
+
+TEST_CASE("warp shuffles, votes and __activemask give CUDA's results", "[emu]") {
+    const int block = 64, n = 3 * block;
+    const int delta = GENERATE(1, 5, 16), width = GENERATE(32, 16, 8);
+    INFO("delta " << delta << ", width " << width);
+    const auto input = random_ints(n, -1000, 1000, tutorial::derive_seed(tutorial::run_seed(), {delta, width}));
+    DeviceBuffer<int> in(input), out(n * planted::kWarpResults);
+    out.poison();
+    Schedules order("forward,reverse,random:3");
+    planted::warp_primitives(in.data(), out.data(), n, block, delta, width);
+    const auto got = out.download();
+    unsigned wrong = 0;
+    for (int i = 0; i < n; ++i) {
+        const int lane = i % 32, warp_first = i - lane;
+        unsigned ballot = 0;
+        bool any = false, all = true;
+        for (int l = 0; l < 32; ++l) {
+            const int v = input[warp_first + l];
+            ballot |= (v % 3 == 0 ? 1u : 0u) << l;
+            any = any || v % 7 == 0;
+            all = all && v % 2 == 0;
+        }
+        const int* mine = got.data() + planted::kWarpResults * i;
+        for (int mode = 0; mode < 4; ++mode) {
+            const int expected = input[warp_first + shuffle_source(mode, lane, delta, width)];
+            if (mine[mode] != expected) {
+                if (++wrong <= 5) UNSCOPED_INFO("thread " << i << ", shuffle " << mode << ": " << mine[mode] << ", expected " << expected);
+            }
+        }
+        wrong += static_cast<unsigned>(mine[4]) != ballot;
+        wrong += (mine[5] != 0) != any;
+        wrong += (mine[6] != 0) != all;
+        wrong += static_cast<unsigned>(mine[7]) != 0xffffffffu;
+    }
+    CHECK(wrong == 0);
+    // Fixed points of the definitions: the first lane of a group keeps its value in an
+    // up-shuffle, the last in a down-shuffle.
+    CHECK(got[planted::kWarpResults * 0 + 1] == input[0]);
+    CHECK(got[planted::kWarpResults * (width - 1) + 2] == input[width - 1]);
+}
+
+TEST_CASE("a block sum with __shfl_down_sync is right for full and partial warps, 8-byte values included", "[emu]") {
+    const int block = GENERATE(1, 31, 32, 33, 48, 64, 97, 1024), blocks = 3;
+    INFO("block " << block);
+    Schedules order("forward,reverse,random:1");
+    const auto input = random_ints(block * blocks, -1000000, 1000000, tutorial::derive_seed(tutorial::run_seed(), {block}));
+    std::vector<double> values(input.begin(), input.end());
+    DeviceBuffer<double> in(values), out(blocks);
+    out.poison();
+    planted::block_sums(in.data(), out.data(), blocks, block);
+    const auto got = out.download();
+    for (int b = 0; b < blocks; ++b) {
+        double expected = 0.0;  // integers far below 2^53: every order of adding them is exact
+        for (int t = 0; t < block; ++t) expected += values[b * block + t];
+        CHECK(got[b] == expected);
+    }
+}
+
+TEST_CASE("a warp-synchronous reduction with __syncwarp passes under every schedule", "[emu]") {
+    const std::string schedules = GENERATE("forward,reverse", "reverse,random:1,random:2");
+    INFO("schedules " << schedules);
+    Schedules order(schedules);
+    const auto input = random_ints(64, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {64}));
+    std::vector<float> values(input.begin(), input.end());
+    DeviceBuffer<float> in(values), out(1);
+    out.poison();
+    planted::warp_tree_sum(in.data(), out.data(), true);
+    float expected = 0.0f;  // small integers: exact in any order
+    for (float v : values) expected += v;
+    CHECK(out.download()[0] == expected);
+}
+
+TEST_CASE("a warp-synchronous reduction relying on lockstep without __syncwarp is reported as depending on thread order", "[emu]") {
+    Schedules order("forward,reverse");
+    const auto input = random_ints(64, 1, 100, tutorial::derive_seed(tutorial::run_seed(), {64}));
+    std::vector<float> values(input.begin(), input.end());
+    DeviceBuffer<float> in(values), out(1);
+    const std::string text = error_text([&] { planted::warp_tree_sum(in.data(), out.data(), false); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, kOrderMessage));
+    CHECK(contains(text, "warp_tree_sum_planted<false>"));
+    CHECK(contains(text, "out[0] is "));
+}
+
+TEST_CASE("a shuffle whose mask names lanes that have returned is reported with its file and line", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/warps.cu", planted::kShuffleAfterExitLine), "__shfl_down_sync(0xffffffff"));
+    DeviceBuffer<int> out(32);
+    const std::string text = error_text([&] { planted::shuffle_after_exit(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "__shfl_down_sync() whose mask names lanes that have exited in shuffle_after_exit_planted"));
+    CHECK(contains(text, "block (0,0,0), warp 0 (threads (0,0,0) to (31,0,0))"));
+    CHECK(contains(text, "lanes 0-15 wait at __shfl_down_sync() at tests/emu_planted/warps.cu:" +
+                             std::to_string(planted::kShuffleAfterExitLine) + " with mask 0xffffffff"));
+    CHECK(contains(text, "lanes 16-31 have finished the kernel"));
+}
+
+TEST_CASE("a shuffle with the full mask inside a branch half the warp skips names the lanes that do not reach it", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/warps.cu", planted::kShuffleInBranchLine), "__shfl_sync(0xffffffff"));
+    DeviceBuffer<int> out(64);
+    const std::string text = error_text([&] { planted::shuffle_in_branch(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "__shfl_sync() whose mask names lanes that do not reach the call in shuffle_in_branch_planted"));
+    CHECK(contains(text, "lanes 0-15 wait at __shfl_sync() at tests/emu_planted/warps.cu:" + std::to_string(planted::kShuffleInBranchLine)));
+    CHECK(contains(text, "lanes 16-31 wait at __syncthreads() at tests/emu_planted/warps.cu:" +
+                             std::to_string(planted::kBranchBarrierAfterShuffleLine) + " (the first is thread (16,0,0))"));
+}
+
+TEST_CASE("lanes of one warp at different __syncwarp() calls are reported with both sites", "[emu]") {
+    DeviceBuffer<int> out(32);
+    const std::string text = error_text([&] { planted::syncwarp_by_parity(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "lanes of one warp wait at different warp primitives in syncwarp_by_parity_planted"));
+    CHECK(contains(text, "lanes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 wait at __syncwarp() at tests/emu_planted/warps.cu:" +
+                             std::to_string(planted::kEvenSyncwarpLine)));
+    CHECK(contains(text, "wait at __syncwarp() at tests/emu_planted/warps.cu:" + std::to_string(planted::kOddSyncwarpLine) +
+                             " (the first is thread (1,0,0))"));
+}
+
+TEST_CASE("a full mask in the partial last warp of a block names lanes that do not exist", "[emu]") {
+    DeviceBuffer<int> out(48);
+    const std::string text = error_text([&] { planted::full_mask_in_partial_warp(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "__shfl_xor_sync() whose mask names lanes that do not exist"));
+    CHECK(contains(text, "warp 1 (threads (32,0,0) to (47,0,0))"));
+    CHECK(contains(text, "at tests/emu_planted/warps.cu:" + std::to_string(planted::kPartialWarpShuffleLine)));
+    CHECK(contains(text, "lanes 16-31 do not exist: the block has 48 threads, so warp 1 has 16 lanes"));
+}
+
+TEST_CASE("a lane calling a warp primitive with a mask that leaves it out is reported at the call", "[emu]") {
+    DeviceBuffer<int> out(32);
+    const std::string text = error_text([&] { planted::mask_without_caller(out.data()); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "bad __shfl_sync() in mask_without_caller_planted"));
+    CHECK(contains(text, "(lane 16 of warp 0), at tests/emu_planted/warps.cu:" + std::to_string(planted::kMaskWithoutCallerLine)));
+    CHECK(contains(text, "its mask 0xffff does not name lane 16"));
+}
+
+// ---- The time limit ------------------------------------------------------------------------------
+namespace {
+
+// Sets the time limit for one test and restores the previous one after it.
+class TimeLimit {
+public:
+    explicit TimeLimit(double seconds) : saved_(emu::time_limit()) { emu::set_time_limit(seconds); }
+    ~TimeLimit() { emu::set_time_limit(saved_); }
+    TimeLimit(const TimeLimit&) = delete;
+    TimeLimit& operator=(const TimeLimit&) = delete;
+
+private:
+    double saved_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+TEST_CASE("a kernel in an endless loop that reads memory is stopped at the time limit; the next launch runs", "[emu]") {
+    TimeLimit limit(2);
+    DeviceBuffer<float> in(16), out(128);
+    const auto start = std::chrono::steady_clock::now();
+    const std::string text = error_text([&] { planted::endless_sum(in.data(), out.data(), 16, 2, 64); }, cudaErrorLaunchTimeout);
+    const double seconds = seconds_since(start);
+    INFO(text);
+    CHECK(seconds >= 2.0);
+    CHECK(seconds < 4.0);
+    CHECK(contains(text, "time limit: endless_sum_planted (launched at tests/emu_planted/endless.cu:"));
+    CHECK(contains(text, "was still running after 2 s, so the CPU backend stopped it"));
+    CHECK(contains(text, "In block (0,0,0), 64 of its 64 threads had not finished:"));
+    CHECK(contains(text, "thread (0,0,0) was " + site_of("tests/emu_planted/endless.cu", "for (int k = 0; k < n; k += 0) sum += in[k];")));
+    CHECK(contains(text, "1 other block of the grid's 2 had not finished."));
+    CHECK(contains(text, "`k += 0`"));
+    DeviceBuffer<unsigned> ids(64);
+    CHECK(planted::launch_index_kernel(ids.data(), 1, 64, 0) == cudaSuccess);
+}
+
+TEST_CASE("a kernel looping around a barrier is stopped at the time limit, at the barrier's line", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/endless.cu", planted::kEndlessBarrierLine), "__syncthreads();"));
+    TimeLimit limit(1);
+    DeviceBuffer<float> out(64);
+    const std::string text = error_text([&] { planted::endless_barrier(out.data(), 1); }, cudaErrorLaunchTimeout);
+    INFO(text);
+    const std::string site = "tests/emu_planted/endless.cu:" + std::to_string(planted::kEndlessBarrierLine);
+    CHECK(contains(text, "time limit: endless_barrier_planted"));
+    CHECK(contains(text, "64 of its 64 threads had not finished"));
+    CHECK(contains(text, " was at " + site));
+    CHECK(contains(text, " at __syncthreads() at " + site));
+}
+
+// Run by the next test in a process of its own: the kernel cannot be stopped, so the
+// program ends.
+TEST_CASE("an endless loop without memory accesses (run by the test below)", "[.][endless-without-access]") {
+    DeviceBuffer<int> out(32);
+    planted::endless_without_access(out.data(), 1);
+}
+
+TEST_CASE("a kernel looping without any checked access ends the program with a message naming it", "[emu]") {
+    const std::string log = "build/emu/endless-without-access.log";
+    char self[4096] = {};
+    REQUIRE(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+    const std::string command = "EMU_TIMEOUT=1 '" + std::string(self) + "' '[endless-without-access]' >" + log + " 2>&1";
+    const auto start = std::chrono::steady_clock::now();
+    const int status = std::system(command.c_str());
+    const double seconds = seconds_since(start);
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 124);
+    CHECK(seconds < 6.0);
+    CHECK(contains(text, "CPU backend: endless_without_access_planted (launched at tests/emu_planted/endless.cu:"));
+    CHECK(contains(text, "is still running 1 s after its time limit of 1 s"));
+    CHECK(contains(text, "of block (0,0,0)"));
+    CHECK(contains(text, "EMU_TIMEOUT=seconds sets the time limit"));
+}
+
+// ---- Compile errors ------------------------------------------------------------------------------
+TEST_CASE("compile errors after the translator's rewrites name the .cu file's line and column", "[emu]") {
+    // Each error comes after a rewrite on its line: a shared array and a pointer
+    // parameter indexed, a launch.
+    const std::vector<std::string> lines = {
+        "__global__ void broken(float* out, int n) {",
+        "    __shared__ float tile[32];",
+        "    tile[threadIdx.x] = out[threadIdx.x];",
+        "    __syncthreads();",
+        "    if (threadIdx.x < n) out[threadIdx.x] = tile[threadIdx.x] + not_declared;",
+        "}",
+        "void run(float* out) { broken<<<1, 32>>>(out, 32); int x = also_not_declared; }",
+    };
+    const std::string dir = "build/emu/compile-error", source = dir + "/broken.cu";
+    REQUIRE(std::system(("mkdir -p " + dir).c_str()) == 0);
+    {
+        std::ofstream out(source);
+        for (const std::string& line : lines) out << line << "\n";
+    }
+    const std::string command = "build/emu/tools/cu2cpp " + source + " " + dir + "/broken.cu.cpp && ${CXX:-g++} -std=c++17 "
+                                "-fsyntax-only -Iemu/include " + dir + "/broken.cu.cpp >" + dir + "/log 2>&1";
+    CHECK(std::system(command.c_str()) != 0);
+    std::ifstream in(dir + "/log");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    const auto column = [&](int line, const std::string& word) { return std::to_string(lines[line - 1].find(word) + 1); };
+    CHECK(contains(text, source + ":5:" + column(5, "not_declared") + ": error:"));
+    CHECK(contains(text, source + ":7:" + column(7, "also_not_declared") + ": error:"));
 }
 
 // ---- Launch checks, shared memory, built-ins ----------------------------------------------------

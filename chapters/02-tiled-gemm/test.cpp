@@ -14,19 +14,23 @@ TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", 
 }
 
 TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", "[chapter2][gpu]") {
-    const int tile = GENERATE(16, 32);
-    const GemmShape shape = GENERATE_COPY(from_range(tutorial::gemm_test_shapes(tile)));
-    INFO("TILE " << tile << ", shape " << shape);
-    const auto gemm = [tile](const float* A, const float* B, float* C, int M, int N, int K) {
-        tiled_gemm(A, B, C, M, N, K, tile);
-    };
-    REQUIRE_MATCH(tutorial::run_gemm_case(gemm, shape, tile));
+    // One report for all the shapes at both tiles: the first failing one in full, then a
+    // line each, then what the failing shapes share.
+    REQUIRE_SWEEP(tutorial::sweep_gemm_shapes("tiled_gemm", 2, {16, 32}, "tile", [](int tile) {
+        return tutorial::GemmFunction([tile](const float* A, const float* B, float* C, int M, int N, int K) {
+            tiled_gemm(A, B, C, M, N, K, tile);
+        });
+    }));
 }
 
 TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu]") {
     REQUIRE(kDefaultTile == 16);
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { tiled_gemm(A, B, C, M, N, K); };
-    REQUIRE_MATCH(tutorial::run_gemm_case(gemm, {33, 35, 37}, kDefaultTile));
+    const GemmShape shape{33, 35, 37};
+    tutorial::ShapeSweep sweep("tiled_gemm with no tile named", tutorial::default_sweep_options(2));
+    sweep.run("M=33 N=35 K=37", {}, [&] { return tutorial::run_gemm_case(gemm, shape, kDefaultTile); },
+              tutorial::gemm_ownership(shape, kDefaultTile));
+    REQUIRE_SWEEP(sweep);
 }
 
 TEST_CASE("tiled_gemm rejects bad sizes, null pointers and tiles other than 16 and 32", "[chapter2]") {

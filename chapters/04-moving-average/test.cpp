@@ -8,11 +8,15 @@
 #include "expect.h"
 #include "random.h"
 #include "moving_average_reference.h"
+#include "sweep.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstddef>
 #include <functional>
 #include <ostream>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -26,7 +30,8 @@ struct SignalCase {
 };
 
 std::ostream& operator<<(std::ostream& out, const SignalCase& c) {
-    return out << "size " << c.size << ", window " << c.window << " (" << c.size - c.window + 1 << " outputs)";
+    const int outputs = c.size - c.window + 1;
+    return out << "size " << c.size << ", window " << c.window << " (" << outputs << (outputs == 1 ? " output)" : " outputs)");
 }
 
 constexpr int B = kMovingAverageBlock;
@@ -54,7 +59,11 @@ std::vector<SignalCase> signal_cases() {
     return cases;
 }
 
-tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_average, const SignalCase& c) {
+// Whether the kernel loads a halo into shared memory: only then may a report blame one.
+enum class Halo { none, loaded };
+
+tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_average, const SignalCase& c,
+                                              Halo halo) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window});
     const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
     const int outputs = c.size - c.window + 1;
@@ -68,10 +77,34 @@ tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_averag
     layout.cols = outputs;
     layout.tile_rows = 1;
     layout.tile_cols = B;
-    layout.halo = c.window - 1;
+    layout.halo = halo == Halo::loaded ? c.window - 1 : 0;
     layout.seed = tutorial::run_seed();
     return tutorial::compare_with_tolerance(device_output.download(),
                                             tutorial::moving_average_reference(input, c.window), layout);
+}
+
+// Every signal case in one report: the first failing one in full, a line for each other,
+// and what the failing cases share (more than one block of outputs, say).
+tutorial::ShapeSweep sweep_signal_cases(const std::string& name, const MovingAverage& moving_average, Halo halo) {
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(4));
+    for (const SignalCase& c : signal_cases()) {
+        std::ostringstream label;
+        label << c;
+        const int outputs = c.size - c.window + 1;
+        tutorial::OutputOwnership ownership;
+        ownership.output_name = "output";
+        ownership.rows = 1;
+        ownership.cols = outputs;
+        // One thread per output: i = blockIdx.x * 256 + threadIdx.x.
+        ownership.element_of = [](tutorial::Index3 block, tutorial::Index3 thread, long long& row, long long& col) {
+            row = 0;
+            col = block.x * B + thread.x;
+        };
+        sweep.run(label.str(),
+                  {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}, {"outputs", outputs, B, "", "block"}},
+                  [&] { return run_moving_average(moving_average, c, halo); }, ownership);
+    }
+    return sweep;
 }
 
 void check_rejects_bad_arguments(const MovingAverage& moving_average, const std::string& name) {
@@ -132,22 +165,48 @@ TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1
 }
 
 TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu]") {
-    const SignalCase c = GENERATE(from_range(signal_cases()));
-    INFO(c);
-    REQUIRE_MATCH(run_moving_average(moving_average_naive, c));
+    REQUIRE_SWEEP(sweep_signal_cases("moving_average_naive", moving_average_naive, Halo::none));
 }
 
 TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu]") {
-    const SignalCase c = GENERATE(from_range(signal_cases()));
-    INFO(c);
-    REQUIRE_MATCH(run_moving_average(moving_average_readonly, c));
+    REQUIRE_SWEEP(sweep_signal_cases("moving_average_readonly", moving_average_readonly, Halo::none));
 }
 
 TEST_CASE("moving_average_shared matches the CPU reference for every size and window, past 48 KB too",
           "[chapter4][gpu]") {
-    const SignalCase c = GENERATE(from_range(signal_cases()));
-    INFO(c << ": " << moving_average_shared_bytes(c.window) << " bytes of shared memory per block");
-    REQUIRE_MATCH(run_moving_average(moving_average_shared, c));
+    // The largest case needs more than 48 KB of shared memory per block, so the kernel must
+    // be opted in to it (cudaFuncSetAttribute).
+    REQUIRE_SWEEP(sweep_signal_cases("moving_average_shared", moving_average_shared, Halo::loaded));
+}
+
+TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input and float* __restrict__ output",
+          "[chapter4]") {
+    // What 4b changes is the kernel's declaration, not its results: without these
+    // qualifiers the kernel computes the same numbers, only without the read-only data
+    // cache. So this reads the declaration from the source file, on any backend.
+    const std::string source = tutorial::read_chapter_source(__FILE__, "moving_average.cu");
+    const std::string parameters = tutorial::kernel_parameter_list(source, "moving_average_readonly_kernel");
+    INFO("moving_average.cu declares: __global__ void moving_average_readonly_kernel(" << parameters << ")");
+    REQUIRE_FALSE(parameters.empty());
+    const std::string input = parameters.substr(0, parameters.find(','));
+    const std::string rest = parameters.substr(std::min(parameters.size(), input.size() + 2));  // past ", "
+    const std::string output = rest.substr(0, rest.find(','));
+    const auto has = [](const std::string& text, const char* word) {
+        return std::regex_search(text, std::regex(std::string("(^|[^A-Za-z0-9_])") + word + "($|[^A-Za-z0-9_])"));
+    };
+    if (!has(input, "const")) {
+        FAIL(tutorial::wrap_report_text(
+            "The input parameter, `" + input + "`, is not `const float*`: the kernel only reads input, and saying "
+            "so (const) is half of what lets the compiler load it through the read-only data cache "
+            "(ld.global.nc)."));
+    }
+    if (!has(input, "__restrict__") || !has(output, "__restrict__")) {
+        FAIL(tutorial::wrap_report_text(
+            "`" + input + "` and `" + output + "` must both be __restrict__: the promise that input and output "
+            "do not overlap, so nothing the kernel writes can change what it reads. Without it the compiler may "
+            "not use the read-only data cache (ld.global.nc) for input, and 4b is the naive kernel again."));
+    }
+    SUCCEED();
 }
 
 TEST_CASE("moving_average_shared refuses a window past the GPU's shared-memory limit, naming both",

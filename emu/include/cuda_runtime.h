@@ -34,6 +34,7 @@ enum cudaError {
     cudaErrorNotReady = 600,
     cudaErrorIllegalAddress = 700,
     cudaErrorLaunchOutOfResources = 701,
+    cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
@@ -107,7 +108,7 @@ struct cudaDeviceProp {
     size_t totalGlobalMem;              ///< the machine's physical memory
     size_t sharedMemPerBlock;           ///< 48 KiB, the limit without opting in
     int regsPerBlock;                   ///< 65536, as on the GPUs the tutorial targets
-    int warpSize;                       ///< 32; the CPU backend has no warps, see docs/cpu-backend.md
+    int warpSize;                       ///< 32: lanes of consecutive linear thread index, see docs/cpu-backend.md
     size_t memPitch;                    ///< largest pitch for pitched copies
     int maxThreadsPerBlock;             ///< 1024
     int maxThreadsDim[3];               ///< 1024, 1024, 64

@@ -40,6 +40,7 @@ const char* base_text(cudaError_t error) {
         case cudaErrorNotReady: return "device not ready";
         case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
         case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+        case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
         case cudaErrorAssert: return "device-side assert triggered";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
         case cudaErrorNotSupported: return "operation not supported";
@@ -131,6 +132,7 @@ const char* cudaGetErrorName(cudaError_t error) {
         EMU_NAME_(cudaErrorNotReady)
         EMU_NAME_(cudaErrorIllegalAddress)
         EMU_NAME_(cudaErrorLaunchOutOfResources)
+        EMU_NAME_(cudaErrorLaunchTimeout)
         EMU_NAME_(cudaErrorAssert)
         EMU_NAME_(cudaErrorLaunchFailure)
         EMU_NAME_(cudaErrorNotSupported)

@@ -23,7 +23,7 @@ constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535u, 65535u};
 /// @brief An error found while a kernel runs: it stops the launch. A launch error (too
 /// much shared memory, found when a block declares it) is reported like a bad configuration.
 struct KernelFault {
-    cudaError_t code = cudaSuccess;
+    cudaError_t code = cudaSuccess;  ///< cudaErrorLaunchTimeout: stopped at the time limit
     std::string message;
     bool launch_error = false;
 };
@@ -70,7 +70,7 @@ private:
     std::vector<Copy> copies_;
 };
 
-// ---- Running a grid (executor.cpp) ----------------------------------------------------------------
+// ---- Running a grid (block_runner.cpp; labels in kernel_labels.cpp) -------------------------
 /// @brief The order in which the threads of a block run between two barriers.
 struct Schedule {
     enum Kind { Forward, Reverse, Random } kind = Forward;
@@ -79,8 +79,18 @@ struct Schedule {
     std::string name() const;
 };
 
+// ---- Settings (settings.cpp) ------------------------------------------------------------------
 /// @brief The schedules each launch runs under: EMU_SCHEDULE, or emu::set_schedules().
 const std::vector<Schedule>& schedules();
+/// @brief Bytes of stack for each CUDA thread (EMU_STACK_KB, default 64 KiB).
+std::size_t stack_bytes();
+/// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).
+unsigned worker_count();
+/// @brief The time limit of one grid run, unless EMU_TIMEOUT says otherwise.
+constexpr double kDefaultTimeLimit = 20.0;
+/// @brief The time limit of one grid run in seconds, 0 for none (EMU_TIMEOUT, or
+/// emu::set_time_limit()).
+double time_limit_seconds();
 
 /// @brief What a grid is run with.
 struct GridRun {
@@ -117,6 +127,9 @@ std::string kernel_label(const GridRun& run, const char* signature);
 /// @brief Run every block of the grid, in parallel on worker threads.
 GridOutcome run_grid(const GridRun& run);
 
+/// @brief "at chapters/01-naive-gemm/naive_gemm.cu:31\n  " for an access written at
+/// @p file:@p line, a line of a message of its own; "" when @p file is null.
+std::string access_site(const char* file, int line);
 /// @brief "(1,0,0)".
 std::string coordinates(uint3 v);
 /// @brief "block (1,0,0), thread (3,2,0)" for the thread running on this OS thread.
@@ -127,8 +140,6 @@ std::string running_kernel();
 bool inside_kernel();
 /// @brief Remember that the running kernel calls its parameter @p pointer @p name.
 void note_pointer_name(const void* pointer, const char* name);
-/// @brief Worker threads (EMU_THREADS, else the machine's hardware threads).
-unsigned worker_count();
 
 }  // namespace detail
 }  // namespace emu

@@ -116,12 +116,13 @@ Bounds parameter_bounds(const void* pointer, const char* name) {
 }
 
 void global_out_of_bounds(const char* name, const void* origin, const void* address, std::size_t element_size,
-                          const char* type_name, const Bounds& bounds) {
+                          const char* type_name, const Bounds& bounds, const char* file, int line) {
     const std::ptrdiff_t byte_index = static_cast<const char*>(address) - static_cast<const char*>(origin);
     std::ostringstream access;
     access << name << "[" << byte_index / static_cast<std::ptrdiff_t>(element_size) << "]";
     std::ostringstream out;
-    out << "out-of-bounds global memory access in " << running_kernel() << ", " << running_thread() << ":\n  ";
+    out << "out-of-bounds global memory access in " << running_kernel() << ", " << running_thread() << ":\n  "
+        << access_site(file, line);
     if (origin == nullptr) {
         out << name << " is a null pointer, so " << access.str() << " cannot be read or written.";
     } else if (bounds.allocation == nullptr) {

@@ -16,10 +16,14 @@
 //  3. In a `__global__` function's body, each named pointer parameter is shadowed by a
 //     bounds-checked ::emu::global_ptr of the same name. The signature is unchanged, so
 //     declarations elsewhere (headers) still match.
+//  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
+//     `::emu::at(A, __FILE__, __LINE__)[i]`, so that an access outside the buffer is
+//     reported at its own line.
 //
-// Compile errors must point at the student's file and line: the output starts with
-// `#line 1 "<input>"`, no rewrite adds or removes a line break, and a rewrite that
-// replaces text spanning line breaks is followed by as many line breaks.
+// Compile errors must point at the student's file, line and column: the output starts
+// with `#line 1 "<input>"`, and after each rewrite the rest of the original line goes on
+// a line of its own, behind a `#line` directive with the original line's number and
+// indented to its original column.
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -181,6 +185,20 @@ public:
     }
 
     std::string run() {
+        scan();
+        rewrite_located_accesses();
+        return apply();
+    }
+
+private:
+    // A name whose subscripts get their source location (rewrite 4), and the tokens
+    // [begin, end) where it means the checked pointer or the __shared__ array.
+    struct Scope {
+        std::string name;
+        std::size_t begin, end;
+    };
+
+    void scan() {
         std::vector<bool> namespace_braces;  // for each open brace: is it a namespace's?
         for (std::size_t i = 0; i < tokens_.size(); ++i) {
             const std::string& t = tokens_[i].text;
@@ -198,10 +216,44 @@ public:
                 rewrite_launch(i);
             }
         }
-        return apply();
     }
 
-private:
+    // The token that closes the block enclosing token @p from (tokens_.size() at file scope).
+    std::size_t enclosing_block_end(std::size_t from) const {
+        int depth = 0;
+        for (std::size_t i = from; i < tokens_.size(); ++i) {
+            const std::string& t = tokens_[i].text;
+            if (t == "{") ++depth;
+            if (t == "}" && depth-- == 0) return i;
+        }
+        return tokens_.size();
+    }
+
+    bool inside_edit(std::size_t token) const {
+        for (const Edit& e : edits_) {
+            if (tokens_[token].begin >= e.begin && tokens_[token].begin < e.end) return true;
+        }
+        return false;
+    }
+
+    // 4. A[i] -> ::emu::at(A, __FILE__, __LINE__)[i] for the names in scopes_. Not after
+    // `.`, `->` or `::` (another A), nor after a type or a name (a declaration that
+    // shadows A in an inner block).
+    void rewrite_located_accesses() {
+        static const std::set<std::string> expression_keywords = {"return", "case", "sizeof", "throw", "else", "do"};
+        for (std::size_t i = 1; i + 1 < tokens_.size(); ++i) {
+            if (tokens_[i].kind != Token::Identifier || text(i + 1) != "[") continue;
+            const Token& before = tokens_[i - 1];
+            if (before.text == "." || before.text == "->" || before.text == "::") continue;
+            if (before.kind == Token::Identifier && !expression_keywords.count(before.text)) continue;
+            const bool located = std::any_of(scopes_.begin(), scopes_.end(), [&](const Scope& scope) {
+                return scope.name == tokens_[i].text && i >= scope.begin && i < scope.end;
+            });
+            if (!located || inside_edit(i)) continue;
+            replace(i, i + 1, "::emu::at(" + tokens_[i].text + ", __FILE__, __LINE__)");
+        }
+    }
+
     const std::string& text(std::size_t i) const {
         static const std::string none;
         return i < tokens_.size() ? tokens_[i].text : none;
@@ -356,6 +408,7 @@ private:
         for (const std::string& name : pointers) {
             prologue += " auto emu_checked_" + name + " = ::emu::checked_parameter(" + name + ", \"" + name + "\");";
         }
+        for (const std::string& name : pointers) scopes_.push_back(Scope{name, body + 1, body_end});
         if (!pointers.empty()) {
             prologue += " {";
             for (const std::string& name : pointers) prologue += " auto " + name + " = emu_checked_" + name + "; (void)" + name + ";";
@@ -462,6 +515,7 @@ private:
             }
             ++k;  // the comma
             out += declare_shared(type + pointer_ops, name, extents, is_extern, namespace_scope, initialised);
+            scopes_.push_back(Scope{name, end + 1, enclosing_block_end(end + 1)});
         }
         replace(first, end + 1, out);
         return end;
@@ -510,8 +564,20 @@ private:
             if (edit.begin < at) continue;  // overlapping rewrites cannot happen; be safe
             out.append(s_, at, edit.begin - at);
             out += edit.text;
-            out.append(std::count(s_.begin() + edit.begin, s_.begin() + edit.end, '\n'), '\n');
             at = edit.end;
+            // The rest of the line where it was: same line number, same column. The
+            // indentation keeps tabs, and counts a UTF-8 character as one column, as g++ does.
+            const std::size_t line_start = s_.rfind('\n', at == 0 ? 0 : at - 1);
+            const std::size_t first = line_start == std::string::npos ? 0 : line_start + 1;
+            out += "\n#line " + std::to_string(1 + std::count(s_.begin(), s_.begin() + at, '\n')) + "\n";
+            for (std::size_t c = first; c < at; ++c) {
+                const unsigned char byte = static_cast<unsigned char>(s_[c]);
+                if (byte == '\t') {
+                    out += '\t';
+                } else if ((byte & 0xC0) != 0x80) {
+                    out += ' ';
+                }
+            }
         }
         out.append(s_, at, std::string::npos);
         return out;
@@ -521,6 +587,7 @@ private:
     std::string path_;
     std::vector<Token> tokens_;
     std::vector<Edit> edits_;
+    std::vector<Scope> scopes_;
 };
 
 }  // namespace

@@ -79,4 +79,42 @@ void count_atomically(int* counter, float* sum, unsigned blocks);
 /// (12 unsigned per thread), through `auto` and printf-compatible unsigned fields.
 void copy_builtins(unsigned* out, dim3 grid, dim3 block);
 
+/// @brief Results per thread of warp_primitives(): __shfl_sync, __shfl_up_sync,
+/// __shfl_down_sync, __shfl_xor_sync, __ballot_sync(v % 3 == 0), __any_sync(v % 7 == 0),
+/// __all_sync(v % 2 == 0), __activemask().
+constexpr int kWarpResults = 8;
+/// @brief Every thread of n / block blocks of @p block threads calls each warp primitive
+/// with the full mask on v = in[i], the shuffles with @p delta (source lane, delta or lane
+/// mask) and @p width; out gets kWarpResults ints per thread.
+void warp_primitives(const int* in, int* out, int n, int block, int delta, int width);
+/// @brief out[b] = the sum of block b's @p block values of @p in, added with warp shuffles.
+void block_sums(const double* in, double* out, int blocks, int block);
+/// @brief *out = the sum of in[0..63] by a tree whose last steps run in one warp, with
+/// __syncwarp() between its steps or, when @p syncwarp is false, relying on lockstep.
+void warp_tree_sum(const float* in, float* out, bool syncwarp);
+/// @brief Lanes 16-31 of a warp return; lanes 0-15 then shuffle with the full mask.
+void shuffle_after_exit(int* out);
+/// @brief In each warp of a block of 64, lanes 0-15 shuffle with the full mask inside a
+/// branch while lanes 16-31 go on to the block's barrier.
+void shuffle_in_branch(int* out);
+/// @brief Even lanes call one __syncwarp(), odd lanes another.
+void syncwarp_by_parity(int* out);
+/// @brief A block of 48 threads shuffles with the full mask: its second warp has 16 lanes.
+void full_mask_in_partial_warp(int* out);
+/// @brief Every lane of a warp shuffles with mask 0xffff, which names only lanes 0-15.
+void mask_without_caller(int* out);
+/// @brief Lines of the calls in warps.cu, for the tests to find in the messages.
+extern const int kShuffleAfterExitLine, kShuffleInBranchLine, kBranchBarrierAfterShuffleLine, kEvenSyncwarpLine,
+    kOddSyncwarpLine, kPartialWarpShuffleLine, kMaskWithoutCallerLine;
+
+/// @brief out[i] = the sum of in[k] for k = 0, 0, 0, ...: a loop with `k += 0` that reads
+/// @p in forever, in @p blocks blocks of @p block threads.
+void endless_sum(const float* in, float* out, int n, int blocks, int block);
+/// @brief 64 threads loop around a __syncthreads() forever (for n > 0).
+void endless_barrier(float* out, int n);
+/// @brief The line of that barrier in endless.cu.
+extern const int kEndlessBarrierLine;
+/// @brief 32 threads loop forever (for n > 0) without touching checked memory.
+void endless_without_access(int* out, int n);
+
 }  // namespace planted

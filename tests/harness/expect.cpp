@@ -1,8 +1,95 @@
 #include "expect.h"
 
 #include "cuda_check.h"
+#include "random.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include <unistd.h>
 
 namespace tutorial {
+
+std::string seed_error(const char* text) {
+    if (text == nullptr || *text == '\0') return "";
+    const std::string seed = text;
+    const std::string why = "SEED=" + seed + " (TUTORIAL_SEED) is not a whole number from 0 to 4294967295";
+    if (seed.find_first_not_of("0123456789") != std::string::npos) {
+        return why + ": it has a character other than the digits 0-9. Leave SEED out for the default, " +
+               std::to_string(kDefaultSeed) + ".";
+    }
+    // At most 10 digits after leading zeros, then compare: no overflow on the way.
+    const std::size_t first = std::min(seed.find_first_not_of('0'), seed.size());
+    if (seed.size() - first > 10 || std::stoull(seed.substr(first).empty() ? "0" : seed.substr(first)) > 4294967295ull) {
+        return why + ": it is too large.";
+    }
+    return "";
+}
+
+std::string read_chapter_source(const char* test_file, const std::string& file_name) {
+    // NN-name: the last path component that starts with two digits and a dash.
+    std::string folder;
+    std::istringstream parts(test_file);
+    for (std::string part; std::getline(parts, part, '/');) {
+        if (part.size() > 3 && std::isdigit(static_cast<unsigned char>(part[0])) &&
+            std::isdigit(static_cast<unsigned char>(part[1])) && part[2] == '-') {
+            folder = part.substr(0, part.find('.'));
+        }
+    }
+    char self[4096];
+    const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
+    const std::string binary = length > 0 ? std::string(self, static_cast<std::size_t>(length)) : "";
+    const std::size_t build = binary.rfind("/build/");
+    const std::string root = build == std::string::npos ? "." : binary.substr(0, build);
+    const std::string tree = binary.find("/solutions/bin/") != std::string::npos ? "solutions" : "chapters";
+    std::string path = root + "/" + tree + "/" + folder + "/" + file_name;
+    std::ifstream in(path);
+    if (!in && tree == "solutions") {
+        // The lesson and the API header live in chapters/ only, for both trees.
+        path = root + "/chapters/" + folder + "/" + file_name;
+        in.open(path);
+    }
+    if (folder.empty() || !in) {
+        throw std::runtime_error("cannot read the chapter's source " + path + " (chapter folder from " +
+                                 std::string(test_file) + ", tree and repository from the test binary " + binary +
+                                 ")");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+std::string kernel_parameter_list(const std::string& source, const std::string& kernel_name) {
+    // Comments out, white space runs made one space.
+    std::string code;
+    for (std::size_t i = 0; i < source.size(); ++i) {
+        if (source.compare(i, 2, "//") == 0) {
+            i = source.find('\n', i);
+            if (i == std::string::npos) break;
+        } else if (source.compare(i, 2, "/*") == 0) {
+            i = source.find("*/", i);
+            if (i == std::string::npos) break;
+            ++i;
+            if (!code.empty() && code.back() != ' ') code += ' ';  // a comment separates tokens
+            continue;
+        }
+        const bool space = std::isspace(static_cast<unsigned char>(source[i]));
+        if (space && !code.empty() && code.back() == ' ') continue;
+        code += space ? ' ' : source[i];
+    }
+    const std::regex definition("__global__\\s+void\\s+" + kernel_name + "\\s*\\(([^)]*)\\)");
+    std::smatch match;
+    if (!std::regex_search(code, match, definition)) return "";
+    std::string parameters = match[1].str();
+    parameters.erase(0, parameters.find_first_not_of(' '));
+    parameters.erase(parameters.find_last_not_of(' ') + 1);
+    return parameters;
+}
 
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file) {

@@ -5,6 +5,7 @@
 #include "catch.h"
 #include "compare.h"
 
+#include <cstddef>
 #include <functional>
 #include <string>
 
@@ -16,6 +17,31 @@ bool cuda_device_available();
 /// @brief True when the command line chose which tests to run, so that the run is not the
 /// whole chapter (the results file says so; see results_file.cpp).
 bool tests_chosen_on_command_line();
+
+/// @brief How many test cases this run has started so far (the results file's listener
+/// counts them), so that a filter that selects none can be told from a green run.
+std::size_t test_cases_started();
+
+/// @brief What is wrong with @p text as a seed (TUTORIAL_SEED, set by `make ... SEED=n`),
+/// or an empty string when it is a whole number from 0 to 4294967295 or is unset (null or
+/// empty). The range is Catch2's: its own seed is ours, so one run names one seed.
+std::string seed_error(const char* text);
+
+/// @brief The text of a chapter's source file as this test binary was built from it:
+/// chapters/NN-name/@p file_name, or solutions/NN-name/@p file_name for a binary built
+/// with SOLUTIONS=1 (chapters/ again for a file only chapters/ has: the lesson, the API).
+///
+/// The chapter folder NN-name is read from @p test_file (pass `__FILE__`): the last
+/// component of its path that starts with two digits and a dash, less any extension.
+/// The tree is read from the binary's own path (build/BACKEND/TREE/bin/...), and the
+/// repository is the folder that holds that build/. Throws std::runtime_error saying
+/// where it looked when the file cannot be read.
+std::string read_chapter_source(const char* test_file, const std::string& file_name);
+
+/// @brief The parameter list of `__global__ void @p kernel_name(...)` in @p source, with
+/// comments removed and each run of white space made one space: "const float* __restrict__
+/// input, float* output, int size". Empty when the kernel is not defined in @p source.
+std::string kernel_parameter_list(const std::string& source, const std::string& kernel_name);
 
 /// @brief Check that @p call throws CudaError for a launch the GPU refuses (a grid too
 /// large, say), naming @p kernel_name and @p source_file in its message.

@@ -6,7 +6,9 @@
 //    geometry) still run; the CPU backend (BACKEND=emu) is a usable device, so under
 //    it every test runs;
 //  - the exit status is 0 or 1, never a count, so `make check` can tell a failing
-//    test run (1) from a crash (128 + signal).
+//    test run (1) from a crash (128 + signal); bad input is 2, with a message naming it:
+//    a SEED that is no whole number from 0 to 4294967295, a command line Catch2 does
+//    not understand, or a test filter (ARGS) that selects no test case.
 // Catch2 version 2 compiles its runner (but not its main) into the file that
 // defines this; version 3 ignores it, the runner being in its library.
 #define CATCH_CONFIG_RUNNER
@@ -18,8 +20,10 @@
 #include "expect.h"
 #include "random.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
 namespace {
 bool device_available = false;
@@ -29,14 +33,35 @@ bool tests_chosen = false;
 bool tutorial::cuda_device_available() { return device_available; }
 bool tutorial::tests_chosen_on_command_line() { return tests_chosen; }
 
+namespace {
+// True when the command line asks Catch2 to list or explain rather than to run tests.
+bool only_lists_or_explains(const Catch::ConfigData& config) {
+    bool listing = config.listTests || config.listTags || config.listReporters || config.showHelp || config.libIdentify;
+#if defined(TUTORIAL_CATCH2_V3)
+    listing = listing || config.listListeners;
+#else
+    listing = listing || config.listTestNamesOnly;
+#endif
+    return listing;
+}
+}  // namespace
+
 int main(int argc, char* argv[]) {
+    // Bad input is exit status 2 with a message naming it, never a silent default.
+    const std::string seed_problem = tutorial::seed_error(std::getenv("TUTORIAL_SEED"));
+    if (!seed_problem.empty()) {
+        std::cerr << seed_problem << "\n";
+        return 2;
+    }
+
     Catch::Session session;
     const int parse_status = session.applyCommandLine(argc, argv);
     if (parse_status != 0) {
-        return 1;
+        return 2;  // Catch2 has said what it did not understand
     }
 
     tests_chosen = !session.configData().testsOrTags.empty();
+    const std::vector<std::string> filters_given = session.configData().testsOrTags;
     std::string why;
     device_available = tutorial::cuda_device_found(why);
     cudaDeviceProp device;
@@ -63,5 +88,18 @@ int main(int argc, char* argv[]) {
     session.configData().rngSeed = static_cast<unsigned>(tutorial::run_seed());
     session.useConfigData(session.configData());
     std::cout << "Inputs come from seed " << tutorial::run_seed() << " (change it with SEED=n).\n";
-    return session.run() == 0 ? 0 : 1;
+    const int failures = session.run();
+    if (tutorial::test_cases_started() == 0 && !only_lists_or_explains(session.configData())) {
+        // A filter that matches nothing would otherwise be a green run of no tests.
+        std::string given;
+        for (const std::string& filter : filters_given) given += (given.empty() ? "" : " ") + filter;
+        std::cerr << "No test case ran: the test filter '" << given << "' (ARGS) selects none";
+        if (!device_available) std::cerr << " that can run here (the tests tagged [gpu] need a CUDA device)";
+        std::cerr << ". " << argv[0] << " --list-tests lists the test cases, --list-tags their tags.\n";
+        return 2;
+    }
+    if (only_lists_or_explains(session.configData())) {
+        return 0;  // Catch2 version 2 returns how many things it listed
+    }
+    return failures == 0 ? 0 : 1;
 }

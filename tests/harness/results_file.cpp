@@ -35,6 +35,8 @@
 
 namespace {
 
+std::size_t started_test_cases = 0;
+
 #if defined(TUTORIAL_CATCH2_V3)
 using ListenerBase = Catch::EventListenerBase;
 #else
@@ -52,6 +54,7 @@ public:
 
     void testCaseStarting(Catch::TestCaseInfo const& info) override {
         ListenerBase::testCaseStarting(info);
+        ++started_test_cases;
         current_ = info.name;
         write("running");
     }
@@ -122,3 +125,5 @@ private:
 }  // namespace
 
 CATCH_REGISTER_LISTENER(ResultsFile)
+
+std::size_t tutorial::test_cases_started() { return started_test_cases; }

@@ -58,6 +58,39 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     return compare_with_tolerance(dC.download(), gemm_reference(A, B, M, N, K), layout);
 }
 
+OutputOwnership gemm_ownership(GemmShape shape, int tile) {
+    OutputOwnership ownership;
+    ownership.output_name = "C";
+    ownership.rows = shape.M;
+    ownership.cols = shape.N;
+    ownership.element_of = [tile](Index3 block, Index3 thread, long long& row, long long& col) {
+        row = block.y * tile + thread.y;
+        col = block.x * tile + thread.x;
+    };
+    return ownership;
+}
+
+ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::vector<int>& tiles,
+                             const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at) {
+    ShapeSweep sweep(what, default_sweep_options(chapter));
+    const bool several_tiles = tiles.size() > 1;
+    for (int tile : tiles) {
+        const GemmFunction gemm = gemm_at(tile);
+        for (const GemmShape& shape : gemm_test_shapes(tile)) {
+            std::ostringstream label;
+            if (several_tiles) label << "TILE " << tile << ", ";
+            label << shape;
+            std::vector<ShapeParameter> parameters{{"M", shape.M, tile, "TILE", unit},
+                                                   {"N", shape.N, tile, "TILE", unit},
+                                                   {"K", shape.K, tile, "TILE", unit}};
+            if (several_tiles) parameters.push_back({"TILE", tile, 0, "", ""});
+            sweep.run(label.str(), parameters, [&] { return run_gemm_case(gemm, shape, tile); },
+                      gemm_ownership(shape, tile));
+        }
+    }
+    return sweep;
+}
+
 void check_gemm_rejects_bad_arguments(const GemmFunction& gemm, const char* function_name) {
     // Any non-null address will do: validation must reject the call before a kernel
     // could dereference it, so no GPU memory is needed.

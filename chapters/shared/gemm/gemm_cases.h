@@ -4,8 +4,10 @@
 
 #include "compare.h"
 #include "launch_config.h"
+#include "sweep.h"
 
 #include <functional>
+#include <string>
 #include <ostream>
 #include <vector>
 
@@ -37,6 +39,20 @@ using GemmFunction = std::function<void(const float* A, const float* B, float* C
 /// @param shape the sizes of the product
 /// @param tile the kernel's tile or block side, for the error map's gaps and patterns
 ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile);
+
+/// @brief Run a GEMM on every test shape at each tile of @p tiles, in one ShapeSweep.
+/// @param what     the entry point's name for the report, e.g. "tiled_gemm"
+/// @param chapter  the chapter number, for the commands a GPU failure ends with
+/// @param tiles    the tiles (or block sides) to run; "TILE" is a parameter of the
+///                 shapes when there are several
+/// @param unit     what one tile is called in the summary: "tile" or "block"
+/// @param gemm_at  the entry point at one tile
+ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::vector<int>& tiles,
+                             const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at);
+
+/// @brief Which element of C each thread computes with tile × tile blocks, x along the
+/// columns: row = blockIdx.y·tile + threadIdx.y, col = blockIdx.x·tile + threadIdx.x.
+OutputOwnership gemm_ownership(GemmShape shape, int tile);
 
 /// @brief Check that @p gemm rejects sizes below 1 and null pointers with
 /// std::invalid_argument naming the argument, before touching the GPU.

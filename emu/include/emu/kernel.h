@@ -1,15 +1,16 @@
 /// @file kernel.h
 /// @brief The CUDA language on the CPU backend: qualifiers, built-in variables,
-/// __syncthreads(), CUDA's min/max and math functions, atomics.
+/// __syncthreads(), warp primitives, CUDA's min/max and math functions, atomics.
 ///
 /// Included by cuda_runtime.h. A translated .cu file (see emu/tools/cu2cpp.cpp) is plain
 /// C++ that uses what this header declares; kernels run with one fiber per CUDA thread
-/// (emu/src/executor.cpp).
+/// (emu/src/block_runner.cpp).
 #pragma once
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <type_traits>
 
 // ---- Qualifiers ----------------------------------------------------------------------
@@ -36,7 +37,7 @@ extern __thread uint3 blockIdx;
 extern __thread dim3 blockDim;
 /// @brief The shape of the grid being run.
 extern __thread dim3 gridDim;
-/// @brief Threads per warp, for code that sizes things by it. The CPU backend has no warps.
+/// @brief Threads per warp: consecutive linear thread indices, 32 at a time.
 constexpr int warpSize = 32;
 
 /// @cond EMU_INTERNALS
@@ -46,6 +47,8 @@ void syncthreads(const char* file, int line);
 int syncthreads_count(int predicate, const char* file, int line);
 void note_order_sensitive_atomic();
 void kernel_entered(const char* signature);
+/// @brief The warp-level primitives (see warp_primitive()).
+enum class WarpOp { syncwarp, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, activemask };
 [[noreturn]] void unsupported_outside_kernel(const char* what);
 }  // namespace detail
 }  // namespace emu
@@ -69,29 +72,93 @@ inline void __threadfence_block() {}                                     ///< no
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }         ///< a full fence
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }  ///< a full fence
 
-// ---- Warp-level operations: not emulated ----------------------------------------------
-// Threads run one after the other between barriers, so there is no warp whose lanes
-// could exchange values. Using one of these is a compile error that says so, rather
-// than a silently wrong answer.
+// ---- Warp-level primitives ---------------------------------------------------------------
+// The 32 threads of consecutive linear index form a warp (the last warp of a block whose
+// size is not a multiple of 32 has fewer lanes). The lanes a primitive's mask names meet
+// at the call as a block meets at __syncthreads(); the result is computed from what each
+// of them supplied. A mask naming a lane that never arrives, or lanes meeting at
+// different primitives, is reported with the call's file:line (emu/src/warp.cpp).
 /// @cond EMU_INTERNALS
-#define EMU_NO_WARPS_(name)                                                                                     \
-    template <class... Args>                                                                                     \
-    inline unsigned name(Args...) {                                                                              \
-        static_assert(sizeof...(Args) == 1000, #name " is not available on the CPU backend (it has no warps): " \
-                                               "use shared memory and __syncthreads(), or BACKEND=cuda");        \
-        return 0;                                                                                                \
-    }
-EMU_NO_WARPS_(__syncwarp)
-EMU_NO_WARPS_(__shfl_sync)
-EMU_NO_WARPS_(__shfl_up_sync)
-EMU_NO_WARPS_(__shfl_down_sync)
-EMU_NO_WARPS_(__shfl_xor_sync)
-EMU_NO_WARPS_(__ballot_sync)
-EMU_NO_WARPS_(__any_sync)
-EMU_NO_WARPS_(__all_sync)
-EMU_NO_WARPS_(__activemask)
-#undef EMU_NO_WARPS_
+namespace emu {
+namespace detail {
+/// @brief Meet the lanes of @p mask at this call (@p file:@p line); return the result of
+/// @p op for the calling lane (for a shuffle: the bits of the value it reads).
+unsigned long long warp_primitive(WarpOp op, unsigned mask, unsigned long long value, int argument, int width,
+                                  const char* file, int line);
+template <class T>
+using if_shufflable = std::enable_if_t<std::is_trivially_copyable<T>::value && sizeof(T) <= 8, int>;
+template <class T>
+unsigned long long to_bits(const T& value) {
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &value, sizeof(T));
+    return bits;
+}
+template <class T>
+T from_bits(unsigned long long bits) {
+    T value;
+    std::memcpy(&value, &bits, sizeof(T));
+    return value;
+}
+}  // namespace detail
+}  // namespace emu
 /// @endcond
+
+/// @brief Wait until every lane named in @p mask reaches this __syncwarp().
+inline void __syncwarp(unsigned mask = 0xffffffffu, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    ::emu::detail::warp_primitive(::emu::detail::WarpOp::syncwarp, mask, 0, 0, warpSize, file, line);
+}
+/// @brief @p var of lane @p src_lane (modulo @p width, within the caller's group of @p width lanes).
+template <class T, ::emu::detail::if_shufflable<T> = 0>
+inline T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize, const char* file = __builtin_FILE(),
+                     int line = __builtin_LINE()) {
+    return ::emu::detail::from_bits<T>(::emu::detail::warp_primitive(
+        ::emu::detail::WarpOp::shfl, mask, ::emu::detail::to_bits(var), src_lane, width, file, line));
+}
+/// @brief @p var of the lane @p delta below the caller; the caller's own @p var when that
+/// lane lies before the caller's group of @p width lanes.
+template <class T, ::emu::detail::if_shufflable<T> = 0>
+inline T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize, const char* file = __builtin_FILE(),
+                        int line = __builtin_LINE()) {
+    return ::emu::detail::from_bits<T>(::emu::detail::warp_primitive(
+        ::emu::detail::WarpOp::shfl_up, mask, ::emu::detail::to_bits(var), static_cast<int>(delta), width, file, line));
+}
+/// @brief @p var of the lane @p delta above the caller; the caller's own @p var when that
+/// lane lies past the caller's group of @p width lanes.
+template <class T, ::emu::detail::if_shufflable<T> = 0>
+inline T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize,
+                          const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return ::emu::detail::from_bits<T>(::emu::detail::warp_primitive(
+        ::emu::detail::WarpOp::shfl_down, mask, ::emu::detail::to_bits(var), static_cast<int>(delta), width, file, line));
+}
+/// @brief @p var of lane (caller's lane XOR @p lane_mask); the caller's own @p var when that
+/// lane lies past the caller's group of @p width lanes.
+template <class T, ::emu::detail::if_shufflable<T> = 0>
+inline T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize, const char* file = __builtin_FILE(),
+                         int line = __builtin_LINE()) {
+    return ::emu::detail::from_bits<T>(::emu::detail::warp_primitive(
+        ::emu::detail::WarpOp::shfl_xor, mask, ::emu::detail::to_bits(var), lane_mask, width, file, line));
+}
+/// @brief Bit i set when lane i of @p mask has a non-zero @p predicate.
+inline unsigned __ballot_sync(unsigned mask, int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return static_cast<unsigned>(
+        ::emu::detail::warp_primitive(::emu::detail::WarpOp::ballot, mask, predicate != 0, 0, warpSize, file, line));
+}
+/// @brief Non-zero when any lane of @p mask has a non-zero @p predicate.
+inline int __any_sync(unsigned mask, int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return static_cast<int>(
+        ::emu::detail::warp_primitive(::emu::detail::WarpOp::any, mask, predicate != 0, 0, warpSize, file, line));
+}
+/// @brief Non-zero when every lane of @p mask has a non-zero @p predicate.
+inline int __all_sync(unsigned mask, int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return static_cast<int>(
+        ::emu::detail::warp_primitive(::emu::detail::WarpOp::all, mask, predicate != 0, 0, warpSize, file, line));
+}
+/// @brief The lanes of the warp that run this call together: here, those that reach this
+/// same call before the block can go no further without them.
+inline unsigned __activemask(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return static_cast<unsigned>(
+        ::emu::detail::warp_primitive(::emu::detail::WarpOp::activemask, 0, 0, 0, warpSize, file, line));
+}
 
 // ---- min and max, as CUDA overloads them ------------------------------------------------
 // CUDA declares these in the global namespace for every arithmetic pair; a mix of a

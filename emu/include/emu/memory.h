@@ -13,6 +13,7 @@
 /// that names the kernel, the block, the thread, the buffer, its size and the offset.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -35,9 +36,22 @@ struct Bounds {
 /// @brief Look up the allocation @p pointer points into, and note @p name for messages.
 Bounds parameter_bounds(const void* pointer, const char* name);
 
-/// @brief Stop the kernel: @p name[@p index] at @p address is outside @p bounds.
+/// @brief Stop the kernel: @p name[@p index] at @p address is outside @p bounds; the
+/// access is written at @p file:@p line (null: not known).
 [[noreturn]] void global_out_of_bounds(const char* name, const void* origin, const void* address,
-                                       std::size_t element_size, const char* type_name, const Bounds& bounds);
+                                       std::size_t element_size, const char* type_name, const Bounds& bounds,
+                                       const char* file = nullptr, int line = 0);
+
+/// @brief Set when the running grid has passed its time limit (emu/src/time_limit.cpp).
+extern std::atomic<bool> time_is_up;
+/// @brief Stop the running CUDA thread, which is at @p file:@p line (null: not known),
+/// because its grid has passed its time limit.
+[[noreturn]] void stop_at_time_limit(const char* file, int line);
+/// @brief At every checked access, barrier and warp primitive: stop once the time is up,
+/// so that a kernel in an endless loop ends.
+inline void check_time(const char* file = nullptr, int line = 0) {
+    if (__builtin_expect(time_is_up.load(std::memory_order_relaxed), 0)) stop_at_time_limit(file, line);
+}
 
 /// @brief The address the order check is looking for the writer of (null otherwise).
 extern const void* watched_address;
@@ -45,14 +59,16 @@ extern const void* watched_address;
 void note_watched_access();
 
 /// @brief Stop the kernel: index @p index of a shared array at @p array, whose dimension
-/// has @p extent elements of @p element_bytes each, is out of range.
+/// has @p extent elements of @p element_bytes each, is out of range; the access is
+/// written at @p file:@p line (null: not known).
 [[noreturn]] void shared_out_of_bounds(const void* array, long long index, std::size_t extent,
-                                       std::size_t element_bytes);
+                                       std::size_t element_bytes, const char* file = nullptr, int line = 0);
 
 /// @brief Stop the kernel: dynamic shared array @p name indexed at @p index is outside
-/// the @p bytes bytes given at launch.
+/// the @p bytes bytes given at launch; the access is written at @p file:@p line (null: not known).
 [[noreturn]] void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t element_size,
-                                               const char* type_name, std::size_t bytes);
+                                               const char* type_name, std::size_t bytes, const char* file = nullptr,
+                                               int line = 0);
 
 /// @brief The block's storage for the `__shared__` variable declared at the site @p key;
 /// allocated and filled with 0xFF bytes (NaN floats) the first time a thread of the block
@@ -131,6 +147,13 @@ public:
     T* operator->() const { return checked(pointer_); }
     /// @brief The raw pointer, for passing on; accesses through it are not checked.
     operator T*() const { return pointer_; }
+    /// @brief The same pointer, whose failed accesses name @p file:@p line (see emu::at()).
+    global_ptr located(const char* file, int line) const {
+        global_ptr same = *this;
+        same.file_ = file;
+        same.line_ = line;
+        return same;
+    }
     /// @brief Explicit casts to other pointer types, as `(const float4*)p` would do.
     template <class U>
     explicit operator U*() const {
@@ -198,10 +221,11 @@ public:
 private:
     T* checked(T* address) const {
         constexpr std::size_t size = sizeof(T);
+        detail::check_time(file_, line_);
         const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(address);
         // A null or foreign pointer has empty bounds, so every access fails here.
         if (__builtin_expect(at < bounds_.begin || at + size > bounds_.end, 0)) {
-            detail::global_out_of_bounds(name_, origin_, address, size, detail::type_name<T>, bounds_);
+            detail::global_out_of_bounds(name_, origin_, address, size, detail::type_name<T>, bounds_, file_, line_);
         }
         if (__builtin_expect(address == detail::watched_address, 0)) {
             detail::note_watched_access();
@@ -213,6 +237,8 @@ private:
     T* origin_ = nullptr;
     const char* name_ = "";
     detail::Bounds bounds_;
+    const char* file_ = nullptr;  // where the access is written, when known
+    int line_ = 0;
 };
 
 /// @brief Shadow a kernel's pointer parameter with a checked one (the translator calls this).
@@ -263,16 +289,19 @@ struct shared_array {
     /// @brief Row or element @p index, after checking 0 ≤ index < N.
     template <class I, detail::if_index<I> = 0>
     row_type& operator[](I index) {
-        if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
-            detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
-        }
-        return rows[index];
+        return element(index, nullptr, 0);
     }
     /// @copydoc operator[]
     template <class I, detail::if_index<I> = 0>
     const row_type& operator[](I index) const {
+        return const_cast<shared_array*>(this)->element(index, nullptr, 0);
+    }
+    /// @brief operator[], for an access written at @p file:@p line (null: not known).
+    template <class I, detail::if_index<I> = 0>
+    row_type& element(I index, const char* file, int line) {
+        detail::check_time(file, line);
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
-            detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type));
+            detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type), file, line);
         }
         return rows[index];
     }
@@ -331,11 +360,19 @@ public:
     /// @brief Element @p index, after checking it lies inside the launch's bytes.
     template <class I, detail::if_index<I> = 0>
     T& operator[](I index) const {
+        detail::check_time(file_, line_);
         if (__builtin_expect(static_cast<unsigned long long>(index) >= bytes_ / sizeof(T), 0)) {
             detail::dynamic_shared_out_of_bounds(name_, static_cast<long long>(index), sizeof(T), detail::type_name<T>,
-                                                 bytes_);
+                                                 bytes_, file_, line_);
         }
         return base_[index];
+    }
+    /// @brief The same array, whose failed accesses name @p file:@p line (see emu::at()).
+    dynamic_shared_array located(const char* file, int line) const {
+        dynamic_shared_array same = *this;
+        same.file_ = file;
+        same.line_ = line;
+        return same;
     }
     /// @brief Decay to a pointer, as the built-in array does (accesses through it are not checked).
     operator T*() const { return base_; }
@@ -349,6 +386,8 @@ private:
     T* base_;
     std::size_t bytes_;
     const char* name_;
+    const char* file_ = nullptr;  // where the access is written, when known
+    int line_ = 0;
 };
 
 /// @brief `extern __shared__ T name[]` at namespace scope: looks up the running block's
@@ -365,10 +404,71 @@ public:
     }
     /// @brief Decay to a pointer into the running block's dynamic shared memory.
     operator T*() const { return static_cast<T*>(detail::dynamic_shared().base); }
+    /// @brief The running block's dynamic shared memory as a checked array.
+    dynamic_shared_array<T> local() const { return dynamic_shared_array<T>(name_); }
 
 private:
     const char* name_;
 };
+
+/// @brief A `__shared__` array (or one of its rows) whose failed accesses name where they
+/// are written: what emu::at() gives for a shared_array.
+template <class A>
+struct located_shared {
+    A& array;          ///< the array or row
+    const char* file;  ///< where the access is written
+    int line;          ///< where the access is written
+
+    /// @brief Row or element @p index, checked; a row stays located.
+    template <class I, detail::if_index<I> = 0>
+    decltype(auto) operator[](I index) const {
+        auto& row = array.element(index, file, line);
+        if constexpr (detail::SharedShape<std::remove_cv_t<std::remove_reference_t<decltype(row)>>>::rank > 0) {
+            return located_shared<std::remove_reference_t<decltype(row)>>{row, file, line};
+        } else {
+            return row;
+        }
+    }
+};
+
+/// @name emu::at(): the translator writes `A[i]` in a kernel, for a checked pointer
+/// parameter or a `__shared__` array A, as `::emu::at(A, __FILE__, __LINE__)[i]`, so that
+/// an access outside its buffer names its own line, not the launch's.
+/// @{
+template <class T>
+global_ptr<T> at(const global_ptr<T>& pointer, const char* file, int line) {
+    return pointer.located(file, line);
+}
+template <class T>
+global_ptr<T> at(global_ptr<T>& pointer, const char* file, int line) {
+    return pointer.located(file, line);
+}
+template <class T, std::size_t N, std::size_t... Rest>
+located_shared<shared_array<T, N, Rest...>> at(shared_array<T, N, Rest...>& array, const char* file, int line) {
+    return {array, file, line};
+}
+template <class T>
+dynamic_shared_array<T> at(const dynamic_shared_array<T>& array, const char* file, int line) {
+    return array.located(file, line);
+}
+template <class T>
+dynamic_shared_array<T> at(dynamic_shared_array<T>& array, const char* file, int line) {
+    return array.located(file, line);
+}
+template <class T>
+dynamic_shared_array<T> at(const dynamic_shared_global<T>& array, const char* file, int line) {
+    return array.local().located(file, line);
+}
+template <class T>
+dynamic_shared_array<T> at(dynamic_shared_global<T>& array, const char* file, int line) {
+    return array.local().located(file, line);
+}
+/// @brief Anything else (a name the kernel reused for a local array, say) as it is.
+template <class T>
+T&& at(T&& anything, const char*, int) {
+    return static_cast<T&&>(anything);
+}
+/// @}
 
 }  // namespace emu
 

@@ -1,0 +1,270 @@
+// Running a grid on the CPU.
+//
+// Blocks run in parallel, one per worker thread at a time. Inside a block every CUDA
+// thread is a fiber that runs until it reaches __syncthreads() or a warp primitive, or
+// returns; then the next one runs, in the order the schedule gives (forward, reverse or
+// seeded random). When no thread can run, the warp primitives whose lanes have all
+// arrived complete (warp.cpp); when none can, all threads must wait at the same barrier:
+// then they are released together. Anything else is a divergent barrier. A fiber never leaves its worker thread, so
+// blockIdx and the block's shared memory are simply thread-local.
+#include "block.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+__thread uint3 threadIdx;
+__thread uint3 blockIdx;
+__thread dim3 blockDim;
+__thread dim3 gridDim;
+
+namespace emu {
+namespace detail {
+
+thread_local BlockRun* current_block = nullptr;
+
+namespace {
+
+thread_local Worker* worker = nullptr;
+
+void describe_for_crash(char* out, std::size_t size) {
+    const BlockRun* b = current_block;
+    if (b == nullptr || b->current == nullptr) {
+        std::snprintf(out, size, "a worker thread, outside any kernel,");
+        return;
+    }
+    std::snprintf(out, size, "thread (%u,%u,%u) of block (%u,%u,%u) of %s", b->current->index.x, b->current->index.y,
+                  b->current->index.z, blockIdx.x, blockIdx.y, blockIdx.z, running_kernel().c_str());
+}
+
+Worker& this_worker() {
+    if (worker == nullptr) {
+        worker = new Worker;  // lives as long as its thread: the process
+        worker->crash.describe = &describe_for_crash;
+        allocate_shared_arena(worker->block);
+        install_crash_report(&worker->crash);
+        register_worker(*worker);
+    }
+    return *worker;
+}
+
+void ensure_stacks(Worker& w, std::size_t count) {
+    while (w.stacks.size() < count) {
+        w.stacks.push_back(std::make_unique<Stack>(stack_bytes()));
+        w.stack_list.push_back(w.stacks.back().get());
+    }
+    w.crash.stacks = w.stack_list.data();
+    w.crash.stack_count = w.stack_list.size();
+}
+
+void thread_main(void* argument) {
+    BlockRun& b = *static_cast<BlockRun*>(argument);
+    ThreadState& me = *b.current;
+    try {
+        b.run->body->run();
+    } catch (KernelFault& fault) {
+        if (!b.faulted) {
+            b.faulted = true;
+            b.fault = std::move(fault);
+        }
+    } catch (const std::exception& error) {
+        if (!b.faulted) {
+            b.faulted = true;
+            b.fault = KernelFault{cudaErrorLaunchFailure,
+                                  "in " + running_kernel() + ", " + running_thread() + ": an exception: " + error.what()};
+        }
+    }
+    me.status = Status::Exited;
+}
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+// The threads in the order they run in round @p round (the part before the first barrier
+// is round 0). Random orders depend only on the seed, the block and the round, never on
+// which worker runs the block, so a run can be repeated exactly.
+void order_threads(const Schedule& schedule, std::size_t count, unsigned long long block, unsigned round,
+                   std::vector<unsigned>& order) {
+    order.resize(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        order[i] = static_cast<unsigned>(schedule.kind == Schedule::Reverse ? count - 1 - i : i);
+    }
+    if (schedule.kind == Schedule::Random) {
+        std::uint64_t state = mix(schedule.seed ^ mix(block * 0x100000001b3ull + round));
+        for (std::size_t i = count; i > 1; --i) {
+            state = mix(state);
+            std::swap(order[i - 1], order[state % i]);
+        }
+    }
+}
+
+void run_block(GridState& grid, unsigned long long linear) {
+    Worker& w = this_worker();
+    BlockRun& b = w.block;
+    const GridRun& run = *grid.run;
+    const LaunchRequest& request = *run.request;
+    const std::size_t count = static_cast<std::size_t>(request.block.x) * request.block.y * request.block.z;
+    ensure_stacks(w, count);
+
+    b.grid = &grid;
+    b.run = &run;
+    b.linear = linear;
+    b.thread_count = count;
+    b.current = nullptr;
+    b.faulted = false;
+    b.fault = KernelFault{};
+    b.used_barrier = false;
+    b.order_sensitive = false;
+    reset_shared_memory(b, request.shared_bytes);
+
+    blockIdx = uint3{static_cast<unsigned>(linear % request.grid.x),
+                     static_cast<unsigned>(linear / request.grid.x % request.grid.y),
+                     static_cast<unsigned>(linear / (static_cast<unsigned long long>(request.grid.x) * request.grid.y))};
+    blockDim = request.block;
+    gridDim = request.grid;
+    current_block = &b;
+    w.running_block.store(linear + 1, std::memory_order_relaxed);
+    for (std::size_t i = 0; i < count; ++i) {
+        ThreadState& t = b.threads[i];
+        t.index = uint3{static_cast<unsigned>(i % request.block.x), static_cast<unsigned>(i / request.block.x % request.block.y),
+                        static_cast<unsigned>(i / (request.block.x * request.block.y))};
+        t.status = Status::Ready;
+        t.predicate = 0;
+    }
+
+    std::vector<unsigned> order;
+    for (unsigned round = 0; !b.faulted; ++round) {
+        order_threads(run.schedule, count, linear, round, order);
+        for (unsigned i : order) {
+            ThreadState& t = b.threads[i];
+            if (t.status != Status::Ready) continue;
+            threadIdx = t.index;
+            w.running_thread.store(i, std::memory_order_relaxed);
+            t.status = Status::Running;
+            b.current = &t;
+            if (round == 0) t.fiber.start(*w.stacks[i], &thread_main, &b);
+            t.fiber.resume();
+            b.current = nullptr;
+            if (b.faulted) break;
+        }
+        if (b.faulted) break;
+        // Nobody can run. Warp primitives whose lanes have all arrived complete first.
+        const WarpProgress warps = resolve_warps(b);
+        if (warps == WarpProgress::stuck) break;
+        if (warps == WarpProgress::released) continue;
+        // Either all have finished, or all wait at one barrier.
+        std::size_t waiting = 0, exited = 0, agree = 0;
+        const ThreadState* first_waiting = nullptr;
+        int count_true = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            const ThreadState& t = b.threads[i];
+            if (t.status == Status::Exited) {
+                ++exited;
+                continue;
+            }
+            if (first_waiting == nullptr) first_waiting = &t;
+            ++waiting;
+            count_true += t.predicate != 0;
+            agree += t.line == first_waiting->line && std::strcmp(t.file, first_waiting->file) == 0;
+        }
+        if (waiting == 0) break;
+        if (exited > 0 || agree != waiting) {
+            b.faulted = true;
+            b.fault = KernelFault{cudaErrorLaunchFailure, divergence_message(b, count)};
+            break;
+        }
+        b.barrier_count = count_true;
+        for (std::size_t i = 0; i < count; ++i) {
+            b.threads[i].status = Status::Ready;
+            b.threads[i].predicate = 0;
+        }
+    }
+    // Fibers still waiting at a barrier after a fault are unwound here.
+    for (std::size_t i = 0; i < count; ++i) b.threads[i].fiber.reset();
+    current_block = nullptr;
+    w.running_block.store(0, std::memory_order_relaxed);
+    if (!b.faulted) grid.finished.fetch_add(1);
+
+    if (b.used_shared) grid.used_shared = true;
+    if (b.used_barrier) grid.used_barrier = true;
+    if (b.order_sensitive) grid.order_sensitive = true;
+    std::size_t seen = grid.static_shared.load();
+    while (b.static_bytes > seen && !grid.static_shared.compare_exchange_weak(seen, b.static_bytes)) {
+    }
+    if (b.faulted) {
+        std::lock_guard<std::mutex> lock(grid.mutex);
+        if (linear < grid.first_fault.load()) {
+            grid.first_fault = linear;
+            grid.fault = b.fault;
+        }
+    }
+}
+
+}  // namespace
+
+void work(GridState& grid) {
+    for (;;) {
+        const unsigned long long block = grid.next.fetch_add(1);
+        if (block >= grid.total || block > grid.first_fault.load()) return;
+        run_block(grid, block);
+    }
+}
+
+BlockRun& block_or_die(const char* what) {
+    if (current_block == nullptr || current_block->current == nullptr) unsupported_outside_kernel(what);
+    return *current_block;
+}
+
+GridOutcome run_grid(const GridRun& run) {
+    GridState grid(run);
+    watched_address = run.watch;
+    {
+        const TimeLimit limit(run);
+        run_on_workers(grid, run.workers);
+    }
+    watched_address = nullptr;
+
+    GridOutcome outcome;
+    outcome.faulted = grid.first_fault.load() != ULLONG_MAX;
+    outcome.fault = grid.fault;
+    outcome.used_shared = grid.used_shared;
+    outcome.used_barrier = grid.used_barrier;
+    outcome.order_sensitive = grid.order_sensitive;
+    outcome.static_shared = grid.static_shared;
+    outcome.watch_seen = grid.watch_seen;
+    outcome.watch_block = grid.watch_block;
+    outcome.watch_thread = grid.watch_thread;
+    for (const auto& name : grid.names) outcome.pointer_names.push_back(name.load());
+    outcome.kernel = kernel_label(run, grid.signature.load());
+    return outcome;
+}
+
+void unsupported_outside_kernel(const char* what) {
+    std::fprintf(stderr, "CPU backend: %s can only be used in code that a kernel runs.\n", what);
+    std::abort();
+}
+
+void syncthreads(const char* file, int line) {
+    BlockRun& b = block_or_die("__syncthreads()");
+    check_time(file, line);
+    ThreadState& me = *b.current;
+    me.status = Status::AtBarrier;
+    me.file = file;
+    me.line = line;
+    b.used_barrier = true;
+    me.fiber.suspend();
+}
+
+int syncthreads_count(int predicate, const char* file, int line) {
+    BlockRun& b = block_or_die("__syncthreads_count()");
+    b.current->predicate = predicate != 0;
+    syncthreads(file, line);
+    return b.barrier_count;
+}
+
+}  // namespace detail
+}  // namespace emu

@@ -1,0 +1,395 @@
+#include "sweep.h"
+
+#include "cuda_check.h"
+#include "expect.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <utility>
+
+namespace tutorial {
+
+namespace {
+
+using Parameters = std::vector<ShapeParameter>;
+
+// A property a shape may have, as the summary names it: "K is not a multiple of 16".
+struct Property {
+    std::string text;
+    std::function<bool(const Parameters&)> holds;
+};
+
+std::string first_line(const std::string& text, std::size_t limit) {
+    std::string line = text.substr(0, text.find('\n'));
+    if (line.size() > limit) line = line.substr(0, limit - 3) + "...";
+    return line;
+}
+
+// The line of an error that says most, for the one-line entries: the CPU backend's
+// finding when there is one ("result depends on thread order: ..."), else the first line.
+std::string key_line_of_error(const std::string& text, std::size_t limit) {
+    const std::string marker = "the CPU backend found:\n";
+    const std::size_t at = text.find(marker);
+    std::string line = at == std::string::npos ? text.substr(0, text.find('\n'))
+                                               : text.substr(at + marker.size(), text.find('\n', at + marker.size()) -
+                                                                                     (at + marker.size()));
+    line.erase(0, line.find_first_not_of(' '));
+    if (line.size() > limit) line = line.substr(0, limit - 3) + "...";
+    return line;
+}
+
+// Each line of @p text wrapped to the report's width, keeping its indent, so that
+// Catch2 does not wrap it at its own width in the middle of a word.
+std::string wrap_each_line(const std::string& text) {
+    std::istringstream lines(text);
+    std::string line, out;
+    while (std::getline(lines, line)) {
+        const std::size_t start = line.find_first_not_of(' ');
+        if (start == std::string::npos) {
+            out += "\n";
+            continue;
+        }
+        const std::string indent(start, ' ');
+        out += wrap_report_text(line.substr(start), kReportWidth, indent, indent + "  ");
+    }
+    return out;
+}
+
+// The properties the summary tries, simplest first: the multiples and the sizes of the
+// tile, a parameter's value where it takes only a few, thresholds read off the data,
+// then pairs ("M or N is not a multiple of 16").
+std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes) {
+    std::vector<Property> properties;
+    if (shapes.empty()) return properties;
+    const std::size_t count = shapes.front().size();
+    std::vector<std::size_t> with_unit;
+    std::vector<std::string> unit_text(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        std::set<long long> units;
+        for (const Parameters& shape : shapes) units.insert(shape[i].unit);
+        if (units.count(0) == 1) continue;  // a parameter with no tile in some shape has none to speak of
+        const ShapeParameter& p = shapes.front()[i];
+        unit_text[i] = units.size() == 1 ? std::to_string(p.unit)
+                       : p.unit_name.empty() ? "its " + p.unit_noun
+                                             : p.unit_name;
+        with_unit.push_back(i);
+    }
+    for (std::size_t i : with_unit) {
+        const std::string& name = shapes.front()[i].name;
+        const std::string& unit = unit_text[i];
+        const std::string& noun = shapes.front()[i].unit_noun;
+        properties.push_back({name + " is not a multiple of " + unit,
+                              [i](const Parameters& s) { return s[i].value % s[i].unit != 0; }});
+        properties.push_back({name + " is a multiple of " + unit,
+                              [i](const Parameters& s) { return s[i].value % s[i].unit == 0; }});
+        properties.push_back({name + " > " + unit + " (more than one " + noun + ")",
+                              [i](const Parameters& s) { return s[i].value > s[i].unit; }});
+        properties.push_back({name + " < " + unit + " (less than one " + noun + ")",
+                              [i](const Parameters& s) { return s[i].value < s[i].unit; }});
+        properties.push_back({name + " >= " + unit + " (at least one " + noun + ")",
+                              [i](const Parameters& s) { return s[i].value >= s[i].unit; }});
+        properties.push_back({name + " <= " + unit + " (at most one " + noun + ")",
+                              [i](const Parameters& s) { return s[i].value <= s[i].unit; }});
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+        std::set<long long> values;
+        for (const Parameters& shape : shapes) values.insert(shape[i].value);
+        if (values.size() < 2 || values.size() > 4) continue;
+        for (long long value : values) {
+            properties.push_back({shapes.front()[i].name + " = " + std::to_string(value),
+                                  [i, value](const Parameters& s) { return s[i].value == value; }});
+        }
+    }
+    // Two parameters equal or not: a kernel that uses K where it should use N (a wrong
+    // stride) is right exactly when N = K.
+    for (std::size_t i = 0; i < count; ++i) {
+        for (std::size_t j = i + 1; j < count; ++j) {
+            const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
+            properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }});
+            properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }});
+        }
+    }
+    // Pairs, for the bugs that need either of two sizes to be off the tile.
+    for (std::size_t a = 0; a < with_unit.size(); ++a) {
+        for (std::size_t b = a + 1; b < with_unit.size(); ++b) {
+            const std::size_t i = with_unit[a], j = with_unit[b];
+            const std::string names = shapes.front()[i].name + " or " + shapes.front()[j].name;
+            const std::string unit =
+                unit_text[i] == unit_text[j] ? unit_text[i] : unit_text[i] + " or " + unit_text[j] + " respectively";
+            properties.push_back({names + " is not a multiple of " + unit, [i, j](const Parameters& s) {
+                                      return s[i].value % s[i].unit != 0 || s[j].value % s[j].unit != 0;
+                                  }});
+            properties.push_back({names + " is more than one " + shapes.front()[i].unit_noun,
+                                  [i, j](const Parameters& s) { return s[i].value > s[i].unit || s[j].value > s[j].unit; }});
+            properties.push_back({names + " is less than one " + shapes.front()[i].unit_noun,
+                                  [i, j](const Parameters& s) { return s[i].value < s[i].unit || s[j].value < s[j].unit; }});
+        }
+    }
+    return properties;
+}
+
+// Thresholds read off the data: every failing shape has K >= 127 and every passing one
+// K <= 33. Only made when they separate the two exactly.
+std::vector<Property> threshold_properties(const std::vector<Parameters>& failing,
+                                           const std::vector<Parameters>& passing) {
+    std::vector<Property> properties;
+    if (failing.empty() || passing.empty()) return properties;
+    for (std::size_t i = 0; i < failing.front().size(); ++i) {
+        long long fail_min = failing.front()[i].value, fail_max = fail_min;
+        for (const Parameters& s : failing) {
+            fail_min = std::min(fail_min, s[i].value);
+            fail_max = std::max(fail_max, s[i].value);
+        }
+        long long pass_min = passing.front()[i].value, pass_max = pass_min;
+        for (const Parameters& s : passing) {
+            pass_min = std::min(pass_min, s[i].value);
+            pass_max = std::max(pass_max, s[i].value);
+        }
+        const std::string& name = failing.front()[i].name;
+        if (pass_max < fail_min) {
+            properties.push_back({name + " >= " + std::to_string(fail_min) + " (the shapes that pass have " + name +
+                                      " <= " + std::to_string(pass_max) + ")",
+                                  [i, fail_min](const Parameters& s) { return s[i].value >= fail_min; }});
+        }
+        if (pass_min > fail_max) {
+            properties.push_back({name + " <= " + std::to_string(fail_max) + " (the shapes that pass have " + name +
+                                      " >= " + std::to_string(pass_min) + ")",
+                                  [i, fail_max](const Parameters& s) { return s[i].value <= fail_max; }});
+        }
+    }
+    return properties;
+}
+
+// False when the GPU is left with an error that every later call would report again.
+// Through check_kernel (common/), so that this file calls no CUDA function itself and
+// links into test programs that have no backend.
+bool gpu_still_usable() {
+    try {
+        check_kernel("the failed case's kernel", __FILE__, __LINE__);
+        return true;
+    } catch (const CudaError&) {
+        return false;
+    }
+}
+
+bool parse_index3(const std::string& text, Index3& out) {
+    long long x = 0, y = 0, z = 0;
+    if (std::sscanf(text.c_str(), "(%lld,%lld,%lld)", &x, &y, &z) != 3) return false;
+    out = {x, y, z};
+    return true;
+}
+
+}  // namespace
+
+std::string out_of_bounds_advice(const std::string& error_text, const OutputOwnership& ownership) {
+    if (!ownership.element_of || error_text.find("out-of-bounds global memory access") == std::string::npos) {
+        return "";
+    }
+    // The CPU backend names the thread as "block (1,0,0), thread (3,2,0)".
+    static const std::regex thread_pattern(R"(block (\(\d+,\d+,\d+\)), thread (\(\d+,\d+,\d+\)))");
+    std::smatch match;
+    Index3 block, thread;
+    if (!std::regex_search(error_text, match, thread_pattern) || !parse_index3(match[1].str(), block) ||
+        !parse_index3(match[2].str(), thread)) {
+        return "";
+    }
+    long long row = 0, col = 0;
+    ownership.element_of(block, thread, row, col);
+    std::ostringstream advice;
+    advice << "That thread computes " << ownership.output_name << "(" << row << ", " << col << "), ";
+    const bool inside = row >= 0 && row < ownership.rows && col >= 0 && col < ownership.cols;
+    if (inside) {
+        advice << "which is inside the " << ownership.rows << " x " << ownership.cols << " (rows x columns) "
+               << ownership.output_name << ": its own element exists, so the access goes out of bounds "
+               << "through its index arithmetic, such as a wrong stride (a row of a matrix is as long as its "
+               << "number of columns). A bounds check would hide this bug, not fix it.";
+    } else {
+        advice << "which is outside the " << ownership.rows << " x " << ownership.cols << " (rows x columns) "
+               << ownership.output_name << ": a missing bounds check. A thread whose element lies outside the "
+               << "output must not read or write anything for it.";
+    }
+    return advice.str();
+}
+
+std::string summarize_failing_shapes(const std::vector<Parameters>& failing, const std::vector<Parameters>& passing,
+                                     const std::vector<std::string>& labels_of_passing) {
+    const std::size_t total = failing.size() + passing.size();
+    std::ostringstream out;
+    if (failing.empty()) return "";
+    if (passing.empty()) {
+        out << "it fails for every shape (" << total << " of " << total << ").";
+        return out.str();
+    }
+    std::vector<Parameters> all = failing;
+    all.insert(all.end(), passing.begin(), passing.end());
+    std::vector<Property> properties = candidate_properties(all);
+    const std::vector<Property> thresholds = threshold_properties(failing, passing);
+    properties.insert(properties.end(), thresholds.begin(), thresholds.end());
+
+    const Property* best = nullptr;
+    std::vector<std::size_t> best_passing;
+    for (const Property& property : properties) {
+        if (!std::all_of(failing.begin(), failing.end(), property.holds)) continue;
+        std::vector<std::size_t> also;
+        for (std::size_t k = 0; k < passing.size(); ++k) {
+            if (property.holds(passing[k])) also.push_back(k);
+        }
+        if (best == nullptr || also.size() < best_passing.size()) {
+            best = &property;
+            best_passing = also;
+        }
+        if (also.empty()) break;  // the simplest exact one
+    }
+    if (best != nullptr && best_passing.empty()) {
+        out << "it fails only when " << best->text << ": that holds for all " << failing.size()
+            << " failing shapes and for none of the " << passing.size() << " that pass.";
+    } else if (best != nullptr && best_passing.size() <= 3) {
+        out << "no property separates them exactly; \"" << best->text << "\" holds for every failing shape, and "
+            << "for " << best_passing.size() << " of the " << passing.size() << " shapes that pass:";
+        for (std::size_t k = 0; k < best_passing.size(); ++k) {
+            out << (k == 0 ? " " : "; ") << labels_of_passing[best_passing[k]];
+        }
+        out << ".";
+    } else {
+        out << "no simple property (a size that is or is not a multiple of the tile, more or less than one "
+               "tile, one value of a parameter) holds for every failing shape and for few of the "
+            << passing.size() << " that pass.";
+    }
+    return out.str();
+}
+
+SweepOptions default_sweep_options(int chapter) {
+    SweepOptions options;
+    options.chapter = chapter;
+#if defined(TUTORIAL_EMU)
+    options.on_gpu = false;  // the CPU backend names races itself, by running the threads in several orders
+#else
+    options.on_gpu = cuda_device_available();
+#endif
+    // TUTORIAL_VERBOSE, or else VERBOSE: make puts a variable given on its command line
+    // (make chapter2 test VERBOSE=1) into the environment of the test run.
+    const char* verbose = std::getenv("TUTORIAL_VERBOSE");
+    if (verbose == nullptr || *verbose == '\0') verbose = std::getenv("VERBOSE");
+    options.verbose = verbose != nullptr && *verbose != '\0' && std::string(verbose) != "0";
+    return options;
+}
+
+ShapeSweep::ShapeSweep(std::string what, SweepOptions options) : what_(std::move(what)), options_(options) {}
+
+void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> parameters,
+                     const std::function<ComparisonReport()>& run, const OutputOwnership& ownership) {
+    Shape shape;
+    shape.label = label;
+    shape.parameters = std::move(parameters);
+    if (stopped_) {
+        ++skipped_;
+        return;
+    }
+    ComparisonReport report;
+    std::string error;
+    try {
+        report = run();
+    } catch (const std::exception& exception) {
+        error = exception.what();
+    }
+    if (error.empty() && report.ok()) {
+        shapes_.push_back(std::move(shape));
+        return;
+    }
+    shape.passed = false;
+    ++failed_;
+    std::ostringstream full, line;
+    if (!error.empty()) {
+        full << wrap_each_line("It threw an exception: " + error);
+        const std::string advice = out_of_bounds_advice(error, ownership);
+        if (!advice.empty()) full << wrap_report_text(advice);
+        line << key_line_of_error(error, std::max<std::size_t>(30, kReportWidth - 4 - label.size()));
+        if (options_.on_gpu && !gpu_still_usable()) {
+            // An illegal address leaves the CUDA context unusable: every later call fails.
+            stopped_ = true;
+            full << wrap_report_text("After this error the GPU cannot run another kernel in this process, so "
+                                     "the remaining shapes were not run.");
+        }
+    } else {
+        full << report.text;
+        const double percent = 100.0 * static_cast<double>(report.wrong) / static_cast<double>(report.total);
+        char share[32];
+        std::snprintf(share, sizeof share, "%.3g%%", percent);
+        line << "wrong at " << report.wrong << " of " << report.total << " elements (" << share << ")";
+        if (options_.on_gpu) {
+            // Same inputs, same kernel: a different output can only come from the order
+            // the threads happened to run in.
+            std::string again;
+            try {
+                const ComparisonReport second = run();
+                if (second.fingerprint != report.fingerprint) {
+                    again = "The result changes from run to run: a race, such as a missing __syncthreads(). "
+                            "(Run twice on the same inputs, the output differed.)";
+                    line << "; changes from run to run (a race)";
+                } else {
+                    again = "Run again on the same inputs, the output was the same (which does not rule out "
+                            "a race: the commands below look for one).";
+                }
+            } catch (const std::exception& exception) {
+                again = "Run again on the same inputs, it threw: " + first_line(exception.what(), 200);
+            }
+            full << wrap_report_text(again);
+        }
+    }
+    shape.full = full.str();
+    shape.line = line.str();
+    shapes_.push_back(std::move(shape));
+}
+
+std::string ShapeSweep::text() const {
+    if (failed_ == 0) return "";
+    std::ostringstream out;
+    const std::size_t run_count = shapes_.size();
+    out << what_ << " fails for " << failed_ << " of " << run_count << " shapes";
+    if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
+    out << ".\n";
+    std::vector<Parameters> failing, passing;
+    std::vector<std::string> passing_labels;
+    std::size_t listed = 0, further = 0;
+    bool first = true;
+    for (const Shape& shape : shapes_) {
+        if (shape.passed) {
+            passing.push_back(shape.parameters);
+            passing_labels.push_back(shape.label);
+            continue;
+        }
+        failing.push_back(shape.parameters);
+        if (first || options_.verbose) {
+            out << (first ? "The first failing shape" : "Failing shape") << ", " << shape.label << ":\n" << shape.full;
+            first = false;
+            continue;
+        }
+        if (further++ == 0) {
+            out << "The other failing shapes (VERBOSE=1 shows each in full):\n";
+        }
+        if (listed < options_.further_listed) {
+            out << "  " << shape.label << ": " << shape.line << "\n";
+            ++listed;
+        }
+    }
+    if (further > listed) {
+        out << "  ... and " << further - listed << " more.\n";
+    }
+    if (run_count > 1) {
+        out << wrap_report_text("What the failing shapes share: " +
+                                summarize_failing_shapes(failing, passing, passing_labels));
+    }
+    if (options_.on_gpu) {
+        const std::string chapter = "make chapter" + std::to_string(options_.chapter);
+        out << "To find the cause, run these two:\n"
+            << "  " << chapter << " test BACKEND=emu   (barriers, bounds, order of threads)\n"
+            << "  " << chapter << " sanitize           (compute-sanitizer on the GPU)\n";
+    }
+    return out.str();
+}
+
+}  // namespace tutorial

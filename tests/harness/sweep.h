@@ -1,0 +1,138 @@
+/// @file sweep.h
+/// @brief Run one check over many shapes and report the failures short, with what the
+/// failing shapes share.
+///
+/// A test case that checks a kernel on 36 shapes used to print 36 full reports, each with
+/// its map: hundreds of lines, the first and most useful one scrolled away. A ShapeSweep
+/// runs every shape and then reports:
+///  - the first failing shape in full (counts, first wrong elements, seed, pattern, map);
+///  - one line for each further failing shape;
+///  - what the failing shapes have in common, checked against the passing ones ("fails
+///    only when K is not a multiple of 16"), or that every shape fails.
+///
+/// TUTORIAL_VERBOSE=1 (or VERBOSE=1, which `make ... VERBOSE=1` puts in the environment)
+/// shows every failing shape in full.
+///
+/// On a GPU a failing shape is run a second time on the same inputs: a result that
+/// changes from run to run is a race. A failure on the GPU ends with the two commands
+/// that find its cause. An out-of-bounds fault reported by the CPU backend gets advice
+/// that depends on whether the faulting thread's own output element is inside the output.
+#pragma once
+
+#include "compare.h"
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tutorial {
+
+/// @brief One parameter of a test shape, as the cross-shape summary names it.
+struct ShapeParameter {
+    std::string name;        ///< e.g. "K" or "width"
+    long long value = 0;     ///< its value in this shape
+    long long unit = 0;      ///< the tile or block this parameter is cut into (0: none), e.g. TILE for K
+    std::string unit_name;   ///< how to name the unit when it differs between shapes, e.g. "TILE"
+    std::string unit_noun;   ///< what one unit is called, e.g. "tile" or "block"
+};
+
+/// @brief A thread's coordinates, or a block's, as the CPU backend writes them: (x,y,z).
+struct Index3 {
+    long long x = 0;  ///< x
+    long long y = 0;  ///< y
+    long long z = 0;  ///< z
+};
+
+/// @brief Which output element a thread computes, for advice on out-of-bounds faults.
+struct OutputOwnership {
+    std::string output_name;  ///< e.g. "C"
+    long long rows = 0;       ///< rows of the output
+    long long cols = 0;       ///< columns of the output
+    /// Sets @p row and @p col to the element thread @p thread of block @p block computes,
+    /// with the chapter's mapping (row = blockIdx.y * blockDim.y + threadIdx.y, say).
+    std::function<void(Index3 block, Index3 thread, long long& row, long long& col)> element_of;
+};
+
+/// @brief The advice for a CPU backend's out-of-bounds message, from where the faulting
+/// thread's own element lies: outside the output, a missing bounds check; inside, index
+/// arithmetic such as a wrong stride. Empty when @p error_text is no global out-of-bounds
+/// message or names no thread.
+std::string out_of_bounds_advice(const std::string& error_text, const OutputOwnership& ownership);
+
+/// @brief What the failing shapes share, checked against the passing ones.
+///
+/// Each entry of @p failing and @p passing is one shape's parameters, in the same order
+/// for every shape. The sentence is true of the data: a property is said to separate the
+/// shapes only when every failing shape has it and no passing one does; one that also
+/// holds for a few passing shapes is said so, naming them.
+/// @param failing           the failing shapes' parameters
+/// @param passing           the passing shapes' parameters
+/// @param labels_of_passing the passing shapes' labels, in the order of @p passing
+std::string summarize_failing_shapes(const std::vector<std::vector<ShapeParameter>>& failing,
+                                     const std::vector<std::vector<ShapeParameter>>& passing,
+                                     const std::vector<std::string>& labels_of_passing);
+
+/// @brief Options of a sweep; the defaults come from the backend and the environment.
+struct SweepOptions {
+    int chapter = 0;                 ///< the chapter number, for the commands a GPU failure ends with
+    bool on_gpu = false;             ///< run a failing shape twice and name the diagnosing commands
+    bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1 or VERBOSE=1)
+    std::size_t further_listed = 12; ///< the most one-line entries for further failing shapes
+};
+
+/// @brief SweepOptions for chapter @p chapter on this build's backend and environment.
+SweepOptions default_sweep_options(int chapter);
+
+/// @brief Runs a check over many shapes and writes one short report of the failures.
+class ShapeSweep {
+public:
+    /// @param what    what is checked, e.g. "tiled_gemm", for the report's first line
+    /// @param options see SweepOptions
+    ShapeSweep(std::string what, SweepOptions options);
+
+    /// @brief Run one shape: @p run computes and compares, and may throw (a CudaError,
+    /// say), which counts as a failure of this shape; the sweep goes on.
+    /// @param label      the shape as the report names it, e.g. "TILE 16, M=17 N=15 K=16"
+    /// @param parameters the shape's parameters, for the summary
+    /// @param run        computes the output and compares it with the reference
+    /// @param ownership  which element each thread computes, for out-of-bounds advice
+    void run(const std::string& label, std::vector<ShapeParameter> parameters,
+             const std::function<ComparisonReport()>& run, const OutputOwnership& ownership = {});
+
+    /// @brief True when every shape run so far passed.
+    bool ok() const { return failed_ == 0; }
+
+    /// @brief How many shapes failed.
+    std::size_t failed() const { return failed_; }
+
+    /// @brief The report: empty when every shape passed.
+    std::string text() const;
+
+private:
+    struct Shape {
+        std::string label;
+        std::vector<ShapeParameter> parameters;
+        bool passed = true;
+        std::string full;  // the whole report of this shape, when it failed
+        std::string line;  // one line on it, when it failed
+    };
+    std::string what_;
+    SweepOptions options_;
+    std::vector<Shape> shapes_;
+    std::size_t failed_ = 0;
+    bool stopped_ = false;  // after a CUDA error that leaves the GPU unusable
+    std::size_t skipped_ = 0;
+};
+
+}  // namespace tutorial
+
+/// @brief Pass when every shape of @p sweep passed; otherwise fail with its report.
+#define REQUIRE_SWEEP(sweep)                  \
+    do {                                      \
+        const auto& tutorial_sweep_ = (sweep); \
+        if (!tutorial_sweep_.ok()) {          \
+            FAIL(tutorial_sweep_.text());     \
+        }                                     \
+        SUCCEED();                            \
+    } while (false)
