@@ -9,6 +9,9 @@
 
 namespace emu {
 namespace detail {
+
+__thread AccessSite pending_shared_site;
+
 namespace {
 
 std::string array_text(const SharedVariable& v) {

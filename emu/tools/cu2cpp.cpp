@@ -17,8 +17,8 @@
 //     bounds-checked ::emu::global_ptr of the same name. The signature is unchanged, so
 //     declarations elsewhere (headers) still match.
 //  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
-//     `::emu::at(A, __FILE__, __LINE__)[i]`, so that an access outside the buffer is
-//     reported at its own line.
+//     `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1: the subscripts that follow), so that an
+//     access outside the buffer is reported at its own line.
 //
 // Compile errors must point at the student's file, line and column: the output starts
 // with `#line 1 "<input>"`, and after each rewrite the rest of the original line goes on
@@ -236,7 +236,7 @@ private:
         return false;
     }
 
-    // 4. A[i] -> ::emu::at(A, __FILE__, __LINE__)[i] for the names in scopes_. Not after
+    // 4. A[i] -> ::emu::at(A, __FILE__, __LINE__, 1)[i] for the names in scopes_. Not after
     // `.`, `->` or `::` (another A), nor after a type or a name (a declaration that
     // shadows A in an inner block).
     void rewrite_located_accesses() {
@@ -250,7 +250,12 @@ private:
                 return scope.name == tokens_[i].text && i >= scope.begin && i < scope.end;
             });
             if (!located || inside_edit(i)) continue;
-            replace(i, i + 1, "::emu::at(" + tokens_[i].text + ", __FILE__, __LINE__)");
+            // How many subscripts follow: a __shared__ array's element, or one of its rows.
+            int subscripts = 0;
+            for (std::size_t j = i + 1; j < tokens_.size() && text(j) == "[" && match(j) != std::string::npos; j = match(j) + 1) {
+                ++subscripts;
+            }
+            replace(i, i + 1, "::emu::at(" + tokens_[i].text + ", __FILE__, __LINE__, " + std::to_string(subscripts) + ")");
         }
     }
 

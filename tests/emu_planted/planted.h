@@ -117,4 +117,9 @@ extern const int kEndlessBarrierLine;
 /// @brief 32 threads loop forever (for n > 0) without touching checked memory.
 void endless_without_access(int* out, int n);
 
+/// @brief out[r] = the sum of row r of a 4 × 8 row-major @p in, through a __shared__ tile
+/// whose rows are bound to references and passed to a __device__ function as pointers;
+/// with @p one_too_far, each row is stored one element to the right, past its end.
+void shared_rows(const float* in, float* out, bool one_too_far = false);
+
 }  // namespace planted

@@ -42,6 +42,15 @@ Bounds parameter_bounds(const void* pointer, const char* name);
                                        std::size_t element_size, const char* type_name, const Bounds& bounds,
                                        const char* file = nullptr, int line = 0);
 
+/// @brief Where an access is written in the source.
+struct AccessSite {
+    const char* file = nullptr;  ///< null: not known
+    int line = 0;
+};
+/// @brief The site of the `__shared__` array access the running CUDA thread is making:
+/// noted by emu::at(), taken by the check of the element.
+extern __thread AccessSite pending_shared_site;
+
 /// @brief Set when the running grid has passed its time limit (emu/src/time_limit.cpp).
 extern std::atomic<bool> time_is_up;
 /// @brief Stop the running CUDA thread, which is at @p file:@p line (null: not known),
@@ -289,12 +298,20 @@ struct shared_array {
     /// @brief Row or element @p index, after checking 0 ≤ index < N.
     template <class I, detail::if_index<I> = 0>
     row_type& operator[](I index) {
-        return element(index, nullptr, 0);
+        detail::AccessSite& site = detail::pending_shared_site;
+        if constexpr (sizeof...(Rest) == 0) {
+            // The element itself: the access that emu::at() noted is complete.
+            const detail::AccessSite here = site;
+            site = detail::AccessSite{};
+            return element(index, here.file, here.line);
+        } else {
+            return element(index, site.file, site.line);
+        }
     }
     /// @copydoc operator[]
     template <class I, detail::if_index<I> = 0>
     const row_type& operator[](I index) const {
-        return const_cast<shared_array*>(this)->element(index, nullptr, 0);
+        return (*const_cast<shared_array*>(this))[index];
     }
     /// @brief operator[], for an access written at @p file:@p line (null: not known).
     template <class I, detail::if_index<I> = 0>
@@ -411,61 +428,47 @@ private:
     const char* name_;
 };
 
-/// @brief A `__shared__` array (or one of its rows) whose failed accesses name where they
-/// are written: what emu::at() gives for a shared_array.
-template <class A>
-struct located_shared {
-    A& array;          ///< the array or row
-    const char* file;  ///< where the access is written
-    int line;          ///< where the access is written
-
-    /// @brief Row or element @p index, checked; a row stays located.
-    template <class I, detail::if_index<I> = 0>
-    decltype(auto) operator[](I index) const {
-        auto& row = array.element(index, file, line);
-        if constexpr (detail::SharedShape<std::remove_cv_t<std::remove_reference_t<decltype(row)>>>::rank > 0) {
-            return located_shared<std::remove_reference_t<decltype(row)>>{row, file, line};
-        } else {
-            return row;
-        }
-    }
-};
-
 /// @name emu::at(): the translator writes `A[i]` in a kernel, for a checked pointer
-/// parameter or a `__shared__` array A, as `::emu::at(A, __FILE__, __LINE__)[i]`, so that
-/// an access outside its buffer names its own line, not the launch's.
+/// parameter or a `__shared__` array A, as `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1:
+/// the number of subscripts written after A), so that an access outside its buffer names
+/// its own line, not the launch's.
 /// @{
 template <class T>
-global_ptr<T> at(const global_ptr<T>& pointer, const char* file, int line) {
+global_ptr<T> at(const global_ptr<T>& pointer, const char* file, int line, int) {
     return pointer.located(file, line);
 }
 template <class T>
-global_ptr<T> at(global_ptr<T>& pointer, const char* file, int line) {
+global_ptr<T> at(global_ptr<T>& pointer, const char* file, int line, int) {
     return pointer.located(file, line);
 }
 template <class T, std::size_t N, std::size_t... Rest>
-located_shared<shared_array<T, N, Rest...>> at(shared_array<T, N, Rest...>& array, const char* file, int line) {
-    return {array, file, line};
+shared_array<T, N, Rest...>& at(shared_array<T, N, Rest...>& array, const char* file, int line, int subscripts) {
+    // Rows stay the array's own, so the site waits for the check of the element; only when
+    // the subscripts written reach an element: a row bound to a reference and indexed
+    // later, elsewhere, must not report this line.
+    detail::pending_shared_site =
+        subscripts == 1 + static_cast<int>(sizeof...(Rest)) ? detail::AccessSite{file, line} : detail::AccessSite{};
+    return array;
 }
 template <class T>
-dynamic_shared_array<T> at(const dynamic_shared_array<T>& array, const char* file, int line) {
+dynamic_shared_array<T> at(const dynamic_shared_array<T>& array, const char* file, int line, int) {
     return array.located(file, line);
 }
 template <class T>
-dynamic_shared_array<T> at(dynamic_shared_array<T>& array, const char* file, int line) {
+dynamic_shared_array<T> at(dynamic_shared_array<T>& array, const char* file, int line, int) {
     return array.located(file, line);
 }
 template <class T>
-dynamic_shared_array<T> at(const dynamic_shared_global<T>& array, const char* file, int line) {
+dynamic_shared_array<T> at(const dynamic_shared_global<T>& array, const char* file, int line, int) {
     return array.local().located(file, line);
 }
 template <class T>
-dynamic_shared_array<T> at(dynamic_shared_global<T>& array, const char* file, int line) {
+dynamic_shared_array<T> at(dynamic_shared_global<T>& array, const char* file, int line, int) {
     return array.local().located(file, line);
 }
 /// @brief Anything else (a name the kernel reused for a local array, say) as it is.
 template <class T>
-T&& at(T&& anything, const char*, int) {
+T&& at(T&& anything, const char*, int, int) {
     return static_cast<T&&>(anything);
 }
 /// @}
