@@ -120,7 +120,7 @@ tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
 
 // WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
 // 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
-// thread (kCoarsenRows; gpu/tune-ch7.cu times others).
+// thread (kCoarsenRows; tools/tuning/tune-ch7.cu times others).
 template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
     // TODO(chapter3): 3c, step 1 (going further). Stage the block's tile in shared memory:

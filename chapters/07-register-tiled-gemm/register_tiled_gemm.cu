@@ -2,9 +2,10 @@
 // any M, N, K.
 //
 // Read README.md in this folder first. Then work through the TODO(chapter7) markers
-// below, top to bottom, and run `make chapter7 test` after each step: 7a, 7b, 7c, then
-// (going further) 7d. The host functions at the end are written for you; they choose
-// the kernels' template arguments and the float4 paths.
+// below, top to bottom, and run `make chapter7 test` after each one.
+//
+// The steps are 7a, 7b, 7c, then (going further) 7d. The host functions at the end are
+// written for you; they choose the kernels' template arguments and the float4 paths.
 //
 // Every matrix is row-major: element (r, c) of a matrix with `cols` columns is at
 // index r * cols + c.
@@ -49,15 +50,16 @@ __global__ void __launch_bounds__((BM / TM) * BN)
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_2d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // TODO(chapter7): 7b, step 1. The same tiles and loads as 7a (now with (BM / TM) *
-    //   (BN / TN) threads). The thread's block of C starts at row (threadIdx.x / (BN / TN))
+    // TODO(chapter7): 7b, step 1. The same tiles as 7a (now with (BM / TM) * (BN / TN)
+    //   threads). The thread's block of C starts at row (threadIdx.x / (BN / TN))
     //   * TM and column (threadIdx.x % (BN / TN)) * TN of the tile; keep float sum[TM][TN]
     //   = {} and two register arrays, float a[TM] and b[TN].
 
-    // TODO(chapter7): 7b, step 2. In each phase, for each k < BK: copy the thread's TM
-    //   values of column k of A_tile into a[], its TN values of row k of B_tile into b[],
-    //   then add the outer product: sum[i][j] += a[i] * b[j] for every i < TM, j < TN.
-    //   TM + TN shared reads now serve TM * TN multiply-adds.
+    // TODO(chapter7): 7b, step 2. Loop over the phases as in 7a: load both tiles (0.0f
+    //   outside A or B), __syncthreads(); then, for each k < BK, copy the thread's TM
+    //   values of column k of A_tile into a[] and its TN values of row k of B_tile into
+    //   b[], and add the outer product: sum[i][j] += a[i] * b[j] for every i < TM, j < TN.
+    //   TM + TN shared reads now serve TM * TN multiply-adds. __syncthreads().
 
     // TODO(chapter7): 7b, step 3. Store the TM x TN sums, each only if inside C.
 }
@@ -249,7 +251,7 @@ void register_tiled_gemm_2d(const float* A, const float* B, float* C, int M, int
 }
 
 /// @brief Launch 7c's kernel with the given tiling; the float4 paths are chosen from
-/// the matrices' alignment. Also used by gpu/tune-ch7.cu to compare tilings.
+/// the matrices' alignment. Also used by tools/tuning/tune-ch7.cu to compare tilings.
 template <int BM, int BN, int BK, int TM, int TN, int PAD>
 void launch_gemm_vectorized(const float* A, const float* B, float* C, int M, int N, int K) {
     const dim3 grid = grid_for(M, N, BM, BN), block((BM / TM) * (BN / TN));
@@ -269,7 +271,7 @@ void launch_gemm_vectorized(const float* A, const float* B, float* C, int M, int
 }
 
 /// @brief Launch 7d's kernel with the given tiling (see Warptile); also used by
-/// gpu/tune-ch7.cu.
+/// tools/tuning/tune-ch7.cu.
 template <int BM, int BN, int BK, int WM, int WN, int WN_ITER, int TM, int TN, int PAD, bool DOUBLE_BUFFER>
 void launch_gemm_warptiled(const float* A, const float* B, float* C, int M, int N, int K) {
     using Shape = Warptile<BM, BN, BK, WM, WN, WN_ITER, TM, TN, PAD, DOUBLE_BUFFER>;

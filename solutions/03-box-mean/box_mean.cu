@@ -191,9 +191,16 @@ tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
 
 // WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
 // 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
-// thread (kCoarsenRows; gpu/tune-ch7.cu times others).
+// thread (kCoarsenRows; tools/tuning/tune-ch7.cu times others).
 template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+    // BEGIN SOLUTION: 3c, step 1 (going further). Stage the block's tile in shared memory:
+    //   the block computes (kBoxBlockX * kCoarsenX) x (kBoxBlockY * ROWS) output
+    //   pixels, so its tile is that plus RADIUS rows above and below and HALO_X =
+    //   RADIUS rounded up to a multiple of 4 columns left and right (whole 4-byte words).
+    //   Load it one word per step: with WORDS and the word wholly inside the image, one
+    //   4-byte load, *reinterpret_cast<const unsigned int*>(&input[y * width + x]);
+    //   otherwise four bytes, each column clamped as in 3b. Then __syncthreads().
     constexpr int OUT_W = kBoxBlockX * kCoarsenX;      // output pixels per block along x
     constexpr int OUT_H = kBoxBlockY * ROWS;           // and along y
     constexpr int HALO_X = (RADIUS + 3) / 4 * 4;        // the x halo, rounded up to whole words
@@ -226,7 +233,14 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
         *reinterpret_cast<unsigned int*>(&tile[r][c]) = word;
     }
     __syncthreads();
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 3c, step 2. This thread's first output pixel is column
+    //   blockIdx.x * (kBoxBlockX * kCoarsenX) + threadIdx.x * kCoarsenX and row
+    //   blockIdx.y * (kBoxBlockY * ROWS) + threadIdx.y * ROWS; return if it
+    //   is outside the image. For each of the ROWS + 2 * RADIUS tile rows its boxes
+    //   cover, compute the kCoarsenX row sums of 2R+1 pixels, sliding: the next column's
+    //   sum adds the pixel entering on the right and drops the one leaving on the left.
     const int x0 = blockIdx.x * OUT_W + threadIdx.x * kCoarsenX;  // this thread's first column
     const int y0 = blockIdx.y * OUT_H + threadIdx.y * ROWS;       // and first row
     if (x0 >= width || y0 >= height) {
@@ -250,6 +264,13 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
         }
     }
 
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 3c, step 3. Slide down the rows: the first box sum of each column
+    //   adds the first 2R+1 row sums; each next row adds one row sum and drops one. Store
+    //   each row's kCoarsenX rounded means with one uchar4 store when WORDS and all four
+    //   pixels are inside the image, else byte by byte for the pixels inside.
+    //| (void)input, (void)output, (void)width, (void)height;
     // Column sums of the row sums: the box sum, slid down one row at a time.
     constexpr int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
     int box[kCoarsenX] = {};
@@ -276,6 +297,7 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
             }
         }
     }
+    // END SOLUTION
 }
 
 namespace {

@@ -255,18 +255,21 @@ __device__ __forceinline__ void block_exclusive_scan2(double a, double b, double
     __syncthreads();  // a later call overwrites the buffers
 }
 
-// ITEMS: outputs per thread (kPrefixItems; gpu/tune-ch7.cu times others).
+// ITEMS: outputs per thread (kPrefixItems; tools/tuning/tune-ch7.cu times others).
 template <int ITEMS = kPrefixItems>
 __global__ void __launch_bounds__(kMovingAverageBlock)
     moving_average_prefix_kernel(const float* input, float* output, int size, int window, bool vector_first,
                                  bool vector_second, bool vector_output) {
+    // BEGIN SOLUTION: 4d, step 1 (going further). The block's first output is
+    //   first = blockIdx.x * kMovingAverageBlock * ITEMS (a long long), this thread's
+    //   mine = first + threadIdx.x * ITEMS. Load the thread's ITEMS inputs from
+    //   mine into a[] and those from mine + window into b[] (load_items, with vector_first
+    //   and vector_second), sum each in double, and scan the two sums across the block with
+    //   block_exclusive_scan2: a_before is then P(mine), the sum of the inputs from first
+    //   to mine, and b_before the sum from first + window to mine + window.
     constexpr int SPAN = kMovingAverageBlock * ITEMS;  // outputs per block
-    __shared__ double window_sum;   // P(first + window): the inputs between the two spans
-    __shared__ double partial[kMovingAverageBlock];
-
     const long long first = static_cast<long long>(blockIdx.x) * SPAN;  // the block's first output
     const long long mine = first + threadIdx.x * ITEMS;          // this thread's first
-    const int outputs = size - window + 1;
 
     // The inputs of the thread's outputs (first span) and those `window` further on.
     float a[ITEMS], b[ITEMS];
@@ -278,7 +281,15 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
     double a_before, b_before, a_total, b_total;
     block_exclusive_scan2(a_sum, b_sum, a_before, b_before, a_total, b_total);
     (void)b_total;
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 4d, step 2. P(first + window), the inputs between the two spans, into
+    //   a __shared__ double: for a window shorter than the span, the thread whose items
+    //   hold position `window` adds a[0 .. window % ITEMS) to its a_before; for a
+    //   longer one, the span's total a_total plus a block-wide sum of the inputs from
+    //   first + span to first + window. __syncthreads().
+    __shared__ double window_sum;  // P(first + window): the inputs between the two spans
+    __shared__ double partial[kMovingAverageBlock];
     // P(first + window). A window no longer than the span ends inside the first span:
     // the thread holding position `window` reads it off its prefix (position SPAN is the
     // span's total). A longer one adds the inputs between the spans: one block-wide sum,
@@ -301,7 +312,15 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
         if (threadIdx.x == 0) window_sum = a_total + partial[0];
     }
     __syncthreads();
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 4d, step 3. For k < ITEMS, output mine + k is
+    //   (window sum + b's prefix - a's prefix) / window, in double, the prefixes growing by
+    //   b[k] and a[k] after each output. Store only outputs below size - window + 1: two
+    //   float4 stores when vector_output and all eight are inside, else one by one.
+    //| (void)input, (void)output, (void)size, (void)window, (void)vector_first, (void)vector_second,
+    //|     (void)vector_output;
+    const int outputs = size - window + 1;
     // Output j = (P(j + window) - P(j)) / window, with P(j) = a's prefix at j and
     // P(j + window) = window_sum + b's prefix at j.
     const double middle = window_sum;
@@ -322,6 +341,7 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
     } else {
         for (int k = 0; k < ITEMS && mine + k < outputs; ++k) output[mine + k] = result[k];
     }
+    // END SOLUTION
 }
 
 void moving_average_prefix(const float* input, float* output, int size, int window) {

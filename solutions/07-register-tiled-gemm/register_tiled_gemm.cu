@@ -1,9 +1,16 @@
-// Chapter 7, reference solution: register-tiled GEMM, from 1D register tiling to warp
-// tiles, correct for any M, N, K.
+// Chapter 7: register-tiled GEMM, from 1D register tiling to warp tiles, correct for
+// any M, N, K.
+//
+// Reference solution.
+//
+// The steps are 7a, 7b, 7c, then (going further) 7d. The host functions at the end are
+// written for you; they choose the kernels' template arguments and the float4 paths.
 //
 // Every matrix is row-major: element (r, c) of a matrix with `cols` columns is at
-// index r * cols + c. Each step keeps chapter 2's scheme (a block walks along K, staging
-// a tile of A and a tile of B in shared memory per phase) and changes one thing:
+// index r * cols + c.
+// BEGIN SOLUTION
+// Each step keeps chapter 2's scheme (a block walks along K, staging a tile of A and a
+// tile of B in shared memory per phase) and changes one thing:
 //   7a  a thread computes TM outputs of one column: each B value read from shared
 //       memory serves TM multiply-adds;
 //   7b  a thread computes a TM x TN block: an outer product of TM values of A and TN
@@ -12,6 +19,8 @@
 //       transposed so that a thread's TM values of A are consecutive in shared memory;
 //   7d  each warp owns a warp tile of C, and the next phase's tiles are fetched from
 //       global memory into registers while the current phase is being multiplied.
+// END SOLUTION
+
 #include "register_tiled_gemm.h"
 
 #include "cuda_check.h"
@@ -23,11 +32,18 @@
 
 // ---- 7a: 1D register tiling -----------------------------------------------------------
 // (BM / TM) x BN threads; thread t owns column t % BN of the block's tile and the TM
-// rows starting at (t / BN) * TM. Per phase it reads one B value and TM A values from
-// shared memory for TM multiply-adds, where chapter 2 read two values per multiply-add.
+// rows starting at (t / BN) * TM.
+// BEGIN SOLUTION
+// Per phase it reads one B value and TM A values from shared memory for TM
+// multiply-adds, where chapter 2 read two values per multiply-add.
+// END SOLUTION
 template <int BM, int BN, int BK, int TM>
 __global__ void __launch_bounds__((BM / TM) * BN)
     gemm_1d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+    // BEGIN SOLUTION: 7a, step 1. Declare the tiles: __shared__ float A_tile[BM][BK] and
+    //   B_tile[BK][BN]. Compute this block's first row and column of C (blockIdx.y * BM,
+    //   blockIdx.x * BN), the thread's column (threadIdx.x % BN) and the first of its TM
+    //   rows ((threadIdx.x / BN) * TM), and a float sum[TM] = {}.
     constexpr int kThreads = (BM / TM) * BN;
     __shared__ float A_tile[BM][BK];
     __shared__ float B_tile[BK][BN];
@@ -39,6 +55,18 @@ __global__ void __launch_bounds__((BM / TM) * BN)
     const int thread_row = tid / BN * TM;  // the first of this thread's TM rows in the tile
 
     float sum[TM] = {};
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 7a, step 2. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
+    //   - load the BM x BK tile of A at (block row, k0) and the BK x BN tile of B at
+    //     (k0, block column): there are (BM / TM) * BN threads, so loop
+    //     `for (int i = threadIdx.x; i < BM * BK; i += threads)`, with consecutive i on
+    //     consecutive elements of a row; store 0.0f for elements outside A or B, as in
+    //     chapter 2;
+    //   - __syncthreads();
+    //   - for each k < BK: read B_tile[k][column] ONCE into a register, then add
+    //     A_tile[first row + i][k] * that register to sum[i] for i < TM;
+    //   - __syncthreads().
     for (int k0 = 0; k0 < K; k0 += BK) {
         // Consecutive threads load consecutive elements of a row (coalesced); elements
         // outside A or B are stored as 0 so that partial tiles need no special case below.
@@ -65,7 +93,10 @@ __global__ void __launch_bounds__((BM / TM) * BN)
         }
         __syncthreads();
     }
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 7a, step 3. Store sum[i] in C(block row + first row + i, block
+    //   column + column), for the elements inside C only.
     const int col = block_col + thread_col;
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
@@ -74,14 +105,21 @@ __global__ void __launch_bounds__((BM / TM) * BN)
             C[row * N + col] = sum[i];
         }
     }
+    // END SOLUTION
 }
 
 // ---- 7b: 2D register tiling -----------------------------------------------------------
-// (BM / TM) x (BN / TN) threads, each computing a TM x TN block of the tile. Per step
-// along K it reads TM + TN values from shared memory for TM * TN multiply-adds.
+// (BM / TM) x (BN / TN) threads, each computing a TM x TN block of the tile.
+// BEGIN SOLUTION
+// Per step along K it reads TM + TN values from shared memory for TM * TN multiply-adds.
+// END SOLUTION
 template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_2d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+    // BEGIN SOLUTION: 7b, step 1. The same tiles as 7a (now with (BM / TM) * (BN / TN)
+    //   threads). The thread's block of C starts at row (threadIdx.x / (BN / TN))
+    //   * TM and column (threadIdx.x % (BN / TN)) * TN of the tile; keep float sum[TM][TN]
+    //   = {} and two register arrays, float a[TM] and b[TN].
     constexpr int kThreads = (BM / TM) * (BN / TN);
     __shared__ float A_tile[BM][BK];
     __shared__ float B_tile[BK][BN];
@@ -94,6 +132,13 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 
     float sum[TM][TN] = {};
     float a[TM], b[TN];
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 7b, step 2. Loop over the phases as in 7a: load both tiles (0.0f
+    //   outside A or B), __syncthreads(); then, for each k < BK, copy the thread's TM
+    //   values of column k of A_tile into a[] and its TN values of row k of B_tile into
+    //   b[], and add the outer product: sum[i][j] += a[i] * b[j] for every i < TM, j < TN.
+    //   TM + TN shared reads now serve TM * TN multiply-adds. __syncthreads().
     for (int k0 = 0; k0 < K; k0 += BK) {
         for (int i = tid; i < BM * BK; i += kThreads) {
             const int r = i / BK, c = i % BK;
@@ -122,7 +167,9 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
         }
         __syncthreads();
     }
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 7b, step 3. Store the TM x TN sums, each only if inside C.
 #pragma unroll
     for (int i = 0; i < TM; ++i) {
         const int row = block_row + thread_row + i;
@@ -132,6 +179,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
             if (row < M && col < N) C[row * N + col] = sum[i][j];
         }
     }
+    // END SOLUTION
 }
 
 // ---- Shared by 7c and 7d: tiles moved as quads of four floats --------------------------
@@ -149,6 +197,15 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 template <int BM, int BK, int THREADS, bool VECTOR_A, class GlobalA>
 __device__ __forceinline__ void fetch_tile_a(GlobalA A, float4 (&quads)[BM * BK / 4 / THREADS], int M, int K,
                                              int block_row, int k0) {
+    // BEGIN SOLUTION: 7c, step 1. The tile holds BM * BK / 4 quads; this thread fetches
+    //   quads[q] for q < BM * BK / 4 / THREADS, quad number i = threadIdx.x + q * THREADS,
+    //   which is row block_row + i / (BK / 4), columns k0 + (i % (BK / 4)) * 4 ... + 3 of A.
+    //   - If the whole tile is inside A (block_row + BM <= M and k0 + BK <= K) and
+    //     VECTOR_A: one 16-byte load, *reinterpret_cast<const float4*>(&A[row * K + col]).
+    //   - If it is inside but !VECTOR_A: make_float4 of the four elements.
+    //   - Otherwise: make_float4 of the four elements, 0.0f for each one outside A.
+    //| (void)A, (void)M, (void)K, (void)block_row, (void)k0;
+    //| for (float4& quad : quads) quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     const bool inside = block_row + BM <= M && k0 + BK <= K;
 #pragma unroll
     for (int q = 0; q < BM * BK / 4 / THREADS; ++q) {
@@ -167,12 +224,18 @@ __device__ __forceinline__ void fetch_tile_a(GlobalA A, float4 (&quads)[BM * BK 
                                    in_row && col + 3 < K ? A[row * K + col + 3] : 0.0f);
         }
     }
+    // END SOLUTION
 }
 
 // Fetch the BK x BN tile of B whose top-left element is (k0, block_col).
 template <int BN, int BK, int THREADS, bool VECTOR_B, class GlobalB>
 __device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN / 4 / THREADS], int N, int K,
                                              int block_col, int k0) {
+    // BEGIN SOLUTION: 7c, step 2. The same for B: quad number i is row k0 + i / (BN / 4),
+    //   columns block_col + (i % (BN / 4)) * 4 ... + 3; the tile is inside B when
+    //   k0 + BK <= K and block_col + BN <= N.
+    //| (void)B, (void)N, (void)K, (void)block_col, (void)k0;
+    //| for (float4& quad : quads) quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     const bool inside = k0 + BK <= K && block_col + BN <= N;
 #pragma unroll
     for (int q = 0; q < BK * BN / 4 / THREADS; ++q) {
@@ -191,6 +254,7 @@ __device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN 
                                    in_row && col + 3 < N ? B[row * N + col + 3] : 0.0f);
         }
     }
+    // END SOLUTION
 }
 
 // Store the quads of A transposed, A_t[k][m] = A(m, k): a thread's TM values of A for
@@ -199,6 +263,11 @@ __device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN 
 // lesson); it stays a multiple of 4 so that float4 reads of a row stay aligned.
 template <int BM, int BK, int THREADS, class TileA>
 __device__ __forceinline__ void store_tile_a(TileA& A_t, const float4 (&quads)[BM * BK / 4 / THREADS]) {
+    // BEGIN SOLUTION: 7c, step 3. For each of this thread's quads (numbered as in
+    //   fetch_tile_a: row m = i / (BK / 4) of the tile, first column k = (i % (BK / 4)) * 4),
+    //   store its four elements down column m of A_t: A_t[k][m] = quad.x,
+    //   A_t[k + 1][m] = quad.y, and so on.
+    //| (void)A_t, (void)quads;
 #pragma unroll
     for (int q = 0; q < BM * BK / 4 / THREADS; ++q) {
         const int i = threadIdx.x + q * THREADS;
@@ -209,6 +278,7 @@ __device__ __forceinline__ void store_tile_a(TileA& A_t, const float4 (&quads)[B
         A_t[k + 2][m] = quads[q].z;
         A_t[k + 3][m] = quads[q].w;
     }
+    // END SOLUTION
 }
 
 // Store the quads of B as they are, one float4 store each.
@@ -253,6 +323,16 @@ __device__ __forceinline__ void store_block_c(GlobalC C, const float (&sum)[TM][
 template <int BM, int BN, int BK, int TM, int TN, int PAD, bool VECTOR_A, bool VECTOR_B>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_vectorized_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+    // BEGIN SOLUTION: 7c, step 4. As 7b, with the tiles
+    //     __shared__ __align__(16) float A_t[BK][BM + PAD];   // A, transposed
+    //     __shared__ __align__(16) float B_tile[BK][BN];
+    //   and two float4 register arrays, a_quads[BM * BK / 4 / threads] and
+    //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile_a, fetch_tile_b,
+    //   store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
+    //   A_t[k][first row ...] and b[] from B_tile[k][first column ...], four floats at a
+    //   time (*reinterpret_cast<const float4*>(&A_t[k][row])), and add the outer product;
+    //   __syncthreads(). At the end, store_block_c<TM, TN, VECTOR_B>(C, sum, M, N,
+    //   first row of the thread's block in C, its first column).
     constexpr int kThreads = (BM / TM) * (BN / TN);
     static_assert(BM * BK % (4 * kThreads) == 0 && BK * BN % (4 * kThreads) == 0,
                   "every thread must load the same number of quads");
@@ -296,6 +376,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
         __syncthreads();
     }
     store_block_c<TM, TN, VECTOR_B>(C, sum, M, N, block_row + thread_row, block_col + thread_col);
+    // END SOLUTION
 }
 
 // ---- 7d: warp tiles, double buffering ------------------------------------------------
@@ -331,6 +412,12 @@ template <int BM, int BN, int BK, int WM, int WN, int WN_ITER, int TM, int TN, i
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     gemm_warptiled_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
     using Shape = Warptile<BM, BN, BK, WM, WN, WN_ITER, TM, TN, PAD, DOUBLE_BUFFER>;
+    // BEGIN SOLUTION: 7d, step 1 (going further). Tiles as in 7c, but Shape::kStages copies
+    //   of each: A_t[kStages][BK][BM + PAD], B_tile[kStages][BK][BN]. The warp number is
+    //   threadIdx.x / 32 and its lane threadIdx.x % 32. The warp's tile starts at row
+    //   (warp / (BN / WN)) * WM and column (warp % (BN / WN)) * WN of the block's tile; in
+    //   each sub-tile the thread's TM x TN block starts at row (lane / (kSubN / TN)) * TM
+    //   and column (lane % (kSubN / TN)) * TN. It keeps float sum[kWmIter * TM][WN_ITER * TN].
     constexpr int kThreads = Shape::kThreads, kWmIter = Shape::kWmIter, kSubM = Shape::kSubM,
                   kSubN = Shape::kSubN, kStages = Shape::kStages;
     __shared__ __align__(16) float A_t[kStages][BK][BM + PAD];
@@ -347,7 +434,16 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     float4 a_quads[BM * BK / 4 / kThreads], b_quads[BK * BN / 4 / kThreads];
     float sum[kWmIter * TM][WN_ITER * TN] = {};
     float a[kWmIter * TM], b[WN_ITER * TN];
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 7d, step 2. Fetch and store the first phase's tiles into copy 0,
+    //   __syncthreads(). Then for each phase k0: if DOUBLE_BUFFER and there is a next
+    //   phase, fetch its tiles into the registers now; multiply the current copy (for each
+    //   k: a[] gathers the thread's TM values of each of the kWmIter sub-tiles, b[] its
+    //   TN values of each of the WN_ITER sub-tiles, then the outer product); then, with
+    //   DOUBLE_BUFFER, store the fetched quads into the other copy, switch copies and
+    //   __syncthreads() once; without, __syncthreads(), fetch and store the next phase
+    //   into copy 0, __syncthreads().
     fetch_tile_a<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, 0);
     fetch_tile_b<BN, BK, kThreads, VECTOR_B>(B, b_quads, N, K, block_col, 0);
     store_tile_a<BM, BK, kThreads>(A_t[0], a_quads);
@@ -410,7 +506,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
             __syncthreads();
         }
     }
+    // END SOLUTION
 
+    // BEGIN SOLUTION: 7d, step 3. Store each of the kWmIter x WN_ITER blocks of TM x TN
+    //   sums with store_block_c<TM, TN, VECTOR_B>, at the sub-tile's place in C.
+    //| (void)sizeof(Shape);
     // Each thread's sums are WM_ITER x WN_ITER blocks of TM x TN, one per sub-tile.
 #pragma unroll
     for (int wm = 0; wm < kWmIter; ++wm) {
@@ -427,6 +527,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
                                                         block_col + warp_col + wn * kSubN + thread_col);
         }
     }
+    // END SOLUTION
 }
 
 // ---- Host side -----------------------------------------------------------------------
@@ -458,7 +559,7 @@ void register_tiled_gemm_2d(const float* A, const float* B, float* C, int M, int
 }
 
 /// @brief Launch 7c's kernel with the given tiling; the float4 paths are chosen from
-/// the matrices' alignment. Also used by gpu/tune-ch7.cu to compare tilings.
+/// the matrices' alignment. Also used by tools/tuning/tune-ch7.cu to compare tilings.
 template <int BM, int BN, int BK, int TM, int TN, int PAD>
 void launch_gemm_vectorized(const float* A, const float* B, float* C, int M, int N, int K) {
     const dim3 grid = grid_for(M, N, BM, BN), block((BM / TM) * (BN / TN));
@@ -478,7 +579,7 @@ void launch_gemm_vectorized(const float* A, const float* B, float* C, int M, int
 }
 
 /// @brief Launch 7d's kernel with the given tiling (see Warptile); also used by
-/// gpu/tune-ch7.cu.
+/// tools/tuning/tune-ch7.cu.
 template <int BM, int BN, int BK, int WM, int WN, int WN_ITER, int TM, int TN, int PAD, bool DOUBLE_BUFFER>
 void launch_gemm_warptiled(const float* A, const float* B, float* C, int M, int N, int K) {
     using Shape = Warptile<BM, BN, BK, WM, WN, WN_ITER, TM, TN, PAD, DOUBLE_BUFFER>;
