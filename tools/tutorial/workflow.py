@@ -107,7 +107,7 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
             return f"Next: run make {name} test"
         return (
             f"Next: make {name} test, and fix what it reports "
-            f"({r.passed} of {r.total} tests pass; stuck? make {name} hint)"
+            f"({r.required_passed} of {r.required_total} tests pass; stuck? make {name} hint)"
         )
     if not all(p.passed for p, _ in progress):
         return "Next: every test that can run here passes; run the [gpu] tests where there is a CUDA device"
@@ -301,9 +301,11 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> li
         if not catch2_wrote_report:
             junit_failure(report, chapter, f"{name} tests run", r.crash_story(), output)
         return [name, f"{r.passed}/?", "0%", f"{r.crash_story()}: counts as 0 (see {log_file})"]
-    percent = round(100 * r.passed / r.total) if r.total else 0
-    notes = "GPU tests not run (no CUDA device)" if r.gpu_tests == "skipped" else ""
-    return [name, f"{r.passed}/{r.total}", f"{percent}%", notes]
+    # The [extra] tests (optional steps) are reported apart and do not count in the percent.
+    percent = round(100 * r.required_passed / r.required_total) if r.required_total else 0
+    notes = "; ".join(filter(None, [r.extra_note() + (" (not counted)" if r.extra_total else ""),
+                                    "GPU tests not run (no CUDA device)" if r.gpu_tests == "skipped" else ""]))
+    return [name, f"{r.required_passed}/{r.required_total}", f"{percent}%", notes]
 
 
 def grade(args) -> int:
