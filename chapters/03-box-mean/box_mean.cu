@@ -105,11 +105,13 @@ void box_mean_shared(const unsigned char* input, unsigned char* output, int widt
 }
 
 // ---- 3c (going further): thread coarsening ------------------------------------------
-// A thread computes kCoarsenX pixels of kCoarsenRows rows. Its box sums share most of
-// their terms: along a row, the sum for the next column adds one pixel and drops one;
-// down a column, the sum for the next row adds one row sum and drops one. So each
-// output pixel costs a few additions whatever the radius, instead of (2R+1)^2. All the
-// sums are ints, so sliding them is exact: no rounding, as in 3a and 3b.
+// A thread computes COLS neighbouring pixels (kCoarsenX, a 16-byte chunk) of ROWS rows
+// (kCoarsenRows). Its boxes share most of their terms, so it keeps running sums:
+// column sums down the rows (the next row's adds the row entering below and drops the
+// one leaving above), then box sums along the row (the next column's adds one column
+// sum and drops one). Each output pixel then costs a few additions whatever the radius,
+// instead of (2R+1)^2. All the sums are ints, so sliding them is exact: no rounding,
+// as in 3a and 3b.
 
 tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
     const dim3 block(kBoxBlockX, kBoxBlockY);
@@ -118,31 +120,79 @@ tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height) {
     return tutorial::LaunchConfig{grid, block};
 }
 
-// WORDS: whether 4-byte words may be loaded and stored, i.e. every row starts on a
-// 4-byte boundary (width % 4 == 0 and both images 4-byte aligned). ROWS: rows per
-// thread (kCoarsenRows; tools/tuning/tune-ch7.cu times others).
-template <int RADIUS, bool WORDS, int ROWS = kCoarsenRows>
+/// COLS consecutive pixels moved as one load or store of COLS bytes (4, 8 or 16): the
+/// alignment makes the compiler use one 4-, 8- or 16-byte instruction.
+template <int COLS>
+struct alignas(COLS) PixelChunk {
+    static_assert(COLS == 4 || COLS == 8 || COLS == 16, "a chunk is one 4-, 8- or 16-byte access");
+    unsigned int words[COLS / 4];  // little-endian: pixel b is byte b % 4 of word b / 4
+
+    __device__ __forceinline__ int pixel(int b) const { return (words[b / 4] >> (8 * (b % 4))) & 0xFF; }
+    __device__ __forceinline__ void set(int b, unsigned int value) {
+        words[b / 4] = b % 4 == 0 ? value : words[b / 4] | value << (8 * (b % 4));
+    }
+};
+
+// The SPAN = COLS + 2 * RADIUS pixels of tile row `row` that a thread's boxes cover: the
+// RADIUS pixels left of its own chunk (which starts at column `own`), the chunk, and the
+// RADIUS pixels right of it. The chunk is one aligned shared-memory load, and a warp's 32
+// chunks are consecutive, so they take the fewest wavefronts; reading all SPAN pixels
+// byte by byte would cost a load instruction, and up to 4 wavefronts, per pixel.
+template <int COLS, int RADIUS, class TileRow>
+__device__ __forceinline__ void read_span(const TileRow& row, int own, int (&pixels)[COLS + 2 * RADIUS]) {
+    const PixelChunk<COLS> chunk = *reinterpret_cast<const PixelChunk<COLS>*>(&row[own]);
+#pragma unroll
+    for (int j = 0; j < RADIUS; ++j) {
+        pixels[j] = row[own - RADIUS + j];
+        pixels[RADIUS + COLS + j] = row[own + COLS + j];
+    }
+#pragma unroll
+    for (int b = 0; b < COLS; ++b) pixels[RADIUS + b] = chunk.pixel(b);
+}
+
+// VECTOR: whether every row starts on a COLS-byte boundary (width % COLS == 0 and both
+// images aligned), so that whole chunks may be loaded and stored. ROWS and COLS: pixels
+// per thread down and along (kCoarsenRows and kCoarsenX; tools/tuning/tune-ch7.cu times
+// others).
+template <int RADIUS, bool VECTOR, int ROWS = kCoarsenRows, int COLS = kCoarsenX>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+    using Chunk = PixelChunk<COLS>;
+    constexpr int OUT_W = kBoxBlockX * COLS;                    // output pixels per block along x
+    constexpr int OUT_H = kBoxBlockY * ROWS;                    // and along y
+    constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;   // the x halo, in whole chunks
+    constexpr int TILE_W = OUT_W + 2 * HALO_X;
+    constexpr int TILE_H = OUT_H + 2 * RADIUS;
+    constexpr int SPAN = COLS + 2 * RADIUS;                     // tile columns a thread's boxes cover
+    constexpr int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
+    static_assert(TILE_W * TILE_H <= 48 * 1024, "static shared memory is limited to 48 KB per block");
+    __shared__ __align__(16) unsigned char tile[TILE_H][TILE_W];
+
     // TODO(chapter3): 3c, step 1 (going further). Stage the block's tile in shared memory:
-    //   the block computes (kBoxBlockX * kCoarsenX) x (kBoxBlockY * ROWS) output
-    //   pixels, so its tile is that plus RADIUS rows above and below and HALO_X =
-    //   RADIUS rounded up to a multiple of 4 columns left and right (whole 4-byte words).
-    //   Load it one word per step: with WORDS and the word wholly inside the image, one
-    //   4-byte load, *reinterpret_cast<const unsigned int*>(&input[y * width + x]);
-    //   otherwise four bytes, each column clamped as in 3b. Then __syncthreads().
+    //   tile[r][c] is image pixel (tile_x0 + c, tile_y0 + r), clamped into the image, with
+    //   tile_x0 = blockIdx.x * OUT_W - HALO_X and tile_y0 = blockIdx.y * OUT_H - RADIUS
+    //   (ints: they are negative for the first blocks). Each tile row is TILE_W / COLS
+    //   chunks: let threadIdx.y walk the rows and threadIdx.x the chunks of a row, in
+    //   steps of the block's size. A chunk wholly inside the image, with VECTOR, is one
+    //   load, *reinterpret_cast<const Chunk*>(&input[y * width + x]); any other is
+    //   filled pixel by pixel (chunk.set), each column clamped as in 3b. Store each chunk
+    //   with one store into the tile, then __syncthreads().
 
     // TODO(chapter3): 3c, step 2. This thread's first output pixel is column
-    //   blockIdx.x * (kBoxBlockX * kCoarsenX) + threadIdx.x * kCoarsenX and row
-    //   blockIdx.y * (kBoxBlockY * ROWS) + threadIdx.y * ROWS; return if it
-    //   is outside the image. For each of the ROWS + 2 * RADIUS tile rows its boxes
-    //   cover, compute the kCoarsenX row sums of 2R+1 pixels, sliding: the next column's
-    //   sum adds the pixel entering on the right and drops the one leaving on the left.
+    //   blockIdx.x * OUT_W + threadIdx.x * COLS and row blockIdx.y * OUT_H +
+    //   threadIdx.y * ROWS; return if it is outside the image. Its own COLS columns start
+    //   at tile column own = threadIdx.x * COLS + HALO_X, and its boxes cover the SPAN
+    //   columns from own - RADIUS. Keep int column[SPAN]: the sums of tile rows
+    //   threadIdx.y * ROWS ... + 2 * RADIUS, the box of its first output row, column by
+    //   column. read_span (above) reads the SPAN pixels of one tile row.
+    (void)input, (void)output, (void)width, (void)height, (void)tile;
 
-    // TODO(chapter3): 3c, step 3. Slide down the rows: the first box sum of each column
-    //   adds the first 2R+1 row sums; each next row adds one row sum and drops one. Store
-    //   each row's kCoarsenX rounded means with one uchar4 store when WORDS and all four
-    //   pixels are inside the image, else byte by byte for the pixels inside.
-    (void)input, (void)output, (void)width, (void)height;
+    // TODO(chapter3): 3c, step 3. For each of the ROWS output rows (stop at the image's
+    //   last row): from the second on, slide the column sums down one row (add tile row
+    //   top + i + 2 * RADIUS, subtract tile row top + i - 1). Then slide along the row: the
+    //   first box sum adds column[0 .. 2 * RADIUS]; each next one adds the column entering
+    //   on the right and subtracts the one leaving on the left. Put the COLS rounded means
+    //   in a Chunk and store it with one store when VECTOR and all COLS pixels are inside
+    //   the image, else pixel by pixel for the pixels inside.
 }
 
 namespace {
@@ -156,9 +206,9 @@ void launch_box_mean_coarsened(const unsigned char* input, unsigned char* output
             return;
         }
         const tutorial::LaunchConfig launch = box_mean_coarsened_launch_config(width, height);
-        const bool words = width % 4 == 0 && reinterpret_cast<std::uintptr_t>(input) % 4 == 0 &&
-                           reinterpret_cast<std::uintptr_t>(output) % 4 == 0;
-        if (words) {
+        const bool vector = width % kCoarsenX == 0 && reinterpret_cast<std::uintptr_t>(input) % kCoarsenX == 0 &&
+                            reinterpret_cast<std::uintptr_t>(output) % kCoarsenX == 0;
+        if (vector) {
             box_mean_coarsened_kernel<RADIUS, true><<<launch.grid, launch.block>>>(input, output, width, height);
         } else {
             box_mean_coarsened_kernel<RADIUS, false><<<launch.grid, launch.block>>>(input, output, width, height);

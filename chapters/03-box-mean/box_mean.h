@@ -54,7 +54,7 @@ void box_mean_shared(const unsigned char* input, unsigned char* output, int widt
 /// of kCoarsenRows rows, so a block covers a (kBoxBlockX·kCoarsenX) × (kBoxBlockY·kCoarsenRows)
 /// tile of the output.
 ///@{
-constexpr int kCoarsenX = 4;     ///< pixels per thread along a row: one 4-byte store
+constexpr int kCoarsenX = 16;    ///< pixels per thread along a row: one 16-byte load and store
 constexpr int kCoarsenRows = 8;  ///< rows per thread, summed with a sliding window
 ///@}
 
