@@ -184,7 +184,7 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
     //   columns from own - RADIUS. Keep int column[SPAN]: the sums of tile rows
     //   threadIdx.y * ROWS ... + 2 * RADIUS, the box of its first output row, column by
     //   column. read_span (above) reads the SPAN pixels of one tile row.
-    (void)input, (void)output, (void)width, (void)height, (void)tile;
+    (void)input, (void)output, (void)width, (void)height, (void)tile, (void)sizeof(Chunk), (void)SPAN, (void)area;
 
     // TODO(chapter3): 3c, step 3. For each of the ROWS output rows (stop at the image's
     //   last row): from the second on, slide the column sums down one row (add tile row

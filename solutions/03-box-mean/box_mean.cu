@@ -276,7 +276,7 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
     //   columns from own - RADIUS. Keep int column[SPAN]: the sums of tile rows
     //   threadIdx.y * ROWS ... + 2 * RADIUS, the box of its first output row, column by
     //   column. read_span (above) reads the SPAN pixels of one tile row.
-    //| (void)input, (void)output, (void)width, (void)height, (void)tile;
+    //| (void)input, (void)output, (void)width, (void)height, (void)tile, (void)sizeof(Chunk), (void)SPAN, (void)area;
     const int x0 = blockIdx.x * OUT_W + threadIdx.x * COLS;  // this thread's first column
     const int y0 = blockIdx.y * OUT_H + threadIdx.y * ROWS;  // and first row
     if (x0 >= width || y0 >= height) {
