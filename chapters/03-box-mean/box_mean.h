@@ -48,3 +48,23 @@ void box_mean_global(const unsigned char* input, unsigned char* output, int widt
 /// @brief Box mean that first stages each block's tile of the image, halo included, in
 /// shared memory. Same arguments, result and errors as box_mean_global().
 void box_mean_shared(const unsigned char* input, unsigned char* output, int width, int height, int radius);
+
+/// @name 3c (going further): thread coarsening
+/// Each thread of a kBoxBlockX × kBoxBlockY block computes kCoarsenX neighbouring pixels
+/// of kCoarsenRows rows, so a block covers a (kBoxBlockX·kCoarsenX) × (kBoxBlockY·kCoarsenRows)
+/// tile of the output.
+///@{
+constexpr int kCoarsenX = 16;    ///< pixels per thread along a row: one 16-byte load and store
+constexpr int kCoarsenRows = 8;  ///< rows per thread, summed with a sliding window
+///@}
+
+/// @brief The launch box_mean_coarsened() uses: kBoxBlockX × kBoxBlockY threads, each
+/// computing kCoarsenX × kCoarsenRows pixels; x along the columns.
+tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height);
+
+/// @brief 3c: box mean with thread coarsening. The block stages its tile, halo included,
+/// in shared memory with 4-byte loads where the rows allow it; each thread sums rows of
+/// its kCoarsenX columns, slides a (2·radius+1)-row window down its kCoarsenRows rows,
+/// and stores its kCoarsenX pixels of a row with one 4-byte store where it can.
+/// Same arguments, result (exact, borders included) and errors as box_mean_global().
+void box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height, int radius);

@@ -7,6 +7,12 @@ BARS = [
     ("box mean 5×5, 8000×8000", 8.4, "8000 x 8000, R=2", ["global", "shared"]),
 ]
 
+# The goals of issue 14 for the going-further step 3c: (what, goal, aim, problem, variants).
+GOALS = [
+    ("box mean 3×3, 8000×8000, coarsened (3c)", 70.0, 85.0, "8000 x 8000, R=1", ["coarsened"]),
+    ("box mean 5×5, 8000×8000, coarsened (3c)", 70.0, 85.0, "8000 x 8000, R=2", ["coarsened"]),
+]
+
 
 def summary(c):
     gain_3 = c.number_of("8000 x 8000, R=1", "shared", "speedup")

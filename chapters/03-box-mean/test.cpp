@@ -81,7 +81,8 @@ std::vector<ImageCase> all_image_cases() {
 // 0xFF: any byte is a valid pixel, so a pixel no thread writes could match by chance
 // under one poison, but not under both. Returns the first failing comparison, if any.
 tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase& c,
-                                        const std::vector<std::uint8_t>& input) {
+                                        const std::vector<std::uint8_t>& input, int tile_rows = kBoxBlockY,
+                                        int tile_cols = kBoxBlockX) {
     const std::vector<std::uint8_t> expected = tutorial::box_mean_reference(input, c.width, c.height, c.radius);
     tutorial::DeviceBuffer<std::uint8_t> device_input(input), device_output(input.size());
 
@@ -89,8 +90,8 @@ tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase
     layout.name = "output";
     layout.rows = c.height;
     layout.cols = c.width;
-    layout.tile_rows = kBoxBlockY;
-    layout.tile_cols = kBoxBlockX;
+    layout.tile_rows = tile_rows;
+    layout.tile_cols = tile_cols;
     layout.border = c.radius;
     layout.seed = tutorial::run_seed();
     tutorial::ComparisonReport report;
@@ -106,9 +107,11 @@ tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase
     return report;
 }
 
-tutorial::ComparisonReport run_random_case(const BoxMean& box_mean, const ImageCase& c) {
+tutorial::ComparisonReport run_random_case(const BoxMean& box_mean, const ImageCase& c, int tile_rows = kBoxBlockY,
+                                           int tile_cols = kBoxBlockX) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.width, c.height, c.radius});
-    return run_box_mean(box_mean, c, tutorial::random_bytes(static_cast<std::size_t>(c.width) * c.height, seed));
+    return run_box_mean(box_mean, c, tutorial::random_bytes(static_cast<std::size_t>(c.width) * c.height, seed),
+                        tile_rows, tile_cols);
 }
 
 // Every image case in one report: the first failing one in full, a line for each other,
@@ -295,3 +298,71 @@ TEST_CASE("box_mean_reference equals the sum over the whole box, for every radiu
     }
 }
 
+// ---- 3c (going further): thread coarsening. Tagged [extra]: the chapter is done without it.
+
+namespace {
+
+// Chapter 3's images, and the edges of a coarsened block's 128 x 64 output tile: one
+// pixel short of it, exactly it and one more, with widths that are and are not
+// multiples of the 4-pixel word.
+std::vector<ImageCase> coarsened_image_cases() {
+    std::vector<ImageCase> cases = all_image_cases();
+    const int tile_w = kBoxBlockX * kCoarsenX, tile_h = kBoxBlockY * kCoarsenRows;
+    for (int R : {1, 2, kMaxBoxRadius}) {
+        for (int width : {tile_w - 1, tile_w, tile_w + 1, tile_w + 2}) {
+            for (int height : {tile_h - 1, tile_h, tile_h + 1}) {
+                cases.push_back({width, height, R});
+            }
+        }
+        cases.push_back({2 * tile_w + 4, 3 * tile_h + 5, R});  // several tiles, rows word-aligned
+    }
+    return cases;
+}
+
+}  // namespace
+
+TEST_CASE("box_mean_coarsened equals the CPU reference at every pixel, corners and edges included",
+          "[chapter3][extra][gpu]") {
+    const ImageCase c = GENERATE(from_range(coarsened_image_cases()));
+    INFO(c);
+    REQUIRE_MATCH(run_random_case(box_mean_coarsened, c, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX));
+}
+
+TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte boundary", "[chapter3][extra][gpu]") {
+    // Rows that are multiples of 4 pixels wide, but images that start 1 byte into their
+    // buffers: 4-byte loads and stores would be misaligned, so the kernel must not use them.
+    const ImageCase c{kBoxBlockX * kCoarsenX + 4, 37, 2};
+    const std::size_t pixels = static_cast<std::size_t>(c.width) * c.height;
+    const std::vector<std::uint8_t> image =
+        tutorial::random_bytes(pixels, tutorial::derive_seed(tutorial::run_seed(), {c.width, c.height, 1}));
+    std::vector<std::uint8_t> shifted(1, 0);
+    shifted.insert(shifted.end(), image.begin(), image.end());
+    tutorial::DeviceBuffer<std::uint8_t> input(shifted), output(pixels + 1);
+    output.poison(0xFF);
+    box_mean_coarsened(input.data() + 1, output.data() + 1, c.width, c.height, c.radius);
+    const std::vector<std::uint8_t> all = output.download();
+    tutorial::OutputLayout layout;
+    layout.name = "output";
+    layout.rows = c.height;
+    layout.cols = c.width;
+    layout.tile_rows = kBoxBlockY * kCoarsenRows;
+    layout.tile_cols = kBoxBlockX * kCoarsenX;
+    layout.border = c.radius;
+    layout.poison = 0xFF;
+    layout.seed = tutorial::run_seed();
+    INFO(c << ", both images starting 1 byte into their buffers");
+    REQUIRE_MATCH(tutorial::compare_exact(std::vector<std::uint8_t>(all.begin() + 1, all.end()),
+                                          tutorial::box_mean_reference(image, c.width, c.height, c.radius), layout));
+}
+
+TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", "[chapter3][extra][gpu]") {
+    const ImageCase c = GENERATE(ImageCase{kBoxBlockX * kCoarsenX + 5, kBoxBlockY * kCoarsenRows + 3, kMaxBoxRadius},
+                                 ImageCase{37, 23, 2});
+    INFO(c);
+    const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
+    REQUIRE_MATCH(run_box_mean(box_mean_coarsened, c, white, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX));
+}
+
+TEST_CASE("box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", "[chapter3][extra]") {
+    check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
+}

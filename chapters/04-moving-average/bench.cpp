@@ -2,8 +2,9 @@
 //
 // `make chapter4 bench` times your kernels; `make chapter4 bench SOLUTIONS=1` the
 // references. For windows N = 8, 64 and 255, and N = 1025, wider than any thread block
-// can be, it times moving_average_naive (the baseline), moving_average_readonly and
-// moving_average_shared, and checks the result against the CPU after timing.
+// can be, it times moving_average_naive (the baseline), moving_average_readonly,
+// moving_average_shared and moving_average_prefix (4d), and checks the result against
+// the CPU after timing.
 //
 // The rate is effective bandwidth: the compulsory bytes, the input read once and the
 // size - N + 1 outputs written once, over the time; its ceiling is the
@@ -78,7 +79,11 @@ int main(int argc, char* argv[]) {
             const SlicedReference sliced = reference_slices(signal, window);
             const std::string problem = "64 Mi floats, N=" + std::to_string(window);
             const std::pair<const char*, MovingAverageFunction> variants[] = {
-                {"naive", moving_average_naive}, {"read-only", moving_average_readonly}, {"shared", moving_average_shared}};
+                {"naive", moving_average_naive},
+                {"read-only", moving_average_readonly},
+                {"shared", moving_average_shared},
+                {"prefix sums", moving_average_prefix},  // 4d, the chapter's optional step
+            };
             for (const auto& [variant, moving_average] : variants) {
                 benchmark::WorkToTime work;
                 work.problem = problem;

@@ -54,3 +54,22 @@ void moving_average_readonly(const float* input, float* output, int size, int wi
 ///         shared memory than the GPU allows a block; the message gives both numbers
 /// @throws tutorial::CudaError if the launch or the kernel fails
 void moving_average_shared(const float* input, float* output, int size, int window);
+
+/// @brief 4d (going further): outputs per thread of moving_average_prefix(); a block of
+/// kMovingAverageBlock threads computes kMovingAverageBlock × kPrefixItems outputs.
+constexpr int kPrefixItems = 8;
+
+/// @brief 4d: the same moving average with O(1) work per output, from prefix sums.
+///
+/// With P(x) = input[first] + … + input[x − 1] for the block's first output `first`,
+/// output j is (P(j + window) − P(j)) / window. Each block computes P, in double, over its
+/// own kMovingAverageBlock × kPrefixItems inputs and over as many starting `window` further
+/// on, with a block-wide scan in shared memory; the sum of the window in between,
+/// P(first + window), comes from the first scan when the window is no longer than the
+/// block's span, else from one block-wide sum. Prefix sums in float would lose the small
+/// window sum in the rounding of the large prefixes; in double that error stays below
+/// 2⁻⁴⁰ of the inputs' magnitude, far under a float's rounding (the lesson derives it).
+///
+/// Any window from 1 to size, no extra shared memory for long windows. Same arguments,
+/// result and errors as moving_average_naive().
+void moving_average_prefix(const float* input, float* output, int size, int window);

@@ -7,6 +7,10 @@ BARS = [
     ("moving average, N=255", 4.8, "64 Mi floats, N=255", ["naive", "read-only", "shared"]),
 ]
 
+# The goals of issue 14 for the going-further step 4d: (what, goal, aim, problem, variants).
+GOALS = [(f"moving average, N={n}, prefix sums (4d)", 70.0, 85.0, f"64 Mi floats, N={n}", ["prefix sums"])
+         for n in (8, 64, 255, 1025)]
+
 
 def summary(c):
     naive = [c.number_of(f"64 Mi floats, N={n}", "naive", "percent_of_ceiling") for n in (8, 255)]

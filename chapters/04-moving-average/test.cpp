@@ -10,6 +10,7 @@
 #include "moving_average_reference.h"
 #include "sweep.h"
 
+#include <cmath>
 #include <algorithm>
 #include <cstddef>
 #include <functional>
@@ -259,3 +260,90 @@ TEST_CASE("moving_average_reference averages each window, with a tolerance from 
     REQUIRE_THROWS_AS(tutorial::moving_average_reference({1, 2}, 0), std::invalid_argument);
 }
 
+// ---- 4d (going further): O(1) work per output. Tagged [extra]: the chapter is done without it.
+
+namespace {
+
+constexpr int kPrefixSpan = kMovingAverageBlock * kPrefixItems;  // outputs per block of 4d
+
+// Chapter 4's cases, and windows and output counts around 4d's span of 2048 outputs per
+// block: a window ending just inside, at and past the span, and one several spans long
+// (whose middle sum is a block-wide sum), with output counts that are not multiples of
+// the 8 per thread or the 4 of a float4.
+std::vector<SignalCase> prefix_signal_cases() {
+    std::vector<SignalCase> cases = signal_cases();
+    for (int window : {3, kPrefixSpan - 1, kPrefixSpan, kPrefixSpan + 1, 3 * kPrefixSpan + 5}) {
+        for (int outputs : {1, 7, kPrefixSpan - 1, kPrefixSpan + 1, 2 * kPrefixSpan + 13}) {
+            cases.push_back({window + outputs - 1, window});
+        }
+    }
+    return cases;
+}
+
+// 4d's own error bound. It sums in double: each prefix, the middle sum and their
+// difference are sums of at most span + window + 2 terms, each within γ_n (in double,
+// u = 2⁻⁵³) of the exact sum times the sum of the magnitudes, at most A = Σ|input|; the
+// three of them and the two roundings of their difference stay within 6·γ_n·A, and the
+// division by the window within one more double rounding. The result is then rounded
+// to float once: u = 2⁻²⁴ of its value. So
+//     |got − exact| ≤ 2⁻²⁴·|exact| + 6·γ_n(double)·A / window + 2⁻⁵²·|exact|.
+// This is about a thousand times tighter than the float bound of 4a-4c for a window of
+// 64, so a kernel that accumulates its prefix sums in float fails it.
+tutorial::ExpectedOutput prefix_expected(const std::vector<float>& input, int window) {
+    tutorial::ExpectedOutput expected = tutorial::moving_average_reference(input, window);
+    double magnitude = 0.0;
+    for (float x : input) magnitude += std::fabs(static_cast<double>(x));
+    const double n = kPrefixSpan + static_cast<double>(window) + 2.0;
+    const double u_double = std::ldexp(1.0, -53), u_float = std::ldexp(1.0, -24);
+    const double gamma_double = n * u_double / (1.0 - n * u_double);
+    for (std::size_t i = 0; i < expected.value.size(); ++i) {
+        const double v = std::fabs(expected.value[i]);
+        expected.tolerance[i] = u_float * v + 6.0 * gamma_double * magnitude / window + 2.0 * u_double * v;
+    }
+    return expected;
+}
+
+tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset) {
+    const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window, offset});
+    const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
+    const int outputs = c.size - c.window + 1;
+    // The arrays start `offset` floats into their buffers: 0 is 16-byte aligned, 1..3 are not.
+    std::vector<float> shifted(static_cast<std::size_t>(offset), 0.0f);
+    shifted.insert(shifted.end(), input.begin(), input.end());
+    tutorial::DeviceBuffer<float> device_input(shifted), device_output(static_cast<std::size_t>(outputs + offset));
+    device_output.poison();
+    moving_average_prefix(device_input.data() + offset, device_output.data() + offset, c.size, c.window);
+    const std::vector<float> all = device_output.download();
+
+    tutorial::OutputLayout layout;
+    layout.name = "output";
+    layout.rows = 1;
+    layout.cols = outputs;
+    layout.tile_rows = 1;
+    layout.tile_cols = kPrefixSpan;
+    layout.halo = c.window - 1;
+    layout.seed = tutorial::run_seed();
+    return tutorial::compare_with_tolerance(std::vector<float>(all.begin() + offset, all.end()),
+                                            prefix_expected(input, c.window), layout);
+}
+
+}  // namespace
+
+TEST_CASE("moving_average_prefix is within its own error bound for every size and window, long ones too",
+          "[chapter4][extra][gpu]") {
+    const SignalCase c = GENERATE(from_range(prefix_signal_cases()));
+    INFO(c);
+    REQUIRE_MATCH(run_prefix_case(c, 0));
+}
+
+TEST_CASE("moving_average_prefix is right when the arrays do not start on 16 bytes", "[chapter4][extra][gpu]") {
+    const int offset = GENERATE(1, 2, 3);
+    const SignalCase c = GENERATE(SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8});
+    INFO(c << ", arrays starting " << offset << " floats into their buffers");
+    REQUIRE_MATCH(run_prefix_case(c, offset));
+}
+
+TEST_CASE("moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
+          "[chapter4][extra]") {
+    check_rejects_bad_arguments(moving_average_prefix, "moving_average_prefix");
+}

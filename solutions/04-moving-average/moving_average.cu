@@ -11,6 +11,8 @@
 #include "moving_average_reference.h"
 #include "validate.h"
 
+#include <cstdint>
+
 // 4a: each thread reads its whole window from global memory.
 // BEGIN SOLUTION
 // Neighbouring threads' windows overlap in all but one element, so every input element
@@ -188,4 +190,168 @@ void moving_average_shared(const float* input, float* output, int size, int wind
     // what `extern __shared__ float cache[]` gets.
     moving_average_shared_kernel<<<launch.grid, launch.block, bytes>>>(input, output, size, window);
     CUDA_CHECK_KERNEL("moving_average_shared_kernel");
+}
+
+// ---- 4d (going further): O(1) work per output, from prefix sums ------------------------
+// 4a-4c add `window` inputs per output, so they slow down as the window grows. Here an
+// output is a difference of two prefix sums: (P(j + window) - P(j)) / window, whatever
+// the window. A block computes kMovingAverageBlock * kPrefixItems consecutive outputs;
+// its thread t the kPrefixItems outputs from first + t * kPrefixItems.
+//
+// The prefix sums are doubles. In float, P grows with the run (up to thousands of times
+// an input) while the window's sum may be small; the difference of two rounded large
+// numbers would lose most of its digits. A double holds 29 more bits, so the same
+// cancellation leaves errors far below the float rounding of the result.
+
+namespace {
+
+// Thread's kPrefixItems inputs from `start`, 0.0f past the end of the input. VECTOR:
+// start is a multiple of 4 floats from a 16-byte-aligned input, so two float4 loads.
+template <int ITEMS, class Global>
+__device__ __forceinline__ void load_items(Global input, int size, long long start, bool vector, float (&x)[ITEMS]) {
+    if (vector && start + ITEMS <= size) {
+#pragma unroll
+        for (int q = 0; q < ITEMS; q += 4) {
+            const float4 v = *reinterpret_cast<const float4*>(&input[start + q]);
+            x[q] = v.x, x[q + 1] = v.y, x[q + 2] = v.z, x[q + 3] = v.w;
+        }
+    } else {
+#pragma unroll
+        for (int k = 0; k < ITEMS; ++k) x[k] = start + k < size ? input[start + k] : 0.0f;
+    }
+}
+
+}  // namespace
+
+// Block-wide exclusive scan of one double per thread for two sequences at once
+// (Hillis-Steele: log2(block) steps, each adding the value `offset` threads back, with
+// two buffers so that no thread overwrites what another still has to read). Exclusive
+// results are read from the inclusive ones one thread back, never by subtraction, which
+// would round.
+__device__ __forceinline__ void block_exclusive_scan2(double a, double b, double& a_before, double& b_before,
+                                                      double& a_total, double& b_total) {
+    __shared__ double scan_a[2][kMovingAverageBlock];
+    __shared__ double scan_b[2][kMovingAverageBlock];
+    const int t = threadIdx.x;
+    scan_a[0][t] = a;
+    scan_b[0][t] = b;
+    __syncthreads();
+    int in = 0;
+    for (int offset = 1; offset < kMovingAverageBlock; offset *= 2) {
+        double sa = scan_a[in][t], sb = scan_b[in][t];
+        if (t >= offset) {
+            sa += scan_a[in][t - offset];
+            sb += scan_b[in][t - offset];
+        }
+        scan_a[in ^ 1][t] = sa;
+        scan_b[in ^ 1][t] = sb;
+        in ^= 1;
+        __syncthreads();
+    }
+    a_before = t > 0 ? scan_a[in][t - 1] : 0.0;
+    b_before = t > 0 ? scan_b[in][t - 1] : 0.0;
+    a_total = scan_a[in][kMovingAverageBlock - 1];
+    b_total = scan_b[in][kMovingAverageBlock - 1];
+    __syncthreads();  // a later call overwrites the buffers
+}
+
+// ITEMS: outputs per thread (kPrefixItems; tools/tuning/tune-ch7.cu times others).
+template <int ITEMS = kPrefixItems>
+__global__ void __launch_bounds__(kMovingAverageBlock)
+    moving_average_prefix_kernel(const float* input, float* output, int size, int window, bool vector_first,
+                                 bool vector_second, bool vector_output) {
+    // BEGIN SOLUTION: 4d, step 1 (going further). The block's first output is
+    //   first = blockIdx.x * kMovingAverageBlock * ITEMS (a long long), this thread's
+    //   mine = first + threadIdx.x * ITEMS. Load the thread's ITEMS inputs from
+    //   mine into a[] and those from mine + window into b[] (load_items, with vector_first
+    //   and vector_second), sum each in double, and scan the two sums across the block with
+    //   block_exclusive_scan2: a_before is then P(mine), the sum of the inputs from first
+    //   to mine, and b_before the sum from first + window to mine + window.
+    constexpr int SPAN = kMovingAverageBlock * ITEMS;  // outputs per block
+    const long long first = static_cast<long long>(blockIdx.x) * SPAN;  // the block's first output
+    const long long mine = first + threadIdx.x * ITEMS;          // this thread's first
+
+    // The inputs of the thread's outputs (first span) and those `window` further on.
+    float a[ITEMS], b[ITEMS];
+    load_items(input, size, mine, vector_first, a);
+    load_items(input, size, mine + window, vector_second, b);
+    double a_sum = 0.0, b_sum = 0.0;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) a_sum += a[k], b_sum += b[k];
+    double a_before, b_before, a_total, b_total;
+    block_exclusive_scan2(a_sum, b_sum, a_before, b_before, a_total, b_total);
+    (void)b_total;
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 4d, step 2. P(first + window), the inputs between the two spans, into
+    //   a __shared__ double: for a window shorter than the span, the thread whose items
+    //   hold position `window` adds a[0 .. window % ITEMS) to its a_before; for a
+    //   longer one, the span's total a_total plus a block-wide sum of the inputs from
+    //   first + span to first + window. __syncthreads().
+    __shared__ double window_sum;  // P(first + window): the inputs between the two spans
+    __shared__ double partial[kMovingAverageBlock];
+    // P(first + window). A window no longer than the span ends inside the first span:
+    // the thread holding position `window` reads it off its prefix (position SPAN is the
+    // span's total). A longer one adds the inputs between the spans: one block-wide sum,
+    // window / SPAN extra reads per output.
+    if (window < SPAN) {
+        if (threadIdx.x == window / ITEMS) {
+            double p = a_before;
+            for (int k = 0; k < window % ITEMS; ++k) p += a[k];
+            window_sum = p;
+        }
+    } else {
+        double sum = 0.0;
+        for (long long j = first + SPAN + threadIdx.x; j < first + window; j += kMovingAverageBlock) sum += input[j];
+        partial[threadIdx.x] = sum;
+        __syncthreads();
+        for (int half = kMovingAverageBlock / 2; half > 0; half /= 2) {
+            if (threadIdx.x < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) window_sum = a_total + partial[0];
+    }
+    __syncthreads();
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 4d, step 3. For k < ITEMS, output mine + k is
+    //   (window sum + b's prefix - a's prefix) / window, in double, the prefixes growing by
+    //   b[k] and a[k] after each output. Store only outputs below size - window + 1: two
+    //   float4 stores when vector_output and all eight are inside, else one by one.
+    //| (void)input, (void)output, (void)size, (void)window, (void)vector_first, (void)vector_second,
+    //|     (void)vector_output;
+    const int outputs = size - window + 1;
+    // Output j = (P(j + window) - P(j)) / window, with P(j) = a's prefix at j and
+    // P(j + window) = window_sum + b's prefix at j.
+    const double middle = window_sum;
+    float result[ITEMS];
+    double pa = a_before, pb = b_before;
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+        result[k] = static_cast<float>((middle + pb - pa) / window);
+        pa += a[k];
+        pb += b[k];
+    }
+    if (vector_output && mine + ITEMS <= outputs) {
+#pragma unroll
+        for (int q = 0; q < ITEMS; q += 4) {
+            *reinterpret_cast<float4*>(&output[mine + q]) =
+                make_float4(result[q], result[q + 1], result[q + 2], result[q + 3]);
+        }
+    } else {
+        for (int k = 0; k < ITEMS && mine + k < outputs; ++k) output[mine + k] = result[k];
+    }
+    // END SOLUTION
+}
+
+void moving_average_prefix(const float* input, float* output, int size, int window) {
+    tutorial::require_moving_average_arguments("moving_average_prefix", input, output, size, window);
+    const int outputs = size - window + 1;
+    const int blocks = static_cast<int>(tutorial::ceil_div(outputs, kMovingAverageBlock * kPrefixItems));
+    const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    // Each thread's first input is a multiple of kPrefixItems (8) floats into its span:
+    // 16-byte aligned when the array is, and, for the second span, when window % 4 == 0.
+    moving_average_prefix_kernel<kPrefixItems><<<blocks, kMovingAverageBlock>>>(
+        input, output, size, window, aligned(input), aligned(input) && window % 4 == 0, aligned(output));
+    CUDA_CHECK_KERNEL("moving_average_prefix_kernel");
 }

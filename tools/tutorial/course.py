@@ -151,12 +151,14 @@ class Results:
     path: Path
     backend: str
     state: str  # 'finished'; 'crashed' (a signal), or 'running' left by a run that died
-    passed: int
+    passed: int  # test cases, the [extra] ones included
     failed: int
     gpu_tests: str  # 'run' or 'skipped'
     selection: str  # 'all' or 'chosen'
     current: str  # the test case that was running when the run stopped
     crash: str  # what stopped it, when Catch2 knew
+    extra_passed: int = 0  # of passed and failed, the test cases tagged [extra]: optional
+    extra_failed: int = 0  # steps, which a chapter counts as done without
 
     def crash_story(self) -> str:
         """'crashed (SIGSEGV ...) in the test 'name'', for a run that did not finish."""
@@ -167,6 +169,29 @@ class Results:
     @property
     def total(self) -> int:
         return self.passed + self.failed
+
+    @property
+    def required_passed(self) -> int:
+        """Test cases that passed, leaving out the [extra] ones."""
+        return self.passed - self.extra_passed
+
+    @property
+    def required_failed(self) -> int:
+        return self.failed - self.extra_failed
+
+    @property
+    def required_total(self) -> int:
+        return self.required_passed + self.required_failed
+
+    @property
+    def extra_total(self) -> int:
+        return self.extra_passed + self.extra_failed
+
+    def extra_note(self) -> str:
+        """'extra steps: 3 of 4 tests pass', or '' for a chapter without [extra] tests."""
+        if not self.extra_total:
+            return ""
+        return f"extra steps: {self.extra_passed} of {self.extra_total} tests pass"
 
     @property
     def time(self) -> float:
@@ -188,6 +213,8 @@ def read_results(path: Path, backend: str) -> Results | None:
         selection=fields.get("selection", "all"),
         current=fields.get("current", ""),
         crash=fields.get("crash", ""),
+        extra_passed=int(fields.get("extra_passed", 0)),
+        extra_failed=int(fields.get("extra_failed", 0)),
     )
 
 
@@ -231,13 +258,14 @@ class Progress:
             and not self.stale
             and r.state == "finished"
             and r.selection == "all"
-            and r.failed == 0
-            and r.passed > 0
+            and r.required_failed == 0
+            and r.required_passed > 0
         )
 
     @property
     def passed(self) -> bool:
-        """Done, as rustlings means it: every test of the chapter passes on the current files."""
+        """Done, as rustlings means it: every test of the chapter passes on the current files,
+        except those tagged [extra] (optional steps)."""
         return self._every_test_run_passed() and self.results.gpu_tests == "run"
 
     @property
@@ -252,16 +280,17 @@ class Progress:
             return "not run"
         if r.state != "finished":
             return f"{r.passed}/? crashed"
-        cell = f"{r.passed}/{r.total}"
+        cell = f"{r.required_passed}/{r.required_total}"
+        extra = f", extra {r.extra_passed}/{r.extra_total}" if r.extra_total else ""
         if self.passed:
-            return cell + " passed"
+            return cell + " passed" + extra
         if self.stale:
             return cell + " (stale)"
         if r.selection == "chosen":
             return cell + " (some)"
         if r.gpu_tests == "skipped":
-            return cell + ", no GPU"
-        return cell
+            return cell + extra + ", no GPU"
+        return cell + extra
 
     # The kinds of blockers(); the Tests column of `make status` shows those IN_TABLE.
     NOT_RUN = "not run"
@@ -284,8 +313,10 @@ class Progress:
             found.append((self.STALE, f"you changed its files after the last test run: run make {name} test again."))
         if r.selection == "chosen":
             found.append((self.SELECTION, f"the last run was a selection of its tests: run them all with make {name} test."))
-        if r.state == "finished" and (r.failed or not r.passed):
-            found.append((self.FAILING, f"{r.passed} of {r.total} tests pass in the last run (make {name} test)."))
+        if r.state == "finished" and (r.required_failed or not r.required_passed):
+            extra = " (not counting its extra steps)" if r.extra_total else ""
+            found.append((self.FAILING, f"{r.required_passed} of {r.required_total} tests pass in the last run{extra} "
+                                        f"(make {name} test)."))
         if r.gpu_tests == "skipped":
             found.append((self.NO_GPU, "its tests tagged [gpu] did not run (no CUDA device), so it cannot count as passed here."))
         return found

@@ -34,7 +34,7 @@ from .course import BuildOutcome, Chapter, first_compile_error, read_results, re
 from .workflow import table
 
 # What the results file's kinds mean for the score.
-GRADED, CHECK, REFERENCE = "graded", "check", "reference"
+GRADED, CHECK, REFERENCE, EXTRA = "graded", "check", "reference", "extra"
 
 # Gradescope's values for a test's visibility; see docs/instructors.md.
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
@@ -51,7 +51,7 @@ class Case:
     """One run of one test case, as the results file records it."""
 
     passed: bool
-    kind: str  # GRADED, CHECK or REFERENCE
+    kind: str  # GRADED, CHECK, REFERENCE or EXTRA (a going-further step: reported, not scored)
     name: str
     output: str  # the first failure, or "" when it passed
 
@@ -113,9 +113,13 @@ class ChapterGrade:
 
     def notes(self) -> str:
         notes = [self.blocker] if self.blocker else []
-        failing = [c for c in self.apart if not c.passed]
+        checks = [c for c in self.apart if c.kind != EXTRA]
+        failing = [c for c in checks if not c.passed]
         if failing and not self.blocker:
-            notes.append(f"{len(failing)} of {len(self.apart)} unscored checks fail")
+            notes.append(f"{len(failing)} of {len(checks)} unscored checks fail")
+        extra = [c for c in self.apart if c.kind == EXTRA]
+        if extra and not self.blocker:
+            notes.append(f"extra steps: {sum(c.passed for c in extra)} of {len(extra)} cases pass (not counted)")
         if self.cases and not self.graded and not self.blocker:
             notes.append("no test is tagged [graded]")
         return "; ".join(notes)

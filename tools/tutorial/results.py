@@ -219,6 +219,33 @@ def chapter_section(chapter, titles, charts=()):
     return lines + [""]
 
 
+def registry_goals(name):
+    """Every chapter's list `name` (BARS or GOALS) from its results_page.py, each entry
+    with the chapter's folder put in after its first two fields."""
+    entries = []
+    for c in read_chapters_of_registry():
+        for entry in getattr(chapter_page_module(c.folder), name, []):
+            entries.append((c.folder, entry))
+    return entries
+
+
+def measured_against(chapter, problem, variants, bar):
+    """The measured shares of the variants, and whether each reaches the bar."""
+    ours, verdicts = [], []
+    for variant in variants:
+        label = f"{variant} " if len(variants) > 1 else ""
+        failed = chapter.failed(problem, variant) if chapter else None
+        if failed:
+            ours.append(f"{label}**{failed}**")
+            continue
+        value = chapter.number_of(problem, variant, "percent_of_ceiling") if chapter else None
+        if value is None:
+            continue
+        ours.append(f"{label}{value:.1f}%")
+        verdicts.append(f"{label}{'yes' if value >= bar else '**no**'}")
+    return ", ".join(ours) or "not measured", ", ".join(verdicts) or "–"
+
+
 def bars_section(chapters):
     lines = ["## Against the seed kernels", "",
              "The bars of issue 5: the seed articles' own kernels, re-timed on an H200 on 2026-11-21, "
@@ -228,26 +255,23 @@ def bars_section(chapters):
              "| kernel | seed kernel, H200 | reference solution, this page | at or above the bar |",
              "|---|---:|---|---|"]
     by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    bars = []
-    for c in read_chapters_of_registry():
-        module = chapter_page_module(c.folder)
-        bars += [(what, bar, c.folder, problem, variants) for what, bar, problem, variants in getattr(module, "BARS", [])]
-    for what, bar, folder, problem, variants in bars:
-        chapter = by_folder.get(folder)
-        ours, verdicts = [], []
-        for variant in variants:
-            label = f"{variant} " if len(variants) > 1 else ""
-            failed = chapter.failed(problem, variant) if chapter else None
-            if failed:
-                ours.append(f"{label}**{failed}**")
-                continue
-            value = chapter.number_of(problem, variant, "percent_of_ceiling") if chapter else None
-            if value is None:
-                continue
-            ours.append(f"{label}{value:.1f}%")
-            verdicts.append(f"{label}{'yes' if value >= bar else '**no**'}")
-        lines.append(f"| {what} | {bar:.1f}% | {', '.join(ours) or 'not measured'} | {', '.join(verdicts) or '–'} |")
+    for folder, (what, bar, problem, variants) in registry_goals("BARS"):
+        ours, verdicts = measured_against(by_folder.get(folder), problem, variants, bar)
+        lines.append(f"| {what} | {bar:.1f}% | {ours} | {verdicts} |")
     return lines + [""] + BAR_NOTES + [""]
+
+
+def goals_section(chapters):
+    lines = ["## Going further: the goals of issue 14", "",
+             "The going-further kernels against the same ceilings: cuBLAS FP32 for the GEMM, copy "
+             "bandwidth for the others, as a share of the ceiling measured in the same run.", "",
+             "| kernel | goal | aim | reference solution, this page | at or above the goal |",
+             "|---|---:|---:|---|---|"]
+    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
+    for folder, (what, goal, aim, problem, variants) in registry_goals("GOALS"):
+        ours, verdicts = measured_against(by_folder.get(folder), problem, variants, goal)
+        lines.append(f"| {what} | {goal:.0f}% | {aim:.0f}% | {ours} | {verdicts} |")
+    return lines + [""]
 
 
 def page(chapters, sources, charts=()):
@@ -272,6 +296,7 @@ def page(chapters, sources, charts=()):
     for chapter in chapters:
         lines += chapter_section(chapter, titles, charts)
     lines += bars_section(chapters)
+    lines += goals_section(chapters)
     return "\n".join(lines)
 
 

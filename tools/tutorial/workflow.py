@@ -106,7 +106,7 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
             return f"Next: run make {name} test"
         return (
             f"Next: make {name} test, and fix what it reports "
-            f"({r.passed} of {r.total} tests pass; stuck? make {name} hint)"
+            f"({r.required_passed} of {r.required_total} tests pass; stuck? make {name} hint)"
         )
     if not all(p.passed for p, _ in progress):
         return "Next: every test that can run here passes; run the [gpu] tests where there is a CUDA device"

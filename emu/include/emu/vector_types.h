@@ -26,3 +26,15 @@ inline float2 make_float2(float x, float y) { return float2{x, y}; }
 
 /// @brief A float4 from its components, as CUDA's make_float4().
 inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+
+/// @brief Four unsigned chars, 4-byte aligned, as CUDA's uchar4.
+struct alignas(4) uchar4 {
+    unsigned char x;  ///< first element
+    unsigned char y;  ///< second element
+    unsigned char z;  ///< third element
+    unsigned char w;  ///< fourth element
+};
+/// @brief A uchar4 from its components, as CUDA's make_uchar4().
+inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
+    return uchar4{x, y, z, w};
+}

@@ -1,0 +1,126 @@
+// Chapter 7 tests: register-tiled GEMM.  Run them with `make chapter7 test`.
+//
+// Every step gets chapter 2's shapes (1, tile − 1, tile, tile + 1 in every combination,
+// primes, very rectangular ones) at its own block tile, and 7c and 7d, which load four
+// floats at a time, also shapes whose rows are not multiples of four floats and a
+// matrix that does not start on 16 bytes. The tolerances are those of chapter 2: the
+// error bound of a float sum of K products.
+#include "register_tiled_gemm.h"
+
+#include "catch.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "gemm/gemm_cases.h"
+#include "random.h"
+#include "gemm/gemm_reference.h"
+
+#include <string>
+#include <vector>
+
+using tutorial::GemmShape;
+
+namespace {
+
+struct Step {
+    const char* name;                  // the function's name, as the messages give it
+    tutorial::GemmFunction gemm;       // the entry point
+    int tile;                          // its block tile, for the error map
+    bool vectorized;                   // loads four floats at a time where it can
+};
+
+std::vector<Step> steps() {
+    return {
+        {"register_tiled_gemm_1d", register_tiled_gemm_1d, kTile1D_BM, false},
+        {"register_tiled_gemm_2d", register_tiled_gemm_2d, kTile2D_BM, false},
+        {"register_tiled_gemm_vectorized", register_tiled_gemm_vectorized, kTile2D_BM, true},
+        {"register_tiled_gemm_warptiled", register_tiled_gemm_warptiled, kWarptile_BM, true},
+    };
+}
+
+// Rows whose length is not a multiple of 4 floats (so float4 loads of them would be
+// misaligned), or is one while the other matrix's is not, with K crossing phases.
+std::vector<GemmShape> vector_width_shapes() {
+    return {
+        {130, 126, 66},   // every dimension 2 mod 4
+        {131, 132, 36},   // rows of B and C are multiples of 4, rows of A too (K = 36), M is not
+        {132, 129, 40},   // A's rows aligned, B's and C's not
+        {128, 128, 35},   // B's and C's rows aligned, A's not
+        {3, 5, 4},        // smaller than a quad in two dimensions
+        {4, 4, 1},
+    };
+}
+
+// A GEMM of @p shape whose matrices start @p offset floats into their buffers: a
+// caller may pass a pointer into the middle of an allocation, which is 4-byte but not
+// 16-byte aligned; the kernel must fall back to scalar loads, not fault.
+tutorial::ComparisonReport run_offset_case(const tutorial::GemmFunction& gemm, GemmShape shape, int offset,
+                                           int tile) {
+    const auto [M, N, K] = shape;
+    const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {M, N, K, offset});
+    const std::vector<float> A = tutorial::random_floats(static_cast<std::size_t>(M) * K, seed);
+    const std::vector<float> B = tutorial::random_floats(static_cast<std::size_t>(K) * N, seed + 1);
+    std::vector<float> padded_A(offset, 0.0f), padded_B(offset, 0.0f);
+    padded_A.insert(padded_A.end(), A.begin(), A.end());
+    padded_B.insert(padded_B.end(), B.begin(), B.end());
+    tutorial::DeviceBuffer<float> dA(padded_A), dB(padded_B), dC(static_cast<std::size_t>(M) * N + offset);
+    dC.poison();
+    gemm(dA.data() + offset, dB.data() + offset, dC.data() + offset, M, N, K);
+    const std::vector<float> all_C = dC.download();
+    const std::vector<float> C(all_C.begin() + offset, all_C.end());
+
+    tutorial::OutputLayout layout;
+    layout.name = "C";
+    layout.rows = M;
+    layout.cols = N;
+    layout.tile_rows = tile;
+    layout.tile_cols = tile;
+    layout.seed = tutorial::run_seed();
+    return tutorial::compare_with_tolerance(C, tutorial::gemm_reference(A, B, M, N, K), layout);
+}
+
+}  // namespace
+
+TEST_CASE("Each step matches the CPU reference for chapter 2's shapes at its block tile", "[chapter7][gpu]") {
+    const Step step = GENERATE(from_range(steps()));
+    const GemmShape shape = GENERATE_COPY(from_range(tutorial::gemm_test_shapes(step.tile)));
+    INFO(step.name << ", block tile " << step.tile << ", shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(step.gemm, shape, step.tile));
+}
+
+TEST_CASE("Each step is right when rows are not a multiple of four floats", "[chapter7][gpu]") {
+    const Step step = GENERATE(from_range(steps()));
+    const GemmShape shape = GENERATE(from_range(vector_width_shapes()));
+    INFO(step.name << ", shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(step.gemm, shape, step.tile));
+}
+
+TEST_CASE("Each step is right when the matrices do not start on 16 bytes", "[chapter7][gpu]") {
+    const Step step = GENERATE(from_range(steps()));
+    const int offset = GENERATE(1, 2, 3);
+    const GemmShape shape{136, 132, 40};  // every row a multiple of 4 floats: only the start is off
+    INFO(step.name << ", matrices starting " << offset << " floats into their buffers, shape " << shape);
+    REQUIRE_MATCH(run_offset_case(step.gemm, shape, offset, step.tile));
+}
+
+TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", "[chapter7]") {
+    const Step step = GENERATE(from_range(steps()));
+    INFO(step.name);
+    tutorial::check_gemm_rejects_bad_arguments(step.gemm, step.name);
+}
+
+// Shapes with many full tiles (the fast path, in every block but the last row and
+// column of blocks) and edges in all three dimensions. Computing them on the CPU backend
+// would take minutes, so there the test is hidden ([.large]: it runs only when named);
+// on a GPU it runs with the others.
+#ifdef TUTORIAL_EMU
+#define LARGE_GEMM_TAGS "[chapter7][gpu][.large]"
+#else
+#define LARGE_GEMM_TAGS "[chapter7][gpu][large]"
+#endif
+TEST_CASE("7c and 7d are right on large shapes, full tiles and partial ones", LARGE_GEMM_TAGS) {
+    const std::vector<Step> all = steps();
+    const Step step = GENERATE_COPY(from_range(std::vector<Step>(all.begin() + 2, all.end())));
+    const GemmShape shape = GENERATE(GemmShape{1536, 1536, 1536}, GemmShape{1025, 2049, 515});
+    INFO(step.name << ", shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(step.gemm, shape, step.tile));
+}
