@@ -10,7 +10,25 @@
 /// Nothing is ever compiled with this header.
 #pragma once
 
+// The backend's functions (warp shuffles, atomics, math) are plain C++ functions; in
+// clang's CUDA mode kernels may call them only if they count as __host__ __device__.
+// The standard headers it uses come first, so that only the backend's own declarations
+// are read that way.
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+#pragma clang force_cuda_host_device begin
 #include "cuda_runtime.h"
+#pragma clang force_cuda_host_device end
 
 #undef __global__
 #undef __device__
