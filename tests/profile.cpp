@@ -287,7 +287,7 @@ TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes
 // in the comments.
 
 TEST_CASE("occupancy on sm_90 names the resource that limits it", "[profile][occupancy]") {
-    const tutorial::ArchitectureLimits& h100 = tutorial::architecture_limits("sm_90");
+    const tutorial::ArchitectureLimits h100 = tutorial::architecture_limits("sm_90");
     SECTION("256 threads, 32 registers, no shared memory: 8 blocks fill the 64 warps") {
         // warps: 64 / 8 = 8; registers: 32 x 32 = 1024 per warp, 16 warps per sub-partition
         // of 16384, 64 warps / 8 = 8 blocks; shared: the reserved 1 KiB, 228 blocks.
@@ -338,7 +338,7 @@ TEST_CASE("occupancy on sm_90 names the resource that limits it", "[profile][occ
 
 TEST_CASE("occupancy follows each architecture's limits", "[profile][occupancy]") {
     SECTION("sm_75: 1024 threads per SM, 256-byte shared units, nothing reserved") {
-        const tutorial::ArchitectureLimits& t4 = tutorial::architecture_limits("sm_75");
+        const tutorial::ArchitectureLimits t4 = tutorial::architecture_limits("sm_75");
         CHECK(tutorial::theoretical_occupancy(t4, {256, 32, 0, 0}).blocks_per_sm == 4);
         // 2049 bytes round up to 2304; 65536 / 2304 = 28, but 16 block slots.
         const tutorial::Occupancy o = tutorial::theoretical_occupancy(t4, {64, 32, 2049, 0});
@@ -348,14 +348,14 @@ TEST_CASE("occupancy follows each architecture's limits", "[profile][occupancy]"
         CHECK(o.limiting() == "threads and blocks");
     }
     SECTION("sm_80: 2048 threads and 164 KiB") {
-        const tutorial::ArchitectureLimits& a100 = tutorial::architecture_limits("80");
+        const tutorial::ArchitectureLimits a100 = tutorial::architecture_limits("80");
         // 16 KiB + 1 KiB = 17408; 167936 / 17408 = 9.6.
         const tutorial::Occupancy o = tutorial::theoretical_occupancy(a100, {128, 32, 16 * 1024, 0});
         CHECK(o.blocks_per_sm == 9);
         CHECK(o.limiting() == "shared memory");
     }
     SECTION("sm_86: 1536 threads, 16 blocks") {
-        const tutorial::ArchitectureLimits& ga102 = tutorial::architecture_limits("sm_86");
+        const tutorial::ArchitectureLimits ga102 = tutorial::architecture_limits("sm_86");
         // 48 warps / 8 = 6 blocks of 256.
         CHECK(tutorial::theoretical_occupancy(ga102, {256, 32, 0, 0}).blocks_per_sm == 6);
         // 100 KiB / (8 KiB + 1 KiB) = 11.

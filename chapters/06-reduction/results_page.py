@@ -8,7 +8,8 @@ BARS = []
 PROBLEM = "2^28 floats"
 
 # Issue 13's goal: 6c's read rate at least 90% of the copy bandwidth of the same run.
-GOALS = [(PROBLEM, "warp", 90.0)]
+# (what, goal, aim, problem, variants)
+GOALS = [("reduction of 2^28 floats, float4 + warp shuffles (6c)", 90.0, 90.0, PROBLEM, ["warp"])]
 
 
 def summary(c):
@@ -20,6 +21,6 @@ def summary(c):
             f"loads and warp shuffles ({format_speedup(speedups['warp'])})")
     if shares["warp"] is None:
         return text + "."
-    met = all(c.number_of(p, v, "percent_of_ceiling") >= at for p, v, at in GOALS)
+    met = all((c.number_of(p, v, "percent_of_ceiling") or 0) >= at for _, at, _, p, vs in GOALS for v in vs)
     return (text + ": adding while loading, with a quarter of the load instructions, is what lets the kernel "
             "ask for memory as fast as it comes; it " + ("meets" if met else "**misses**") + " the goal of 90%.")

@@ -63,6 +63,8 @@ clone_tree_under_test() {
         while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
         tar --null -T - -cf -) | tar -xf - -C "$scratch/tutorial"
     cd "$scratch/tutorial" || exit 1
+    # A file deleted in the tree but not yet in a commit is deleted in the clone too.
+    git ls-files -z | while IFS= read -r -d '' f; do [ -e "$root/$f" ] || rm -f "$f"; done
     git add -A && git -c user.name=learner -c user.email=learner@example.invalid commit -qm "the tree under test" >/dev/null
     # A learner's shell: nothing inherited from the make that runs this check.
     unset MAKEFLAGS MFLAGS MAKELEVEL SOLUTIONS FORCE RESTART ARGS SEED
