@@ -35,11 +35,14 @@
 #undef __host__
 #undef __constant__
 #undef __shared__
+#undef __align__
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __host__ __attribute__((host))
 #define __constant__ __attribute__((constant))
 #define __shared__ __attribute__((shared))
+// As CUDA spells it: a GNU attribute, which may follow __shared__ (alignas may not).
+#define __align__(n) __attribute__((aligned(n)))
 
 /// What clang calls for `kernel<<<grid, block, bytes, stream>>>(...)`; declared only.
 extern "C" cudaError_t __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared_bytes = 0,
