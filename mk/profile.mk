@@ -60,6 +60,10 @@ $(BIN)/chapter%-profile: $$(call profile_kernels_of,$$*) $(PROFILE_EMU)/chapters
                          $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 
+$(BUILD)/bin/profile-probe: $(PROFILE_EMU)/tests/profile_probe.o $(PROFILE_EMU)/tests/profile_kernels/traffic_kernels.o \
+                            $(PROFILE_EMU)/common/profile/profile.o $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+	$(link)
+
 # The profiler's tests: purpose-written kernels (tests/profile_kernels/) compiled for
 # counting, and the occupancy calculator.
 $(BUILD)/bin/profile-tests: $(PROFILE_EMU)/tests/profile.o $(PROFILE_EMU)/tests/profile_kernels/traffic_kernels.o \
@@ -67,12 +71,17 @@ $(BUILD)/bin/profile-tests: $(PROFILE_EMU)/tests/profile.o $(PROFILE_EMU)/tests/
 	$(link)
 else
 # ---- The GPU build: the same programs, built as usual, for ncu to measure -------------------
+# Linked with --wrap=__cudaLaunchKernel: the driver asks the occupancy API about every launch
+# (common/profile/profile.cpp).
 $(BIN)/chapter%-profile: $$(call kernels_of,$$*) $$(call program_of,$$*,profile) $(BUILD)/common/profile/profile.o \
                          $$(call chapter_code_of,$$*) $(SHARED_LIBRARY) $(COMMON_LIBRARY)
-	$(link)
+	$(call link,-Wl$(comma)--wrap=__cudaLaunchKernel)
 # On the GPU only the occupancy calculator is tested.
 $(BUILD)/bin/profile-tests: $(BUILD)/tests/profile.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY)
 	$(link)
+$(BUILD)/bin/profile-probe: $(BUILD)/tests/profile_probe.o $(BUILD)/tests/profile_kernels/traffic_kernels.o \
+                            $(BUILD)/common/profile/profile.o $(COMMON_LIBRARY)
+	$(call link,-Wl$(comma)--wrap=__cudaLaunchKernel)
 endif
 
 # ---- Registers per thread, from ptxas -----------------------------------------------------------
@@ -94,25 +103,42 @@ ptxas_option = $$([ -s $(PROFILE_OUT)/chapter$(1)-$(PROFILE_ARCH).ptxas.txt ] &&
 run_predictor = EMU_SCHEDULE=forward ./$(call predictor_of,$(1)) --chapter $(1) --arch $(PROFILE_ARCH) --out $(PROFILE_OUT) \
                   $(call ptxas_option,$(1)) $(2)
 
-# Measure chapter $(1) with ncu into $(PROFILE_OUT)/chapter$(1)-ncu.csv, then print the
-# prediction beside it. When ncu is missing or cannot read the counters, one line says so
-# and the prediction is shown alone.
+# Measure a profile program with ncu and print the prediction beside it. $(1): the outputs'
+# name (chapterN), $(2): the GPU program and its options, $(3): the predictor and its options.
+# ncu's table goes to $(PROFILE_OUT)/$(1)-ncu.csv; the GPU program itself writes what the
+# occupancy API says to $(PROFILE_OUT)/$(1)-occupancy-api.csv. When ncu is missing or cannot
+# read the counters, one line says so and the prediction stands beside the occupancy API alone.
 define measure_and_predict
-csv=$(PROFILE_OUT)/chapter$(1)-ncu.csv; log=$(PROFILE_OUT)/chapter$(1)-ncu.log; measured=""; \
+csv=$(PROFILE_OUT)/$(1)-ncu.csv; log=$(PROFILE_OUT)/$(1)-ncu.log; api=$(PROFILE_OUT)/$(1)-occupancy-api.csv; measured=""; \
+rm -f $$api; \
 if ! command -v $(PROFILE_NCU) >/dev/null 2>&1; then \
-  echo "Nsight Compute (ncu) is not installed: showing the prediction alone."; \
-elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS) ./$(BIN)/chapter$(1)-profile --chapter $(1) >$$log 2>&1 \
+  echo "Nsight Compute (ncu) is not installed: showing the prediction beside the occupancy API alone."; \
+  ./$(2) --out $(PROFILE_OUT) >$$log 2>&1 || echo "$(2) failed (log: $$log)"; \
+elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS) ./$(2) --out $(PROFILE_OUT) >$$log 2>&1 \
      && grep -q '"Metric Name"' $$csv; then \
   measured="--measured $$csv"; \
-elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS_CORE) ./$(BIN)/chapter$(1)-profile --chapter $(1) >>$$log 2>&1 \
+elif $(PROFILE_NCU) --csv --print-units base --log-file $$csv --metrics $(PROFILE_METRICS_CORE) ./$(2) --out $(PROFILE_OUT) >>$$log 2>&1 \
      && grep -q '"Metric Name"' $$csv; then \
   echo "ncu did not take every metric asked for (see $$log); measured the core counters only."; \
   measured="--measured $$csv"; \
 else \
   echo "ncu could not read the GPU's counters ($$(grep -h -m1 -E 'ERR|rror' $$log $$csv 2>/dev/null | head -c 200)); showing the prediction alone (log: $$log)."; \
 fi; \
-$(call run_predictor,$(1),$$measured)
+if [ -s $$api ]; then measured="$$measured --occupancy $$api"; fi; \
+$(3) $$measured
 endef
+
+# The profiler's probe (tests/profile_probe.cpp): its small kernels, each beside what ncu
+# measures, to hold the model to the hardware one access pattern at a time.
+PROBE_PTXAS := build/profile/probe-$(PROFILE_ARCH).ptxas.txt
+$(PROBE_PTXAS): tests/profile_kernels/traffic_kernels.cu $(FLAGS_RECORD)
+	@mkdir -p $(@D)
+	@if [ -n "$(PROFILE_HAVE_NVCC)" ]; then \
+	  echo "  PTXAS $< ($(PROFILE_ARCH), registers per thread)"; \
+	  $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(INCLUDES) -c $< -o /dev/null > $@ 2>&1 || exit 1; \
+	else : > $@; fi
+run_probe_predictor = EMU_SCHEDULE=forward ./build/emu/bin/profile-probe --arch $(PROFILE_ARCH) --out $(PROFILE_OUT) \
+                        $$([ -s $(PROBE_PTXAS) ] && echo --ptxas $(PROBE_PTXAS))
 
 # ---- Targets ---------------------------------------------------------------------------------------
 PROFILE_INPUTS := $(foreach n,$(PROFILE_SELECTED),$(PROFILE_OUT)/chapter$(n)-$(PROFILE_ARCH).ptxas.txt)
@@ -126,8 +152,19 @@ else
 profile: $(foreach n,$(PROFILE_SELECTED),$(BIN)/chapter$(n)-profile) $(PROFILE_INPUTS)
 	@if [ -z "$(PROFILE_SELECTED)" ]; then echo "No profile for $(addprefix chapter,$(SELECTED)): its folder has no profile.cpp."; exit 1; fi
 	@$(MAKE) BACKEND=emu SOLUTIONS=$(SOLUTIONS) $(foreach n,$(PROFILE_SELECTED),$(call predictor_of,$(n)))
-	@failed=0; $(foreach n,$(PROFILE_SELECTED),{ $(call measure_and_predict,$(n)); } || failed=1;) \
+	@failed=0; $(foreach n,$(PROFILE_SELECTED),{ $(call measure_and_predict,chapter$(n),$(BIN)/chapter$(n)-profile --chapter $(n),$(call run_predictor,$(n),)); } || failed=1;) \
 	exit $$failed
+endif
+
+#: make profile-probe       (maintainers) the profiler's small test kernels, predicted, and on a GPU measured beside
+.PHONY: profile-probe
+ifeq ($(BACKEND),emu)
+profile-probe: $(BUILD)/bin/profile-probe $(PROBE_PTXAS)
+	@$(run_probe_predictor)
+else
+profile-probe: $(BUILD)/bin/profile-probe $(PROBE_PTXAS)
+	@$(MAKE) BACKEND=emu build/emu/bin/profile-probe
+	@mkdir -p $(PROFILE_OUT); $(call measure_and_predict,profiler-probe,$(BUILD)/bin/profile-probe,$(run_probe_predictor))
 endif
 
 test-profile: $(BUILD)/bin/profile-tests

@@ -81,8 +81,9 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     //   long long. Start the sum with the head: input[thread] if thread < head, else 0.
 
     // TODO(chapter6): the float4 loop. vectors = (n - head) / 4 float4s start at
-    //   aligned = (const float4*)(input + head). For v = thread, thread + threads, ...
-    //   below vectors, load aligned[v] once and add (x + y) + (z + w) to the sum.
+    //   aligned = reinterpret_cast<const float4*>(input + head). For v = thread,
+    //   thread + threads, ... below vectors, load aligned[v] once and add
+    //   (x + y) + (z + w) to the sum.
 
     // TODO(chapter6): the tail, the last (n - head) % 4 elements from
     //   tail = head + 4 * vectors: thread t < n - tail adds input[tail + t].

@@ -3,6 +3,7 @@
 
 #include "occupancy.h"
 
+#include <cuda_runtime.h>
 #include <cxxabi.h>
 
 #include <algorithm>
@@ -29,19 +30,22 @@ namespace profile {
 namespace {
 
 const char* const kUsage =
-    "usage: PROGRAM [--chapter N] [--arch sm_XY] [--ptxas FILE] [--measured FILE] [--out DIR]\n"
+    "usage: PROGRAM [--chapter N] [--arch sm_XY] [--ptxas FILE] [--measured FILE] [--occupancy FILE] [--out DIR]\n"
     "  --chapter N      the chapter's number as the registry gives it (make passes it): names the files\n"
     "  --arch sm_XY     the architecture for occupancy (default sm_90)\n"
     "  --ptxas FILE     nvcc --resource-usage output for the chapter's kernels: registers per thread\n"
     "  --measured FILE  ncu --csv output of the same program on a GPU: shown beside the prediction\n"
+    "  --occupancy FILE what the occupancy API said on the GPU (the GPU program writes it): shown beside the prediction\n"
     "  --out DIR        where the CSV table and the SVG pictures go (default build/profile)\n"
-    "On the GPU (BACKEND=cuda) the program only launches each variant once, for ncu.\n";
+    "On the GPU (BACKEND=cuda) the program launches each variant once, for ncu, and writes\n"
+    "DIR/chapterN-occupancy-api.csv: what cudaOccupancyMaxActiveBlocksPerMultiprocessor gives for each launch.\n";
 
 struct Options {
     int chapter = 0;  // 0: the number the chapter's program gives
     std::string arch = "sm_90";
     std::string ptxas;
     std::string measured;
+    std::string occupancy;
     std::string out = "build/profile";
 };
 
@@ -63,21 +67,13 @@ Options parse(int argc, char** argv) {
         } else if (a == "--arch") o.arch = value();
         else if (a == "--ptxas") o.ptxas = value();
         else if (a == "--measured") o.measured = value();
+        else if (a == "--occupancy") o.occupancy = value();
         else if (a == "--out") o.out = value();
         else if (a == "--help" || a == "-h") throw std::invalid_argument(kUsage);
         else throw std::invalid_argument("unknown option '" + a + "'\n" + kUsage);
     }
     return o;
 }
-
-#if defined(EMU_BACKEND_TRAFFIC)
-using emu::traffic::LaunchProfile;
-
-// ---- What ptxas says about each kernel -----------------------------------------------------
-struct KernelResources {
-    int registers = -1;
-    long static_shared = 0;
-};
 
 std::string demangle(const std::string& name) {
     int status = 0;
@@ -97,6 +93,94 @@ std::string kernel_key(std::string demangled) {
     }
     return demangled;
 }
+
+// The file prefix of a chapter's outputs: DIR/chapterN (DIR/SLUG for a program of no chapter).
+std::string output_prefix(const Options& options, const Chapter& chapter) {
+    return options.out + "/" + (chapter.number > 0 ? "chapter" + std::to_string(chapter.number) : chapter.slug);
+}
+// "Chapter 2" (or the slug of a program of no chapter), for the first line.
+std::string title_of(const Chapter& chapter) {
+    return chapter.number > 0 ? "Chapter " + std::to_string(chapter.number) : chapter.slug;
+}
+
+#if !defined(TUTORIAL_EMU)
+// ---- On the GPU: what the occupancy API says of each launch ---------------------------------
+// The profile program is linked with -Wl,--wrap=__cudaLaunchKernel (mk/profile.mk): every
+// `kernel<<<...>>>` of the chapter's code goes through the function below first, which asks
+// the occupancy API about the kernel with the launch's own block size and dynamic shared
+// memory. (nvcc's launch code calls __cudaLaunchKernel, declared in crt/device_functions.h,
+// with a cudaKernel_t, which these APIs accept in place of the function's address.)
+struct ApiOccupancy {
+    std::string kernel;
+    int threads = 0;
+    std::size_t dynamic_shared = 0;
+    int registers = -1;
+    std::size_t static_shared = 0;
+    int blocks_per_sm = -1;
+    int max_warps_per_sm = 0;
+    std::string error;
+};
+std::vector<ApiOccupancy>& api_occupancy() {
+    static std::vector<ApiOccupancy> launches;
+    return launches;
+}
+}  // namespace
+}  // namespace profile
+}  // namespace tutorial
+
+extern "C" cudaError_t __real___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                                 cudaStream_t stream);
+extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid, dim3 block, void** args, size_t shared,
+                                                 cudaStream_t stream) {
+    using tutorial::profile::ApiOccupancy;
+    ApiOccupancy a;
+    const void* function = reinterpret_cast<const void*>(kernel);
+    const char* name = nullptr;
+    a.kernel = cudaFuncGetName(&name, function) == cudaSuccess && name ? tutorial::profile::kernel_key(tutorial::profile::demangle(name))
+                                                                      : "(unnamed)";
+    a.threads = static_cast<int>(block.x * block.y * block.z);
+    a.dynamic_shared = shared;
+    cudaFuncAttributes attributes{};
+    int device = 0, max_threads = 0;
+    cudaError_t status = cudaFuncGetAttributes(&attributes, function);
+    if (status == cudaSuccess) status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&a.blocks_per_sm, function, a.threads, shared);
+    if (status == cudaSuccess) status = cudaGetDevice(&device);
+    if (status == cudaSuccess) status = cudaDeviceGetAttribute(&max_threads, cudaDevAttrMaxThreadsPerMultiProcessor, device);
+    if (status == cudaSuccess) {
+        a.registers = attributes.numRegs;
+        a.static_shared = attributes.sharedSizeBytes;
+        a.max_warps_per_sm = max_threads / 32;
+    } else {
+        a.error = cudaGetErrorString(status);
+        cudaGetLastError();  // the query's error is not the launch's
+    }
+    tutorial::profile::api_occupancy().push_back(a);
+    return __real___cudaLaunchKernel(kernel, grid, block, args, shared, stream);
+}
+
+namespace tutorial {
+namespace profile {
+namespace {
+// DIR/chapterN-occupancy-api.csv, one row per launch, in launch order.
+void write_api_occupancy(const std::string& path) {
+    std::ofstream csv(path);
+    if (!csv) throw std::runtime_error("cannot write " + path);
+    csv << "kernel,threads,dynamic_shared,registers,static_shared,blocks_per_sm,max_warps_per_sm,error\n";
+    for (const ApiOccupancy& a : api_occupancy()) {
+        csv << "\"" << a.kernel << "\"," << a.threads << "," << a.dynamic_shared << "," << a.registers << "," << a.static_shared
+            << "," << a.blocks_per_sm << "," << a.max_warps_per_sm << ",\"" << a.error << "\"\n";
+    }
+}
+#endif
+
+#if defined(EMU_BACKEND_TRAFFIC)
+using emu::traffic::LaunchProfile;
+
+// ---- What ptxas says about each kernel -----------------------------------------------------
+struct KernelResources {
+    int registers = -1;
+    long static_shared = 0;
+};
 
 // Lines of `nvcc --resource-usage` (ptxas -v):
 //   ptxas info    : Compiling entry function '_Z17tiled_gemm_kernelILi16EEvPKfS1_Pfiii' for 'sm_90'
@@ -197,6 +281,28 @@ std::vector<MeasuredLaunch> read_ncu(const std::string& path) {
     return launches;
 }
 
+// What the GPU program wrote of the occupancy API (write_api_occupancy), in launch order.
+struct ApiAnswer {
+    std::string kernel;
+    double registers = -1, blocks_per_sm = -1, max_warps_per_sm = 0, threads = 0;
+};
+std::vector<ApiAnswer> read_api_occupancy(const std::string& path) {
+    std::vector<ApiAnswer> answers;
+    if (path.empty()) return answers;
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("--occupancy: cannot read " + path);
+    std::string line;
+    std::getline(in, line);
+    if (line.rfind("kernel,threads,", 0) != 0) throw std::runtime_error("--occupancy: " + path + " is not the GPU program's occupancy file");
+    while (std::getline(in, line)) {
+        const std::vector<std::string> f = split_csv(line);
+        if (f.size() < 7) continue;
+        answers.push_back(ApiAnswer{f[0], std::atof(f[3].c_str()), std::atof(f[5].c_str()), std::atof(f[6].c_str()),
+                                    std::atof(f[1].c_str())});
+    }
+    return answers;
+}
+
 // "tiled_gemm_kernel<TILE>" -> "tiled_gemm_kernel": what ncu's name must contain.
 std::string base_name(const std::string& kernel) { return kernel.substr(0, kernel.find_first_of("<( ")); }
 
@@ -245,7 +351,7 @@ struct Report {
     std::vector<std::string> notes;
 };
 
-Report report_launch(const Variant& variant, const LaunchProfile& p, const MeasuredLaunch* m,
+Report report_launch(const Variant& variant, const LaunchProfile& p, const MeasuredLaunch* m, const ApiAnswer* api,
                      const std::map<std::string, KernelResources>& ptxas, const Options& options,
                      const std::string& svg_path, bool ptxas_given) {
     Report r;
@@ -255,9 +361,10 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
             << " B static + " << p.dynamic_shared << " B dynamic shared memory per block, launched at " << p.launch_site;
     if (p.faulted) heading << "\n   THE LAUNCH FAILED: the counts below are of the part that ran";
     if (p.uncounted_casts) {
-        heading << "\n   NOT ALL GLOBAL TRAFFIC IS COUNTED: the kernel casts a pointer parameter to another type (a"
-                   "\n   float4 load, say), and what it reads or writes through that pointer is not counted, so the"
-                   "\n   global rows below are a lower bound (ncu, on the GPU, counts everything)";
+        heading << "\n   NOT ALL TRAFFIC IS COUNTED: the kernel keeps a pointer cast to another type (a float4*, say)"
+                   "\n   in a raw pointer, and what it reads or writes through that pointer is not counted, so the"
+                   "\n   rows below are a lower bound (ncu, on the GPU, counts everything). Declare the pointer"
+                   "\n   auto (auto p = reinterpret_cast<const float4*>(...)) and the CPU backend counts it.";
     }
     r.heading = heading.str();
     const auto add = [&](const std::string& group, const std::string& counter, double predicted, std::optional<double> measured,
@@ -327,14 +434,28 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         block.dynamic_shared = p.dynamic_shared;
         const Occupancy o = theoretical_occupancy(arch, block);
         const std::string group = "occupancy " + options.arch;
-        add(group, "registers per thread", k.registers, metric(m, "launch__registers_per_thread"), "ptxas");
-        std::optional<double> measured_blocks;
-        for (const char* limit : {"launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
-                                  "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks"}) {
-            if (const auto v = metric(m, limit)) measured_blocks = measured_blocks ? std::min(*measured_blocks, *v) : *v;
+        // Measured: the occupancy API's answer when the GPU program gave one, else ncu's
+        // launch statistics.
+        const bool from_api = api != nullptr && api->blocks_per_sm >= 0;
+        std::optional<double> measured_registers = metric(m, "launch__registers_per_thread"), measured_blocks, measured_pct;
+        if (from_api) {
+            measured_registers = api->registers;
+            measured_blocks = api->blocks_per_sm;
+            if (api->max_warps_per_sm > 0) {
+                measured_pct = 100.0 * api->blocks_per_sm * std::ceil(api->threads / 32.0) / api->max_warps_per_sm;
+            }
+        } else {
+            for (const char* limit : {"launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+                                      "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks"}) {
+                if (const auto v = metric(m, limit)) measured_blocks = measured_blocks ? std::min(*measured_blocks, *v) : *v;
+            }
+            measured_pct = metric(m, "sm__maximum_warps_per_active_cycle_pct");
         }
-        add(group, "blocks per SM", o.blocks_per_sm, measured_blocks, "limited by " + o.limiting());
-        add(group, "theoretical occupancy %", 100.0 * o.fraction(), metric(m, "sm__maximum_warps_per_active_cycle_pct"),
+        const std::string source = from_api ? "; measured: cudaFuncGetAttributes" : (m ? "; measured: ncu" : "");
+        add(group, "registers per thread", k.registers, measured_registers, "ptxas" + source);
+        add(group, "blocks per SM", o.blocks_per_sm, measured_blocks,
+            "limited by " + o.limiting() + (from_api ? "; measured: cudaOccupancyMaxActiveBlocksPerMultiprocessor" : source));
+        add(group, "theoretical occupancy %", 100.0 * o.fraction(), measured_pct,
             number(o.warps_per_sm) + " of " + number(o.max_warps_per_sm) + " warps");
         if (const auto achieved = metric(m, "sm__warps_active.avg.pct_of_peak_sustained_active")) {
             r.rows.push_back(Row{group, "achieved occupancy %", 0, false, achieved, "measured only"});
@@ -391,18 +512,20 @@ int run_emu(const Chapter& chapter, const Options& options) {
     const std::map<std::string, KernelResources> ptxas = read_ptxas(options.ptxas);
     std::vector<MeasuredLaunch> measured;
     if (!options.measured.empty()) measured = read_ncu(options.measured);
+    const std::vector<ApiAnswer> api = read_api_occupancy(options.occupancy);
+    std::size_t next_api = 0;
     try {
         architecture_limits(options.arch);  // refuse an unknown one before running anything
     } catch (const std::invalid_argument& error) {
         throw std::invalid_argument(std::string("--arch: ") + error.what());
     }
     std::filesystem::create_directories(options.out);
-    const std::string prefix = options.out + "/chapter" + std::to_string(chapter.number);
+    const std::string prefix = output_prefix(options, chapter);
     const std::string csv_path = prefix + (measured.empty() ? "-predicted.csv" : "-compared.csv");
     std::ofstream csv(csv_path);
     csv << "chapter,variant,kernel,group,counter,predicted,measured,relative_difference\n";
 
-    std::printf("Chapter %d, %s. Predicted by the CPU backend%s; occupancy for %s.\n", chapter.number, chapter.size.c_str(),
+    std::printf("%s, %s. Predicted by the CPU backend%s; occupancy for %s.\n", title_of(chapter).c_str(), chapter.size.c_str(),
                 measured.empty() ? "" : (", beside what ncu measured (" + options.measured + ")").c_str(), options.arch.c_str());
     std::printf("A request is one warp's access; a sector is 32 bytes; a wavefront is one pass through the 32 banks of shared memory.\n");
     if (!measured.empty()) {
@@ -437,23 +560,36 @@ int run_emu(const Chapter& chapter, const Options& options) {
             const std::string svg = prefix + "-" + std::to_string(index + 1) + "-" + slug_of(variant.kernel) + (launches.size() > 1 ? "-" + std::to_string(i + 1) : "") +
                                     "-banks.svg";
             if (p.worst_shared.found) write_bank_svg(svg, variant.kernel + ": " + variant.name, p.worst_shared);
-            const Report r = report_launch(variant, p, m, ptxas, options, svg, !options.ptxas.empty());
-            print_report(r, !measured.empty());
+            const ApiAnswer* a = nullptr;
+            while (next_api < api.size()) {
+                const ApiAnswer& candidate = api[next_api++];
+                if (candidate.kernel.find(base_name(p.kernel_text)) != std::string::npos) {
+                    a = &candidate;
+                    break;
+                }
+            }
+            const Report r = report_launch(variant, p, m, a, ptxas, options, svg, !options.ptxas.empty());
+            print_report(r, !measured.empty() || !api.empty());
             for (const Row& row : r.rows) {
                 const auto diff = relative_difference(row);
                 csv << chapter.number << ",\"" << variant.name << "\",\"" << variant.kernel << "\",\"" << row.group << "\",\""
                     << row.counter << "\"," << (row.has_predicted ? number(row.predicted) : "") << ","
                     << (row.measured ? number(*row.measured) : "") << "," << (diff ? std::to_string(*diff) : "") << "\n";
+                const std::string key = row.group.substr(0, row.group.find(" sm_")) + ": " + row.counter;
                 if (diff) {
-                    const std::string key = row.group.substr(0, row.group.find(" sm_")) + ": " + row.counter;
                     largest[key] = std::max(largest[key], std::fabs(*diff));
+                } else if (row.measured && row.has_predicted) {
+                    largest[key] = HUGE_VAL;  // predicted 0, measured more: no ratio, and no agreement either
                 }
             }
         }
     }
     if (!largest.empty()) {
         std::printf("\nLargest relative difference per counter over the chapter's kernels:\n");
-        for (const auto& entry : largest) std::printf("   %-50s %6.1f%%\n", entry.first.c_str(), 100.0 * entry.second);
+        for (const auto& entry : largest) {
+            if (std::isinf(entry.second)) std::printf("   %-50s predicted 0 where the GPU measured more\n", entry.first.c_str());
+            else std::printf("   %-50s %6.1f%%\n", entry.first.c_str(), 100.0 * entry.second);
+        }
     }
     std::printf("\nTable written to %s.\n", csv_path.c_str());
     return 0;
@@ -555,10 +691,12 @@ int run(int argc, char** argv, const Chapter& program_chapter) {
 #if defined(EMU_BACKEND_TRAFFIC)
         return run_emu(chapter, options);
 #else
-        (void)options;
         for (const Variant& variant : chapter.variants) variant.run();
-        std::printf("Chapter %d: launched %zu kernel variants once each, %s.\n", chapter.number, chapter.variants.size(),
-                    chapter.size.c_str());
+        std::filesystem::create_directories(options.out);
+        const std::string occupancy = output_prefix(options, chapter) + "-occupancy-api.csv";
+        write_api_occupancy(occupancy);
+        std::printf("%s: launched %zu kernel variants once each, %s; the occupancy API's answers are in %s.\n",
+                    title_of(chapter).c_str(), chapter.variants.size(), chapter.size.c_str(), occupancy.c_str());
         return 0;
 #endif
     } catch (const std::exception& error) {

@@ -8,6 +8,8 @@
 // warp, which run one after another between barriers.
 #include "traffic_hooks.h"
 
+#include "block.h"
+
 #include "emu/traffic.h"
 
 #include <dlfcn.h>
@@ -382,6 +384,32 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
 
 void note_pointer_cast() {
     if (recording) state().casts = true;
+}
+
+namespace {
+// Where a cast pointer points: into a cudaMalloc buffer, the running block's shared
+// memory (its arena: dynamic shared memory, then the __shared__ variables), or neither.
+enum class Where { global, shared, neither };
+Where where_is(const void* address) {
+    const emu::detail::BlockRun* block = emu::detail::current_block;
+    if (block != nullptr && block->arena) {
+        const char* at = static_cast<const char*>(address);
+        if (at >= block->arena.get() && at < block->arena.get() + block->arena_used) return Where::shared;
+    }
+    return emu::detail::find_allocation(address) != nullptr ? Where::global : Where::neither;
+}
+}  // namespace
+
+void note_pointer_cast_to(const void* address) {
+    if (recording && where_is(address) != Where::neither) state().casts = true;
+}
+
+void record_at(Direction direction, const void* address, std::size_t size, const void* site) {
+    switch (where_is(address)) {
+        case Where::global: record(Space::global, direction, address, size, site); break;
+        case Where::shared: record(Space::shared, direction, address, size, site); break;
+        case Where::neither: break;
+    }
 }
 
 void note_barrier() {

@@ -2,7 +2,7 @@
 //
 //   cu2cpp chapters/02-tiled-gemm/tiled_gemm.cu build/emu/.../tiled_gemm.cu.cpp
 //
-// Most of CUDA is handled by macros and templates in emu/include. Three constructs are
+// Most of CUDA is handled by macros and templates in emu/include. Some constructs are
 // not C++ and cannot be: they are rewritten here, on the tokens, leaving everything else
 // byte for byte as it was.
 //
@@ -19,6 +19,10 @@
 //  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
 //     `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1: the subscripts that follow), so that an
 //     access outside the buffer is reported at its own line.
+//  5. `reinterpret_cast<T*>(p)` becomes `::emu::pointer_cast<T*>(p)`, and a C-style cast to
+//     a pointer to a CUDA vector type, `(const float4*)(p + i)` or `(float4*)&A[i]`, becomes
+//     `::emu::pointer_cast<const float4*>(p + i)`: a checked pointer may be cast, and the
+//     profiler counts the 16-byte accesses made through the result (emu/memory.h).
 //
 // Compile errors must point at the student's file, line and column: the output starts
 // with `#line 1 "<input>"`, and after each rewrite the rest of the original line goes on
@@ -214,6 +218,10 @@ private:
                 i = rewrite_shared(i, namespace_scope);
             } else if (t == "<<<") {
                 rewrite_launch(i);
+            } else if (t == "reinterpret_cast" && text(i + 1) == "<") {
+                replace(i, i + 1, "::emu::pointer_cast");
+            } else if (t == "(") {
+                rewrite_vector_cast(i);
             }
         }
     }
@@ -420,6 +428,52 @@ private:
             insert_before(body_end, "}");
         }
         insert_after(body, prologue);
+    }
+
+    // 5. (const float4*)operand -> ::emu::pointer_cast<const float4*>(operand), where the
+    // operand is a parenthesized expression, or a name (after & or *) followed by
+    // subscripts, calls and member accesses. Anything else is left as it is.
+    void rewrite_vector_cast(std::size_t open) {
+        static const std::set<std::string> qualifiers = {"const", "volatile"};
+        static const std::set<std::string> not_operands = {"const", "volatile", "override", "final", "noexcept", "throw",
+                                                           "return", "sizeof", "new", "delete"};
+        std::size_t i = open + 1, vector_types = 0;
+        for (; i < tokens_.size() && text(i) != "*"; ++i) {
+            if (is_vector_type(text(i))) ++vector_types;
+            else if (!qualifiers.count(text(i))) return;
+        }
+        if (vector_types != 1 || text(i) != "*") return;
+        std::size_t close = i + 1;
+        while (qualifiers.count(text(close))) ++close;
+        if (text(close) != ")" || inside_edit(open)) return;
+        std::size_t k = close + 1, last = std::string::npos;
+        if (text(k) == "(") {
+            last = match(k);
+        } else {
+            while (text(k) == "&" || text(k) == "*") ++k;
+            if (k >= tokens_.size() || tokens_[k].kind != Token::Identifier || not_operands.count(text(k))) return;
+            ++k;
+            while (text(k) == "::" && k + 1 < tokens_.size() && tokens_[k + 1].kind == Token::Identifier) k += 2;
+            while (k < tokens_.size()) {
+                if ((text(k) == "[" || text(k) == "(") && match(k) != std::string::npos) {
+                    k = match(k) + 1;
+                } else if ((text(k) == "." || text(k) == "->") && k + 1 < tokens_.size() && tokens_[k + 1].kind == Token::Identifier) {
+                    k += 2;
+                } else {
+                    break;
+                }
+            }
+            last = k - 1;
+        }
+        if (last == std::string::npos) return;
+        replace(open, close + 1, "::emu::pointer_cast<" + source_text(open + 1, close) + ">(");
+        insert_after(last, ")");
+    }
+
+    static bool is_vector_type(const std::string& name) {
+        static const std::set<std::string> bases = {"char",  "uchar", "short",    "ushort",    "int",   "uint",  "long",
+                                                    "ulong", "float", "longlong", "ulonglong", "double"};
+        return name.size() > 1 && name.back() >= '1' && name.back() <= '4' && bases.count(name.substr(0, name.size() - 1));
     }
 
     // The name of the parameter in tokens [first, last) if it is a named pointer, else "".

@@ -95,4 +95,89 @@ void transpose_tile(const float* in, float* out, int pad) {
     CUDA_CHECK_KERNEL("transpose_tile_kernel");
 }
 
+// ---- Accesses through pointer casts ---------------------------------------------------------
+__global__ void copy_cast_float4_kernel(const float* in, float* out, int quads) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < quads) {
+        *reinterpret_cast<float4*>(&out[4 * i]) = *reinterpret_cast<const float4*>(&in[4 * i]);
+    }
+}
+
+void copy_cast_float4(const float* in, float* out, int quads) {
+    copy_cast_float4_kernel<<<blocks_for(quads), kBlock>>>(in, out, quads);
+    CUDA_CHECK_KERNEL("copy_cast_float4_kernel");
+}
+
+__global__ void copy_raw_float4_kernel(const float* in, float* out, int quads) {
+    const float4* from = reinterpret_cast<const float4*>(in);  // raw pointers: the CPU backend cannot follow them
+    float4* to = reinterpret_cast<float4*>(out);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < quads) {
+        to[i] = from[i];
+    }
+}
+
+void copy_raw_float4(const float* in, float* out, int quads) {
+    copy_raw_float4_kernel<<<blocks_for(quads), kBlock>>>(in, out, quads);
+    CUDA_CHECK_KERNEL("copy_raw_float4_kernel");
+}
+
+namespace {
+__device__ float sum_of(float2 v) { return v.x + v.y; }
+__device__ float sum_of(float4 v) { return v.x + v.y + v.z + v.w; }
+__device__ float2 vector_at(float2*, int i) { return make_float2(float(i), float(i) + 0.5f); }
+__device__ float4 vector_at(float4*, int i) { return make_float4(float(i), float(i) + 0.25f, float(i) + 0.5f, float(i) + 0.75f); }
+}  // namespace
+
+// One warp stores 1024 shared floats as vectors (consecutive, 32 lanes at a time), then
+// loads one vector per lane at the word index the pattern gives (see VectorPattern).
+template <class Vector>
+__global__ void shared_vectors_kernel(float* out, int pattern) {
+    constexpr int kWords = sizeof(Vector) / sizeof(float);
+    __shared__ __align__(16) float words[1024];
+    const int t = threadIdx.x;
+    for (int i = t; i < 1024 / kWords; i += blockDim.x) {
+        *reinterpret_cast<Vector*>(&words[kWords * i]) = vector_at(static_cast<Vector*>(nullptr), i);
+    }
+    __syncthreads();
+    int index = kWords * t;                          // consecutive
+    if (pattern == 1) index = 0;                     // same vector
+    if (pattern == 2) index = (t / 16) * 16;         // two vectors, 64 bytes apart: lanes 0-15 and 16-31
+    if (pattern == 3) index = kWords * (t % 16);     // lanes 16-31 repeat lanes 0-15
+    if (pattern == 4) index = (t / 8) * 32;          // four vectors, all in the same banks: lanes in eights
+    if (pattern == 5) index = 2 * kWords * t;        // every other vector
+    if (pattern == 6) index = (t % 2) * 32 + kWords * (t / 2) % 32;  // even lanes one row, odd lanes the next, same banks
+    out[t] = sum_of(*reinterpret_cast<const Vector*>(&words[index]));
+}
+
+void shared_vectors(float* out, int vector_floats, VectorPattern pattern) {
+    if (vector_floats == 2) {
+        shared_vectors_kernel<float2><<<1, 32>>>(out, static_cast<int>(pattern));
+    } else {
+        shared_vectors_kernel<float4><<<1, 32>>>(out, static_cast<int>(pattern));
+    }
+    CUDA_CHECK_KERNEL("shared_vectors_kernel");
+}
+
+// Chapter 2's inner loop in small: one block of 16 x 16 threads, a 16 x 16 shared tile;
+// thread (x, y) adds tile[y][k] * tile[k][x] over k, a loop the compiler unrolls. Each
+// warp holds two rows y: tile[y][k] is the same word for 16 lanes (a broadcast).
+__global__ void row_times_column_kernel(float* out) {
+    __shared__ float tile[16][16];
+    const int x = threadIdx.x, y = threadIdx.y;
+    tile[y][x] = static_cast<float>(y * 16 + x);
+    __syncthreads();
+    float sum = 0.0f;
+#pragma unroll
+    for (int k = 0; k < 16; ++k) {
+        sum += tile[y][k] * tile[k][x];
+    }
+    out[y * 16 + x] = sum;
+}
+
+void row_times_column(float* out) {
+    row_times_column_kernel<<<1, dim3(16, 16)>>>(out);
+    CUDA_CHECK_KERNEL("row_times_column_kernel");
+}
+
 }  // namespace traffic_kernels

@@ -37,4 +37,30 @@ void shared_words(float* out, SharedPattern pattern);
 /// block of 32 × 32 threads: rows are stored, columns are loaded. @p pad is 0 or 1.
 void transpose_tile(const float* in, float* out, int pad);
 
+/// @brief out[4i..4i+3] = in[4i..4i+3] for i < quads, as one float4 load and one float4
+/// store through reinterpret_cast of `&in[4 * i]`: counted by the CPU backend.
+void copy_cast_float4(const float* in, float* out, int quads);
+/// @brief The same copy through `const float4*` variables: the CPU backend cannot follow
+/// them, counts nothing and says so (LaunchProfile::uncounted_casts).
+void copy_raw_float4(const float* in, float* out, int quads);
+
+/// @brief Where lane t of shared_vectors reads its vector (word indices; W floats a vector).
+enum class VectorPattern {
+    consecutive,    ///< W t
+    same,           ///< 0 for every lane
+    two_halves,     ///< 16 (t / 16): lanes 0-15 one vector, lanes 16-31 another, 64 bytes on
+    halves_repeat,  ///< W (t % 16): lanes 16-31 read what lanes 0-15 read
+    eights,         ///< 32 (t / 8): four vectors, each for 8 lanes, in the same banks
+    every_other,    ///< 2 W t
+    rows_alternate, ///< 32 (t % 2) + W (t / 2) % 32: even and odd lanes in two rows of the same banks
+};
+/// @brief One warp stores 1024 shared floats as vectors of @p vector_floats (2 or 4)
+/// floats, consecutively, then each lane loads one vector by @p pattern and writes the sum
+/// of its components to out[t].
+void shared_vectors(float* out, int vector_floats, VectorPattern pattern);
+
+/// @brief Chapter 2's inner loop in small (16 x 16 threads, 16 x 16 tile, unrolled):
+/// out[y][x] = sum over k of tile[y][k] * tile[k][x], tile[y][x] = 16 y + x.
+void row_times_column(float* out);
+
 }  // namespace traffic_kernels

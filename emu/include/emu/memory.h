@@ -504,6 +504,44 @@ T&& at(T&& anything, const char*, int, int) {
 }
 /// @}
 
+/// @cond EMU_INTERNALS
+namespace detail {
+// The raw pointer type a cast starts from: a pointer itself, or a checked pointer's T*.
+template <class T>
+struct CastSource {
+    static constexpr bool pointer = std::is_pointer<T>::value;
+    using raw = T;
+};
+template <class T>
+struct CastSource<global_ptr<T>> {
+    static constexpr bool pointer = true;
+    using raw = T*;
+};
+}  // namespace detail
+/// @endcond
+
+/// @brief What the translator writes for `reinterpret_cast<To>(from)`, and for a C-style
+/// cast to a pointer to a CUDA vector type (`(const float4*)p`).
+///
+/// A checked pointer parameter is cast as the raw pointer it holds. In a profiling build a
+/// cast to a pointer type gives an emu::traffic::cast_pointer, so that
+/// `*reinterpret_cast<const float4*>(&A[i])` counts as one 16-byte access of global or
+/// shared memory (whichever the address lies in); everything else is reinterpret_cast.
+template <class To, class From>
+decltype(auto) pointer_cast(From&& from) {
+    using Source = std::remove_cv_t<std::remove_reference_t<From>>;
+    if constexpr (std::is_pointer<To>::value && detail::CastSource<Source>::pointer) {
+        const typename detail::CastSource<Source>::raw raw = from;  // a checked pointer gives its raw one
+#ifdef EMU_PROFILE
+        return traffic::cast_pointer<std::remove_pointer_t<To>>(reinterpret_cast<To>(raw));
+#else
+        return reinterpret_cast<To>(raw);
+#endif
+    } else {
+        return reinterpret_cast<To>(std::forward<From>(from));
+    }
+}
+
 }  // namespace emu
 
 /// @brief Load through the read-only cache: a plain load on the CPU.

@@ -20,9 +20,16 @@
 ///    one 16-byte load), keep a value in a register instead of loading it again, or turn a
 ///    branch into a select that loads on every lane. The model counts the accesses as the
 ///    source writes them.
-///  - What it cannot see: accesses through raw pointers (a pointer made from a parameter,
-///    a decayed shared array), atomics, member access through `->`, and `__ldg(&p[i])`
-///    (taking the address gives a raw pointer).
+///  - Casts. `*reinterpret_cast<const float4*>(&A[i])` (and a C-style cast to a pointer
+///    to a CUDA vector type, `(float4*)p`) is counted as one 16-byte access: the backend's
+///    translator writes these casts as emu::pointer_cast, whose result finds out whether
+///    it points into a cudaMalloc buffer or the block's shared memory. Stored in a raw
+///    pointer variable (`const float4* p = ...;`), the cast pointer is no longer followed:
+///    the launch is then marked uncounted_casts. `auto p = reinterpret_cast<...>(...)`
+///    keeps it counted.
+///  - What it cannot see: accesses through other raw pointers (a pointer made from a
+///    parameter, a decayed shared array), atomics, member access through `->`, and
+///    `__ldg(&p[i])` (taking the address gives a raw pointer).
 ///
 /// Recording needs to tell loads from stores and to know the site, so a profiling build
 /// (compiled with -DEMU_PROFILE, which `make profile` and `make test-profile` do) makes
@@ -106,9 +113,9 @@ struct LaunchProfile {
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
     WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
     bool faulted = false;               ///< the launch stopped with an error: the counts are partial
-    /// @brief A pointer parameter was cast to another pointer type, as `(const float4*)p`
-    /// does: what the kernel reads or writes through such a pointer is not counted (nor
-    /// checked), so the global counts are a lower bound.
+    /// @brief A pointer into global or shared memory was cast to another pointer type and
+    /// then used as a raw pointer (kept in a `float4*` variable, say): what the kernel reads
+    /// or writes through it is not counted, so the counts are a lower bound.
     bool uncounted_casts = false;
     /// @brief Threads per block.
     unsigned threads_per_block() const { return block[0] * block[1] * block[2]; }
@@ -136,6 +143,12 @@ namespace detail {
 extern bool recording;
 /// @brief Note that the running kernel cast a checked pointer to another pointer type.
 void note_pointer_cast();
+/// @brief note_pointer_cast(), when @p address lies in a cudaMalloc buffer or in the
+/// running block's shared memory (a cast pointer to a local variable is no traffic).
+void note_pointer_cast_to(const void* address);
+/// @brief Record an access through a cast pointer: as global or shared by where @p address
+/// lies, not at all when it lies in neither (a local variable).
+void record_at(Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief Record one access by the running CUDA thread.
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief The launch hooks, called by emu/src/launch.cpp around the first run of a grid.
@@ -222,6 +235,79 @@ private:
 
     T* address_;
     const void* site_;
+};
+
+/// @brief One element reached through a cast pointer (cast_pointer): like element_ref,
+/// but whether it is global or shared memory is found from its address when it is used.
+template <class T>
+class cast_element {
+public:
+    using value_type = std::remove_cv_t<T>;  ///< the element's type, unqualified
+    /// @brief The element at @p address, accessed from the code at @p site.
+    cast_element(T* address, const void* site) : address_(address), site_(site) {}
+    cast_element(const cast_element&) = default;  ///< copies the reference, not the value
+    /// @brief Read the element.
+    operator value_type() const {
+        if (__builtin_expect(detail::recording, 0)) detail::record_at(Direction::load, address_, sizeof(T), site_);
+        return *address_;
+    }
+    /// @brief Write the element.
+    cast_element& operator=(const value_type& value) {
+        if (__builtin_expect(detail::recording, 0)) detail::record_at(Direction::store, address_, sizeof(T), site_);
+        *address_ = value;
+        return *this;
+    }
+    /// @brief Copy another element's value (a load there, a store here).
+    cast_element& operator=(const cast_element& other) { return *this = static_cast<value_type>(other); }
+    /// @brief The element's address, not counted from here on.
+    T* operator&() const {
+        detail::note_pointer_cast_to(address_);
+        return address_;
+    }
+
+private:
+    T* address_;
+    const void* site_;
+};
+
+/// @brief What emu::pointer_cast gives in a profiling build: a pointer of type `T*` whose
+/// accesses (`*p`, `p[i]`) are counted, as one access of sizeof(T) bytes each. Converted to
+/// a raw `T*` (stored in a `T*` variable, passed on), it is no longer followed, and the
+/// launch is marked uncounted_casts.
+template <class T>
+class cast_pointer {
+public:
+    /// @brief Point at @p address.
+    explicit cast_pointer(T* address) : address_(address) {}
+    /// @brief The element pointed to.
+    __attribute__((noinline)) cast_element<T> operator*() const { return cast_element<T>(address_, __builtin_return_address(0)); }
+    /// @brief The element @p index places further.
+    template <class I, std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>::value, int> = 0>
+    __attribute__((noinline)) cast_element<T> operator[](I index) const {
+        return cast_element<T>(address_ + index, __builtin_return_address(0));
+    }
+    /// @brief The pointer @p offset elements further, still counted.
+    template <class I, std::enable_if_t<std::is_integral<I>::value, int> = 0>
+    cast_pointer operator+(I offset) const { return cast_pointer(address_ + offset); }
+    /// @brief The pointer @p offset elements back, still counted.
+    template <class I, std::enable_if_t<std::is_integral<I>::value, int> = 0>
+    cast_pointer operator-(I offset) const { return cast_pointer(address_ - offset); }
+    /// @brief Member access: not counted.
+    T* operator->() const { return raw(); }
+    /// @brief The raw pointer, no longer counted.
+    operator T*() const { return raw(); }
+    /// @brief Casts to other pointer types: raw, no longer counted.
+    template <class U>
+    explicit operator U*() const {
+        return (U*)raw();
+    }
+
+private:
+    T* raw() const {
+        detail::note_pointer_cast_to(address_);
+        return address_;
+    }
+    T* address_;
 };
 
 /// @brief What an access to element type T in space S gives: `T&`, or in a profiling
