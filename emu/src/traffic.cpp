@@ -49,6 +49,7 @@ struct Record {
     const void* site;
     std::uint32_t warp;
     std::uint32_t k;  // the lane's k-th execution of this site, in this direction
+    std::uint32_t epoch;  // the __syncthreads() the lane had passed
     std::uint8_t lane;
     std::uint8_t kind;
     std::uint16_t size;
@@ -134,6 +135,131 @@ BlockBuffer& my_buffer() {
 
 unsigned phase_lanes_for(unsigned size) { return size <= 4 ? 32 : size <= 8 ? 16 : 8; }
 
+// One execution of a site by a warp: records [first, end), one per active lane, by lane.
+struct Slice {
+    std::size_t first, end;
+};
+
+// Whether slice @p next is slice @p base one word further in every lane: the same lanes,
+// 4-byte elements, each address 4 * @p step bytes on.
+bool one_word_on(const std::vector<Record>& records, const Slice& base, const Slice& next, unsigned step) {
+    if (next.end - next.first != base.end - base.first) return false;
+    for (std::size_t i = 0; i < base.end - base.first; ++i) {
+        const Record& r = records[next.first + i];
+        const Record& b = records[base.first + i];
+        if (r.lane != b.lane || r.size != 4 || r.address != b.address + 4 * step) return false;
+    }
+    return true;
+}
+
+// The compiler's wide accesses. Between two barriers, nvcc may serve a site's executions by
+// a warp that read (or write) consecutive words of shared memory in every lane with one 8- or
+// 16-byte instruction, as it does for an unrolled loop along a row: A_tile[ty][k] for k = 0
+// to 3 becomes one 16-byte load. It needs the first word on an 8- or 16-byte boundary in
+// every lane of the warp. So: each execution (in order) whose lanes all start on a 16-byte boundary and
+// has unused partners 1, 2 and 3 words on is one 16-byte access; else, on an 8-byte
+// boundary with a partner one word on, one 8-byte access; else itself. Returns each
+// access's first slice and width in words.
+std::vector<std::pair<std::size_t, unsigned>> wide_accesses(const std::vector<Record>& records, const std::vector<Slice>& slices,
+                                                            std::size_t warp_lanes) {
+    std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_address;  // first lane's address -> slices
+    for (std::size_t i = 0; i < slices.size(); ++i) by_address[records[slices[i].first].address].push_back(i);
+    std::vector<char> used(slices.size(), 0);
+    std::vector<std::pair<std::size_t, unsigned>> accesses;
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+        if (used[i]) continue;
+        used[i] = 1;
+        unsigned width = 1;
+        // Only a whole warp's alignment says something of the index: one lane's address may
+        // fall on a boundary by chance, where nvcc could not know it would.
+        const bool whole_warp = slices[i].end - slices[i].first == warp_lanes;
+        for (unsigned want : {4u, 2u}) {
+            if (!whole_warp) break;
+            bool aligned = true;
+            for (std::size_t r = slices[i].first; r < slices[i].end; ++r) aligned = aligned && records[r].address % (4 * want) == 0;
+            if (!aligned) continue;
+            std::vector<std::size_t> partners;
+            for (unsigned step = 1; step < want; ++step) {
+                const auto found = by_address.find(records[slices[i].first].address + 4 * step);
+                if (found == by_address.end()) break;
+                for (std::size_t j : found->second) {
+                    if (!used[j] && one_word_on(records, slices[i], slices[j], step)) {
+                        partners.push_back(j);
+                        break;
+                    }
+                }
+                if (partners.size() != step) break;
+            }
+            if (partners.size() == want - 1) {
+                for (std::size_t j : partners) used[j] = 1;
+                width = want;
+                break;
+            }
+        }
+        accesses.emplace_back(i, width);
+    }
+    return accesses;
+}
+
+// Add one global request: the lanes of @p slice.
+void add_global_request(State& s, const std::vector<Record>& records, const Slice& slice, std::vector<std::uint64_t>& sectors) {
+    const Record& r0 = records[slice.first];
+    const Direction direction = direction_of(r0.kind);
+    GlobalCounts& c = direction == Direction::load ? s.current.global_load : s.current.global_store;
+    ByteSet& unique = s.unique[direction == Direction::load ? 0 : 1];
+    sectors.clear();
+    std::uint64_t bytes = 0;
+    for (std::size_t i = slice.first; i < slice.end; ++i) {
+        const Record& r = records[i];
+        for (std::uint64_t sector = r.address / kSectorBytes; sector <= (r.address + r.size - 1) / kSectorBytes; ++sector) {
+            sectors.push_back(sector);
+        }
+        bytes += r.size;
+        add_bytes(unique, r.address, r.size);
+    }
+    std::sort(sectors.begin(), sectors.end());
+    c.requests += 1;
+    c.accesses += slice.end - slice.first;
+    c.sectors += static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
+    c.bytes_requested += bytes;
+    c.ideal_sectors += (bytes + kSectorBytes - 1) / kSectorBytes;
+}
+
+// Add one shared request: the lanes of @p slice, each accessing @p width times its element.
+void add_shared_request(State& s, const std::vector<Record>& records, const Slice& slice, unsigned width) {
+    const Record& r0 = records[slice.first];
+    const Direction direction = direction_of(r0.kind);
+    SharedCounts& c = direction == Direction::load ? s.current.shared_load : s.current.shared_store;
+    LaneAccess lanes[32];
+    std::uint64_t bytes = 0;
+    for (std::size_t i = slice.first; i < slice.end; ++i) {
+        const Record& r = records[i];
+        lanes[r.lane] = LaneAccess{true, r.address, r.size * width};
+        bytes += r.size * width;
+    }
+    const unsigned phase_lanes = phase_lanes_for(r0.size * width);
+    unsigned ideal = 0, degree = 0;
+    const unsigned wavefronts = shared_wavefronts(lanes, phase_lanes, &ideal);
+    for (unsigned p = 0; p < kWarpSize / phase_lanes; ++p) {
+        LaneAccess phase[32];
+        for (unsigned l = p * phase_lanes; l < (p + 1) * phase_lanes; ++l) phase[l] = lanes[l];
+        degree = std::max(degree, shared_wavefronts(phase, phase_lanes));
+    }
+    c.requests += 1;
+    c.wavefronts += wavefronts;
+    c.ideal_wavefronts += ideal;
+    c.bytes_requested += bytes;
+    SiteStats& site = s.shared_sites[{r0.site, r0.kind}];
+    site.requests += 1;
+    site.wavefronts += wavefronts;
+    site.ideal += ideal;
+    site.phase_lanes = phase_lanes;
+    if (degree > site.worst_degree) {
+        site.worst_degree = degree;
+        std::copy(lanes, lanes + 32, site.sample);
+    }
+}
+
 // Sum up the requests of one finished block into the launch. Called with state().mutex held.
 void sum_up(BlockBuffer& b) {
     if (b.records.empty()) {
@@ -141,81 +267,45 @@ void sum_up(BlockBuffer& b) {
         return;
     }
     State& s = state();
-    std::sort(b.records.begin(), b.records.end(), [](const Record& x, const Record& y) {
+    std::vector<Record>& records = b.records;
+    std::sort(records.begin(), records.end(), [](const Record& x, const Record& y) {
         if (x.kind != y.kind) return x.kind < y.kind;
         if (x.site != y.site) return x.site < y.site;
         if (x.warp != y.warp) return x.warp < y.warp;
+        if (x.epoch != y.epoch) return x.epoch < y.epoch;
         if (x.k != y.k) return x.k < y.k;
         return x.lane < y.lane;
     });
     std::vector<std::uint64_t> sectors;
-    for (std::size_t first = 0; first < b.records.size();) {
-        const Record& r0 = b.records[first];
-        std::size_t end = first + 1;
-        while (end < b.records.size() && b.records[end].kind == r0.kind && b.records[end].site == r0.site &&
-               b.records[end].warp == r0.warp && b.records[end].k == r0.k) {
-            ++end;
+    std::vector<Slice> slices;
+    // A group: one site's executions by one warp between two barriers.
+    for (std::size_t group = 0; group < records.size();) {
+        const Record& g = records[group];
+        slices.clear();
+        std::size_t i = group;
+        for (; i < records.size() && records[i].kind == g.kind && records[i].site == g.site && records[i].warp == g.warp &&
+               records[i].epoch == g.epoch;
+             ++i) {
+            if (i == group || records[i].k != records[i - 1].k) slices.push_back(Slice{i, i});
+            slices.back().end = i + 1;
         }
-        const Direction direction = direction_of(r0.kind);
-        if (space_of(r0.kind) == Space::global) {
-            GlobalCounts& c = direction == Direction::load ? s.current.global_load : s.current.global_store;
-            ByteSet& unique = s.unique[direction == Direction::load ? 0 : 1];
-            sectors.clear();
-            std::uint64_t bytes = 0;
-            for (std::size_t i = first; i < end; ++i) {
-                const Record& r = b.records[i];
-                for (std::uint64_t sector = r.address / kSectorBytes; sector <= (r.address + r.size - 1) / kSectorBytes;
-                     ++sector) {
-                    sectors.push_back(sector);
-                }
-                bytes += r.size;
-                add_bytes(unique, r.address, r.size);
-            }
-            std::sort(sectors.begin(), sectors.end());
-            c.requests += 1;
-            c.accesses += end - first;
-            c.sectors += static_cast<std::uint64_t>(std::unique(sectors.begin(), sectors.end()) - sectors.begin());
-            c.bytes_requested += bytes;
-            c.ideal_sectors += (bytes + kSectorBytes - 1) / kSectorBytes;
+        if (space_of(g.kind) == Space::global) {
+            for (const Slice& slice : slices) add_global_request(s, records, slice, sectors);
+        } else if (g.size != 4) {
+            for (const Slice& slice : slices) add_shared_request(s, records, slice, 1);
         } else {
-            SharedCounts& c = direction == Direction::load ? s.current.shared_load : s.current.shared_store;
-            LaneAccess lanes[32];
-            std::uint64_t bytes = 0;
-            for (std::size_t i = first; i < end; ++i) {
-                const Record& r = b.records[i];
-                lanes[r.lane] = LaneAccess{true, r.address, r.size};
-                bytes += r.size;
-            }
-            const unsigned phase_lanes = phase_lanes_for(r0.size);
-            unsigned ideal = 0, degree = 0;
-            const unsigned wavefronts = shared_wavefronts(lanes, phase_lanes, &ideal);
-            // The worst phase of this request: its conflict degree.
-            for (unsigned p = 0; p < kWarpSize / phase_lanes; ++p) {
-                LaneAccess phase[32];
-                for (unsigned l = p * phase_lanes; l < (p + 1) * phase_lanes; ++l) phase[l] = lanes[l];
-                degree = std::max(degree, shared_wavefronts(phase, phase_lanes));
-            }
-            c.requests += 1;
-            c.wavefronts += wavefronts;
-            c.ideal_wavefronts += ideal;
-            c.bytes_requested += bytes;
-            SiteStats& site = s.shared_sites[{r0.site, r0.kind}];
-            site.requests += 1;
-            site.wavefronts += wavefronts;
-            site.ideal += ideal;
-            site.phase_lanes = phase_lanes;
-            if (degree > site.worst_degree) {
-                site.worst_degree = degree;
-                std::copy(lanes, lanes + 32, site.sample);
+            const std::size_t threads = s.current.threads_per_block();
+            const std::size_t warp_lanes = std::min<std::size_t>(kWarpSize, threads - std::size_t(g.warp) * kWarpSize);
+            for (const auto& access : wide_accesses(records, slices, warp_lanes)) {
+                add_shared_request(s, records, slices[access.first], access.second);
             }
         }
-        first = end;
+        group = i;
     }
-    b.records.clear();
+    records.clear();
     b.counters.clear();
 }
 
-// "file:line" of the code at @p site, from the debug information (addr2line).
 std::string site_location(const void* site) {
     Dl_info info{};
     if (dladdr(site, &info) == 0 || info.dli_fname == nullptr) return "an unknown site";
@@ -245,29 +335,85 @@ std::string site_location(const void* site) {
 
 }  // namespace
 
+// The bank rule, as measured on an H100 with Nsight Compute (make profile-probe BACKEND=cuda):
+//  - elements of 4 bytes or fewer: the whole warp in one phase; one wavefront per distinct
+//    word of its busiest bank;
+//  - 8-byte elements: two phases of 16 lanes; 16-byte elements: four of 8 lanes; each phase
+//    by the same rule, the wavefronts added up, except that two phases of one half-warp
+//    share their wavefronts:
+//     - 8 bytes, the two half-warps: when each reads a single element (all its lanes the
+//       same address) and the two do not conflict: one wavefront;
+//     - 16 bytes, lanes 0-7 with 8-15 and 16-23 with 24-31: when the two read the same
+//       set of elements: the wavefronts of one.
+//    So a float4 that every lane reads takes 2 wavefronts, not 4; a float2 read by each
+//    half-warp, one. (Lanes 16-31 reading the same 16 float2s as lanes 0-15 still take 2.)
+// Ideal (no conflicts): a phase needs one wavefront per 128 distinct bytes it touches, and
+// two phases that share, the ideal of one.
 unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, unsigned* ideal) {
-    unsigned total = 0, phases_used = 0;
-    for (unsigned first = 0; first < kWarpSize; first += phase_lanes) {
-        // The distinct 4-byte words this phase touches; lanes on the same word share it.
-        std::uint64_t words[32 * 8];
-        unsigned count = 0;
-        for (unsigned l = first; l < first + phase_lanes && l < kWarpSize; ++l) {
+    struct Phase {
+        bool active = false, single = true;
+        std::uint64_t address = 0;
+        std::vector<std::uint64_t> words;      // distinct, sorted
+        std::vector<std::uint64_t> addresses;  // of its lanes' elements: distinct, sorted
+        unsigned wavefronts = 0;
+    };
+    const unsigned phases = kWarpSize / phase_lanes;
+    Phase phase[32];
+    for (unsigned p = 0; p < phases; ++p) {
+        Phase& ph = phase[p];
+        for (unsigned l = p * phase_lanes; l < (p + 1) * phase_lanes; ++l) {
             if (!lanes[l].active) continue;
             const std::uint64_t a = lanes[l].offset;
-            for (std::uint64_t w = a / kBankBytes; w <= (a + lanes[l].size - 1) / kBankBytes && count < 32 * 8; ++w) {
-                words[count++] = w;
+            if (ph.active && a != ph.address) ph.single = false;
+            if (!ph.active) ph.address = a;
+            ph.active = true;
+            ph.addresses.push_back(a);
+            for (std::uint64_t w = a / kBankBytes; w <= (a + lanes[l].size - 1) / kBankBytes; ++w) ph.words.push_back(w);
+        }
+        std::sort(ph.addresses.begin(), ph.addresses.end());
+        ph.addresses.erase(std::unique(ph.addresses.begin(), ph.addresses.end()), ph.addresses.end());
+        std::sort(ph.words.begin(), ph.words.end());
+        ph.words.erase(std::unique(ph.words.begin(), ph.words.end()), ph.words.end());
+        unsigned per_bank[kBanks] = {};
+        for (std::uint64_t w : ph.words) ph.wavefronts = std::max(ph.wavefronts, ++per_bank[w % kBanks]);
+    }
+    const auto ideal_of = [](const Phase& ph) -> unsigned {
+        return ph.active ? static_cast<unsigned>((ph.words.size() * kBankBytes + 127) / 128) : 0u;
+    };
+    unsigned total = 0, best = 0;
+    if (phases == 1) {
+        total = phase[0].wavefronts;
+        best = phase[0].active ? 1 : 0;
+    } else {
+        for (unsigned p = 0; p < phases; p += 2) {
+            const Phase& a = phase[p];
+            const Phase& b = phase[p + 1];
+            if (a.active && b.active && phase_lanes == 16 && a.single && b.single) {
+                // Two single-element half-warps: one wavefront unless they conflict.
+                std::vector<std::uint64_t> both = a.words;
+                both.insert(both.end(), b.words.begin(), b.words.end());
+                std::sort(both.begin(), both.end());
+                both.erase(std::unique(both.begin(), both.end()), both.end());
+                unsigned per_bank[kBanks] = {}, busiest = 0;
+                for (std::uint64_t w : both) busiest = std::max(busiest, ++per_bank[w % kBanks]);
+                total += busiest == 1 ? 1 : a.wavefronts + b.wavefronts;
+                best += 1;
+            } else if (a.active && b.active && phase_lanes == 8 && a.addresses == b.addresses) {
+                // Two quarter-warps reading the same elements: the wavefronts of one.
+                total += a.wavefronts;
+                best += ideal_of(a);
+            } else if (a.active && b.active && phase_lanes == 8 && a.single && b.single) {
+                // Two single-element quarter-warps that conflict: ncu counts the second
+                // one's wavefront as a conflict.
+                total += a.wavefronts + b.wavefronts;
+                best += 1;
+            } else {
+                total += a.wavefronts + b.wavefronts;
+                best += ideal_of(a) + ideal_of(b);
             }
         }
-        if (count == 0) continue;
-        ++phases_used;
-        std::sort(words, words + count);
-        count = static_cast<unsigned>(std::unique(words, words + count) - words);
-        unsigned per_bank[kBanks] = {};
-        unsigned busiest = 0;
-        for (unsigned i = 0; i < count; ++i) busiest = std::max(busiest, ++per_bank[words[i] % kBanks]);
-        total += busiest;
     }
-    if (ideal) *ideal = phases_used;
+    if (ideal) *ideal = best;
     return total;
 }
 
@@ -292,7 +438,9 @@ bool enabled() {
 
 namespace detail {
 
-void record(Space space, Direction direction, const void* address, std::size_t size, const void* site) {
+// The running worker's buffer, emptied into the launch first when it holds another block's
+// records.
+BlockBuffer& block_buffer() {
     State& s = state();
     BlockBuffer& b = my_buffer();
     const unsigned long long block =
@@ -305,12 +453,24 @@ void record(Space space, Direction direction, const void* address, std::size_t s
         b.launch = s.launch;
         b.block = block;
     }
-    const std::uint32_t thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+    return b;
+}
+
+// The key under which a thread counts the barriers it has passed (no access site is null).
+constexpr unsigned kBarrierKind = 255;
+
+std::uint32_t linear_thread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+
+void record(Space space, Direction direction, const void* address, std::size_t size, const void* site) {
+    BlockBuffer& b = block_buffer();
+    const std::uint32_t thread = linear_thread();
     const unsigned kind = kind_of(space, direction);
     std::uint64_t at = reinterpret_cast<std::uintptr_t>(address);
     if (space == Space::shared) at -= reinterpret_cast<std::uintptr_t>(emu::detail::dynamic_shared().base);
     const std::uint32_t k = b.counters[CounterKey{site, thread, kind}]++;
-    b.records.push_back(Record{site, thread / kWarpSize, k, static_cast<std::uint8_t>(thread % kWarpSize),
+    const auto passed = b.counters.find(CounterKey{nullptr, thread, kBarrierKind});
+    const std::uint32_t epoch = passed == b.counters.end() ? 0 : passed->second;
+    b.records.push_back(Record{site, thread / kWarpSize, k, epoch, static_cast<std::uint8_t>(thread % kWarpSize),
                                static_cast<std::uint8_t>(kind), static_cast<std::uint16_t>(size), at});
 }
 
@@ -415,6 +575,7 @@ void record_at(Direction direction, const void* address, std::size_t size, const
 void note_barrier() {
     if (!recording) return;
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) ++state().barriers;
+    ++block_buffer().counters[CounterKey{nullptr, linear_thread(), kBarrierKind}];
 }
 
 }  // namespace detail
