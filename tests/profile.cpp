@@ -249,6 +249,94 @@ TEST_CASE("launches while counting is off are not recorded", "[profile]") {
     CHECK(emu::traffic::take().empty());
 }
 
+TEST_CASE("float4 accesses through reinterpret_cast are counted as 16-byte accesses", "[profile]") {
+    // 1024 threads, 32 warps: each warp's float4 load and store is one request of 32 x 16 =
+    // 512 bytes, 16 sectors.
+    const std::vector<float> input = tutorial::random_floats(4096, 21);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(4096, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_cast_float4(in.data(), out.data(), 1024); });
+    CHECK_FALSE(p.uncounted_casts);
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.sectors == 32 * 16);
+    CHECK(p.global_load.bytes_requested == 16384);
+    CHECK(p.global_store.requests == 32);
+    CHECK(p.global_store.sectors == 32 * 16);
+    CHECK(out.download() == input);
+}
+
+TEST_CASE("float4 accesses through a raw float4* variable are not counted, and the launch says so", "[profile]") {
+    const std::vector<float> input = tutorial::random_floats(4096, 22);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(4096, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_raw_float4(in.data(), out.data(), 1024); });
+    CHECK(p.uncounted_casts);
+    CHECK(p.global_load.requests == 0);
+    CHECK(out.download() == input);
+}
+
+TEST_CASE("8- and 16-byte shared loads take the wavefronts an H100 takes", "[profile]") {
+    // The expected wavefronts are what Nsight Compute measured on an H100 for the same
+    // kernels (make profile-probe BACKEND=cuda): one warp, one load of a float2 or float4
+    // per lane, by pattern.
+    using traffic_kernels::VectorPattern;
+    struct Case {
+        VectorPattern pattern;
+        unsigned float2_wavefronts, float4_wavefronts;
+    };
+    const Case cases[] = {
+        {VectorPattern::consecutive, 2, 4},     // 256 or 512 distinct bytes: 128 a wavefront
+        {VectorPattern::same, 1, 2},            // one element: a float2 in one, a float4 in one per half-warp
+        {VectorPattern::two_halves, 1, 2},      // one element per half-warp, no conflict
+        {VectorPattern::halves_repeat, 2, 4},   // lanes 16-31 reading lanes 0-15's elements share nothing
+        {VectorPattern::eights, 4, 4},          // four elements in the same banks
+        {VectorPattern::every_other, 4, 8},     // 2-way in each phase
+        {VectorPattern::rows_alternate, 4, 8},  // 2-way in each phase
+    };
+    for (const Case& c : cases) {
+        for (int floats : {2, 4}) {
+            CAPTURE(static_cast<int>(c.pattern), floats);
+            DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
+            const LaunchProfile p = profile_of([&] { traffic_kernels::shared_vectors(out.data(), floats, c.pattern); });
+            CHECK(p.shared_load.requests == 1);
+            CHECK(p.shared_load.wavefronts == (floats == 2 ? c.float2_wavefronts : c.float4_wavefronts));
+            // The stores: 1024 floats, one consecutive vector per lane, 128 bytes a wavefront.
+            CHECK(p.shared_store.requests == 1024u / floats / 32);
+            CHECK(p.shared_store.wavefronts == 32);
+            CHECK_FALSE(p.uncounted_casts);
+            if (c.pattern == VectorPattern::consecutive) {
+                // Lane t's vector starts at word floats * t, which holds t.
+                const std::vector<float> result = out.download();
+                for (int t = 0; t < 32; ++t) {
+                    const float first = static_cast<float>(t);
+                    CHECK(result[t] == (floats == 2 ? first + (first + 0.5f) : first + (first + 0.25f) + (first + 0.5f) + (first + 0.75f)));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("an unrolled loop along a shared row is counted as the 16-byte loads nvcc makes of it", "[profile]") {
+    // Chapter 2's loop in small: 8 warps, each 16 executions of tile[y][k] (a broadcast per
+    // half-warp) and of tile[k][x]. nvcc loads tile[y][k..k+3] with one 16-byte load: 4 per
+    // warp, 2 wavefronts each (each half-warp's lanes read one element); tile[k][x] stays 16
+    // 4-byte loads of one wavefront. So 8 x (4 + 16) requests and 8 x (8 + 16) wavefronts,
+    // as an H100 measures.
+    DeviceBuffer<float> out(std::vector<float>(256, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::row_times_column(out.data()); });
+    CHECK(p.shared_load.requests == 8 * (4 + 16));
+    CHECK(p.shared_load.wavefronts == 8 * (8 + 16));
+    CHECK(p.shared_load.bank_conflicts() == 0);
+    const std::vector<float> result = out.download();
+    for (int y = 0; y < 16; ++y) {
+        for (int x = 0; x < 16; ++x) {
+            float sum = 0.0f;
+            for (int k = 0; k < 16; ++k) sum += static_cast<float>(y * 16 + k) * static_cast<float>(k * 16 + x);
+            CHECK(result[y * 16 + x] == sum);  // small integers: exact in float
+        }
+    }
+}
+
 TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes", "[profile]") {
     using emu::traffic::LaneAccess;
     using emu::traffic::shared_wavefronts;

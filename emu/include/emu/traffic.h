@@ -16,10 +16,12 @@
 ///    when lanes execute one site a different number of times and reconverge, their k-th
 ///    executions pair up differently from the GPU's: a lane whose loop ran fewer times
 ///    joins the next request early. Kernels whose lanes all run the same path are exact.
-///  - The compiler. nvcc may merge loads (four float loads of consecutive elements into
-///    one 16-byte load), keep a value in a register instead of loading it again, or turn a
-///    branch into a select that loads on every lane. The model counts the accesses as the
-///    source writes them.
+///  - The compiler. nvcc merges consecutive 4-byte shared accesses of one site into 8- or
+///    16-byte ones where it can prove the alignment (an unrolled loop along a row); the
+///    model infers these from the addresses (emu/src/traffic.cpp, wide_accesses), so it
+///    may merge where nvcc could not prove what the addresses show. nvcc may also keep a
+///    value in a register instead of loading it again, or turn a branch into a select that
+///    loads on every lane; the model counts those accesses as the source writes them.
 ///  - Casts. `*reinterpret_cast<const float4*>(&A[i])` (and a C-style cast to a pointer
 ///    to a CUDA vector type, `(float4*)p`) is counted as one 16-byte access: the backend's
 ///    translator writes these casts as emu::pointer_cast, whose result finds out whether
