@@ -57,12 +57,23 @@ def read_predicted(path: Path, chapter: int) -> list[Variant]:
     """The variants of one chapterN-predicted.csv, in the profile's order."""
     if not path.exists():
         raise Refusal(f"profile-tables: {path} is missing: run `make profile SOLUTIONS=1 BACKEND=emu` first")
-    variants: dict[str, Variant] = {}
+    # A variant that launches more than one kernel (chapter 6's two passes) has a block of
+    # rows per launch: a counter seen again starts the next launch, a row of its own.
+    variants: list[Variant] = []
+    launches: dict[str, int] = {}
     with open(path, newline="", encoding="utf-8") as handle:
         for row in csv.DictReader(handle):
-            variant = variants.setdefault(row["variant"], Variant(chapter, row["variant"], row["kernel"]))
-            variant.counters[row["group"], row["counter"]] = float(row["predicted"])
-    return list(variants.values())
+            key = (row["group"], row["counter"])
+            current = variants[-1] if variants and variants[-1].base_name == row["variant"] else None
+            if current is None or key in current.counters:
+                launches[row["variant"]] = launches.get(row["variant"], 0) + 1
+                number = launches[row["variant"]]
+                name = row["variant"] if number == 1 else f"{row['variant']}, launch {number}"
+                current = Variant(chapter, name, row["kernel"])
+                current.base_name = row["variant"]
+                variants.append(current)
+            current.counters[key] = float(row["predicted"])
+    return variants
 
 
 def page_module(folder: str):
