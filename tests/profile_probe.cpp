@@ -56,5 +56,11 @@ int main(int argc, char** argv) {
     add("32 x 32 tile, columns read", "transpose_tile_kernel<0>", [&] { transpose_tile(in.data(), out.data(), 0); });
     add("32 x 33 tile, columns read", "transpose_tile_kernel<1>", [&] { transpose_tile(in.data(), out.data(), 1); });
     add("chapter 2's inner loop, unrolled", "row_times_column_kernel", [&] { row_times_column(out.data()); });
+    // Shared stores of data arriving from global memory, through L1 and around it: on the
+    // GPU, ncu counts stores that wait for the L1's data banks as bank conflicts.
+    add("global to shared, 8 stores per thread", "stage_tile_kernel<false>",
+        [&] { stage_tile(in.data(), out.data(), 8, false); });
+    add("global to shared, loads cached in L2 only (__ldcg)", "stage_tile_kernel<true>",
+        [&] { stage_tile(in.data(), out.data(), 8, true); });
     return tutorial::profile::run(argc, argv, probe);
 }

@@ -180,4 +180,30 @@ void row_times_column(float* out) {
     CUDA_CHECK_KERNEL("row_times_column_kernel");
 }
 
+// Each block of 256 threads copies 2048 floats into shared memory, 8 consecutive stores per
+// thread, as chapter 7's tile loads do, then writes them back out. L2_ONLY loads with
+// __ldcg (cached in L2, not in L1): the data then do not pass through the L1's data banks,
+// which shared memory shares on the GPU.
+template <bool L2_ONLY>
+__global__ void stage_tile_kernel(const float* in, float* out) {
+    __shared__ float tile[2048];
+    const int base = blockIdx.x * 2048;
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) {
+        tile[i] = L2_ONLY ? __ldcg(in + base + i) : in[base + i];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) {
+        out[base + i] = tile[2047 - i];
+    }
+}
+
+void stage_tile(const float* in, float* out, int blocks, bool l2_only) {
+    if (l2_only) {
+        stage_tile_kernel<true><<<blocks, 256>>>(in, out);
+    } else {
+        stage_tile_kernel<false><<<blocks, 256>>>(in, out);
+    }
+    CUDA_CHECK_KERNEL("stage_tile_kernel");
+}
+
 }  // namespace traffic_kernels

@@ -63,4 +63,9 @@ void shared_vectors(float* out, int vector_floats, VectorPattern pattern);
 /// out[y][x] = sum over k of tile[y][k] * tile[k][x], tile[y][x] = 16 y + x.
 void row_times_column(float* out);
 
+/// @brief @p blocks blocks of 256 threads; block b copies in[2048 b ...] into a shared tile
+/// (8 consecutive stores per thread) and writes it back reversed: out[2048 b + i] =
+/// in[2048 b + 2047 - i]. @p l2_only: load with __ldcg (cached in L2, not L1).
+void stage_tile(const float* in, float* out, int blocks, bool l2_only);
+
 }  // namespace traffic_kernels

@@ -555,3 +555,13 @@ template <class T>
 __attribute__((always_inline)) inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
     return *address;
 }
+/// @brief Load cached in L2 only (not in L1): a plain load on the CPU.
+template <class T>
+inline T __ldcg(const T* address) {
+    return *address;
+}
+/// @brief __ldcg through a checked kernel parameter: checked, and counted like any load.
+template <class T>
+__attribute__((always_inline)) inline std::remove_cv_t<T> __ldcg(emu::global_ptr<T> address) {
+    return *address;
+}
