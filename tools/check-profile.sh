@@ -29,3 +29,22 @@ elif report=$(tutorial profile-tables --dir build/profile/solutions 2>&1); then
 else
     fail "a lesson's profile table is out of date" "$report"
 fi
+# The probe (tests/profile_probe.cpp): on the CPU it must run; on a GPU whose counters ncu
+# can read, every count of every purpose-written kernel must be what ncu measures
+# (tools/tutorial/probe_check.py says which are compared, and which differ on purpose).
+log="$logs/profile-probe.log"
+if [ "$backend" = cuda ] && command -v "${PROFILE_NCU:-ncu}" >/dev/null 2>&1; then
+    if make profile-probe BACKEND=cuda >"$log" 2>&1 && [ -f build/profile/chapters/profiler-probe-compared.csv ]; then
+        if report=$(tutorial probe-check build/profile/chapters/profiler-probe-compared.csv 2>&1); then
+            pass "the profiler's probe: every count equals what ncu measures ($report)"
+        else
+            fail "the profiler's probe: counts differ from ncu's" "$report"
+        fi
+    else
+        fail "make profile-probe BACKEND=cuda did not measure the probe" "$(grep -E 'error|Error|ncu' "$log" | head -5; echo "full log: $log")"
+    fi
+elif make profile-probe BACKEND=emu >"$log" 2>&1 && grep -q '^Table written to' "$log"; then
+    pass "make profile-probe predicts the traffic of the profiler's own kernels on the CPU"
+else
+    fail "make profile-probe does not print its table" "$(grep -E 'error|Error' "$log" | head -5; echo "full log: $log")"
+fi

@@ -22,6 +22,7 @@
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
   profile-tables N..  (make check) each lesson's profile table is what the predictions make;
                       --write: write them (make profile-tables); --dir: the predicted tables
+  probe-check CSV     (make check, on a GPU) the profiler's probe counts equal ncu's
   docs OUT            the course site's pages for Doxygen (--solutions: instructor edition)
   site-links SITE..   every link of a built site leads somewhere
   site-search SITE    the site's searches find the API's names and the lessons' text
@@ -91,6 +92,7 @@ def main() -> int:
     sub = command("profile-tables", profile_tables.run, numbers=True)
     sub.add_argument("--write", action="store_true")
     sub.add_argument("--dir", default="build/profile/solutions")
+    command("probe-check", profile_tables.probe_check).add_argument("csv")
     sub = command("docs", lambda a: docs.write_pages(a.out, a.solutions))
     sub.add_argument("out")
     sub.add_argument("--solutions", action="store_true")
