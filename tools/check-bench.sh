@@ -86,7 +86,7 @@ for target in bench sanitize; do
         fail "make $target BACKEND=emu does not refuse in one line" "$(head -5 "$bench_logs/$target-emu.log")"
     fi
     if bash tools/require-gpu.sh probe cuda >/dev/null; then
-        echo "  skip  make $target without a GPU: this machine has one"
+        skip "make $target without a GPU: this machine has one"
     elif refuses "$bench_logs/$target-no-gpu.log" make "$target" BACKEND=cuda; then
         pass "make $target refuses without a GPU"
     else
