@@ -37,6 +37,8 @@ int main(int argc, char** argv) {
         [&] { copy_cast_float4(in.data(), out.data(), kElements / 4); });
     add("float4 through const float4* variables (not counted on the CPU)", "copy_raw_float4_kernel",
         [&] { copy_raw_float4(in.data(), out.data(), kElements / 4); });
+    add("float4 through casts of shared arrays, an element's address and a parameter", "cast_forms_kernel",
+        [&] { cast_forms(in.data(), out.data()); });
     const char* scalar_names[] = {"shared words: consecutive", "shared words: stride 2", "shared words: stride 32",
                                   "shared words: one word"};
     for (int pattern = 0; pattern < 4; ++pattern) {

@@ -206,4 +206,24 @@ void stage_tile(const float* in, float* out, int blocks, bool l2_only) {
     CUDA_CHECK_KERNEL("stage_tile_kernel");
 }
 
+// The ways a kernel may reach a float4: a cast __shared__ array, cast extern __shared__
+// memory, a C-style cast of an element's address, a C-style cast of a pointer parameter.
+__global__ void cast_forms_kernel(const float* in, float* out) {
+    __shared__ __align__(16) float tile[4][32];
+    extern __shared__ float dynamic_words[];
+    tile[threadIdx.x / 32][threadIdx.x % 32] = in[threadIdx.x];
+    dynamic_words[threadIdx.x] = in[threadIdx.x];
+    __syncthreads();
+    const float4 a = reinterpret_cast<const float4*>(tile)[threadIdx.x % 32];
+    const float4 b = reinterpret_cast<const float4*>(dynamic_words)[threadIdx.x % 32];
+    const float4 c = *(const float4*)&tile[1][4 * (threadIdx.x % 8)];
+    const float4 d = ((const float4*)(in))[threadIdx.x % 32];
+    out[threadIdx.x] = a.x + b.y + c.z + d.w;
+}
+
+void cast_forms(const float* in, float* out) {
+    cast_forms_kernel<<<1, 128, 128 * sizeof(float)>>>(in, out);
+    CUDA_CHECK_KERNEL("cast_forms_kernel");
+}
+
 }  // namespace traffic_kernels

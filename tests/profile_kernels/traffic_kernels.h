@@ -68,4 +68,10 @@ void row_times_column(float* out);
 /// in[2048 b + 2047 - i]. @p l2_only: load with __ldcg (cached in L2, not L1).
 void stage_tile(const float* in, float* out, int blocks, bool l2_only);
 
+/// @brief One block of 128 threads; both shared arrays hold in[0..127]. Thread t writes
+/// out[t] = a.x + b.y + c.z + d.w for the float4s a = element t % 32 of the __shared__ array
+/// seen as float4s, b = the same of the extern __shared__ array, c = element t % 8 of the
+/// array's row 1, d = element t % 32 of in.
+void cast_forms(const float* in, float* out);
+
 }  // namespace traffic_kernels

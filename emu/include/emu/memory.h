@@ -517,6 +517,21 @@ struct CastSource<global_ptr<T>> {
     static constexpr bool pointer = true;
     using raw = T*;
 };
+template <class T, std::size_t N, std::size_t... Rest>
+struct CastSource<shared_array<T, N, Rest...>> {  // a __shared__ array decays to its first row
+    static constexpr bool pointer = true;
+    using raw = typename shared_array<T, N, Rest...>::raw_row*;
+};
+template <class T>
+struct CastSource<dynamic_shared_array<T>> {  // extern __shared__ T name[] decays to T*
+    static constexpr bool pointer = true;
+    using raw = T*;
+};
+template <class T>
+struct CastSource<dynamic_shared_global<T>> {
+    static constexpr bool pointer = true;
+    using raw = T*;
+};
 }  // namespace detail
 /// @endcond
 
