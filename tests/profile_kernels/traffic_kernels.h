@@ -69,9 +69,10 @@ void row_times_column(float* out);
 void stage_tile(const float* in, float* out, int blocks, bool l2_only);
 
 /// @brief One block of 128 threads; both shared arrays hold in[0..127]. Thread t writes
-/// out[t] = a.x + b.y + c.z + d.w for the float4s a = element t % 32 of the __shared__ array
-/// seen as float4s, b = the same of the extern __shared__ array, c = element t % 8 of the
-/// array's row 1, d = element t % 32 of in.
+/// out[t] = the sum of the components of a, then b, c and d (each summed x + y + z + w,
+/// then the four sums left to right), for the float4s a = element t % 32 of the __shared__
+/// array seen as float4s, b = the same of the extern __shared__ array, c = element t % 8 of
+/// the array's row 1, d = element t % 32 of in.
 void cast_forms(const float* in, float* out);
 
 }  // namespace traffic_kernels
