@@ -344,9 +344,12 @@ std::string site_location(const void* site) {
 //     - 8 bytes, the two half-warps: when each reads a single element (all its lanes the
 //       same address) and the two do not conflict: one wavefront;
 //     - 16 bytes, lanes 0-7 with 8-15 and 16-23 with 24-31: when the two read the same
-//       set of elements: the wavefronts of one.
+//       set of elements, 4 or fewer (half the banks at most): the wavefronts of one.
 //    So a float4 that every lane reads takes 2 wavefronts, not 4; a float2 read by each
-//    half-warp, one. (Lanes 16-31 reading the same 16 float2s as lanes 0-15 still take 2.)
+//    half-warp, one. Lanes 16-31 reading the same 16 float2s as lanes 0-15 still take 2,
+//    and quarter-warps reading the same 8 float4s, 4. (The rule is fitted to what ncu
+//    measured for make profile-probe's kernels and chapter 7's; the hardware's own rule is
+//    not documented.)
 // Ideal (no conflicts): a phase needs one wavefront per 128 distinct bytes it touches, and
 // two phases that share, the ideal of one.
 unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, unsigned* ideal) {
@@ -398,8 +401,9 @@ unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, 
                 for (std::uint64_t w : both) busiest = std::max(busiest, ++per_bank[w % kBanks]);
                 total += busiest == 1 ? 1 : a.wavefronts + b.wavefronts;
                 best += 1;
-            } else if (a.active && b.active && phase_lanes == 8 && a.addresses == b.addresses) {
-                // Two quarter-warps reading the same elements: the wavefronts of one.
+            } else if (a.active && b.active && phase_lanes == 8 && a.addresses == b.addresses && a.words.size() <= kBanks / 2) {
+                // Two quarter-warps reading the same elements, in half the banks or fewer:
+                // the wavefronts of one.
                 total += a.wavefronts;
                 best += ideal_of(a);
             } else if (a.active && b.active && phase_lanes == 8 && a.single && b.single) {
