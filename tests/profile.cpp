@@ -290,6 +290,18 @@ TEST_CASE("every form of float4 cast is counted, in the memory it points into", 
     }
 }
 
+TEST_CASE("a float4 pointer kept in an auto variable is counted, and its elements have components", "[profile]") {
+    const std::vector<float> input = tutorial::random_floats(4096, 24);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(1024, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::auto_pointer(in.data(), out.data(), 1024); });
+    CHECK_FALSE(p.uncounted_casts);
+    CHECK(p.global_load.requests == 32);
+    CHECK(p.global_load.bytes_requested == 16384);
+    const std::vector<float> result = out.download();
+    for (int i = 0; i < 1024; ++i) CHECK(result[i] == input[4 * i]);
+}
+
 TEST_CASE("float4 accesses through a raw float4* variable are not counted, and the launch says so", "[profile]") {
     const std::vector<float> input = tutorial::random_floats(4096, 22);
     DeviceBuffer<float> in(input);

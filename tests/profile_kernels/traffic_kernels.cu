@@ -228,4 +228,18 @@ void cast_forms(const float* in, float* out) {
     CUDA_CHECK_KERNEL("cast_forms_kernel");
 }
 
+// A float4 pointer kept in an auto variable, its elements' components read directly.
+__global__ void auto_pointer_kernel(const float* in, float* out, int quads) {
+    const auto from = reinterpret_cast<const float4*>(in);
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < quads) {
+        out[i] = from[i].x;
+    }
+}
+
+void auto_pointer(const float* in, float* out, int quads) {
+    auto_pointer_kernel<<<blocks_for(quads), kBlock>>>(in, out, quads);
+    CUDA_CHECK_KERNEL("auto_pointer_kernel");
+}
+
 }  // namespace traffic_kernels

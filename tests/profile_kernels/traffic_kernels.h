@@ -75,4 +75,9 @@ void stage_tile(const float* in, float* out, int blocks, bool l2_only);
 /// the array's row 1, d = element t % 32 of in.
 void cast_forms(const float* in, float* out);
 
+/// @brief out[i] = in[4 i] for i < quads, as `from[i].x` through `auto from =
+/// reinterpret_cast<const float4*>(in)`: counted on the CPU as one float4 load per thread.
+/// (Not in the probe: nvcc loads only the x component, 4 bytes.)
+void auto_pointer(const float* in, float* out, int quads);
+
 }  // namespace traffic_kernels

@@ -279,14 +279,19 @@ private:
 template <class T>
 class cast_pointer {
 public:
+    /// @brief What `*p` and `p[i]` give: through a pointer to const, the element's value
+    /// (its load counted), so that `p[i].x` works as on the GPU; else a cast_element, which
+    /// counts a load or a store by how it is used.
+    using element = std::conditional_t<std::is_const<T>::value, std::remove_cv_t<T>, cast_element<T>>;
+
     /// @brief Point at @p address.
     explicit cast_pointer(T* address) : address_(address) {}
     /// @brief The element pointed to.
-    __attribute__((noinline)) cast_element<T> operator*() const { return cast_element<T>(address_, __builtin_return_address(0)); }
+    __attribute__((noinline)) element operator*() const { return at(address_, __builtin_return_address(0)); }
     /// @brief The element @p index places further.
     template <class I, std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>::value, int> = 0>
-    __attribute__((noinline)) cast_element<T> operator[](I index) const {
-        return cast_element<T>(address_ + index, __builtin_return_address(0));
+    __attribute__((noinline)) element operator[](I index) const {
+        return at(address_ + index, __builtin_return_address(0));
     }
     /// @brief The pointer @p offset elements further, still counted.
     template <class I, std::enable_if_t<std::is_integral<I>::value, int> = 0>
@@ -305,6 +310,14 @@ public:
     }
 
 private:
+    static element at(T* address, const void* site) {
+        if constexpr (std::is_const<T>::value) {
+            if (__builtin_expect(detail::recording, 0)) detail::record_at(Direction::load, address, sizeof(T), site);
+            return *address;
+        } else {
+            return cast_element<T>(address, site);
+        }
+    }
     T* raw() const {
         detail::note_pointer_cast_to(address_);
         return address_;
