@@ -81,6 +81,21 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     }
     text << draw_error_map(report, layout);
     report.text = text.str();
+
+    const bool nan_poison = std::isnan(layout.poison);
+    const bool all_poison = report.wrong == report.total && std::all_of(got.begin(), got.end(), [&](double value) {
+                                return nan_poison ? std::isnan(value) : value == layout.poison;
+                            });
+    if (all_poison) {
+        const std::string causes = "(a step not written yet, a launch or grid that covers none of it, bounds checks "
+                                   "that are too strict)";
+        report.untouched = "every element of " + layout.name + " holds " +
+                           (nan_poison ? std::string("NaN") : format_number(layout.poison)) +
+                           ", the poison the test wrote before the run (seed " + std::to_string(layout.seed) + "). " +
+                           (nan_poison ? "Either no thread wrote " + layout.name + " " + causes +
+                                             ", or all of it was computed from memory nobody wrote."
+                                       : "Most likely no thread wrote " + layout.name + " " + causes + ".");
+    }
 }
 
 // FNV-1a over the values' bits: two runs of a kernel on the same inputs that wrote the

@@ -548,6 +548,53 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     }
 }
 
+TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a few lines", "[common][sweep]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    SweepOptions options;
+    options.chapter = 2;
+    const auto sweep_of = [&](int wrong_in_last, float last_value, bool verbose) {
+        options.verbose = verbose;
+        ShapeSweep sweep("fake_gemm", options);
+        for (int K = 1; K <= 4; ++K) {
+            sweep.run("K=" + std::to_string(K), mnk(4, 4, K, 4),
+                      [&] { return K < 4 ? fake_report(16, nan) : fake_report(wrong_in_last, last_value); });
+        }
+        return sweep.text();
+    };
+    SECTION("every element of every shape NaN: one paragraph, no per-shape report") {
+        const std::string text = sweep_of(16, nan, false);
+        INFO(text);
+        CHECK(contains(text, "fake_gemm fails for 4 of 4 shapes."));
+        CHECK(contains(text, "In every shape, every element of C holds NaN, the poison the test wrote"));
+        CHECK(contains(text, "VERBOSE=1 shows each shape in full."));
+        CHECK_FALSE(contains(text, "First wrong elements"));
+        CHECK(std::count(text.begin(), text.end(), '\n') <= 6);
+    }
+    SECTION("VERBOSE shows them in full all the same") {
+        const std::string text = sweep_of(16, nan, true);
+        INFO(text);
+        CHECK_FALSE(contains(text, "In every shape"));
+        CHECK(contains(text, "First wrong elements"));
+    }
+    SECTION("one shape with a value written: the full report") {
+        const std::string text = sweep_of(16, 9.0f, false);
+        INFO(text);
+        CHECK_FALSE(contains(text, "In every shape"));
+        CHECK(contains(text, "The first failing shape, K=1"));
+    }
+    SECTION("one shape partly right: the full report") {
+        const std::string text = sweep_of(3, nan, false);
+        INFO(text);
+        CHECK_FALSE(contains(text, "In every shape"));
+    }
+    SECTION("one shape passing: the full report") {
+        const std::string text = sweep_of(0, 0.0f, false);
+        INFO(text);
+        CHECK(contains(text, "fails for 3 of 4 shapes"));
+        CHECK_FALSE(contains(text, "In every shape"));
+    }
+}
+
 TEST_CASE("VERBOSE=1 or TUTORIAL_VERBOSE=1 in the environment makes sweeps verbose", "[common][sweep]") {
     const auto verbose_with = [](const char* tutorial_verbose, const char* verbose) {
         tutorial_verbose ? setenv("TUTORIAL_VERBOSE", tutorial_verbose, 1) : unsetenv("TUTORIAL_VERBOSE");

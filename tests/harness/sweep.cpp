@@ -323,6 +323,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
         }
     } else {
         full << report.text;
+        shape.untouched = report.untouched;
         const double percent = 100.0 * static_cast<double>(report.wrong) / static_cast<double>(report.total);
         char share[32];
         std::snprintf(share, sizeof share, "%.3g%%", percent);
@@ -360,6 +361,21 @@ std::string ShapeSweep::text() const {
     out << what_ << " fails for " << failed_ << " of " << run_count << " shapes";
     if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
     out << ".\n";
+    // A kernel that wrote nothing at all, in every shape (a step not begun, most often): a
+    // few lines say so, instead of a report per shape that would say it again and again.
+    const bool all_untouched =
+        failed_ == run_count && skipped_ == 0 &&
+        std::all_of(shapes_.begin(), shapes_.end(), [](const Shape& shape) { return !shape.untouched.empty(); });
+    if (all_untouched && !options_.verbose) {
+        out << wrap_report_text("In every shape, " + shapes_.front().untouched + " VERBOSE=1 shows each shape in full.");
+        if (options_.on_gpu) {
+            const std::string chapter = "make chapter" + std::to_string(options_.chapter);
+            out << "To find the cause, run these two:\n"
+                << "  " << chapter << " test BACKEND=emu   (barriers, bounds, order of threads)\n"
+                << "  " << chapter << " sanitize           (compute-sanitizer on the GPU)\n";
+        }
+        return out.str();
+    }
     std::vector<Parameters> failing, passing;
     std::vector<std::string> passing_labels;
     std::size_t listed = 0, further = 0;

@@ -117,6 +117,7 @@ private:
         bool passed = true;
         std::string full;  // the whole report of this shape, when it failed
         std::string line;  // one line on it, when it failed
+        std::string untouched;  // ComparisonReport::untouched, when it failed so
     };
     std::string what_;
     SweepOptions options_;
