@@ -48,7 +48,7 @@ BIN := $(BUILD)/$(TREE)/bin
 # so `make chapter1 test CXXFLAGS=-O0` changes the optimisation and nothing else.
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-INCLUDES := -Icommon -Ichapters/shared -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call folder_of,$(n)))
+INCLUDES := -Icommon -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call folder_of,$(n)))
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
 
@@ -94,19 +94,19 @@ link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIB
 
 # ---- Libraries ----------------------------------------------------------------------------------
 objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
-# common/: what every chapter uses. chapters/shared/: what several chapters share (the GEMM
+# common/: what every chapter uses. common/gemm/: what the GEMM chapters share (the test
 # cases and reference); its *_benchmark.cpp files go with the benchmarks (mk/bench.mk),
 # which alone link cuBLAS. The test harness (tests/harness/) is linked as objects, not an
 # archive: its Catch2 listeners register themselves and must not be left out.
 COMMON_LIBRARY := $(BUILD)/libcommon.a
-SHARED_LIBRARY := $(BUILD)/libchapters-shared.a
+GEMM_LIBRARY := $(BUILD)/libgemm.a
 HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
 $(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
 # Catch2 version 2 compiles its whole runner into the harness's main.cpp: the slowest file
 # of a first build by far, and no faster a runner for -O2. Build it unoptimised, without
 # debug information (`private`: the flags of its prerequisites stay as they are).
 $(BUILD)/tests/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
-$(SHARED_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard chapters/shared/*/*.cpp)))
+$(GEMM_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard common/gemm/*.cpp)))
 
 # ---- The backend ----------------------------------------------------------------------------------
 # The backend runs the kernels: cuda on the GPU, emu on the CPU (mk/emu.mk). Each sets
@@ -146,10 +146,10 @@ program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 has_demo = $(wildcard chapters/$(call folder_of,$(1))/demo.cpp)
 
 $(BIN)/chapter%-tests: $$(call kernels_of,$$*) $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) \
-                       $(HARNESS_OBJECTS) $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                       $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
-                      $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                      $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 
 # `make chapter2` builds chapter 2; with a verb (`make chapter2 test`) it only names it.

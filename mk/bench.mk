@@ -17,13 +17,13 @@ REQUIRE_GPU := bash tools/require-gpu.sh
 
 # ---- Benchmarks ------------------------------------------------------------------------
 # A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/,
-# and chapters/shared/*/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS and a GPU, so only benchmarks link it. A benchmark may time another
+# and common/gemm/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS and a GPU, so only benchmarks link it. A benchmark may time another
 # chapter's reference solution as its baseline (chapter 2 compares with chapter 1's naive
 # kernel): every reference solution is in SOLUTIONS_LIBRARY, linked after the chapter's
 # own kernels, so the linker takes from it only what the chapter does not define.
 BENCH_LIBRARY := $(BUILD)/libbenchmark.a
 SOLUTIONS_LIBRARY := $(BUILD)/libsolutions.a
-$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp chapters/shared/*/*_benchmark.cpp))
+$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/gemm/*_benchmark.cpp))
 $(SOLUTIONS_LIBRARY): $(call objects_of,$(wildcard solutions/*/*.cu))
 
 # OpenBLAS, optional: a bench.cpp may time it as the CPU's best (chapter 1 does), inside
@@ -34,7 +34,7 @@ HAVE_OPENBLAS = $(eval HAVE_OPENBLAS := $(shell printf '\043include <cblas.h>\n'
 $(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
 
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
-                       $(SOLUTIONS_LIBRARY) $(BENCH_LIBRARY) $(SHARED_LIBRARY) $(COMMON_LIBRARY)
+                       $(SOLUTIONS_LIBRARY) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
 	$(call link,-lcublas $(if $(HAVE_OPENBLAS),-lopenblas))
 
 BENCH_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call folder_of,$(n))/bench.cpp),$(n)))

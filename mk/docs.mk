@@ -28,7 +28,7 @@ DOCS_DIR := $(if $(filter instructor,$(DOCS_EDITION)),build/docs-instructor,buil
 DOCS_STAMP := $(DOCS_DIR)/html/.built
 
 CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call folder_of,$(n)))
-DOCS_API := common tests/harness chapters/shared $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
+DOCS_API := common tests/harness $(wildcard $(addsuffix /*.h,$(CHAPTER_FOLDERS)))
 DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css docs/*.js docs/*.xml docs/figures/* tools/tutorial/*.py) \
                 docs/Doxyfile $(AWESOME_CSS) \
                 $(wildcard common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) $(addsuffix /README.md,$(CHAPTER_FOLDERS)) $(addsuffix /figures/*,$(CHAPTER_FOLDERS))) \
@@ -43,7 +43,7 @@ DOCS_SETTINGS := \
   'IMAGE_PATH = $(wildcard $(addsuffix /figures,$(CHAPTER_FOLDERS)) docs/figures)' \
   'HTML_EXTRA_STYLESHEET = $(AWESOME_CSS) docs/site.css' \
   'HTML_EXTRA_FILES = docs/lesson_search.js $(DOCS_DIR)/pages/lesson_index.js' \
-  'STRIP_FROM_INC_PATH = common tests/harness chapters/shared $(CHAPTER_FOLDERS)' \
+  'STRIP_FROM_INC_PATH = common tests/harness $(CHAPTER_FOLDERS)' \
   'HAVE_DOT = $(HAVE_DOT)' \
   'DOT_PATH = $(dir $(shell command -v $(DOT) 2>/dev/null))' \
   'WARN_AS_ERROR = $(if $(filter 1,$(DOCS_STRICT)),FAIL_ON_WARNINGS,NO)' \

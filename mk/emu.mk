@@ -79,7 +79,7 @@ $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FIBER_RECORD) mk/emu.mk
 # The backend's own tests: kernels with planted bugs, each of which must be reported
 # with its diagnostic, beside correct twins that must pass under every schedule.
 EMU_PLANTED_OBJECTS := $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu))
-$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(HARNESS_OBJECTS) $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 
 .PHONY: test-emu

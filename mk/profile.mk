@@ -57,7 +57,7 @@ $(PROFILE_EMU)/%.o: %.cpp $(FLAGS_RECORD) mk/profile.mk
 profile_kernels_of = $(patsubst $(BUILD)/%,$(PROFILE_EMU)/%,$(call kernels_of,$(1)))
 $(BIN)/chapter%-profile: $$(call profile_kernels_of,$$*) $(PROFILE_EMU)/chapters/$$(call folder_of,$$*)/profile.o \
                          $(PROFILE_EMU)/common/profile/profile.o $$(call chapter_code_of,$$*) \
-                         $(SHARED_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                         $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 
 $(BUILD)/bin/profile-probe: $(PROFILE_EMU)/tests/profile_probe.o $(PROFILE_EMU)/tests/profile_kernels/traffic_kernels.o \
@@ -74,7 +74,7 @@ else
 # Linked with --wrap=__cudaLaunchKernel: the driver asks the occupancy API about every launch
 # (common/profile/profile.cpp).
 $(BIN)/chapter%-profile: $$(call kernels_of,$$*) $$(call program_of,$$*,profile) $(BUILD)/common/profile/profile.o \
-                         $$(call chapter_code_of,$$*) $(SHARED_LIBRARY) $(COMMON_LIBRARY)
+                         $$(call chapter_code_of,$$*) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
 	$(call link,-Wl$(comma)--wrap=__cudaLaunchKernel)
 # On the GPU only the occupancy calculator is tested.
 $(BUILD)/bin/profile-tests: $(BUILD)/tests/profile.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY)

@@ -34,7 +34,7 @@ struct Variant {
 /// @brief What a chapter's profile program profiles.
 struct Chapter {
     int number = 0;               ///< 1, 2, ...; `--chapter N` (make passes the registry's) overrides it
-    std::string slug;             ///< "02-tiled-gemm": names the output files
+    std::string slug;             ///< "02-tiled-gemm"; a program of no chapter (number 0) names its output files by it
     std::string size;             ///< the problem size, for people: "M = N = K = 128"
     std::vector<Variant> variants;  ///< in the lesson's order
 };

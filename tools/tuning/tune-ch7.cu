@@ -4,9 +4,9 @@
 //
 // One self-contained program, one GPU run of about two minutes. From the repository root:
 //
-//   nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -Icommon -Ichapters/shared -Ichapters/07-register-tiled-gemm \
+//   nvcc -std=c++17 -O3 -arch=sm_90 -lineinfo -Icommon -Ichapters/07-register-tiled-gemm \
 //        -Ichapters/03-box-mean -Ichapters/04-moving-average tools/tuning/tune-ch7.cu common/cuda_check.cpp \
-//        common/validate.cpp common/reference.cpp chapters/shared/gemm/gemm_reference.cpp chapters/03-box-mean/box_mean_reference.cpp \
+//        common/validate.cpp common/reference.cpp common/gemm/gemm_reference.cpp chapters/03-box-mean/box_mean_reference.cpp \
 //        chapters/04-moving-average/moving_average_reference.cpp -lcublas -o /tmp/tune-ch7-v2 && /tmp/tune-ch7-v2
 //
 // It includes the reference solutions (solutions/NN-name/*.cu: the templates of 7c, 7d,
