@@ -85,16 +85,20 @@ $(BUILD)/bin/profile-probe: $(BUILD)/tests/profile_probe.o $(BUILD)/tests/profil
 endif
 
 # ---- Registers per thread, from ptxas -----------------------------------------------------------
-# Registers and static shared memory of each kernel of chapter $* for PROFILE_ARCH. Without
-# nvcc the file says so, and the profile says that occupancy needs it and goes on.
+# Registers and static shared memory of each kernel of the .cu prerequisites for
+# PROFILE_ARCH, into the target ($(1): what to call them). Without nvcc the file is empty,
+# and the profile says that occupancy needs it and goes on.
+define ptxas_recipe
+@mkdir -p $(@D)
+@if [ -n "$(PROFILE_HAVE_NVCC)" ]; then \
+  echo "  PTXAS $(1) ($(PROFILE_ARCH), registers per thread)"; \
+  for source in $(filter %.cu,$^); do \
+    $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(INCLUDES) -c $$source -o /dev/null 2>&1 || exit 1; \
+  done > $@; \
+else : > $@; fi
+endef
 $(PROFILE_OUT)/chapter%-$(PROFILE_ARCH).ptxas.txt: $$(wildcard $(TREE)/$$(call folder_of,$$*)/*.cu) $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@if [ -n "$(PROFILE_HAVE_NVCC)" ]; then \
-	  echo "  PTXAS $(TREE)/$(call folder_of,$*) ($(PROFILE_ARCH), registers per thread)"; \
-	  for source in $(filter %.cu,$^); do \
-	    $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(INCLUDES) -c $$source -o /dev/null 2>&1 || exit 1; \
-	  done > $@; \
-	else : > $@; fi
+	$(call ptxas_recipe,$(TREE)/$(call folder_of,$*))
 
 # --ptxas only when the file holds something (it is empty without nvcc).
 ptxas_option = $$([ -s $(PROFILE_OUT)/chapter$(1)-$(PROFILE_ARCH).ptxas.txt ] && echo --ptxas $(PROFILE_OUT)/chapter$(1)-$(PROFILE_ARCH).ptxas.txt)
@@ -132,11 +136,7 @@ endef
 # measures, to hold the model to the hardware one access pattern at a time.
 PROBE_PTXAS := build/profile/probe-$(PROFILE_ARCH).ptxas.txt
 $(PROBE_PTXAS): tests/profile_kernels/traffic_kernels.cu $(FLAGS_RECORD)
-	@mkdir -p $(@D)
-	@if [ -n "$(PROFILE_HAVE_NVCC)" ]; then \
-	  echo "  PTXAS $< ($(PROFILE_ARCH), registers per thread)"; \
-	  $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(INCLUDES) -c $< -o /dev/null > $@ 2>&1 || exit 1; \
-	else : > $@; fi
+	$(call ptxas_recipe,$<)
 run_probe_predictor = EMU_SCHEDULE=forward ./build/emu/bin/profile-probe --arch $(PROFILE_ARCH) --out $(PROFILE_OUT) \
                         $$([ -s $(PROBE_PTXAS) ] && echo --ptxas $(PROBE_PTXAS))
 

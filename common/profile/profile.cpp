@@ -306,6 +306,17 @@ std::vector<ApiAnswer> read_api_occupancy(const std::string& path) {
 // "tiled_gemm_kernel<TILE>" -> "tiled_gemm_kernel": what ncu's name must contain.
 std::string base_name(const std::string& kernel) { return kernel.substr(0, kernel.find_first_of("<( ")); }
 
+// The next of @p launches (ncu's, or the occupancy API's, in launch order) from @p next on
+// whose kernel is @p kernel_text's; those before it are skipped. Null when none is left.
+template <class Launch>
+const Launch* next_launch_of(const std::vector<Launch>& launches, std::size_t& next, const std::string& kernel_text) {
+    while (next < launches.size()) {
+        const Launch& candidate = launches[next++];
+        if (candidate.kernel.find(base_name(kernel_text)) != std::string::npos) return &candidate;
+    }
+    return nullptr;
+}
+
 // ---- The table -----------------------------------------------------------------------------
 struct Row {
     std::string group;      // "global loads"
@@ -545,14 +556,7 @@ int run_emu(const Chapter& chapter, const Options& options) {
         for (std::size_t i = 0; i < launches.size(); ++i) {
             const LaunchProfile& p = launches[i];
             // ncu's launches in order; skip any whose name is not this kernel's.
-            const MeasuredLaunch* m = nullptr;
-            while (next_measured < measured.size()) {
-                const MeasuredLaunch& candidate = measured[next_measured++];
-                if (candidate.kernel.find(base_name(p.kernel_text)) != std::string::npos) {
-                    m = &candidate;
-                    break;
-                }
-            }
+            const MeasuredLaunch* m = next_launch_of(measured, next_measured, p.kernel_text);
             if (!measured.empty() && m == nullptr) {
                 std::printf("\n   (ncu measured no launch of %s in this order: is %s from the same build?)\n",
                             p.kernel_text.c_str(), options.measured.c_str());
@@ -560,14 +564,7 @@ int run_emu(const Chapter& chapter, const Options& options) {
             const std::string svg = prefix + "-" + std::to_string(index + 1) + "-" + slug_of(variant.kernel) + (launches.size() > 1 ? "-" + std::to_string(i + 1) : "") +
                                     "-banks.svg";
             if (p.worst_shared.found) write_bank_svg(svg, variant.kernel + ": " + variant.name, p.worst_shared);
-            const ApiAnswer* a = nullptr;
-            while (next_api < api.size()) {
-                const ApiAnswer& candidate = api[next_api++];
-                if (candidate.kernel.find(base_name(p.kernel_text)) != std::string::npos) {
-                    a = &candidate;
-                    break;
-                }
-            }
+            const ApiAnswer* a = next_launch_of(api, next_api, p.kernel_text);
             const Report r = report_launch(variant, p, m, a, ptxas, options, svg, !options.ptxas.empty());
             print_report(r, !measured.empty() || !api.empty());
             for (const Row& row : r.rows) {

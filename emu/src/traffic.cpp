@@ -153,13 +153,13 @@ bool one_word_on(const std::vector<Record>& records, const Slice& base, const Sl
 }
 
 // The compiler's wide accesses. Between two barriers, nvcc may serve a site's executions by
-// a warp that read (or write) consecutive words of shared memory in every lane with one 8- or
-// 16-byte instruction, as it does for an unrolled loop along a row: A_tile[ty][k] for k = 0
-// to 3 becomes one 16-byte load. It needs the first word on an 8- or 16-byte boundary in
-// every lane of the warp. So: each execution (in order) whose lanes all start on a 16-byte boundary and
-// has unused partners 1, 2 and 3 words on is one 16-byte access; else, on an 8-byte
-// boundary with a partner one word on, one 8-byte access; else itself. Returns each
-// access's first slice and width in words.
+// a warp that read (or write) consecutive words of shared memory in every lane with one 8-
+// or 16-byte instruction, as it does for an unrolled loop along a row: A_tile[ty][k] for
+// k = 0 to 3 becomes one 16-byte load. It needs the first word on an 8- or 16-byte boundary
+// in every lane of the warp. So: each execution (in order) whose lanes all start on a
+// 16-byte boundary and has unused partners 1, 2 and 3 words on is one 16-byte access; else,
+// on an 8-byte boundary with a partner one word on, one 8-byte access; else itself. Returns
+// each access's first slice and width in words.
 std::vector<std::pair<std::size_t, unsigned>> wide_accesses(const std::vector<Record>& records, const std::vector<Slice>& slices,
                                                             std::size_t warp_lanes) {
     std::unordered_map<std::uint64_t, std::vector<std::size_t>> by_address;  // first lane's address -> slices
@@ -240,6 +240,7 @@ void add_shared_request(State& s, const std::vector<Record>& records, const Slic
     const unsigned phase_lanes = phase_lanes_for(r0.size * width);
     unsigned ideal = 0, degree = 0;
     const unsigned wavefronts = shared_wavefronts(lanes, phase_lanes, &ideal);
+    // The worst phase of this request: its conflict degree.
     for (unsigned p = 0; p < kWarpSize / phase_lanes; ++p) {
         LaneAccess phase[32];
         for (unsigned l = p * phase_lanes; l < (p + 1) * phase_lanes; ++l) phase[l] = lanes[l];
@@ -306,6 +307,7 @@ void sum_up(BlockBuffer& b) {
     b.counters.clear();
 }
 
+// "file:line" of the code at @p site, from the debug information (addr2line).
 std::string site_location(const void* site) {
     Dl_info info{};
     if (dladdr(site, &info) == 0 || info.dli_fname == nullptr) return "an unknown site";
@@ -333,6 +335,15 @@ std::string site_location(const void* site) {
     return location;
 }
 
+}  // namespace
+
+namespace {
+// Wavefronts for distinct, sorted 4-byte words served together: the words of the busiest bank.
+unsigned busiest_bank(const std::vector<std::uint64_t>& words) {
+    unsigned per_bank[kBanks] = {}, busiest = 0;
+    for (std::uint64_t w : words) busiest = std::max(busiest, ++per_bank[w % kBanks]);
+    return busiest;
+}
 }  // namespace
 
 // The bank rule, as measured on an H100 with Nsight Compute (make profile-probe BACKEND=cuda):
@@ -377,8 +388,7 @@ unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, 
         ph.addresses.erase(std::unique(ph.addresses.begin(), ph.addresses.end()), ph.addresses.end());
         std::sort(ph.words.begin(), ph.words.end());
         ph.words.erase(std::unique(ph.words.begin(), ph.words.end()), ph.words.end());
-        unsigned per_bank[kBanks] = {};
-        for (std::uint64_t w : ph.words) ph.wavefronts = std::max(ph.wavefronts, ++per_bank[w % kBanks]);
+        ph.wavefronts = busiest_bank(ph.words);
     }
     const auto ideal_of = [](const Phase& ph) -> unsigned {
         return ph.active ? static_cast<unsigned>((ph.words.size() * kBankBytes + 127) / 128) : 0u;
@@ -397,9 +407,7 @@ unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, 
                 both.insert(both.end(), b.words.begin(), b.words.end());
                 std::sort(both.begin(), both.end());
                 both.erase(std::unique(both.begin(), both.end()), both.end());
-                unsigned per_bank[kBanks] = {}, busiest = 0;
-                for (std::uint64_t w : both) busiest = std::max(busiest, ++per_bank[w % kBanks]);
-                total += busiest == 1 ? 1 : a.wavefronts + b.wavefronts;
+                total += busiest_bank(both) == 1 ? 1 : a.wavefronts + b.wavefronts;
                 best += 1;
             } else if (a.active && b.active && phase_lanes == 8 && a.addresses == b.addresses && a.words.size() <= kBanks / 2) {
                 // Two quarter-warps reading the same elements, in half the banks or fewer:
@@ -544,10 +552,6 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
     s.shared_sites.clear();
     s.unique[0].clear();
     s.unique[1].clear();
-}
-
-void note_pointer_cast() {
-    if (recording) state().casts = true;
 }
 
 namespace {

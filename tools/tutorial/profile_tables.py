@@ -34,8 +34,9 @@ MARK_END = "<!-- END PROFILE TABLE -->"
 class Variant:
     """One kernel variant of a predicted table: its counters by (group, counter)."""
 
-    def __init__(self, chapter: int, name: str, kernel: str):
+    def __init__(self, chapter: int, name: str, kernel: str, base_name: str | None = None):
         self.chapter, self.name, self.kernel = chapter, name, kernel
+        self.base_name = base_name or name  # the profile's name for it ("..., launch 2" drops the suffix)
         self.counters: dict[tuple[str, str], float] = {}
 
     def get(self, group: str, counter: str, default: float = 0.0) -> float:
@@ -69,8 +70,7 @@ def read_predicted(path: Path, chapter: int) -> list[Variant]:
                 launches[row["variant"]] = launches.get(row["variant"], 0) + 1
                 number = launches[row["variant"]]
                 name = row["variant"] if number == 1 else f"{row['variant']}, launch {number}"
-                current = Variant(chapter, name, row["kernel"])
-                current.base_name = row["variant"]
+                current = Variant(chapter, name, row["kernel"], row["variant"])
                 variants.append(current)
             current.counters[key] = float(row["predicted"])
     return variants

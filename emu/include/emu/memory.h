@@ -169,7 +169,7 @@ public:
     template <class U>
     explicit operator U*() const {
 #ifdef EMU_PROFILE
-        traffic::detail::note_pointer_cast();  // the profiler cannot follow the cast pointer
+        traffic::detail::note_pointer_cast_to(pointer_);  // the profiler cannot follow the cast pointer
 #endif
         return (U*)pointer_;
     }

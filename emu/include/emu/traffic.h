@@ -143,10 +143,9 @@ unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, 
 namespace detail {
 /// @brief On while a launch is being recorded (emu/src/traffic.cpp sets it).
 extern bool recording;
-/// @brief Note that the running kernel cast a checked pointer to another pointer type.
-void note_pointer_cast();
-/// @brief note_pointer_cast(), when @p address lies in a cudaMalloc buffer or in the
-/// running block's shared memory (a cast pointer to a local variable is no traffic).
+/// @brief Note that the running kernel made a raw pointer of a cast one that points at
+/// @p address, when that lies in a cudaMalloc buffer or in the running block's shared
+/// memory (a cast pointer to a local variable is no traffic): the counts are then partial.
 void note_pointer_cast_to(const void* address);
 /// @brief Record an access through a cast pointer: as global or shared by where @p address
 /// lies, not at all when it lies in neither (a local variable).
