@@ -47,6 +47,11 @@ grade_one() {
     mkdir -p "$scratch/build"
     tar -C "$course/build" --exclude=./emu/solutions --exclude=./emu/chapters/bin --exclude=./emu/compile_commands \
         -cf - ./emu | tar -C "$scratch/build" -xf -
+    # Every student file starts as the skeleton that the solutions' markers make, never as
+    # this copy's chapters/ (which may hold the instructor's own solved work); then the
+    # files the student submitted replace their skeletons.
+    (cd "$scratch" && python3 -m tools.tutorial skeletons --write >/dev/null) ||
+        { echo "grade-submissions: could not write the skeletons in $scratch" >&2; return 1; }
     local taken=() missing=()
     while IFS=$'\t' read -r _ folder _; do
         for file in "$course/solutions/$folder"/*.cu; do
