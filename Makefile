@@ -271,14 +271,18 @@ reset:
 # through the judge, which keeps only what the harness reports on its channel.
 # FULL_MARKS=1: exit with 1 unless every chapter graded scores 100% (GitHub Classroom).
 solution_objects_of = $(call objects_of,$(wildcard solutions/$(call folder_of,$(1))/*.cu))
-grade_guard = $(TUTORIAL) guard --student $(call kernels_of,$(1)) --baseline $(if $(wildcard $(2)),$(call solution_objects_of,$(1))) \
+# GRADE_BASELINE=none leaves the solution's objects out of the check (make check: the
+# solutions pass it on the general rules alone).
+grade_guard = $(TUTORIAL) guard --student $(call kernels_of,$(1)) \
+	--baseline $(if $(filter none,$(GRADE_BASELINE)),,$(if $(wildcard $(2)),$(call solution_objects_of,$(1)))) \
 	--parts $(call program_of,$(1),test) $(call chapter_code_of,$(1)) $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) \
 	--backend-parts $(BACKEND_LIBRARY) --binary $(BIN)/chapter$(1)-tests --out $(GRADE_DIR)/chapter$(1)-guard.txt >/dev/null
 grade:
 	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
 	@for n in $(SELECTED); do \
 	  if [ -d solutions/$$($(TUTORIAL) chapters --fields | awk -F'\t' -v n=$$n '$$1 == n {print $$2}') ]; then \
-	    $(MAKE) chapter$$n SOLUTIONS=1 BACKEND=$(BACKEND) >$(GRADE_DIR)/chapter$$n-baseline-build.log 2>&1; \
+	    $(MAKE) $(BUILD)/solutions/bin/chapter$$n-tests$(EXPECTED_SUFFIX) SOLUTIONS=1 BACKEND=$(BACKEND) \
+	      >$(GRADE_DIR)/chapter$$n-baseline-build.log 2>&1; \
 	    echo $$? >$(GRADE_DIR)/chapter$$n-baseline-build.status; \
 	  fi; \
 	done
@@ -287,18 +291,22 @@ grade:
 	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ] && [ ! -s $(GRADE_DIR)/chapter$$n-guard.txt ]; then \
 	    TUTORIAL_SEED=$(SEED) $(TUTORIAL) judge --binary $(BIN)/chapter$$n-tests --results $(GRADE_DIR)/chapter$$n.results \
 	      --log $(GRADE_DIR)/chapter$$n-test.log; \
-	    $(if $(filter solutions,$(TREE)),cp $(GRADE_DIR)/chapter$$n.results $(GRADE_DIR)/chapter$$n-expected.results 2>/dev/null;) \
 	  fi; \
 	done
 	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(if $(filter 1,$(FULL_MARKS)),--full-marks) $(SELECTED)
+# The solution's run, made once per seed and kept: its graded cases are those every
+# graded run of the chapter must report (the judge writes it, with its .judge file).
+EXPECTED_SUFFIX = .expected-seed$(or $(SEED),default)
+$(BUILD)/solutions/bin/chapter%-tests$(EXPECTED_SUFFIX): $(BUILD)/solutions/bin/chapter%-tests
+	@TUTORIAL_SEED=$(SEED) $(TUTORIAL) judge --binary $< --results $@ --log $@.log
+	@grep -q '^state=finished' $@ || { echo "the solution's run did not finish: see $@.log"; rm -f $@; exit 1; }
 # One chapter's checks before any student code runs: its objects, and the solution's run.
 grade_baseline = \
 	if [ "$$(cat $(GRADE_DIR)/chapter$(1)-build.status)" = 0 ]; then \
 	  with_solution=$$(cat $(GRADE_DIR)/chapter$(1)-baseline-build.status 2>/dev/null); \
 	  $(call grade_guard,$(1),$(BUILD)/solutions/bin/chapter$(1)-tests) || true; \
-	  if [ "$$with_solution" = 0 ] && [ $(TREE) != solutions ]; then \
-	    TUTORIAL_SEED=$(SEED) $(TUTORIAL) judge --binary $(BUILD)/solutions/bin/chapter$(1)-tests \
-	      --results $(GRADE_DIR)/chapter$(1)-expected.results --log $(GRADE_DIR)/chapter$(1)-expected.log; \
+	  if [ "$$with_solution" = 0 ]; then \
+	    cp $(BUILD)/solutions/bin/chapter$(1)-tests$(EXPECTED_SUFFIX) $(GRADE_DIR)/chapter$(1)-expected.results; \
 	  fi; \
 	fi;
 skeletons:

@@ -16,7 +16,9 @@ echo "the instructor's and student's tools"
 # ---- Grading -------------------------------------------------------------------------------
 for tree in skeleton solution; do
     dir=build/check/grade-$tree
-    if [ "$tree" = skeleton ]; then flags=(); expected=0; else flags=(SOLUTIONS=1); expected=100; fi
+    # The solutions are checked without the allowance of their own objects (GRADE_BASELINE=none):
+    # the object check's general rules must accept every one of them.
+    if [ "$tree" = skeleton ]; then flags=(); expected=0; else flags=(SOLUTIONS=1 GRADE_BASELINE=none); expected=100; fi
     make grade "${flags[@]}" GRADE_DIR="$dir" >"$logs/grade-$tree.log" 2>&1
     if report=$(tutorial check-results --score "$expected" "$dir/results.json" "$dir"/chapter*.json 2>&1); then
         pass "make grade of the ${tree}s: valid results.json, overall and per chapter, scoring $expected"

@@ -60,7 +60,7 @@ snprintf sprintf vsnprintf vsprintf __printf_chk __fprintf_chk __vfprintf_chk __
 __sprintf_chk __snprintf_chk __vsnprintf_chk __vsprintf_chk __memcpy_chk __memmove_chk __memset_chk
 __strcpy_chk __strncpy_chk __strcat_chk __strncat_chk stdout stderr malloc calloc realloc free
 aligned_alloc posix_memalign abs labs llabs div ldiv qsort bsearch strtol strtoll strtoul strtoull
-strtod strtof atoi atol atof __errno_location __stack_chk_fail __assert_fail __cxa_atexit
+strtod strtof atoi atol atof __errno_location __stack_chk_fail __assert_fail __cxa_atexit atexit
 __dso_handle __cxa_guard_acquire __cxa_guard_release __cxa_guard_abort __cxa_allocate_exception
 __cxa_free_exception __cxa_throw __cxa_begin_catch __cxa_end_catch __cxa_rethrow __cxa_pure_virtual
 __cxa_deleted_virtual __cxa_call_unexpected __cxa_get_exception_ptr __cxa_throw_bad_array_new_length
