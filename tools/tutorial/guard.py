@@ -22,7 +22,8 @@ files or run commands. Each object compiled from a student file (on either backe
    except files, threads, processes, signals and the ways to end a program; the CUDA
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
    that its translation calls, namespaces emu::detail and emu::traffic::detail); and
-   common/'s functions (its archives) other than those whose names say "reference". Never
+   common/'s functions (its archives) other than those whose names say "reference" and
+   the test-case machinery (members named *cases*, which run the reference). Never
    the chapter's reference code (its .cpp files), the test program, the harness, Catch2,
    or the CPU backend's controls (emu::set_schedules and the like).
 3. run nothing before main that could precede the grader's channel: no constructor or
@@ -176,7 +177,9 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                 defined_by_objects.add(name)
                 if part in backend_parts:
                     backend_names.add(name)
-                elif part.suffix == ".a" and "reference" not in name.lower():
+                elif part.suffix == ".a" and "reference" not in name.lower() and "cases" not in member:
+                    # The test-case machinery (common/gemm/gemm_cases.cpp) runs the reference
+                    # and reports on it: the tests' to call, not the student's.
                     callable_project.add(name)
     library_exports: dict[str, str] = {}
     math: set[str] = set()
