@@ -1,7 +1,6 @@
 # Grades a student cannot forge, in `make check`. Sourced by tools/check.sh, after the
 # chapters were built in both trees, whose pass, fail and skip functions, counters,
-# $backend and $logs it uses. On the CPU backend (the object check of nvcc's objects is
-# the same code; docs/instructors.md says how to run it on a GPU):
+# $backend and $logs it uses, on the backend of the check (with a GPU, nvcc's objects):
 #   - an instructor's copy of the course whose chapter 1 holds solved work grades, with
 #     tools/grade-submissions.sh, a student who submitted nothing at 0% (the missing file
 #     is the skeleton made from the solution, not the instructor's file);
@@ -13,11 +12,6 @@
 # check passes them on its general rules alone.)
 
 echo "grading that a submission cannot forge"
-
-if [ "$backend" != emu ]; then
-    skip "planted forgeries: they are graded on the CPU backend (make check BACKEND=emu)"
-    return 0 2>/dev/null || exit 0
-fi
 
 grading_root=build/check/grading
 course_copy=$grading_root/course
@@ -32,7 +26,7 @@ student_file=chapters/$chapter1_folder/$(basename "$(ls solutions/"$chapter1_fol
 tar --exclude=./build --exclude=./.git -cf - . | tar -C "$course_copy" -xf -
 cp "solutions/$chapter1_folder/$(basename "$student_file")" "$course_copy/$student_file"
 mkdir -p "$course_copy/build"
-tar -C build --exclude=./emu/chapters/bin --exclude=./emu/compile_commands -cf - ./emu | tar -C "$course_copy/build" -xf -
+tar -C build --exclude="./$backend/chapters/bin" --exclude="./$backend/compile_commands" -cf - "./$backend" | tar -C "$course_copy/build" -xf -
 
 # One student per forgery: chapter 1's skeleton with the forgery added (or the forgery as
 # the whole file); one who solved it legitimately; one who submitted nothing.
@@ -52,8 +46,8 @@ mkdir -p "$submissions/legitimate/chapters/$chapter1_folder" "$submissions/empty
 cp tests/grading/legitimate/"$(basename "$student_file")" "$submissions/legitimate/$student_file"
 
 log=$logs/grade-submissions.log
-if GRADE_CHAPTERS=1 GRADE_TIMEOUT=900 bash "$course_copy/tools/grade-submissions.sh" "$PWD/$submissions" "$PWD/$graded" 2 >"$log" 2>&1; then
-    pass "tools/grade-submissions.sh graded $(find "$submissions" -mindepth 1 -maxdepth 1 -type d | wc -l) submissions of chapter 1"
+if GRADE_BACKEND=$backend GRADE_CHAPTERS=1 GRADE_TIMEOUT=900 bash "$course_copy/tools/grade-submissions.sh" "$PWD/$submissions" "$PWD/$graded" 2 >"$log" 2>&1; then
+    pass "tools/grade-submissions.sh ($backend backend) graded $(find "$submissions" -mindepth 1 -maxdepth 1 -type d | wc -l) submissions of chapter 1"
 else
     fail "tools/grade-submissions.sh failed" "$(tail -n 5 "$log"; echo "full log: $log")"
 fi

@@ -161,6 +161,19 @@ def shared_libraries(binary: Path) -> list[Path]:
     return found
 
 
+def short_name(readable: str) -> str:
+    """A demangled name without its parameter list: "tutorial::gemm_reference(...)"."""
+    depth = 0
+    for i, c in enumerate(readable):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "(" and depth == 0 and i > 0 and not readable.startswith("operator", i - 8):
+            return readable[:i] + ("()" if readable[i:].startswith("()") else "(...)")
+    return readable
+
+
 def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_parts: list[Path],
           binary: Path, backend: str) -> list[str]:
     defined_elsewhere: dict[str, str] = {}  # name -> which part defines it
@@ -222,13 +235,14 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     for path, syms in own.items():
         source = path.name
         for name, kind in syms:
-            shown = readable.get(name, name)
+            shown = short_name(readable.get(name, name))
             if kind == "i":
                 findings.append(f"{source} defines {shown} as an ifunc, whose resolver runs before the tests")
             elif kind in UNDEFINED:
                 if not allowed_call(name):
-                    owner = defined_elsewhere.get(name) or library_exports.get(name) or "nowhere in the program"
-                    findings.append(f"{source} calls or uses {shown} (from {owner}), which student code may not use")
+                    owner = defined_elsewhere.get(name) or library_exports.get(name)
+                    where = f" (from {Path(owner).name if '(' not in owner else owner.split('/')[-1]})" if owner else ""
+                    findings.append(f"{source} calls or uses {shown}{where}, which student code may not use")
             elif kind in STRONG and name not in baseline_defined:
                 owner = defined_elsewhere.get(name) or library_exports.get(name)
                 if owner:
