@@ -165,9 +165,12 @@ chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.c
 program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 has_demo = $(wildcard chapters/$(call folder_of,$(1))/demo.cpp)
 
-$(BIN)/chapter%-tests: $$(call kernels_of,$$*) $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) \
-                       $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
-	$(link)
+# The student's objects come last, then the libraries again for what they call: where
+# they define an inline function or template instance that another part defines too, the
+# linker keeps the first copy, so the tests never run the student's (tools/tutorial/guard.py).
+$(BIN)/chapter%-tests: $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
+                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $$(call kernels_of,$$*)
+	$(call link,$(GEMM_LIBRARY) $(COMMON_LIBRARY))
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
@@ -269,6 +272,7 @@ test-common: $(BUILD)/bin/common-tests
 #: make chapterN reset      back to the chapter's skeleton; your files are saved under build/backups/
 #: make grade               build and test every chapter (or the named ones): a score table, JUnit XML
 #:                          and Gradescope's results.json in build/grade/ (docs/instructors.md)
+#: ... FULL_MARKS=1         make grade: exit status 1 unless every chapter graded scores 100% (Classroom)
 #: make skeletons           (maintainers) write what is generated: each chapters/ file from its solution's
 #:                          markers, and .github/workflows/classroom.yml from the registry
 #: make classroom           (instructors) write .github/workflows/classroom.yml from the chapters
@@ -296,16 +300,50 @@ solution:
 	@$(TUTORIAL) solution $(NAMED) $(if $(filter 1,$(FORCE)),--force)
 reset:
 	@$(TUTORIAL) reset $(NAMED)
+# grade: build each chapter, and its solution when solutions/ has it (the baseline);
+# check the student's objects (guard) and run the solution's tests (the cases to expect)
+# before any student code runs; then run the tests of each chapter whose objects passed,
+# through the judge, which keeps only what the harness reports on its channel.
+# FULL_MARKS=1: exit with 1 unless every chapter graded scores 100% (GitHub Classroom).
+solution_objects_of = $(call objects_of,$(wildcard solutions/$(call folder_of,$(1))/*.cu))
+# GRADE_BASELINE=none leaves the solution's objects out of the check (make check: the
+# solutions pass it on the general rules alone).
+grade_guard = $(TUTORIAL) guard --student $(call kernels_of,$(1)) \
+	--baseline $(if $(filter none,$(GRADE_BASELINE)),,$(if $(wildcard $(2)),$(call solution_objects_of,$(1)))) \
+	--parts $(call program_of,$(1),test) $(call chapter_code_of,$(1)) $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) \
+	--backend-parts $(BACKEND_LIBRARY) --binary $(BIN)/chapter$(1)-tests --out $(GRADE_DIR)/chapter$(1)-guard.txt >/dev/null
 grade:
 	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
 	@for n in $(SELECTED); do \
-	  binary=$(BIN)/chapter$$n-tests; rm -f $$binary.results; \
-	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ]; then \
-	    TUTORIAL_RESULTS_FILE=$$binary.results \
-	      $$binary >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
+	  if [ -d solutions/$$($(TUTORIAL) chapters --fields | awk -F'\t' -v n=$$n '$$1 == n {print $$2}') ]; then \
+	    $(MAKE) $(BUILD)/solutions/bin/chapter$$n-tests$(EXPECTED_SUFFIX) SOLUTIONS=1 BACKEND=$(BACKEND) \
+	      >$(GRADE_DIR)/chapter$$n-baseline-build.log 2>&1; \
+	    echo $$? >$(GRADE_DIR)/chapter$$n-baseline-build.status; \
 	  fi; \
 	done
-	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(SELECTED)
+	@$(foreach n,$(SELECTED),$(call grade_baseline,$(n)))
+	@for n in $(SELECTED); do \
+	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ] && [ ! -s $(GRADE_DIR)/chapter$$n-guard.txt ]; then \
+	    $(TUTORIAL) judge --binary $(BIN)/chapter$$n-tests --results $(GRADE_DIR)/chapter$$n.results \
+	      --log $(GRADE_DIR)/chapter$$n-test.log; \
+	  fi; \
+	done
+	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(if $(filter 1,$(FULL_MARKS)),--full-marks) $(SELECTED)
+# The solution's run, made once per seed and kept: its graded cases are those every
+# graded run of the chapter must report (the judge writes it, with its .judge file).
+EXPECTED_SUFFIX = .expected-seed$(or $(SEED),default)
+$(BUILD)/solutions/bin/chapter%-tests$(EXPECTED_SUFFIX): $(BUILD)/solutions/bin/chapter%-tests
+	@$(TUTORIAL) judge --binary $< --results $@ --log $@.log
+	@grep -q '^state=finished' $@ || { echo "the solution's run did not finish: see $@.log"; rm -f $@; exit 1; }
+# One chapter's checks before any student code runs: its objects, and the solution's run.
+grade_baseline = \
+	if [ "$$(cat $(GRADE_DIR)/chapter$(1)-build.status)" = 0 ]; then \
+	  with_solution=$$(cat $(GRADE_DIR)/chapter$(1)-baseline-build.status 2>/dev/null); \
+	  $(call grade_guard,$(1),$(BUILD)/solutions/bin/chapter$(1)-tests) || true; \
+	  if [ "$$with_solution" = 0 ]; then \
+	    cp $(BUILD)/solutions/bin/chapter$(1)-tests$(EXPECTED_SUFFIX) $(GRADE_DIR)/chapter$(1)-expected.results; \
+	  fi; \
+	fi;
 skeletons:
 	@$(TUTORIAL) skeletons --write
 	@$(TUTORIAL) classroom --write

@@ -5,7 +5,8 @@
 #     solutions full marks (100);
 #   - .github/workflows/classroom.yml is what the registry makes, parses as YAML, and
 #     names only commands that exist (make -n runs each) and the known actions;
-#   - watch mode: started on chapter 1, its file touched, one re-run seen, then stopped
+#   - watch mode: started on chapter 1, its file touched during the first run (which must
+#     be stopped and run again, unreported) and after a report (one more run), then stopped
 #     by a signal, within a time limit;
 #   - clangd --check on every chapter's student file and solution shows no diagnostic
 #     (a named skip without clangd).
@@ -15,7 +16,9 @@ echo "the instructor's and student's tools"
 # ---- Grading -------------------------------------------------------------------------------
 for tree in skeleton solution; do
     dir=build/check/grade-$tree
-    if [ "$tree" = skeleton ]; then flags=(); expected=0; else flags=(SOLUTIONS=1); expected=100; fi
+    # The solutions are checked without the allowance of their own objects (GRADE_BASELINE=none):
+    # the object check's general rules must accept every one of them.
+    if [ "$tree" = skeleton ]; then flags=(); expected=0; else flags=(SOLUTIONS=1 GRADE_BASELINE=none); expected=100; fi
     make grade "${flags[@]}" GRADE_DIR="$dir" >"$logs/grade-$tree.log" 2>&1
     if report=$(tutorial check-results --score "$expected" "$dir/results.json" "$dir"/chapter*.json 2>&1); then
         pass "make grade of the ${tree}s: valid results.json, overall and per chapter, scoring $expected"
@@ -76,13 +79,21 @@ else
 fi
 
 # ---- Watch mode ------------------------------------------------------------------------------------
-# Chapter 1's skeleton: its tests fail fast. The watcher runs them, waits; the file is
-# touched; it runs them again and waits; a TERM (as Ctrl-C, which a background job
-# cannot receive) stops it cleanly. 300 s in all at most.
+# Chapter 1's skeleton: its tests fail fast. The file is touched while the first run is
+# under way (make is still starting when the run's header line appears): that run must be
+# stopped, never reported, and a second one started. Once its report is shown, the file
+# is touched again: a third run. A TERM (as Ctrl-C, which a background job cannot
+# receive) stops it cleanly. 300 s in all at most.
 watch_log=$logs/watch.log
 student_file=$(ls chapters/"$(tutorial chapters --fields | awk -F'\t' 'NR == 1 {print $2}')"/*.cu | head -n 1)
 WATCH_QUIET=1 timeout 300 bash tools/watch.sh 1 BACKEND="$backend" >"$watch_log" 2>&1 &
 watcher=$!
+waited=0
+until [ "$(grep -c '^== make chapter1 test' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
+    sleep 0.1; waited=$((waited + 1))
+done
+touch "$student_file"
+reports_during_first_run=$(grep -c '^Watching ' "$watch_log")
 waited=0
 until [ "$(grep -c '^Watching ' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
     sleep 1; waited=$((waited + 1))
@@ -96,10 +107,12 @@ kill -TERM $watcher 2>/dev/null
 wait $watcher
 watch_status=$?
 runs=$(grep -c '^== make chapter1 test' "$watch_log")
-if [ "$runs" -eq 2 ] && [ $watch_status -eq 0 ] && grep -q '^Stopped watching chapter1\.' "$watch_log"; then
-    pass "make chapter1 watch: ran the tests, ran them again when $student_file was saved, stopped cleanly"
+reports=$(grep -c '^Not yet: \|^chapter1 passes\.' "$watch_log")
+if [ "$reports_during_first_run" -eq 0 ] && [ "$runs" -eq 3 ] && [ "$reports" -eq 2 ] && [ $watch_status -eq 0 ] &&
+    grep -q '^(a file was saved during the last run' "$watch_log" && grep -q '^Stopped watching chapter1\.' "$watch_log"; then
+    pass "make chapter1 watch: a save during a run stopped it unreported and ran the tests again; a save after a report ran them again; stopped cleanly"
 else
-    fail "make chapter1 watch: expected 2 runs and a clean stop, got $runs runs, exit status $watch_status" \
+    fail "make chapter1 watch: expected 3 runs (the first stopped by a save), 2 reports and a clean stop; got $runs runs, $reports reports, exit status $watch_status" \
         "$(tail -n 15 "$watch_log")"
 fi
 

@@ -15,8 +15,9 @@
 # link of each leads somewhere, and the student edition holds no line of solution code
 # while the instructor edition holds them all. Without Doxygen (or Python 3) the site's
 # checks are skipped, and say so. tools/check-profile.sh, tools/check-bench.sh,
-# tools/check-workflow.sh and tools/check-tools.sh (grading, Classroom, watch, editor) add
-# their own items. The last line is "N passed, M failed", then ", K skipped" when K > 0.
+# tools/check-workflow.sh, tools/check-tools.sh (grading, Classroom, watch, editor) and
+# tools/check-grading.sh (planted forgeries, which must score 0) add their own items.
+# The last line is "N passed, M failed", then ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
 # No warning in the project's own code: every build below, and the builds the scripts it
@@ -153,6 +154,7 @@ source tools/check-profile.sh
 source tools/check-bench.sh
 source tools/check-workflow.sh
 source tools/check-tools.sh
+source tools/check-grading.sh
 
 echo "bad input"
 log=build/check/bad-input-summary.log

@@ -8,11 +8,14 @@
 # (each chapter's .cu files, the names solutions/ has): the tests, the Makefile and
 # everything else come from this copy of the course, so a submission cannot change how
 # it is graded. Each submission is graded in its own scratch copy (under OUT/.work/) on
-# the CPU backend, with `make grade` and this copy's build as a head start; JOBS of them
-# run at once (default: the number of cores), each limited to GRADE_TIMEOUT seconds
-# (default 1800); the scratch copies are deleted after (KEEP_WORK=1 keeps them). Student
-# code runs on this machine: run this as a user (or in a container) that can reach
-# nothing it should not.
+# the CPU backend (GRADE_BACKEND=cuda: on the GPU), with `make grade` and this copy's
+# build as a head start; JOBS of them run at once (default: the number of cores), each
+# limited to GRADE_TIMEOUT seconds (default 1800); the scratch copies are deleted after (KEEP_WORK=1 keeps them).
+# GRADE_CHAPTERS="1 2" grades only those chapters. A file a student did not submit is
+# graded as the skeleton that the solutions' markers make (tools/tutorial/skeleton.py),
+# never as this copy's chapters/ file. make grade refuses code that could forge a grade
+# (docs/instructors.md, "What the grader defends against"); still, student code runs on
+# this machine: run this as a user (or in a container) that can reach nothing it should not.
 #
 # OUT/<student>/ receives make grade's reports: results.json (Gradescope), junit.xml,
 # chapterN.{json,xml}, summary.txt. OUT/grades.csv has a row per student: the percentage
@@ -31,9 +34,27 @@ mkdir -p "$out/.work"
 out=$(cd "$out" && pwd)
 submissions=$(cd "$submissions" && pwd)
 
-# The course once, built for the CPU backend: every scratch copy starts from its build.
-echo "Building the course's shared code once (make test-common BACKEND=emu)..."
-make test-common BACKEND=emu >"$out/.work/course-build.log" 2>&1 ||
+# GRADE_CHAPTERS="1 3": grade those chapters only (default: every chapter).
+# GRADE_BACKEND=cuda: on the GPU (default emu, the CPU backend).
+backend=${GRADE_BACKEND:-emu}
+case "$backend" in emu | cuda) ;; *) echo "grade-submissions: GRADE_BACKEND must be emu or cuda, got '$backend'" >&2; exit 1 ;; esac
+chapters=${GRADE_CHAPTERS:-$(python3 -m tools.tutorial chapters --fields | cut -f1 | tr '\n' ' ')}
+for n in $chapters; do
+    python3 -m tools.tutorial chapters --fields | cut -f1 | grep -qx "$n" ||
+        { echo "grade-submissions: GRADE_CHAPTERS names chapter $n, which the registry does not have" >&2; exit 1; }
+done
+chapter_goals=$(printf 'chapter%s ' $chapters)
+
+# The course once, built for the backend: every scratch copy starts from its build,
+# which holds the solutions' programs and their runs (the cases each chapter must report).
+echo "Building the course's shared code and solutions once (make test-common BACKEND=$backend)..."
+build_course() {
+    make test-common BACKEND="$backend" && make $chapter_goals SOLUTIONS=1 BACKEND="$backend" || return 1
+    for n in $chapters; do
+        make "build/$backend/solutions/bin/chapter$n-tests.expected-seeddefault" SOLUTIONS=1 BACKEND="$backend" || return 1
+    done
+}
+build_course >"$out/.work/course-build.log" 2>&1 ||
     { echo "grade-submissions: the course does not build; see $out/.work/course-build.log" >&2; exit 1; }
 
 grade_one() {
@@ -42,13 +63,19 @@ grade_one() {
     scratch=$out/.work/$name
     rm -rf "$scratch"
     mkdir -p "$scratch"
-    # The course without its build, then its emu build (objects keep their times).
+    # The course without its build, then its build for the backend (objects keep their times).
     tar -C "$course" --exclude=./build --exclude=./.git -cf - . | tar -C "$scratch" -xf -
     mkdir -p "$scratch/build"
-    tar -C "$course/build" --exclude=./emu/solutions --exclude=./emu/chapters/bin --exclude=./emu/compile_commands \
-        -cf - ./emu | tar -C "$scratch/build" -xf -
+    tar -C "$course/build" --exclude="./$backend/chapters/bin" --exclude="./$backend/compile_commands" \
+        -cf - "./$backend" | tar -C "$scratch/build" -xf -
+    # Every student file starts as the skeleton that the solutions' markers make, never as
+    # this copy's chapters/ (which may hold the instructor's own solved work); then the
+    # files the student submitted replace their skeletons.
+    (cd "$scratch" && python3 -m tools.tutorial skeletons --write >/dev/null) ||
+        { echo "grade-submissions: could not write the skeletons in $scratch" >&2; return 1; }
     local taken=() missing=()
-    while IFS=$'\t' read -r _ folder _; do
+    while IFS=$'\t' read -r number folder _; do
+        [[ " $chapters " == *" $number "* ]] || continue
         for file in "$course/solutions/$folder"/*.cu; do
             file=chapters/$folder/$(basename "$file")
             if [ -f "$student/$file" ]; then
@@ -58,10 +85,10 @@ grade_one() {
             fi
         done
     done < <(python3 -m tools.tutorial chapters --fields)
-    # The grader needs no solutions: without them a chapter's "not started" is unknown,
-    # which grading does not use.
-    rm -rf "$scratch/solutions"
-    (cd "$scratch" && timeout "$timeout_s" make grade BACKEND=emu JOBS=1 >grade.log 2>&1)
+    # The solutions stay: make grade checks the student's objects against theirs and
+    # counts the cases against their run (student code cannot read files: make grade
+    # refuses objects that could).
+    (cd "$scratch" && timeout "$timeout_s" make grade $chapter_goals BACKEND="$backend" JOBS=1 >grade.log 2>&1)
     local status=$?
     mkdir -p "$out/$name"
     cp -a "$scratch/build/grade/." "$out/$name/" 2>/dev/null
@@ -75,7 +102,7 @@ grade_one() {
     echo "graded $name: $(grep '^Overall' "$out/$name/summary.txt" 2>/dev/null | cut -d' ' -f2 || echo 'no grade (see grade.log)')"
 }
 export -f grade_one
-export course out timeout_s KEEP_WORK
+export course out timeout_s KEEP_WORK chapter_goals chapters backend
 
 find "$submissions" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -print0 | sort -z |
     xargs -0 -r -n 1 -P "$jobs" bash -c 'grade_one "$1"' _

@@ -8,7 +8,8 @@
 # (the first failures come first), then Catch2's summary. The full output is in
 # build/watch/chapterN.log. When the chapter passes, it says what is next.
 # A save is noticed with inotifywait (Debian's inotify-tools, which make setup installs),
-# else entr, else by looking at the files' times once a second.
+# else entr, else by looking at the files' times twice a second. A save during a run stops
+# that run and starts another: no report is shown of a file older than the one on disk.
 # WATCH_RUNS=n stops after n runs (make check uses it), WATCH_QUIET=1 leaves the screen
 # uncleared (for logs).
 set -u
@@ -34,14 +35,27 @@ watched=("$tree/$folder"/*.cu "chapters/$folder"/*.cpp "chapters/$folder"/*.h)
 log=build/watch/chapter$number.log
 mkdir -p "$(dirname "$log")"
 
+# The run (make) in a session of its own, so that stopping it stops the test program too;
+# the waiter for a save is one process of ours.
 child=
+waiter=
+stop_run() {
+    [ -n "$child" ] && kill -TERM -- "-$child" 2>/dev/null && wait "$child" 2>/dev/null
+    child=
+}
 stop() {
-    [ -n "$child" ] && kill "$child" 2>/dev/null && wait "$child" 2>/dev/null
+    stop_run
+    [ -n "$waiter" ] && kill "$waiter" 2>/dev/null && wait "$waiter" 2>/dev/null
     echo
     echo "Stopped watching chapter$number."
     exit 0
 }
 trap stop INT TERM
+
+# What a save changes: each watched file's time (to the nanosecond), size and inode (an
+# editor may move a new file over the old). A result is shown only while this is what it
+# was when its run began, so a report is never older than the files on disk.
+files_state() { stat -c '%n %y %s %i' "${watched[@]}" 2>&1; }
 
 clear_screen() {
     if [ "${WATCH_QUIET:-0}" != 1 ] && [ -t 1 ]; then printf '\033[2J\033[H'; fi
@@ -66,8 +80,8 @@ short_report() {
     fi
 }
 
-# Run in the background, so that Ctrl-C (or a TERM) reaches stop() at once; each waiter
-# is one process of ours, which stop() ends.
+# Run in the background, so that Ctrl-C (or a TERM) reaches stop() at once. The waiter
+# only wakes us sooner: the files' state, compared every half second, decides.
 wait_for_save() {
     if command -v inotifywait >/dev/null 2>&1; then
         # Editors save by writing the file, or by moving a new one over it (the watched
@@ -81,10 +95,10 @@ wait_for_save() {
 }
 
 poll_for_save() {
-    local before now
-    before=$(stat -c %Y.%s "${watched[@]}" 2>/dev/null)
-    while now=$(stat -c %Y.%s "${watched[@]}" 2>/dev/null) && [ "$now" = "$before" ]; do
-        sleep 1
+    local before
+    before=$(files_state)
+    while [ "$(files_state)" = "$before" ]; do
+        sleep 0.5
     done
 }
 
@@ -93,17 +107,34 @@ if command -v inotifywait >/dev/null 2>&1; then
 elif command -v entr >/dev/null 2>&1; then
     how="entr"
 else
-    how="checked once a second; make setup installs inotify-tools to be told at once"
+    how="checked twice a second; make setup installs inotify-tools to be told at once"
 fi
 runs=0
+notice=
 while :; do
     clear_screen
+    state=$(files_state)
     echo "== make chapter$number test ($(date +%H:%M:%S))"
-    make --no-print-directory "chapter$number" test "${make_arguments[@]}" >"$log" 2>&1 &
+    [ -n "$notice" ] && echo "$notice"
+    notice=
+    setsid make --no-print-directory "chapter$number" test "${make_arguments[@]}" >"$log" 2>&1 &
     child=$!
+    # A save during the run stops it: its result would describe the file as it was.
+    while kill -0 "$child" 2>/dev/null && [ "$(files_state)" = "$state" ]; do
+        sleep 0.5
+    done
+    if [ "$(files_state)" != "$state" ]; then
+        stop_run
+        notice="(a file was saved during the last run, so its result would be out of date: this run replaces it)"
+        continue
+    fi
     wait "$child"
     result=$?
     child=
+    if [ "$(files_state)" != "$state" ]; then
+        notice="(a file was saved during the last run, so its result would be out of date: this run replaces it)"
+        continue
+    fi
     short_report
     echo
     if [ "$result" -eq 0 ]; then
@@ -118,8 +149,13 @@ while :; do
         exit 0
     fi
     echo "Watching ${watched[0]} and the chapter's other files for saves ($how). Ctrl-C stops."
+    # Against the state the run began with: a save made while the report was printed counts.
     wait_for_save
-    child=$!
-    wait "$child"
-    child=
+    waiter=$!
+    while kill -0 "$waiter" 2>/dev/null && [ "$(files_state)" = "$state" ]; do
+        sleep 0.5
+    done
+    kill "$waiter" 2>/dev/null
+    wait "$waiter" 2>/dev/null
+    waiter=
 done

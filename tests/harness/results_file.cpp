@@ -39,6 +39,7 @@
 #endif
 #include "catch.h"
 #include "expect.h"
+#include "grade_channel.h"
 
 #if defined(TUTORIAL_CATCH2_V3)
 #include <catch2/reporters/catch_reporter_event_listener.hpp>
@@ -254,11 +255,7 @@ private:
     }
 
     void write(const char* state) const {
-        const char* path = std::getenv("TUTORIAL_RESULTS_FILE");
-        if (path == nullptr || *path == '\0') {
-            return;
-        }
-        std::ofstream out(path, std::ios::trunc);
+        std::ostringstream out;
         out << "state=" << state << '\n'
             << "passed=" << passed_ << '\n'
             << "failed=" << failed_ << '\n'
@@ -275,6 +272,13 @@ private:
         for (const std::string& line : cases_) {
             out << "case=" << line << '\n';
         }
+        // Under `make grade` the same snapshot goes to the grader (grade_channel.h).
+        tutorial::grade_channel_send_snapshot(out.str());
+        const char* path = std::getenv("TUTORIAL_RESULTS_FILE");
+        if (path == nullptr || *path == '\0') {
+            return;
+        }
+        std::ofstream(path, std::ios::trunc) << out.str();
     }
 
     std::size_t passed_ = 0;

@@ -13,6 +13,10 @@
   reset N             the skeleton back, after a timestamped backup of your files
   grade --dir DIR N.. the score table, JUnit XML and Gradescope's results.json, from the
                       builds and test runs make left in DIR (--visibility V for Gradescope)
+  guard --student ..  (make grade) the object check of the student's compiled files
+                      (tools/tutorial/guard.py): what they define, call and run before main
+  judge --binary B .. (make grade) run a test program, keeping only what its harness reports
+                      over the grading channel (tools/tutorial/judge.py)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
                       and scores S)
   classroom           (make check) .github/workflows/classroom.yml is what the registry
@@ -38,7 +42,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, profile_tables, results, site_links, site_search, site_solutions, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, results, site_links, site_search, site_solutions, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -79,6 +83,20 @@ def main() -> int:
     sub = command("grade", grading.grade, numbers=True)
     sub.add_argument("--dir", required=True)
     sub.add_argument("--visibility", default="visible", choices=grading.VISIBILITIES)
+    sub.add_argument("--full-marks", action="store_true")
+    sub = command("guard", guard.guard)
+    for name in ("student", "parts"):
+        sub.add_argument(f"--{name}", nargs="+", required=True)
+    sub.add_argument("--baseline", nargs="*", default=[])
+    sub.add_argument("--backend-parts", nargs="*", default=[])
+    sub.add_argument("--binary", required=True)
+    sub.add_argument("--out", required=True)
+    sub = command("judge", judge.judge)
+    sub.add_argument("--binary", required=True)
+    sub.add_argument("--results", required=True)
+    sub.add_argument("--log", required=True)
+    sub.add_argument("--timeout", type=float, default=1800)
+    sub.add_argument("arguments", nargs="*")
     sub = command("check-results", grading.check_results)
     sub.add_argument("--score", type=float)
     sub.add_argument("files", nargs="+")

@@ -2,9 +2,13 @@
 
 GitHub Classroom's autograding runs one command per test with its command grader and
 scores each by its exit status (the JSON autograding.json flow was archived in 2024).
-The workflow runs `make setup`, then one step per chapter, `make chapterN test` on the
-CPU backend (GitHub's runners have no GPU), worth POINTS_PER_CHAPTER points when every
-test of the chapter passes; the reporter then adds them up for Classroom.
+The workflow runs `make setup`, then one step per chapter, `make chapterN grade
+FULL_MARKS=1` on the CPU backend (GitHub's runners have no GPU), worth POINTS_PER_CHAPTER
+points when the chapter scores 100%; the reporter then adds them up for Classroom. Not
+`make chapterN test`: its exit status comes from the test program, into which the
+student's code is compiled, so a student could make it 0. make grade's status comes from
+the judge, which trusts only the harness's channel, after the object check
+(docs/instructors.md, "What the grader defends against").
 
   classroom            (make check) the committed workflow is what this makes, and
                        --commands prints each command it runs, one per line
@@ -20,7 +24,7 @@ from .course import ROOT, Chapter
 
 WORKFLOW = Path(".github/workflows/classroom.yml")
 POINTS_PER_CHAPTER = 10
-TIMEOUT_MINUTES = 15  # one chapter's build and tests on a 2-core runner take 1 to 3
+TIMEOUT_MINUTES = 20  # one chapter's grade (its build and its solution's, two runs) on a 2-core runner: 2 to 6
 
 
 def setup_command() -> str:
@@ -28,7 +32,7 @@ def setup_command() -> str:
 
 
 def chapter_command(chapter: Chapter) -> str:
-    return f"make {chapter.name} test BACKEND=emu"
+    return f"make {chapter.name} grade BACKEND=emu FULL_MARKS=1"
 
 
 def commands(chapters: list[Chapter]) -> list[str]:
@@ -43,8 +47,8 @@ def workflow(chapters: list[Chapter]) -> str:
     lines = [
         "# GitHub Classroom autograding: generated from chapters/registry by `make classroom`;",
         "# make check fails when it is not what the registry makes. docs/instructors.md explains it.",
-        "# Each chapter is one test, worth its points when all its tests pass on the CPU backend",
-        "# (GitHub's runners have no GPU). `make grade` gives points per case instead.",
+        "# Each chapter is one test, worth its points when make grade scores it 100% on the CPU",
+        "# backend (GitHub's runners have no GPU); make grade's reports give points per case.",
         "name: Autograding Tests",
         '"on": [push, repository_dispatch, workflow_dispatch]',
         "permissions:",

@@ -13,6 +13,11 @@ How a chapter is scored (docs/instructors.md says the same for instructors):
 - A chapter's percentage is its points over its cases, rounded to the nearest integer;
   a chapter that does not build, whose run crashed, or whose [gpu] tests could not run,
   scores 0, with the reason in its notes.
+- Only what the harness reported over the grading channel counts (tools/tutorial/judge.py),
+  after the object check passed (tools/tutorial/guard.py): a chapter whose objects were
+  refused, whose run ended before the harness reported its end, or whose channel carried
+  anything else, scores 0 with the reason. Its cases are those of the solution's run: a
+  case the student's run did not report counts as failed.
 - Overall, every chapter weighs the same: the overall percentage is the mean of the
   chapters' (unrounded) shares. In results.json the chapters share 100 points equally,
   each of a chapter's cases worth an equal part of its share, so that Gradescope's total
@@ -30,7 +35,8 @@ import math
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from .course import BuildOutcome, Chapter, first_compile_error, read_results, results_path
+from . import judge
+from .course import BuildOutcome, Chapter, first_compile_error, read_results
 from .workflow import table
 
 # What the results file's kinds mean for the score.
@@ -82,6 +88,8 @@ class ChapterGrade:
     blocker: str = ""  # why the chapter scores 0 whatever its cases; "" when none
     details: str = ""  # the build or test log that explains the blocker
     run_state: str = "finished"
+    unreported: int = 0  # graded cases of the solution's run that this run did not report
+    unchecked: bool = False  # no solution's run to count the cases against
 
     @property
     def graded(self) -> list[Case]:
@@ -122,24 +130,64 @@ class ChapterGrade:
             notes.append(f"extra steps: {sum(c.passed for c in extra)} of {len(extra)} cases pass (not counted)")
         if self.cases and not self.graded and not self.blocker:
             notes.append("no test is tagged [graded]")
+        if self.unreported and not self.blocker:
+            notes.append(f"{self.unreported} graded cases were not reported by the run and count as failed")
+        if self.unchecked and not self.blocker:
+            notes.append("number of cases not checked: no solution's run (solutions/ is missing or failed)")
         return "; ".join(notes)
 
 
+def _refusals(folder: Path, chapter: Chapter) -> list[str] | None:
+    """The object check's findings (tools/tutorial/guard.py), or None when it did not run."""
+    try:
+        text = (folder / f"{chapter.name}-guard.txt").read_text(errors="replace")
+    except FileNotFoundError:
+        return None
+    return [line[len("refused: "):] for line in text.splitlines() if line.startswith("refused: ")]
+
+
+def _how_it_ended(facts: dict) -> str:
+    if "signal" in facts:
+        return f"killed by {facts['signal']}"
+    return f"exit status {facts.get('exit', '?')}"
+
+
 def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> ChapterGrade:
-    """Read what make left of one chapter in @p folder and score it."""
+    """Read what make left of one chapter in @p folder and score it: the build, the object
+    check, and what the judge kept of the run (only what the harness sent on its channel)."""
     name = chapter.name
     built = BuildOutcome.read(folder, chapter)
     if not built.builds:
         error = first_compile_error(built.log, chapter)
         return ChapterGrade(chapter, [], f"does not build: {error}", built.log)
+    guard_file = folder / f"{name}-guard.txt"
+    refusals = _refusals(folder, chapter)
+    if refusals is None:
+        return ChapterGrade(chapter, [], "the object check of your files did not run: counts as 0", "")
+    if refusals:
+        more = f" (and {len(refusals) - 1} more, in {guard_file})" if len(refusals) > 1 else ""
+        return ChapterGrade(chapter, [], f"refused, the tests were not run: {refusals[0]}{more}",
+                            "\n".join(refusals))
     log_file = folder / f"{name}-test.log"
     output = log_file.read_text(errors="replace") if log_file.exists() else ""
-    path = results_path(backend, tree, chapter)
+    path = folder / f"{name}.results"
+    facts = judge.read_facts(path)
+    if facts is None:
+        return ChapterGrade(chapter, [], f"the tests did not run (see {log_file})", output)
+    if int(facts.get("foreign_lines", 0)):
+        return ChapterGrade(chapter, [], f"something other than the test harness wrote to the grading channel "
+                                         f"({facts['foreign_lines']} lines): the run is void", output)
+    if facts.get("timed_out"):
+        return ChapterGrade(chapter, [], f"the tests ran past the time limit and were stopped (see {log_file})", output)
     r = read_results(path, backend)
     if r is None:
-        last = [line for line in output.splitlines() if line.strip()][-1:] or ["no output"]
-        return ChapterGrade(chapter, [], f"the tests did not run: {last[0]} (see {log_file})", output)
+        return ChapterGrade(chapter, [], f"the test program ended ({_how_it_ended(facts)}) before its harness "
+                                         f"reported any result (see {log_file})", output)
     cases = read_cases(path)
+    if r.state == "running":
+        where = f" during the test '{r.current}'" if r.current else ""
+        return ChapterGrade(chapter, cases, f"the test program ended ({_how_it_ended(facts)}){where}, before its "
+                                            f"harness reported the end of the run: counts as 0", output, r.state)
     if r.state != "finished":
         return ChapterGrade(chapter, cases, f"{r.crash_story()}: counts as 0 (see {log_file})", output, r.state)
     if r.gpu_tests == "skipped":
@@ -147,7 +195,32 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
             chapter, cases,
             "GPU tests not run (no CUDA device): counts as 0; grade with BACKEND=emu or on a GPU", output,
         )
-    return ChapterGrade(chapter, cases)
+    return _against_expected(ChapterGrade(chapter, cases), folder / f"{name}-expected.results")
+
+
+def _against_expected(grade: ChapterGrade, expected_path: Path) -> ChapterGrade:
+    """The graded cases that the solution's run reported (the expected ones) are the
+    chapter's cases: one the student's run did not report counts as failed, and a run that
+    reports more than there are is void. Without the solution's run (no solutions/), the
+    run's own count stands, and the notes say so."""
+    r = read_results(expected_path, "")
+    expected = [c for c in read_cases(expected_path) if c.kind == GRADED] if r and r.state == "finished" else None
+    if expected is None:
+        grade.unchecked = True
+        return grade
+    got = grade.graded
+    if len(got) > len(expected):
+        grade.blocker = (f"the run reported {len(got)} graded cases, but the tests have {len(expected)} "
+                         f"(the solution's run): the run is void")
+        return grade
+    seen = {c.name for c in got}
+    missing = [c for c in expected if c.name not in seen][:len(expected) - len(got)]
+    missing += [Case(False, GRADED, f"(a case the run did not report, #{i + 1})", "")
+                for i in range(len(expected) - len(got) - len(missing))]
+    for c in missing:
+        grade.cases.append(Case(False, GRADED, c.name, "the run did not report this case: it counts as failed"))
+    grade.unreported = len(missing)
+    return grade
 
 
 # ---- JUnit XML ---------------------------------------------------------------------------------
@@ -295,6 +368,11 @@ def grade(args) -> int:
     print(overall)
     print(f"JUnit XML: {folder / 'junit.xml'} (all), {folder}/chapterN.xml (each)")
     print(f"Gradescope: {folder / 'results.json'} (all), {folder}/chapterN.json (each)")
+    if args.full_marks:
+        short = [g.chapter.name for g in grades if g.blocker or g.points < len(g.graded) or not g.graded]
+        if short:
+            print(f"Not full marks: {', '.join(short)} (FULL_MARKS=1 makes this a failure).")
+            return 1
     return 0
 
 

@@ -1,0 +1,84 @@
+# Grades a student cannot forge, in `make check`. Sourced by tools/check.sh, after the
+# chapters were built in both trees, whose pass, fail and skip functions, counters,
+# $backend and $logs it uses, on the backend of the check (with a GPU, nvcc's objects):
+#   - an instructor's copy of the course whose chapter 1 holds solved work grades, with
+#     tools/grade-submissions.sh, a student who submitted nothing at 0% (the missing file
+#     is the skeleton made from the solution, not the instructor's file);
+#   - each planted forgery of tests/grading/forgeries/ (one class of attack per file,
+#     added to chapter 1's skeleton) scores 0% with the reason its `// expect:` lines name;
+#   - a legitimate submission using helpers, templates, printf in a kernel, <cmath>,
+#     std::min/max, a __shared__ array and cudaFuncSetAttribute scores 100%.
+# (tools/check-tools.sh grades every solution at 100% with GRADE_BASELINE=none: the object
+# check passes them on its general rules alone.)
+
+echo "grading that a submission cannot forge"
+
+grading_root=build/check/grading
+course_copy=$grading_root/course
+submissions=$grading_root/submissions
+graded=$grading_root/graded
+rm -rf "$grading_root"
+mkdir -p "$course_copy" "$submissions"
+chapter1_folder=$(tutorial chapters --fields | awk -F'\t' '$1 == 1 {print $2}')
+student_file=chapters/$chapter1_folder/$(basename "$(ls solutions/"$chapter1_folder"/*.cu | head -n 1)")
+
+# The instructor's copy: this course with chapter 1 solved in chapters/, and its emu build.
+tar --exclude=./build --exclude=./.git -cf - . | tar -C "$course_copy" -xf -
+cp "solutions/$chapter1_folder/$(basename "$student_file")" "$course_copy/$student_file"
+mkdir -p "$course_copy/build"
+tar -C build --exclude="./$backend/chapters/bin" --exclude="./$backend/compile_commands" -cf - "./$backend" | tar -C "$course_copy/build" -xf -
+
+# One student per forgery: chapter 1's skeleton with the forgery added (or the forgery as
+# the whole file); one who solved it legitimately; one who submitted nothing.
+skeleton_text=$(python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, ".")
+from tools.tutorial.skeleton import skeleton_of
+print(skeleton_of(Path(sys.argv[1]), "1"))' "solutions/$chapter1_folder/$(basename "$student_file")")
+for forgery in tests/grading/forgeries/*.cu; do
+    name=forgery-$(basename "$forgery" .cu)
+    mkdir -p "$submissions/$name/chapters/$chapter1_folder"
+    if grep -q '^// whole file' "$forgery"; then
+        cp "$forgery" "$submissions/$name/$student_file"
+    else
+        printf '%s\n\n' "$skeleton_text" | cat - "$forgery" >"$submissions/$name/$student_file"
+    fi
+done
+mkdir -p "$submissions/legitimate/chapters/$chapter1_folder" "$submissions/empty/chapters"
+cp tests/grading/legitimate/"$(basename "$student_file")" "$submissions/legitimate/$student_file"
+
+log=$logs/grade-submissions.log
+if GRADE_BACKEND=$backend GRADE_CHAPTERS=1 GRADE_TIMEOUT=900 bash "$course_copy/tools/grade-submissions.sh" "$PWD/$submissions" "$PWD/$graded" 2 >"$log" 2>&1; then
+    pass "tools/grade-submissions.sh ($backend backend) graded $(find "$submissions" -mindepth 1 -maxdepth 1 -type d | wc -l) submissions of chapter 1"
+else
+    fail "tools/grade-submissions.sh failed" "$(tail -n 5 "$log"; echo "full log: $log")"
+fi
+
+# chapter1's percentage in a student's reports, and what explains it: the row's notes and
+# the object check's findings.
+percent_of() { awk '$1 == "chapter1" {print $3}' "$graded/$1/summary.txt" 2>/dev/null; }
+reasons_of() { cat "$graded/$1/summary.txt" "$graded/$1/chapter1-guard.txt" 2>/dev/null; }
+
+if [ "$(percent_of empty)" = 0% ] && grep -q "missing (graded as the skeleton): $student_file" "$graded/empty/files.txt"; then
+    pass "a student who submitted nothing scores 0% although the instructor's chapters/ holds solved work"
+else
+    fail "a student who submitted nothing scored $(percent_of empty), not 0% (the instructor's solved file was graded?)" \
+        "$(cat "$graded/empty/summary.txt" "$graded/empty/files.txt" 2>&1 | head -n 8)"
+fi
+if [ "$(percent_of legitimate)" = 100% ]; then
+    pass "a legitimate submission (helpers, templates, printf in a kernel, <cmath>, __shared__, cudaFuncSetAttribute) scores 100%"
+else
+    fail "the legitimate submission scored $(percent_of legitimate), not 100%" "$(reasons_of legitimate | head -n 12)"
+fi
+for forgery in tests/grading/forgeries/*.cu; do
+    name=forgery-$(basename "$forgery" .cu)
+    what=$(sed -n '/^\/\/ whole file/d; s|^// ||p' "$forgery" | sed -n '1p')
+    unmet=()
+    while IFS= read -r expected; do
+        reasons_of "$name" | grep -Eq -- "$expected" || unmet+=("$expected")
+    done < <(sed -n 's|^// expect: ||p' "$forgery")
+    if [ "$(percent_of "$name")" = 0% ] && [ ${#unmet[@]} -eq 0 ]; then
+        pass "forgery $(basename "$forgery"): 0%, $(awk '$1 == "chapter1" {$1 = $2 = $3 = ""; print}' "$graded/$name/summary.txt" | sed 's/^ *//' | cut -c1-110)"
+    else
+        fail "forgery $(basename "$forgery") ($what) scored $(percent_of "$name")${unmet[*]:+, or its reason is not named: ${unmet[*]}}" \
+            "$(reasons_of "$name" | head -n 12)"
+    fi
+done

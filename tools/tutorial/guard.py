@@ -1,0 +1,281 @@
+"""The object check of `make grade`: what the student's compiled files define, call and run
+before main, read from the object files (nm, readelf, objdump) before the tests run.
+
+The student's .cu files are compiled into the test program, so their code could replace
+a function the tests use, call the reference instead of computing, end the run, write
+files or run commands. Each object compiled from a student file (on either backend) must:
+
+1. define only what no other part of the program defines: a strong definition of a name
+   that the harness, Catch2, common/, the chapter's reference code, the backend or a
+   shared library (libc, libstdc++, libm, the CUDA runtime) also defines would replace
+   it. The functions the chapter's header declares are the student's to define (the
+   solution's object defines them too). A weak definition (an inline function or a
+   template instantiation from a header) is allowed where another object of the program
+   defines it too, because the student's objects are linked last and the linker keeps the
+   first copy; where only a shared library defines it, it would interpose the library's,
+   and is refused unless the solution's object defines it as well. No ifunc symbols,
+   whose resolvers run before any constructor.
+2. call only: the student's own files; what the chapter's solution calls, when solutions/
+   is there (its objects are the baseline, built with the same flags: an allowance for
+   what a compiler might add, which no solution needs today);  the C and C++ runtime's computing, memory, formatting and
+   printing functions, math (all of libm), operator new and delete, and the std:: library
+   except files, threads, processes, signals and the ways to end a program; the CUDA
+   runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
+   that its translation calls, namespaces emu::detail and emu::traffic::detail); and
+   common/'s functions (its archives) other than those whose names say "reference" and
+   the test-case machinery (members named *cases*, which run the reference). Never
+   the chapter's reference code (its .cpp files), the test program, the harness, Catch2,
+   or the CPU backend's controls (emu::set_schedules and the like).
+3. run nothing before main that could precede the grader's channel: no constructor or
+   destructor with a priority (.init_array.N, .fini_array.N), no .preinit_array, .ctors,
+   .dtors, .init or .fini section. Static initialisers of default priority (the CPU
+   backend makes some) run after the harness has taken its channel.
+4. hold no system-call instruction (syscall, sysenter, int) in its machine code.
+
+  guard --backend B --student OBJ.. --baseline OBJ.. --parts OBJ_OR_ARCHIVE..
+        [--backend-parts OBJ..] --binary PROGRAM --out FILE
+
+--parts: the test program's other objects and archives (its test.o, the chapter's own
+.cpp files, which are its references, the harness, common/'s archives); only common/'s
+archives' symbols whose names do not contain "reference" may be called. --backend-parts:
+the CPU backend's objects. --binary: a program linked from the same parts and trusted
+(the solution's), whose shared libraries ldd lists.
+
+writes FILE: one line per finding, "refused: <reason>", or nothing when the objects pass;
+the exit status is 0 either way (1 when the check itself could not run).
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+# C functions and objects a student's code may call: computing, memory, formatting and
+# printing (stdout and stderr only: nothing here opens a file or writes a descriptor),
+# exceptions and the compiler's own helpers. Math comes from libm, whole.
+ALLOWED_C = set("""
+memcpy memmove memset memcmp memchr strlen strnlen strcmp strncmp strchr strrchr strstr strcpy
+strncpy strcat strncat printf puts putchar fputs fputc putc fwrite fprintf vprintf vfprintf fflush
+snprintf sprintf vsnprintf vsprintf __printf_chk __fprintf_chk __vfprintf_chk __vprintf_chk
+__sprintf_chk __snprintf_chk __vsnprintf_chk __vsprintf_chk __memcpy_chk __memmove_chk __memset_chk
+__strcpy_chk __strncpy_chk __strcat_chk __strncat_chk stdout stderr malloc calloc realloc free
+aligned_alloc posix_memalign abs labs llabs div ldiv qsort bsearch strtol strtoll strtoul strtoull
+strtod strtof atoi atol atof __errno_location __stack_chk_fail __assert_fail __cxa_atexit atexit
+__dso_handle __cxa_guard_acquire __cxa_guard_release __cxa_guard_abort __cxa_allocate_exception
+__cxa_free_exception __cxa_throw __cxa_begin_catch __cxa_end_catch __cxa_rethrow __cxa_pure_virtual
+__cxa_deleted_virtual __cxa_call_unexpected __cxa_get_exception_ptr __cxa_throw_bad_array_new_length
+__cxa_bad_cast __cxa_bad_typeid __gxx_personality_v0 _Unwind_Resume __tls_get_addr
+_GLOBAL_OFFSET_TABLE_
+""".split())
+
+# Demangled names: the C++ runtime, but not what touches files, threads, processes or
+# signals, nor what ends the program.
+ALLOWED_CXX = re.compile(r"^(operator new|operator delete|std::|__gnu_cxx::|__cxxabiv1::)")
+REFUSED_CXX = re.compile(
+    r"^std::(.*\b)?(basic_[io]?fstream|basic_filebuf|__basic_file|filesystem|thread|this_thread|jthread|"
+    r"system|exit|_Exit|quick_exit|at_quick_exit|atexit|abort|terminate|set_terminate|raise|signal|"
+    r"longjmp|getenv|async|future|packaged_task)\b")
+# What the compiler adds to a name ("typeinfo for std::exception"): the name is what follows.
+SPECIAL = re.compile(r"^(typeinfo name for |typeinfo for |vtable for |VTT for |construction vtable for |"
+                     r"guard variable for |reference temporary #\d+ for |TLS init function for |"
+                     r"TLS wrapper function for |non-virtual thunk to |virtual thunk to )")
+# The CPU backend: the cuda* API and what its translation of a .cu file calls.
+EMU_ALLOWED = re.compile(r"^(cuda\w*|blockIdx|blockDim|gridDim|threadIdx|warpSize|"
+                         r"emu::detail::.*|emu::traffic::detail::.*)(\(|$)")
+
+STRONG = set("TDBRGSC")
+WEAK = set("WVu")
+UNDEFINED = set("Uwv")  # w and v: weak references, which may stay unresolved
+# Sections that run code before main (or after it) at a time the student would choose.
+REFUSED_SECTION = re.compile(r"^\.(preinit_array|init_array\.|fini_array\.|ctors|dtors|init$|fini$|interp$)")
+SYSCALL = re.compile(r"^\s*[0-9a-f]+:\s+(syscall|sysenter|int)\b(.*)$")
+
+
+class CheckError(RuntimeError):
+    pass
+
+
+def _run(command: list[str]) -> str:
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise CheckError(f"{' '.join(command)} failed: {done.stderr.strip()[:300]}")
+    return done.stdout
+
+
+def _demangle(names: list[str]) -> dict[str, str]:
+    if not names:
+        return {}
+    done = subprocess.run(["c++filt"], input="\n".join(names) + "\n", capture_output=True, text=True)
+    out = done.stdout.splitlines()
+    return dict(zip(names, out)) if len(out) == len(names) else {n: n for n in names}
+
+
+def symbols(path: Path, dynamic: bool = False) -> list[tuple[str, str]]:
+    """(name, nm type letter) of every global symbol of an object, archive or shared library."""
+    command = ["nm", "-P", "-g"] + (["-D"] if dynamic else []) + [str(path)]
+    found = []
+    for line in _run(command).splitlines():
+        fields = line.split()
+        if len(fields) >= 2 and not line.endswith(":"):
+            name, kind = fields[0], fields[1]
+            if name.endswith(":") and len(fields) >= 3:  # "archive[member.o]:" before the name
+                name, kind = fields[1], fields[2]
+            found.append((name.split("@")[0], kind))
+    return found
+
+
+def archive_members(path: Path) -> dict[str, list[tuple[str, str]]]:
+    """Per member of an archive (or the object itself), its global symbols."""
+    members: dict[str, list[tuple[str, str]]] = {}
+    current = path.name
+    for line in _run(["nm", "-P", "-g", "-A", str(path)]).splitlines():
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        where = fields[0].rstrip(":")
+        member = where[where.find("[") + 1:where.rfind("]")] if "[" in where else current
+        members.setdefault(member, []).append((fields[1].split("@")[0], fields[2]))
+    return members
+
+
+def shared_libraries(binary: Path) -> list[Path]:
+    """The shared libraries a program needs (readelf's NEEDED entries, found on its RUNPATH,
+    then where the compiler and the system keep them): read, never run, since the program
+    may hold the student's code."""
+    dynamic = _run(["readelf", "-d", "-W", str(binary)])
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^]]+)\]", dynamic)
+    places: list[Path] = []
+    for paths in re.findall(r"\((?:RUNPATH|RPATH)\)\s+Library r(?:un)?path: \[([^]]+)\]", dynamic):
+        places += [Path(d) for d in paths.split(":") if d]
+    found = []
+    for name in needed:
+        compiler = subprocess.run(["c++", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+        candidates = [d / name for d in places] + [Path(compiler)] + \
+            [Path(d) / name for d in ("/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64", "/usr/lib64",
+                                      "/lib", "/usr/lib", "/usr/local/lib")]
+        path = next((c for c in candidates if c.is_absolute() and c.exists()), None)
+        if path is None:
+            raise CheckError(f"{binary} needs {name}, which was not found")
+        found.append(path)
+    return found
+
+
+def short_name(readable: str) -> str:
+    """A demangled name without its parameter list: "tutorial::gemm_reference(...)"."""
+    depth = 0
+    for i, c in enumerate(readable):
+        if c == "<":
+            depth += 1
+        elif c == ">":
+            depth -= 1
+        elif c == "(" and depth == 0 and i > 0 and not readable.startswith("operator", i - 8):
+            return readable[:i] + ("()" if readable[i:].startswith("()") else "(...)")
+    return readable
+
+
+def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_parts: list[Path],
+          binary: Path, backend: str) -> list[str]:
+    defined_elsewhere: dict[str, str] = {}  # name -> which part defines it
+    defined_by_objects: set[str] = set()
+    callable_project: set[str] = set()  # common/'s functions, but not its references
+    backend_names: set[str] = set()
+    for part in parts + backend_parts:
+        for member, syms in archive_members(part).items():
+            owner = f"{part}({member})" if part.suffix == ".a" else str(part)
+            for name, kind in syms:
+                if kind in UNDEFINED:
+                    continue
+                defined_elsewhere.setdefault(name, owner)
+                defined_by_objects.add(name)
+                if part in backend_parts:
+                    backend_names.add(name)
+                elif part.suffix == ".a" and "reference" not in name.lower() and "cases" not in member:
+                    # The test-case machinery (common/gemm/gemm_cases.cpp) runs the reference
+                    # and reports on it: the tests' to call, not the student's.
+                    callable_project.add(name)
+    library_exports: dict[str, str] = {}
+    math: set[str] = set()
+    cuda_runtime: set[str] = set()
+    for library in shared_libraries(binary):
+        for name, kind in symbols(library, dynamic=True):
+            if kind not in UNDEFINED:
+                library_exports.setdefault(name, library.name)
+                if library.name.startswith("libm."):
+                    math.add(name)
+                if library.name.startswith("libcudart"):
+                    cuda_runtime.add(name)
+    baseline_defined: dict[str, str] = {}
+    baseline_calls: set[str] = set()
+    for path in baseline:
+        for name, kind in symbols(path):
+            if kind in UNDEFINED:
+                baseline_calls.add(name)
+            else:
+                baseline_defined[name] = kind
+    own: dict[Path, list[tuple[str, str]]] = {path: symbols(path) for path in student}
+    student_defined = {name for syms in own.values() for name, kind in syms if kind not in UNDEFINED}
+    everything = sorted({name for syms in own.values() for name, _ in syms})
+    readable = _demangle(everything)
+
+    def allowed_call(name: str) -> bool:
+        if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
+            return True
+        if backend == "cuda" and (name in cuda_runtime or name.startswith("__cuda")):
+            return True
+        text = SPECIAL.sub("", readable.get(name, name))
+        if ALLOWED_CXX.match(text) and not REFUSED_CXX.match(text):
+            return True
+        if name in backend_names:
+            return bool(EMU_ALLOWED.match(text))
+        return name in callable_project
+        return False
+
+    findings: list[str] = []
+    for path, syms in own.items():
+        source = path.name
+        for name, kind in syms:
+            shown = short_name(readable.get(name, name))
+            if kind == "i":
+                findings.append(f"{source} defines {shown} as an ifunc, whose resolver runs before the tests")
+            elif kind in UNDEFINED:
+                if not allowed_call(name):
+                    owner = defined_elsewhere.get(name) or library_exports.get(name)
+                    where = f" (from {Path(owner).name if '(' not in owner else owner.split('/')[-1]})" if owner else ""
+                    findings.append(f"{source} calls or uses {shown}{where}, which student code may not use")
+            elif kind in STRONG and name not in baseline_defined:
+                owner = defined_elsewhere.get(name) or library_exports.get(name)
+                if owner:
+                    findings.append(f"{source} defines {shown}, which {owner} defines: it would replace it")
+            elif kind in WEAK and name not in defined_by_objects and name not in baseline_defined:
+                owner = library_exports.get(name)
+                if owner:
+                    findings.append(f"{source} defines {shown}, which {owner} defines: it would replace it")
+        for line in _run(["readelf", "-S", "-W", str(path)]).splitlines():
+            match = re.match(r"\s*\[\s*\d+\]\s+(\S+)", line)
+            if match and REFUSED_SECTION.match(match.group(1)):
+                findings.append(f"{source} has a section {match.group(1)}: code that runs before or after the "
+                                f"tests at a time it chooses")
+        for line in _run(["objdump", "-d", "--no-show-raw-insn", str(path)]).splitlines():
+            match = SYSCALL.match(line)
+            if match:
+                findings.append(f"{source} contains the instruction '{match.group(1)}{match.group(2).rstrip()}': "
+                                f"a system call made without the C library")
+    return list(dict.fromkeys(findings))
+
+
+def guard(args) -> int:
+    if not Path(args.binary).exists():
+        raise SystemExit(f"guard: {args.binary} does not exist: build the program first")
+    try:
+        findings = check([Path(p) for p in args.student], [Path(p) for p in args.baseline],
+                         [Path(p) for p in args.parts], [Path(p) for p in args.backend_parts],
+                         Path(args.binary), args.backend)
+    except CheckError as error:
+        Path(args.out).write_text(f"refused: the object check could not run: {error}\n")
+        print(f"guard: {error}")
+        return 1
+    Path(args.out).write_text("".join(f"refused: {f}\n" for f in findings))
+    for finding in findings:
+        print(f"refused: {finding}")
+    return 0

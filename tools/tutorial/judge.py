@@ -1,0 +1,109 @@
+"""The judge: runs one test program for `make grade` and keeps only what the harness
+reports over the grading channel (tests/harness/grade_channel.h).
+
+The student's files are compiled into the test program, so whatever the program prints,
+writes or returns may be theirs. The judge therefore reads nothing of it but a pipe that
+it opens itself and names, with a random key made for this run, in TUTORIAL_GRADE_CHANNEL;
+the harness reads and erases both before any static initializer of the student's runs,
+and prefixes each line it sends with the key. The judge keeps the last whole snapshot
+of results the harness sent, and writes it as the results file that grading reads (the
+program itself is given none to write), with what it saw of the run in a `.judge` file:
+
+  exit=<status>          the program's exit status, or signal=<name> when a signal ended it
+  timed_out=1            when it ran past --timeout seconds and was stopped
+  snapshots=<n>          whole snapshots received
+  foreign_lines=<n>      lines on the channel without the run's key: something other than
+                         the harness wrote to it, which voids the run
+  ended=1                the last snapshot is the one the harness sends when the run ends
+                         (state=finished or crashed)
+
+  judge --binary B --results R --log L [--timeout S] [ARGS...]
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import subprocess
+import threading
+from pathlib import Path
+
+
+def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str]) -> dict:
+    key = secrets.token_hex(16)
+    read_end, write_end = os.pipe()
+    env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_RESULTS_FILE", "TUTORIAL_GRADE_CHANNEL")}
+    env["TUTORIAL_GRADE_CHANNEL"] = f"{write_end}:{key}"
+    facts: dict = {"snapshots": 0, "foreign_lines": 0, "ended": 0}
+    last: list[str] = []
+    received: list[bytes] = []
+
+    def read_channel() -> None:
+        with os.fdopen(read_end, "rb") as channel:
+            for chunk in iter(lambda: channel.read1(65536), b""):
+                received.append(chunk)
+
+    reader = threading.Thread(target=read_channel, daemon=True)
+    with open(log, "wb") as out:
+        # A session of its own, so that a timeout stops everything the program started.
+        process = subprocess.Popen([str(binary), *arguments], stdin=subprocess.DEVNULL, stdout=out,
+                                   stderr=subprocess.STDOUT, env=env, pass_fds=(write_end,),
+                                   start_new_session=True)
+    os.close(write_end)
+    reader.start()
+    try:
+        status = process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        status = process.wait()
+        facts["timed_out"] = 1
+    # Whatever still holds the pipe's write end once the program is gone is not the
+    # harness: give the reader a moment, then stop listening.
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    reader.join(timeout=5)
+    if status < 0:
+        facts["signal"] = signal.Signals(-status).name
+    else:
+        facts["exit"] = status
+
+    snapshot: list[str] | None = None
+    prefix = key + " "
+    for line in b"".join(received).decode("utf-8", errors="replace").splitlines():
+        if not line.startswith(prefix):
+            facts["foreign_lines"] += 1
+            continue
+        body = line[len(prefix):]
+        if body == "begin":
+            snapshot = []
+        elif body == "end":
+            if snapshot is not None:
+                last = snapshot
+                facts["snapshots"] += 1
+            snapshot = None
+        elif snapshot is not None:
+            snapshot.append(body)
+    results.unlink(missing_ok=True)
+    if last:
+        results.write_text("\n".join(last) + "\n")
+        state = next((line.split("=", 1)[1] for line in last if line.startswith("state=")), "")
+        facts["ended"] = int(state in ("finished", "crashed"))
+    Path(f"{results}.judge").write_text("".join(f"{k}={v}\n" for k, v in facts.items()))
+    return facts
+
+
+def read_facts(results: Path) -> dict | None:
+    """What the judge saw of the run whose results are @p results, or None when no judge ran it."""
+    try:
+        text = Path(f"{results}.judge").read_text()
+    except FileNotFoundError:
+        return None
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def judge(args) -> int:
+    run(Path(args.binary), Path(args.results), Path(args.log), args.timeout, args.arguments)
+    return 0
