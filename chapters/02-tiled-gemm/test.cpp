@@ -30,7 +30,7 @@ TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 
         return tutorial::GemmFunction([tile](const float* A, const float* B, float* C, int M, int N, int K) {
             tiled_gemm(A, B, C, M, N, K, tile);
         });
-    }));
+    }, tutorial::ThreadWork::one_element, true));
 }
 
 TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu][graded]") {
@@ -39,7 +39,7 @@ TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu][graded]
     const GemmShape shape{33, 35, 37};
     tutorial::ShapeSweep sweep("tiled_gemm with no tile named", tutorial::default_sweep_options(2));
     sweep.run("M=33 N=35 K=37", {}, [&] { return tutorial::run_gemm_case(gemm, shape, kDefaultTile); },
-              tutorial::gemm_ownership(shape, kDefaultTile));
+              tutorial::gemm_ownership(shape, kDefaultTile, tutorial::ThreadWork::one_element, true));
     REQUIRE_SWEEP(sweep);
 }
 
