@@ -62,8 +62,12 @@ FLAGS_RECORD := $(BUILD)/compile-flags.txt
 # run_compiler LABEL, COMMAND: print "  LABEL  source", run the compiler, then its
 # messages in one piece, so that files compiled in parallel never mix their errors.
 # It also adds the command to compile_commands.json, for editors (tools/compile_db.py).
+# nvcc compiles a file once per GPU architecture and repeats each warning for each one:
+# its messages are printed with every paragraph once (unique_paragraphs).
+unique_paragraphs := awk 'BEGIN { RS = ""; ORS = "\n\n" } !seen[$$0]++'
 run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
-	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages"; \
+	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages" | \
+	  $(if $(filter NVCC%,$(1)),$(unique_paragraphs),cat); \
 	  python3 tools/compile_db.py $(COMPILE_DB) '$(3)' $(2) >/dev/null 2>&1; exit $$status; }
 COMPILE_DB := build/$(BACKEND)/compile_commands
 # Only when it is missing (the compiles and links keep it up to date otherwise).

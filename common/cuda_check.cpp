@@ -29,14 +29,16 @@ void throw_if_cuda_error(cudaError_t code, const char* expression, const char* f
 
 double kernel_time_limit_seconds() {
     static const double limit = [] {
+        // TUTORIAL_TIMEOUT (make sets it from TIMEOUT=), else TIMEOUT, for a program run by hand.
         const char* text = std::getenv("TUTORIAL_TIMEOUT");
+        if (text == nullptr || *text == '\0') text = std::getenv("TIMEOUT");
         if (text == nullptr || *text == '\0') {
             return kDefaultKernelTimeLimitSeconds;
         }
         char* end = nullptr;
         const double seconds = std::strtod(text, &end);
         if (*end != '\0' || !(seconds > 0)) {
-            std::fprintf(stderr, "TIMEOUT=%s is not a positive number of seconds (TUTORIAL_TIMEOUT)\n", text);
+            std::fprintf(stderr, "TIMEOUT=%s is not a positive number of seconds\n", text);
             std::exit(2);
         }
         return seconds;

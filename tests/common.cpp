@@ -589,6 +589,15 @@ TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a
         CHECK_FALSE(contains(text, "First wrong elements"));
         CHECK(std::count(text.begin(), text.end(), '\n') <= 6);
     }
+    SECTION("in a chapter's test program, the paragraph names the file to edit and make chapterN hint") {
+        find_where_to_work("build/emu/chapters/bin/chapter1-tests");
+        const std::string text = sweep_of(16, nan, false);
+        find_where_to_work("");
+        INFO(text);
+        CHECK(contains(text, "Your code for chapter 1 is in chapters/01-naive-gemm/naive_gemm.cu"));
+        CHECK(contains(text, "make chapter1 hint"));
+        CHECK(std::count(text.begin(), text.end(), '\n') <= 9);
+    }
     SECTION("VERBOSE shows them in full all the same") {
         const std::string text = sweep_of(16, nan, true);
         INFO(text);
@@ -786,7 +795,7 @@ TEST_CASE("a SEED that is not a whole number from 0 to 4294967295 stops the run 
     const int status = run_this_binary("TUTORIAL_SEED='" + seed + "'", "'[common][patterns]'", output);
     INFO(output);
     CHECK(status == 2);
-    CHECK(contains(output, "SEED=" + seed + " (TUTORIAL_SEED) is not a whole number from 0 to 4294967295"));
+    CHECK(contains(output, "SEED=" + seed + " is not a whole number from 0 to 4294967295"));
     CHECK_FALSE(contains(output, "Inputs come from seed"));
 }
 
@@ -808,6 +817,33 @@ TEST_CASE("a good SEED is printed once, and Catch2's seed is the same number", "
         REQUIRE(digits != std::string::npos);
         CHECK(line.substr(digits, line.find_first_not_of("0123456789", digits) - digits) == seed);
     }
+}
+
+TEST_CASE("SEED=n works for the program run by hand, as the line it prints says; make's TUTORIAL_SEED wins", "[common][input]") {
+    std::string output;
+    CHECK(run_this_binary("env -u TUTORIAL_SEED SEED=77", "'[common][patterns]'", output) == 0);
+    INFO(output);
+    CHECK(contains(output, "Inputs come from seed 77 (change it with SEED=n)"));
+    CHECK(run_this_binary("TUTORIAL_SEED=5 SEED=77", "'[common][patterns]'", output) == 0);
+    CHECK(contains(output, "Inputs come from seed 5 "));
+    // Without either, the default.
+    CHECK(run_this_binary("env -u TUTORIAL_SEED -u SEED", "'[common][patterns]'", output) == 0);
+    CHECK(contains(output, "Inputs come from seed " + std::to_string(kDefaultSeed) + " "));
+}
+
+TEST_CASE("a chapter's test program knows the files its student edits; others name none", "[common][input]") {
+    find_where_to_work("build/emu/chapters/bin/chapter4-tests");
+    const std::string chapter4 = where_to_work();
+    find_where_to_work("build/cuda/solutions/bin/chapter4-tests");  // the reference solutions: no student
+    const std::string solutions = where_to_work();
+    find_where_to_work("build/emu/bin/common-tests");
+    const std::string library = where_to_work();
+    find_where_to_work("");
+    INFO(chapter4);
+    CHECK(contains(chapter4, "Your code for chapter 4 is in chapters/04-moving-average/moving_average.cu"));
+    CHECK(contains(chapter4, "(its TODO(chapter4) markers); make chapter4 hint gives a hint"));
+    CHECK(solutions.empty());
+    CHECK(library.empty());
 }
 
 TEST_CASE("a test filter (ARGS) that selects no test case is status 2 with a message", "[common][input]") {

@@ -178,9 +178,17 @@ TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", "[chap
         matrix_view_gemm(Matrix{K, M, K, const_cast<float*>(A)}, Matrix{N, K, N, const_cast<float*>(B)},
                          Matrix{N, M, N, C});
     };
-    const GemmShape shape = GENERATE(GemmShape{1, 1, 1}, GemmShape{33, 35, 37}, GemmShape{16, 16, 16});
-    INFO("shape " << shape);
-    REQUIRE_MATCH(tutorial::run_gemm_case(gemm, shape, kMatrixViewBlock));
+    // One report for the three shapes, as for every sweep: the first failing one in full.
+    tutorial::ShapeSweep sweep("matrix_view_gemm on whole matrices", tutorial::default_sweep_options(2));
+    for (const GemmShape& shape : {GemmShape{1, 1, 1}, GemmShape{33, 35, 37}, GemmShape{16, 16, 16}}) {
+        std::ostringstream label;
+        label << shape;
+        sweep.run(label.str(),
+                  {{"M", shape.M, kMatrixViewBlock, "", "block"}, {"N", shape.N, kMatrixViewBlock, "", "block"},
+                   {"K", shape.K, kMatrixViewBlock, "", "block"}},
+                  [&] { return tutorial::run_gemm_case(gemm, shape, kMatrixViewBlock); });
+    }
+    REQUIRE_SWEEP(sweep);
 }
 
 TEST_CASE("matrix_view_gemm rejects views that are empty, null, narrower than their stride or do not fit",

@@ -218,6 +218,13 @@ std::string source_line_of(const void* instruction) {
         if (discriminator != std::string::npos) text.erase(discriminator);
         if (!found.empty() || text.empty() || text[0] == '?' || text.find(":0") == text.size() - 2) continue;
         if (text.find("emu/include/") != std::string::npos || text.find("/usr/include/") != std::string::npos) continue;
+        // The debug information names files by absolute path: relative to the working
+        // directory, as the other messages name them.
+        char directory[4096];
+        if (getcwd(directory, sizeof directory) != nullptr) {
+            const std::string prefix = std::string(directory) + "/";
+            if (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
+        }
         found = "at " + text;
     }
     pclose(pipe);

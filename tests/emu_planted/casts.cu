@@ -27,12 +27,13 @@ __global__ void quad_sums_moved_kernel(const float* in, float* out, int quads) {
     out[i] = mine->x + mine->y + mine->z + mine->w;
 }
 
-// A block's 32 threads stage 32 floats in shared memory; thread t then reads the float4
-// at float 4 * (t % 8) + shift of the tile.
+// A block's 32 threads stage 32 floats and 6 zeros in shared memory; thread t then reads
+// the float4 at float 4 * (t % 8) + shift of the tile (152 bytes: with shift 4, thread 7's
+// quad starts inside it and runs past its end).
 __global__ void shared_quads_kernel(const float* in, float* out, int shift) {
-    __shared__ float tile[40];
+    __shared__ float tile[38];
     tile[threadIdx.x] = in[threadIdx.x];
-    if (threadIdx.x < 8) tile[32 + threadIdx.x] = 0.0f;
+    if (threadIdx.x < 6) tile[32 + threadIdx.x] = 0.0f;
     __syncthreads();
     const float4 q = *reinterpret_cast<const float4*>(&tile[4 * (threadIdx.x % 8) + shift]);
     out[threadIdx.x] = q.x + q.y + q.z + q.w;

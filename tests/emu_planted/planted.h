@@ -60,7 +60,7 @@ void last_writer_wins(unsigned* out, unsigned threads);
 /// cast pointer moved by arithmetic (`auto first = reinterpret_cast<...>(in); first + i`),
 /// without the shift.
 void quad_sums(const float* in, float* out, int quads, int shift, bool moved = false);
-/// @brief 32 threads stage 32 floats of @p in and 8 zeros in `__shared__ float tile[40]`;
+/// @brief 32 threads stage 32 floats of @p in and 6 zeros in `__shared__ float tile[38]`;
 /// out[t] = the sum of the float4 at tile + 4 * (t % 8) + @p shift.
 void shared_quads(const float* in, float* out, int shift);
 /// @brief Thread 0 reads the float4 @p offset quads past @p in through a raw `const

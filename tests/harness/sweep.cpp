@@ -396,6 +396,7 @@ std::string ShapeSweep::text() const {
         std::all_of(shapes_.begin(), shapes_.end(), [](const Shape& shape) { return !shape.untouched.empty(); });
     if (all_untouched && !options_.verbose) {
         out << wrap_report_text("In every shape, " + shapes_.front().untouched + " VERBOSE=1 shows each shape in full.");
+        if (!where_to_work().empty()) out << wrap_report_text(where_to_work());
         if (options_.on_gpu) {
             const std::string chapter = "make chapter" + std::to_string(options_.chapter);
             out << "To find the cause, run these two:\n"
