@@ -820,7 +820,7 @@ TEST_CASE("a float4 read through a cast past the end of a buffer names the buffe
     CHECK(contains(text, "byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
     // Shared memory: a quad that starts inside the __shared__ array and runs past its end.
     DeviceBuffer<float> staged(32), sums(32);
-    text = error_text([&] { planted::shared_quads(staged.data(), sums.data(), 4); }, cudaErrorIllegalAddress);
+    text = error_text([&] { planted::shared_quads(staged.data(), sums.data(), 8); }, cudaErrorIllegalAddress);
     INFO(text);
     CHECK(contains(text, "out-of-bounds shared memory access in shared_quads_kernel"));
     CHECK(contains(text, "thread (7,0,0)"));

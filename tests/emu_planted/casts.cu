@@ -28,7 +28,7 @@ __global__ void quad_sums_moved_kernel(const float* in, float* out, int quads) {
 }
 
 // A block's 32 threads stage 32 floats and 6 zeros in shared memory; thread t then reads
-// the float4 at float 4 * (t % 8) + shift of the tile (152 bytes: with shift 4, thread 7's
+// the float4 at float 4 * (t % 8) + shift of the tile (152 bytes: with shift 8, thread 7's
 // quad starts inside it and runs past its end).
 __global__ void shared_quads_kernel(const float* in, float* out, int shift) {
     __shared__ float tile[38];
