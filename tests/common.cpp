@@ -589,14 +589,16 @@ TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a
         CHECK_FALSE(contains(text, "First wrong elements"));
         CHECK(std::count(text.begin(), text.end(), '\n') <= 6);
     }
-    SECTION("in a chapter's test program, the paragraph names the file to edit and make chapterN hint") {
+    SECTION("in a chapter's test program, the first such paragraph names the file to edit and make chapterN hint") {
         find_where_to_work("build/emu/chapters/bin/chapter1-tests");
         const std::string text = sweep_of(16, nan, false);
+        const std::string second = sweep_of(16, nan, false);
         find_where_to_work("");
         INFO(text);
         CHECK(contains(text, "Your code for chapter 1 is in chapters/01-naive-gemm/naive_gemm.cu"));
         CHECK(contains(text, "make chapter1 hint"));
         CHECK(std::count(text.begin(), text.end(), '\n') <= 9);
+        CHECK_FALSE(contains(second, "Your code for chapter"));  // once a run: the run's last line says it again
     }
     SECTION("VERBOSE shows them in full all the same") {
         const std::string text = sweep_of(16, nan, true);

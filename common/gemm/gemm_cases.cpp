@@ -139,7 +139,10 @@ void check_launch_covers(const std::function<LaunchConfig(int M, int N)>& launch
     }
     if (wrong_shapes > 0) {
         FAIL(first_problem << "\nThe launch is wrong for " << wrong_shapes << " of " << shapes.size()
-                           << " test shapes." << (where_to_work().empty() ? "" : "\n" + where_to_work()));
+                           << " test shapes." << [] {
+                               const std::string where = where_to_work_first_time();
+                               return where.empty() ? where : "\n" + where;
+                           }());
     }
     SUCCEED();
 }

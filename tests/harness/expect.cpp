@@ -99,6 +99,13 @@ std::string where_to_work_text;
 
 std::string where_to_work() { return where_to_work_text; }
 
+std::string where_to_work_first_time() {
+    static bool said = false;
+    if (said || where_to_work_text.empty()) return "";
+    said = true;
+    return where_to_work_text;
+}
+
 void find_where_to_work(const std::string& program) {
     where_to_work_text.clear();
     static const std::regex chapter_program(R"((^|/)chapters/bin/chapter(\d+)-tests$)");
@@ -133,10 +140,8 @@ void check_launch_refused(const std::function<void()>& call, const std::string& 
         call();
         // Every caller asks for one row of blocks more than a GPU allows (grid.y > 65535).
         FAIL("the launch succeeded; it should have been refused: this size needs 65536 rows of blocks "
-             "(grid.y), one more than a GPU allows, so a launch configuration that covers the whole output "
-             "(the TODO that computes the grid from the size) is refused by CUDA, and the check after the "
-             "launch (CUDA_CHECK_KERNEL) reports it. Until the grid is computed from the size, the launch is "
-             "small enough to succeed, and this test fails with it.");
+             "(grid.y), one more than a GPU allows. Once the launch configuration computes the grid from the "
+             "size (its TODO), CUDA refuses the launch and the check after it (CUDA_CHECK_KERNEL) reports it.");
     } catch (const CudaError& error) {
         const std::string text = error.what();
         INFO(text);

@@ -57,6 +57,9 @@ std::string kernel_parameter_list(const std::string& source, const std::string& 
 /// chapter of chapters/ (the solutions, the library's own tests) or was not started from
 /// the repository's root, as make starts it.
 std::string where_to_work();
+/// @brief where_to_work() the first time a report asks in this run, then "": the first
+/// report names the files, the run's last line names them again, and no report between.
+std::string where_to_work_first_time();
 /// @brief Work out where_to_work() from the program's path @p program (argv[0]), which
 /// is build/BACKEND/chapters/bin/chapterN-tests for a chapter's tests.
 void find_where_to_work(const std::string& program);

@@ -396,7 +396,8 @@ std::string ShapeSweep::text() const {
         std::all_of(shapes_.begin(), shapes_.end(), [](const Shape& shape) { return !shape.untouched.empty(); });
     if (all_untouched && !options_.verbose) {
         out << wrap_report_text("In every shape, " + shapes_.front().untouched + " VERBOSE=1 shows each shape in full.");
-        if (!where_to_work().empty()) out << wrap_report_text(where_to_work());
+        const std::string where = where_to_work_first_time();
+        if (!where.empty()) out << wrap_report_text(where);
         if (options_.on_gpu) {
             const std::string chapter = "make chapter" + std::to_string(options_.chapter);
             out << "To find the cause, run these two:\n"
