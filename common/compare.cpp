@@ -83,9 +83,11 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     report.text = text.str();
 
     const bool nan_poison = std::isnan(layout.poison);
-    const bool all_poison = report.wrong == report.total && std::all_of(got.begin(), got.end(), [&](double value) {
-                                return nan_poison ? std::isnan(value) : value == layout.poison;
-                            });
+    // Every element, not only every wrong one: a byte poison (0, say) may equal the right
+    // value of a few elements by chance, and the kernel still wrote nothing.
+    const bool all_poison = std::all_of(got.begin(), got.end(), [&](double value) {
+        return nan_poison ? std::isnan(value) : value == layout.poison;
+    });
     if (all_poison) {
         const std::string causes = "(a step not written yet, a launch or grid that covers none of it, bounds checks "
                                    "that are too strict)";

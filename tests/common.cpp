@@ -567,6 +567,24 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     }
 }
 
+TEST_CASE("an output that holds nothing but the poison is untouched, even where the poison is right", "[common]") {
+    // A byte image poisoned with 0 whose right value is 0 at a few pixels: no thread wrote it.
+    OutputLayout layout = layout_of(3, 4, 0);
+    layout.name = "output";
+    layout.poison = 0;
+    std::vector<std::uint8_t> expected = random_bytes(12, 11);
+    expected[5] = 0;
+    expected[0] = 7;
+    const auto untouched = compare_exact(std::vector<std::uint8_t>(12, 0), expected, layout);
+    INFO(untouched.text);
+    CHECK_FALSE(untouched.ok());
+    CHECK(contains(untouched.untouched, "every element of output holds 0, the poison the test wrote before the run"));
+    // One pixel written: not untouched.
+    std::vector<std::uint8_t> written(12, 0);
+    written[3] = expected[3] == 0 ? 1 : expected[3];
+    CHECK(compare_exact(written, expected, layout).untouched.empty());
+}
+
 TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a few lines", "[common][sweep]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     SweepOptions options;

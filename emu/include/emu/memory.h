@@ -265,9 +265,6 @@ public:
     }
 
 private:
-    template <class>
-    friend class global_ptr;
-
     T* checked(T* address) const {
         constexpr std::size_t size = sizeof(T);
         detail::check_time(file_, line_);
