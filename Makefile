@@ -82,8 +82,12 @@ FLAGS_RECORD := $(BUILD)/compile-flags.txt
 # messages in one piece, so that files compiled in parallel never mix their errors.
 # It also leaves the command, one argument a line, in COMPILE_DB/SOURCE.args ($(3): the
 # source), which each link gathers into compile_commands.json, for editors (tools/compile_db.py).
+# nvcc compiles a file once per GPU architecture and repeats each warning for each one:
+# its messages are printed with every paragraph once (unique_paragraphs).
+unique_paragraphs := awk 'BEGIN { RS = ""; ORS = "\n\n" } !seen[$$0]++'
 run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
-	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages"; \
+	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages" | \
+	  $(if $(filter NVCC%,$(1)),$(unique_paragraphs),cat); \
 	  $(if $(3),mkdir -p $(COMPILE_DB)/$(dir $(3)) && printf '%s\n' $(3) $(2) >$(COMPILE_DB)/$(3).args;) exit $$status; }
 COMPILE_DB := build/$(BACKEND)/compile_commands
 # Only when it is missing (the links keep it up to date otherwise).

@@ -83,9 +83,11 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     report.text = text.str();
 
     const bool nan_poison = std::isnan(layout.poison);
-    const bool all_poison = report.wrong == report.total && std::all_of(got.begin(), got.end(), [&](double value) {
-                                return nan_poison ? std::isnan(value) : value == layout.poison;
-                            });
+    // Every element, not only every wrong one: a byte poison (0, say) may equal the right
+    // value of a few elements by chance, and the kernel still wrote nothing.
+    const bool all_poison = std::all_of(got.begin(), got.end(), [&](double value) {
+        return nan_poison ? std::isnan(value) : value == layout.poison;
+    });
     if (all_poison) {
         const std::string causes = "(a step not written yet, a launch or grid that covers none of it, bounds checks "
                                    "that are too strict)";
@@ -268,9 +270,22 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
             }
         }
         if (first_tile_only) {
-            sentences.push_back("Only the first tile (" + tile_shape + " at the top left) is right and every "
-                                "element outside it is wrong: as if the grid were a single block. Check the "
-                                "launch configuration, and that each thread computes its element from blockIdx.");
+            // Whether the other blocks ran tells the two causes apart: a grid of one block
+            // leaves every element outside the first tile holding the poison.
+            const bool outside_untouched = every_wrong([&](long long r, long long c) {
+                const double value = got[r * cols + c];
+                return std::isnan(layout.poison) ? std::isnan(value) : value == layout.poison;
+            });
+            if (outside_untouched) {
+                sentences.push_back("Only the first tile (" + tile_shape + " at the top left) is right, and every "
+                                    "element outside it still holds the poison the test wrote: no other block wrote "
+                                    "anything, as if the grid were a single block. Check the launch configuration.");
+            } else {
+                sentences.push_back("Only the first tile (" + tile_shape + " at the top left) is right; the other "
+                                    "blocks wrote wrong values: where blockIdx is 0 any mix-up of the block's "
+                                    "coordinates goes unseen. Check how each thread's row and column come from "
+                                    "blockIdx and threadIdx (rows from .y, columns from .x; swapped?).");
+            }
         }
     }
 
@@ -322,7 +337,8 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
                                 tile_shape +
                                 ") are wrong, along the seams between tiles: those are the outputs whose "
                                 "neighbourhood reaches into the halo, so the halo is not loaded (or not clamped) "
-                                "right.");
+                                "right, or is read before the threads that load it have stored it (a missing "
+                                "__syncthreads() between loading the tile and reading it).");
         }
     }
 
@@ -341,11 +357,14 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
             if (halo_outputs == report.wrong) {
                 sentences.push_back("The wrong outputs are exactly " + last + "each " + block +
                                     ": their windows reach past the block's own " + std::to_string(tile_c) +
-                                    " inputs into the N-1 halo elements after it, so the halo was not loaded.");
+                                    " inputs into the N-1 halo elements after it. Either the halo was not loaded, "
+                                    "or it was read before the threads that load it had stored it (a missing "
+                                    "__syncthreads() between the loads and the sums).");
             } else {
                 sentences.push_back("Every wrong output is among " + last + "its " + block +
                                     ", whose windows reach into the halo past the block's own inputs: the halo "
-                                    "was not loaded completely.");
+                                    "was not loaded completely, or parts of it were read before they were stored "
+                                    "(a missing __syncthreads() between the loads and the sums).");
             }
         }
     }

@@ -31,7 +31,9 @@ void throw_if_cuda_error(cudaError_t code, const char* expression, const char* f
 
 double kernel_time_limit_seconds() {
     static const double limit = [] {
+        // TUTORIAL_TIMEOUT (make sets it from TIMEOUT=), else TIMEOUT, for a program run by hand.
         const char* text = std::getenv("TUTORIAL_TIMEOUT");
+        if (text == nullptr || *text == '\0') text = std::getenv("TIMEOUT");
         if (text == nullptr || *text == '\0') {
             return kDefaultKernelTimeLimitSeconds;
         }

@@ -18,8 +18,15 @@ struct SplitMix64 {
 };
 }  // namespace
 
-std::uint64_t run_seed() {
+const char* seed_setting() {
     const char* text = std::getenv("TUTORIAL_SEED");
+    if (text != nullptr && *text != '\0') return text;
+    text = std::getenv("SEED");
+    return text != nullptr && *text != '\0' ? text : nullptr;
+}
+
+std::uint64_t run_seed() {
+    const char* text = seed_setting();
     if (text != nullptr && *text != '\0') {
         char* end = nullptr;
         const unsigned long long value = std::strtoull(text, &end, 10);

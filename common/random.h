@@ -16,9 +16,14 @@ namespace tutorial {
 
 /// @brief The seed every test and benchmark derives its inputs from.
 ///
-/// It is the environment variable TUTORIAL_SEED (set by `make ... SEED=n`) when that
-/// holds a number, and a fixed default otherwise, so that runs repeat exactly.
+/// It is the number seed_setting() gives, and a fixed default otherwise, so that runs
+/// repeat exactly.
 std::uint64_t run_seed();
+
+/// @brief The seed as the environment gives it: TUTORIAL_SEED (which `make ... SEED=n`
+/// sets) when set and not empty, else SEED, so that `SEED=n build/.../bin/...` run by hand
+/// takes it too; null when neither is set.
+const char* seed_setting();
 
 /// @brief The default for run_seed().
 constexpr std::uint64_t kDefaultSeed = 2026;

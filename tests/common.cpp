@@ -213,6 +213,8 @@ TEST_CASE("a report says the halo was not loaded when the last N-1 outputs of ea
     CHECK(report.wrong == 3 * 63 + 39);
     CHECK(contains(report.text, "exactly the last N-1 = 63 outputs of each block of 256"));
     CHECK(contains(report.text, "the halo was not loaded"));
+    // A missing barrier between the loads and the sums wrongs the same outputs: both named.
+    CHECK(contains(report.text, "a missing __syncthreads() between the loads and the sums"));
 
     SECTION("some of them only: the halo was loaded in part") {
         got[255] = 0.0f;
@@ -258,6 +260,7 @@ TEST_CASE("the partial-tile sentence needs a full tile beside the partial ones",
         CHECK_FALSE(contains(report.text, "partial"));
         CHECK(contains(report.text, "Only the first tile (16 rows x 16 columns at the top left) is right"));
         CHECK(contains(report.text, "single block"));
+        CHECK_FALSE(contains(report.text, "swapped"));
     }
     SECTION("silent: swapped row and col on 20 x 20 is wrong off the diagonal, in full tiles too") {
         std::vector<float> got(400, 0.0f);
@@ -280,10 +283,26 @@ TEST_CASE("the first-tile sentence fires only when exactly the first tile is rig
     std::vector<float> got(40 * 40, nan);
     for (int r = 0; r < 16; ++r)
         for (int c = 0; c < 16; ++c) got[r * 40 + c] = 0.0f;
-    SECTION("fires") {
+    SECTION("fires: the rest untouched, a grid of one block") {
         const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
         INFO(report.text);
         CHECK(contains(report.text, "Only the first tile"));
+        CHECK(contains(report.text, "as if the grid were a single block"));
+        CHECK_FALSE(contains(report.text, "swapped"));
+    }
+    SECTION("fires: the rest written wrong, row and column from the wrong blockIdx, never a single block") {
+        // Like chapter 1 with row and column swapped on 40 x 24 (M x N): block (bx, by)
+        // writes the elements of block (by, bx), so only block (0,0) is right.
+        std::vector<float> written(40 * 40);
+        for (int r = 0; r < 40; ++r)
+            for (int c = 0; c < 40; ++c) written[r * 40 + c] = (r < 16 && c < 16) ? 0.0f : 3.0f;
+        const auto report = compare_with_tolerance(written, zeros(1600), layout_of(40, 40, 16));
+        INFO(report.text);
+        CHECK(contains(report.text, "Only the first tile"));
+        CHECK(contains(report.text, "the other blocks wrote wrong values"));
+        CHECK(contains(report.text, "swapped?"));
+        CHECK_FALSE(contains(report.text, "single block"));
+        CHECK_FALSE(contains(report.text, "launch configuration"));
     }
     SECTION("silent when one element of the first tile is wrong too") {
         got[5] = nan;
@@ -548,6 +567,24 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     }
 }
 
+TEST_CASE("an output that holds nothing but the poison is untouched, even where the poison is right", "[common]") {
+    // A byte image poisoned with 0 whose right value is 0 at a few pixels: no thread wrote it.
+    OutputLayout layout = layout_of(3, 4, 0);
+    layout.name = "output";
+    layout.poison = 0;
+    std::vector<std::uint8_t> expected = random_bytes(12, 11);
+    expected[5] = 0;
+    expected[0] = 7;
+    const auto untouched = compare_exact(std::vector<std::uint8_t>(12, 0), expected, layout);
+    INFO(untouched.text);
+    CHECK_FALSE(untouched.ok());
+    CHECK(contains(untouched.untouched, "every element of output holds 0, the poison the test wrote before the run"));
+    // One pixel written: not untouched.
+    std::vector<std::uint8_t> written(12, 0);
+    written[3] = expected[3] == 0 ? 1 : expected[3];
+    CHECK(compare_exact(written, expected, layout).untouched.empty());
+}
+
 TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a few lines", "[common][sweep]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     SweepOptions options;
@@ -569,6 +606,17 @@ TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a
         CHECK(contains(text, "VERBOSE=1 shows each shape in full."));
         CHECK_FALSE(contains(text, "First wrong elements"));
         CHECK(std::count(text.begin(), text.end(), '\n') <= 6);
+    }
+    SECTION("in a chapter's test program, the first such paragraph names the file to edit and make chapterN hint") {
+        find_where_to_work("build/emu/chapters/bin/chapter1-tests");
+        const std::string text = sweep_of(16, nan, false);
+        const std::string second = sweep_of(16, nan, false);
+        find_where_to_work("");
+        INFO(text);
+        CHECK(contains(text, "Your code for chapter 1 is in chapters/01-naive-gemm/naive_gemm.cu"));
+        CHECK(contains(text, "make chapter1 hint"));
+        CHECK(std::count(text.begin(), text.end(), '\n') <= 9);
+        CHECK_FALSE(contains(second, "Your code for chapter"));  // once a run: the run's last line says it again
     }
     SECTION("VERBOSE shows them in full all the same") {
         const std::string text = sweep_of(16, nan, true);
@@ -615,7 +663,7 @@ TEST_CASE("VERBOSE=1 or TUTORIAL_VERBOSE=1 in the environment makes sweeps verbo
 #endif
 }
 
-TEST_CASE("on a GPU a wrong result is run again: a changing result is named a race", "[common][sweep]") {
+TEST_CASE("on a GPU a wrong result is run again: a changing result names both its causes", "[common][sweep]") {
     SweepOptions options;
     options.chapter = 2;
     options.on_gpu = true;  // the GPU path, tested on any machine with fake kernels
@@ -627,7 +675,10 @@ TEST_CASE("on a GPU a wrong result is run again: a changing result is named a ra
         const std::string text = sweep.text();
         INFO(text);
         CHECK(runs == 2);
-        CHECK(contains(text, "The result changes from run to run: a race, such as a missing __syncthreads()."));
+        CHECK(contains(text, "The result changes from run to run"));
+        // Both causes: a race, and a read of shared memory nobody wrote.
+        CHECK(contains(text, "a race, such as a missing __syncthreads() or two threads writing one element"));
+        CHECK(contains(text, "a read of shared memory that no thread wrote"));
         CHECK(contains(text, "make chapter2 test BACKEND=emu"));
         CHECK(contains(text, "make chapter2 sanitize"));
     }
@@ -682,6 +733,39 @@ TEST_CASE("out-of-bounds advice depends on where the faulting thread's own eleme
         CHECK(contains(advice, "That thread computes C(2, 21), which is outside"));
         CHECK(contains(advice, "a missing bounds check"));
     }
+    SECTION("a kernel staging tiles in shared memory: no advice to return early") {
+        OutputOwnership staged = ownership;
+        staged.stages_in_shared = true;
+        const std::string outside = out_of_bounds_advice(message("(1,0,0)", "(5,2,0)"), staged);
+        INFO(outside);
+        CHECK(contains(outside, "That thread computes C(2, 21), which is outside"));
+        CHECK(contains(outside, "must reach every __syncthreads()"));
+        CHECK(contains(outside, "rather than returning early"));
+        CHECK_FALSE(contains(outside, "must not read or write anything"));
+        const std::string inside = out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), staged);
+        INFO(inside);
+        CHECK(contains(inside, "which is inside"));
+        CHECK(contains(inside, "the access may be one of those loads"));
+        CHECK_FALSE(contains(inside, "would hide this bug"));
+    }
+    SECTION("a tile per thread: no element is named, and a check per element is the advice") {
+        for (const ThreadWork work : {ThreadWork::column_per_thread, ThreadWork::tile_per_thread, ThreadWork::warp_tile_per_warp}) {
+            OutputOwnership tiles;
+            tiles.output_name = "C";
+            tiles.rows = 20;
+            tiles.cols = 20;
+            tiles.work = work;
+            tiles.stages_in_shared = true;
+            tiles.tile_text = "64 x 64";
+            const std::string advice = out_of_bounds_advice(message("(0,0,0)", "(0,0,0)"), tiles);
+            INFO(advice);
+            CHECK(contains(advice, "each block computes one 64 x 64 tile of C"));
+            CHECK(contains(advice, "needs its own bounds check"));
+            CHECK(contains(advice, "no thread may return early"));
+            CHECK_FALSE(contains(advice, "That thread computes"));
+            CHECK_FALSE(contains(advice, "would hide this bug"));
+        }
+    }
     SECTION("no advice for other errors, or without a mapping") {
         CHECK(out_of_bounds_advice("CUDA error cudaErrorInvalidValue (invalid argument)", ownership).empty());
         CHECK(out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), OutputOwnership{}).empty());
@@ -731,7 +815,7 @@ TEST_CASE("a SEED that is not a whole number from 0 to 4294967295 stops the run 
     const int status = run_this_binary("TUTORIAL_SEED='" + seed + "'", "'[common][patterns]'", output);
     INFO(output);
     CHECK(status == 2);
-    CHECK(contains(output, "SEED=" + seed + " (TUTORIAL_SEED) is not a whole number from 0 to 4294967295"));
+    CHECK(contains(output, "SEED=" + seed + " is not a whole number from 0 to 4294967295"));
     CHECK_FALSE(contains(output, "Inputs come from seed"));
 }
 
@@ -753,6 +837,33 @@ TEST_CASE("a good SEED is printed once, and Catch2's seed is the same number", "
         REQUIRE(digits != std::string::npos);
         CHECK(line.substr(digits, line.find_first_not_of("0123456789", digits) - digits) == seed);
     }
+}
+
+TEST_CASE("SEED=n works for the program run by hand, as the line it prints says; make's TUTORIAL_SEED wins", "[common][input]") {
+    std::string output;
+    CHECK(run_this_binary("env -u TUTORIAL_SEED SEED=77", "'[common][patterns]'", output) == 0);
+    INFO(output);
+    CHECK(contains(output, "Inputs come from seed 77 (change it with SEED=n)"));
+    CHECK(run_this_binary("TUTORIAL_SEED=5 SEED=77", "'[common][patterns]'", output) == 0);
+    CHECK(contains(output, "Inputs come from seed 5 "));
+    // Without either, the default.
+    CHECK(run_this_binary("env -u TUTORIAL_SEED -u SEED", "'[common][patterns]'", output) == 0);
+    CHECK(contains(output, "Inputs come from seed " + std::to_string(kDefaultSeed) + " "));
+}
+
+TEST_CASE("a chapter's test program knows the files its student edits; others name none", "[common][input]") {
+    find_where_to_work("build/emu/chapters/bin/chapter4-tests");
+    const std::string chapter4 = where_to_work();
+    find_where_to_work("build/cuda/solutions/bin/chapter4-tests");  // the reference solutions: no student
+    const std::string solutions = where_to_work();
+    find_where_to_work("build/emu/bin/common-tests");
+    const std::string library = where_to_work();
+    find_where_to_work("");
+    INFO(chapter4);
+    CHECK(contains(chapter4, "Your code for chapter 4 is in chapters/04-moving-average/moving_average.cu"));
+    CHECK(contains(chapter4, "(its TODO(chapter4) markers); make chapter4 hint gives a hint"));
+    CHECK(solutions.empty());
+    CHECK(library.empty());
 }
 
 TEST_CASE("a test filter (ARGS) that selects no test case is status 2 with a message", "[common][input]") {

@@ -567,7 +567,8 @@ TEST_CASE("a kernel looping without any checked access ends the program with a m
     CHECK(contains(text, "CPU backend: endless_without_access_planted (launched at tests/emu_planted/endless.cu:"));
     CHECK(contains(text, "is still running 1 s after its time limit of 1 s"));
     CHECK(contains(text, "of block (0,0,0)"));
-    CHECK(contains(text, "EMU_TIMEOUT=seconds sets the time limit"));
+    CHECK(contains(text, "TIMEOUT=seconds sets the time limit"));
+    CHECK_FALSE(contains(text, "EMU_TIMEOUT=seconds"));  // make takes TIMEOUT, and so does the program
 }
 
 TEST_CASE("rows of a __shared__ array bind to references and decay to pointers, as in CUDA", "[emu]") {
@@ -754,6 +755,148 @@ TEST_CASE("events time the emulator, and say that this is not a GPU's time", "[e
     cudaEventDestroy(stop);
 }
 
+TEST_CASE("two threads writing one output element are named as such, not blamed on a missing barrier", "[emu]") {
+    Schedules both("forward,reverse");
+    const auto ints = random_ints(64, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {64}));
+    std::vector<float> values(ints.begin(), ints.end());
+    values[1] = values[0] + 1.0f;  // the two writers of out[0] write different values
+    DeviceBuffer<float> in(values), out(64);
+    out.poison();
+    planted::staged_copy(in.data(), out.data(), false);  // one writer per element: no report
+    CHECK(out.download() == values);
+    const std::string text = error_text([&] { planted::staged_copy(in.data(), out.data(), true); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "result depends on thread order: two threads access the same element"));
+    CHECK(contains(text, "thread (0,0,0) of block (0,0,0) and thread (1,0,0) of block (0,0,0) both access it"));
+    CHECK(contains(text, "two threads compute one output element"));
+    CHECK_FALSE(contains(text, kOrderMessage));
+}
+
+// ---- Casts to vector types ----------------------------------------------------------------------
+namespace {
+// Sums of the quads of @p values, in the order the planted kernels add them.
+std::vector<float> quad_sums_of(const std::vector<float>& values, int quads, int stride) {
+    std::vector<float> sums;
+    for (int i = 0; i < quads; ++i) {
+        const float* q = &values[static_cast<std::size_t>(stride * i)];
+        sums.push_back(q[0] + q[1] + q[2] + q[3]);
+    }
+    return sums;
+}
+}  // namespace
+
+TEST_CASE("float4 reads through casts inside their buffer and aligned give the sums, global and shared", "[emu]") {
+    const auto ints = random_ints(40, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {40}));
+    const std::vector<float> values(ints.begin(), ints.end());  // small integers: sums exact
+    DeviceBuffer<float> in(values), out(32);
+    for (const bool moved : {false, true}) {
+        out.poison();
+        planted::quad_sums(in.data(), out.data(), 10, 0, moved);
+        const auto got = out.download();
+        const auto expected = quad_sums_of(values, 10, 4);
+        CHECK(std::vector<float>(got.begin(), got.begin() + 10) == expected);
+    }
+    out.poison();
+    planted::shared_quads(in.data(), out.data(), 0);
+    const auto got = out.download();
+    for (int t = 0; t < 32; ++t) {
+        const float* q = &values[static_cast<std::size_t>(4 * (t % 8))];
+        CHECK(got[t] == q[0] + q[1] + q[2] + q[3]);
+    }
+}
+
+TEST_CASE("a float4 read through a cast past the end of a buffer names the buffer, the offset and the cast's line", "[emu]") {
+    DeviceBuffer<float> in(10), out(3);
+    std::string text = error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds global memory access in quad_sums_kernel"));
+    CHECK(contains(text, "block (0,0,0), thread (2,0,0)"));
+    CHECK(contains(text, "through the pointer cast " +
+                             site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])")));
+    CHECK(contains(text, "a 16-byte float4 access at byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
+    // Through arithmetic on a cast pointer kept in a variable: the same check, the cast's line.
+    text = error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0, true); }, cudaErrorIllegalAddress);
+    CHECK(contains(text, "through the pointer cast " + site_of("tests/emu_planted/casts.cu", "const auto first = reinterpret_cast")));
+    CHECK(contains(text, "byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
+    // Shared memory: a quad that starts inside the __shared__ array and runs past its end.
+    DeviceBuffer<float> staged(32), sums(32);
+    text = error_text([&] { planted::shared_quads(staged.data(), sums.data(), 8); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds shared memory access in shared_quads_kernel"));
+    CHECK(contains(text, "thread (7,0,0)"));
+    CHECK(contains(text, "byte offset 144 of the block's __shared__ tile (152 bytes) runs 8 bytes past its end"));
+}
+
+TEST_CASE("a misaligned float4 access through a cast is reported with the buffer, the offset and the line", "[emu]") {
+    DeviceBuffer<float> in(40), out(32);
+    std::string text = error_text([&] { planted::quad_sums(in.data(), out.data(), 2, 1); }, cudaErrorMisalignedAddress);
+    INFO(text);
+    CHECK(contains(text, "misaligned global memory access in quad_sums_kernel"));
+    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
+    CHECK(contains(text, "through the pointer cast " +
+                             site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])")));
+    CHECK(contains(text, "a 16-byte float4 access at byte offset 4 of in, a cudaMalloc buffer of 160 bytes is at an "
+                         "address that is not a multiple of 16"));
+    text = error_text([&] { planted::shared_quads(in.data(), out.data(), 2); }, cudaErrorMisalignedAddress);
+    CHECK(contains(text, "misaligned shared memory access in shared_quads_kernel"));
+    CHECK(contains(text, "byte offset 8 of the block's __shared__ tile (152 bytes) is at an address that is not a multiple of 16"));
+}
+
+TEST_CASE("bytes past the end of every cudaMalloc buffer are poison: NaN floats, to a read the checks cannot see", "[emu]") {
+    for (const int floats : {8, 64}) {  // the end inside cudaMalloc's 256-byte rounding, and at it
+        DeviceBuffer<float> in(std::vector<float>(static_cast<std::size_t>(floats), 1.0f)), out(1);
+        planted::raw_quad(in.data(), out.data(), floats / 4);  // the quad just past the end
+        CHECK(std::isnan(out.download()[0]));
+    }
+}
+
+TEST_CASE("a crash inside a kernel names the kernel, the thread, the access and the line; the next launches run", "[emu]") {
+    DeviceBuffer<float> in(16), out(4);
+    const std::string text = error_text([&] { planted::raw_quad(in.data(), out.data(), 1LL << 40); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "crash in raw_quad_kernel"));
+    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
+    CHECK(contains(text, site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];")));
+    CHECK(contains(text, "a segmentation fault at address"));
+    CHECK(contains(text, "a pointer the checks did not reach"));
+    CHECK(cudaGetLastError() == cudaSuccess);
+    const auto ints = random_ints(16, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {16}));
+    const std::vector<float> values(ints.begin(), ints.end());
+    in.upload(values);
+    planted::quad_sums(in.data(), out.data(), 4, 0);
+    CHECK(out.download() == quad_sums_of(values, 4, 4));
+}
+
+TEST_CASE("crashing kernel (run by the test below)", "[.][crash-then-more]") {
+    DeviceBuffer<float> in(16), out(4);
+    planted::raw_quad(in.data(), out.data(), 1LL << 40);
+}
+
+TEST_CASE("passing kernel after the crash (run by the test below)", "[.][crash-then-more]") {
+    DeviceBuffer<float> in(std::vector<float>(16, 2.0f)), out(4);
+    planted::quad_sums(in.data(), out.data(), 4, 0);
+    CHECK(out.download() == std::vector<float>(4, 8.0f));
+}
+
+TEST_CASE("a crash in one test case fails that one, with the backend's report, and the next test cases run", "[emu]") {
+    // Catch2 installs its own signal handlers for each test case; the backend's must win
+    // inside kernels, and the run go on.
+    const std::string log = "build/emu/crash-then-more.log";
+    char self[4096] = {};
+    REQUIRE(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+    const std::string command = "'" + std::string(self) + "' '[crash-then-more]' >" + log + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    CHECK(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 1);
+    CHECK(contains(text, "crash in raw_quad_kernel"));
+    CHECK(contains(text, site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];")));
+    CHECK(contains(text, "test cases: 2 | 1 passed | 1 failed"));
+    CHECK_FALSE(contains(text, "SIGSEGV"));
+}
+
 // ---- What a student sees -------------------------------------------------------------------
 // Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
 // would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
@@ -782,6 +925,24 @@ TEST_CASE("planted: a box mean whose halo is off by one", "[.][planted]") {
 
 TEST_CASE("planted: a moving average with too small a dynamic shared buffer", "[.][planted]") {
     REQUIRE_MATCH(run_moving_average(1000, 17, true));
+}
+
+TEST_CASE("planted: a float4 read through a cast past the end of a buffer", "[.][planted]") {
+    DeviceBuffer<float> in(10), out(3);
+    planted::quad_sums(in.data(), out.data(), 3, 0);
+    SUCCEED();
+}
+
+TEST_CASE("planted: a float4 read at an address that is not a multiple of 16", "[.][planted]") {
+    DeviceBuffer<float> in(40), out(2);
+    planted::quad_sums(in.data(), out.data(), 2, 1);
+    SUCCEED();
+}
+
+TEST_CASE("planted: a read far outside a buffer through a raw float4 pointer", "[.][planted]") {
+    DeviceBuffer<float> in(16), out(4);
+    planted::raw_quad(in.data(), out.data(), 1LL << 40);
+    SUCCEED();
 }
 
 TEST_CASE("planted: a barrier inside if (threadIdx.x < 16)", "[.][planted]") {

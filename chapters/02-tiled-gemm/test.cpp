@@ -31,7 +31,7 @@ TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 
         return tutorial::GemmFunction([tile](const float* A, const float* B, float* C, int M, int N, int K) {
             tiled_gemm(A, B, C, M, N, K, tile);
         });
-    }));
+    }, tutorial::ThreadWork::one_element, true));
 }
 
 TEST_CASE("tiled_gemm uses TILE 16 when none is named", CHAPTER_TAG "[gpu][graded]") {
@@ -40,7 +40,7 @@ TEST_CASE("tiled_gemm uses TILE 16 when none is named", CHAPTER_TAG "[gpu][grade
     const GemmShape shape{33, 35, 37};
     tutorial::ShapeSweep sweep("tiled_gemm with no tile named", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     sweep.run("M=33 N=35 K=37", {}, [&] { return tutorial::run_gemm_case(gemm, shape, kDefaultTile); },
-              tutorial::gemm_ownership(shape, kDefaultTile));
+              tutorial::gemm_ownership(shape, kDefaultTile, tutorial::ThreadWork::one_element, true));
     REQUIRE_SWEEP(sweep);
 }
 
@@ -179,9 +179,17 @@ TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", CHAPTE
         matrix_view_gemm(Matrix{K, M, K, const_cast<float*>(A)}, Matrix{N, K, N, const_cast<float*>(B)},
                          Matrix{N, M, N, C});
     };
-    const GemmShape shape = GENERATE(GemmShape{1, 1, 1}, GemmShape{33, 35, 37}, GemmShape{16, 16, 16});
-    INFO("shape " << shape);
-    REQUIRE_MATCH(tutorial::run_gemm_case(gemm, shape, kMatrixViewBlock));
+    // One report for the three shapes, as for every sweep: the first failing one in full.
+    tutorial::ShapeSweep sweep("matrix_view_gemm on whole matrices", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const GemmShape& shape : {GemmShape{1, 1, 1}, GemmShape{33, 35, 37}, GemmShape{16, 16, 16}}) {
+        std::ostringstream label;
+        label << shape;
+        sweep.run(label.str(),
+                  {{"M", shape.M, kMatrixViewBlock, "", "block"}, {"N", shape.N, kMatrixViewBlock, "", "block"},
+                   {"K", shape.K, kMatrixViewBlock, "", "block"}},
+                  [&] { return tutorial::run_gemm_case(gemm, shape, kMatrixViewBlock); });
+    }
+    REQUIRE_SWEEP(sweep);
 }
 
 TEST_CASE("matrix_view_gemm rejects views that are empty, null, narrower than their stride or do not fit",

@@ -29,14 +29,17 @@ struct Step {
     tutorial::GemmFunction gemm;       // the entry point
     int tile;                          // its block tile, for the error map
     bool vectorized;                   // loads four floats at a time where it can
+    tutorial::ThreadWork work;         // what one thread computes, for the reports' advice
 };
 
 std::vector<Step> steps() {
     return {
-        {"register_tiled_gemm_1d", register_tiled_gemm_1d, kTile1D_BM, false},
-        {"register_tiled_gemm_2d", register_tiled_gemm_2d, kTile2D_BM, false},
-        {"register_tiled_gemm_vectorized", register_tiled_gemm_vectorized, kTile2D_BM, true},
-        {"register_tiled_gemm_warptiled", register_tiled_gemm_warptiled, kWarptile_BM, true},
+        {"register_tiled_gemm_1d", register_tiled_gemm_1d, kTile1D_BM, false, tutorial::ThreadWork::column_per_thread},
+        {"register_tiled_gemm_2d", register_tiled_gemm_2d, kTile2D_BM, false, tutorial::ThreadWork::tile_per_thread},
+        {"register_tiled_gemm_vectorized", register_tiled_gemm_vectorized, kTile2D_BM, true,
+         tutorial::ThreadWork::tile_per_thread},
+        {"register_tiled_gemm_warptiled", register_tiled_gemm_warptiled, kWarptile_BM, true,
+         tutorial::ThreadWork::warp_tile_per_warp},
     };
 }
 
@@ -88,7 +91,7 @@ TEST_CASE("Each step matches the CPU reference for chapter 2's shapes at its blo
     // failing shapes share.
     const Step step = GENERATE(from_range(steps()));
     REQUIRE_SWEEP(tutorial::sweep_gemm_shapes(step.name, TUTORIAL_CHAPTER, {step.tile}, "block tile",
-                                              [&step](int) { return step.gemm; }));
+                                              [&step](int) { return step.gemm; }, step.work, true));
 }
 
 TEST_CASE("Each step is right when rows are not a multiple of four floats", CHAPTER_TAG "[gpu][graded]") {
@@ -101,7 +104,7 @@ TEST_CASE("Each step is right when rows are not a multiple of four floats", CHAP
         sweep.run(label.str(),
                   {{"M", shape.M, 4, "4", "floats"}, {"N", shape.N, 4, "4", "floats"}, {"K", shape.K, 4, "4", "floats"}},
                   [&] { return tutorial::run_gemm_case(step.gemm, shape, step.tile); },
-                  tutorial::gemm_ownership(shape, step.tile));
+                  tutorial::gemm_ownership(shape, step.tile, step.work, true));
     }
     REQUIRE_SWEEP(sweep);
 }

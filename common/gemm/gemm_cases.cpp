@@ -58,20 +58,26 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     return compare_with_tolerance(dC.download(), gemm_reference(A, B, M, N, K), layout);
 }
 
-OutputOwnership gemm_ownership(GemmShape shape, int tile) {
+OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool stages_in_shared) {
     OutputOwnership ownership;
     ownership.output_name = "C";
     ownership.rows = shape.M;
     ownership.cols = shape.N;
-    ownership.element_of = [tile](Index3 block, Index3 thread, long long& row, long long& col) {
-        row = block.y * tile + thread.y;
-        col = block.x * tile + thread.x;
-    };
+    ownership.work = work;
+    ownership.stages_in_shared = stages_in_shared;
+    ownership.tile_text = std::to_string(tile) + " x " + std::to_string(tile);
+    if (work == ThreadWork::one_element) {
+        ownership.element_of = [tile](Index3 block, Index3 thread, long long& row, long long& col) {
+            row = block.y * tile + thread.y;
+            col = block.x * tile + thread.x;
+        };
+    }
     return ownership;
 }
 
 ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::vector<int>& tiles,
-                             const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at) {
+                             const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at,
+                             ThreadWork work, bool stages_in_shared) {
     ShapeSweep sweep(what, default_sweep_options(chapter));
     const bool several_tiles = tiles.size() > 1;
     for (int tile : tiles) {
@@ -85,7 +91,7 @@ ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::ve
                                                    {"K", shape.K, tile, "TILE", unit}};
             if (several_tiles) parameters.push_back({"TILE", tile, 0, "", ""});
             sweep.run(label.str(), parameters, [&] { return run_gemm_case(gemm, shape, tile); },
-                      gemm_ownership(shape, tile));
+                      gemm_ownership(shape, tile, work, stages_in_shared));
         }
     }
     return sweep;
@@ -133,7 +139,10 @@ void check_launch_covers(const std::function<LaunchConfig(int M, int N)>& launch
     }
     if (wrong_shapes > 0) {
         FAIL(first_problem << "\nThe launch is wrong for " << wrong_shapes << " of " << shapes.size()
-                           << " test shapes.");
+                           << " test shapes." << [] {
+                               const std::string where = where_to_work_first_time();
+                               return where.empty() ? where : "\n" + where;
+                           }());
     }
     SUCCEED();
 }

@@ -47,12 +47,18 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
 ///                 shapes when there are several
 /// @param unit     what one tile is called in the summary: "tile" or "block"
 /// @param gemm_at  the entry point at one tile
+/// @param work     what one thread of the kernel computes (see gemm_ownership())
+/// @param stages_in_shared whether its threads load tiles into shared memory for each other
 ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::vector<int>& tiles,
-                             const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at);
+                             const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at,
+                             ThreadWork work = ThreadWork::one_element, bool stages_in_shared = false);
 
-/// @brief Which element of C each thread computes with tile × tile blocks, x along the
-/// columns: row = blockIdx.y·tile + threadIdx.y, col = blockIdx.x·tile + threadIdx.x.
-OutputOwnership gemm_ownership(GemmShape shape, int tile);
+/// @brief Which elements of C each thread computes. For ThreadWork::one_element, with
+/// tile × tile blocks, x along the columns: row = blockIdx.y·tile + threadIdx.y, col =
+/// blockIdx.x·tile + threadIdx.x. For the other kinds, each block computes one tile × tile
+/// tile of C, which its threads share as @p work says.
+OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work = ThreadWork::one_element,
+                               bool stages_in_shared = false);
 
 /// @brief Check that @p gemm rejects sizes below 1 and null pointers with
 /// std::invalid_argument naming the argument, before touching the GPU.

@@ -34,6 +34,7 @@ struct ThreadState {
     int warp_argument = 0;              ///< source lane, delta or lane mask of a shuffle
     int warp_width = 32;
     unsigned long long warp_result = 0; ///< what the primitive returns to it
+    CrashRecovery* recovery = nullptr;  ///< where a crash of this thread goes back to (fiber.h)
     Fiber fiber;
 };
 
@@ -71,6 +72,7 @@ struct BlockRun {
     int barrier_count = 0;
     bool faulted = false;
     KernelFault fault;
+    CrashRecovery crash;  ///< what the crash was, when the fault is one
     bool used_shared = false;
     bool used_barrier = false;
     bool order_sensitive = false;
@@ -111,7 +113,10 @@ struct GridState {
     std::vector<std::atomic<const char*>> names;
     std::atomic<const char*> signature{nullptr};  ///< the kernel's __PRETTY_FUNCTION__
     bool watch_seen = false;
-    uint3 watch_block{0, 0, 0}, watch_thread{0, 0, 0};
+    uint3 watch_block{0, 0, 0}, watch_thread{0, 0, 0};  ///< the last thread that touched it
+    /// The first thread that touched it, and whether another touched it after that one.
+    uint3 watch_first_block{0, 0, 0}, watch_first_thread{0, 0, 0};
+    bool watch_several = false;
 };
 
 /// @brief The block the calling worker thread is running; null outside a kernel.

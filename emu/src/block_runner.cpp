@@ -10,9 +10,11 @@
 #include "block.h"
 #include "traffic_hooks.h"
 
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <sstream>
 
 __thread uint3 threadIdx;
 __thread uint3 blockIdx;
@@ -61,6 +63,20 @@ void ensure_stacks(Worker& w, std::size_t count) {
 void thread_main(void* argument) {
     BlockRun& b = *static_cast<BlockRun*>(argument);
     ThreadState& me = *b.current;
+    CrashRecovery recovery;
+    if (sigsetjmp(recovery.jump, 1) != 0) {
+        // The thread crashed (fiber.cpp); run_block() words the message on its own stack.
+        if (!b.faulted) {
+            b.faulted = true;
+            b.crash = recovery;
+            b.fault = KernelFault{cudaErrorIllegalAddress, ""};
+        }
+        me.recovery = nullptr;
+        me.status = Status::Exited;
+        return;
+    }
+    me.recovery = &recovery;
+    arm_crash_recovery(&recovery);
     try {
         b.run->body->run();
     } catch (KernelFault& fault) {
@@ -75,7 +91,36 @@ void thread_main(void* argument) {
                                   "in " + running_kernel() + ", " + running_thread() + ": an exception: " + error.what()};
         }
     }
+    arm_crash_recovery(nullptr);
+    me.recovery = nullptr;
     me.status = Status::Exited;
+}
+
+// The message for the running thread of @p b, which crashed as @p crash says.
+std::string crash_message(const CrashRecovery& crash) {
+    std::ostringstream out;
+    const std::string site = source_line_of(crash.instruction);
+    out << "crash in " << running_kernel() << ", " << running_thread() << ":\n  " << (site.empty() ? "" : site + "\n  ");
+    if (crash.overflow) {
+        out << "the thread overflowed its stack of " << stack_bytes() / 1024 << " KiB (a large local array, or deep "
+            << "recursion?). EMU_STACK_KB=n gives every CUDA thread n KiB.";
+        return out.str();
+    }
+    if (crash.signal == SIGSEGV && crash.code == SI_KERNEL) {
+        // x86 reports a misaligned 16-byte SSE access as a general-protection fault, with no address.
+        out << "a general-protection fault: on this CPU, the sign of a misaligned 16-byte access (a float4 or "
+               "another 16-byte type at an address that is not a multiple of 16, which a GPU refuses too: "
+               "cudaErrorMisalignedAddress), or of a pointer that holds no address at all.";
+    } else {
+        out << (crash.signal == SIGBUS ? "a bus error" : "a segmentation fault") << " at address " << crash.address;
+        const Allocation* near = find_allocation(crash.address);
+        if (near != nullptr) out << ", inside a cudaMalloc buffer of " << near->bytes << " bytes";
+        out << ": an access through a raw pointer that the CPU backend's checks do not follow, far outside its data.";
+    }
+    out << "\n  Accesses through a kernel's pointer parameters, through casts of them and to __shared__ arrays are "
+           "checked; this one went through a pointer the checks did not reach (a raw pointer variable, say "
+           "`const float4* p = ...`; `auto p = reinterpret_cast<const float4*>(...)` stays checked).";
+    return out.str();
 }
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64
@@ -118,6 +163,7 @@ void run_block(GridState& grid, unsigned long long linear) {
     b.current = nullptr;
     b.faulted = false;
     b.fault = KernelFault{};
+    b.crash.signal = 0;
     b.used_barrier = false;
     b.order_sensitive = false;
     reset_shared_memory(b, request.shared_bytes);
@@ -148,7 +194,10 @@ void run_block(GridState& grid, unsigned long long linear) {
             t.status = Status::Running;
             b.current = &t;
             if (round == 0) t.fiber.start(*w.stacks[i], &thread_main, &b);
+            arm_crash_recovery(t.recovery);  // null before its first run: thread_main() arms its own
             t.fiber.resume();
+            arm_crash_recovery(nullptr);
+            if (b.faulted && b.crash.signal != 0 && b.fault.message.empty()) b.fault.message = crash_message(b.crash);
             b.current = nullptr;
             if (b.faulted) break;
         }
@@ -239,6 +288,9 @@ GridOutcome run_grid(const GridRun& run) {
     outcome.watch_seen = grid.watch_seen;
     outcome.watch_block = grid.watch_block;
     outcome.watch_thread = grid.watch_thread;
+    outcome.watch_first_block = grid.watch_first_block;
+    outcome.watch_first_thread = grid.watch_first_thread;
+    outcome.watch_several = grid.watch_several;
     for (const auto& name : grid.names) outcome.pointer_names.push_back(name.load());
     outcome.kernel = kernel_label(run, grid.signature.load());
     return outcome;

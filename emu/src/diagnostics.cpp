@@ -147,7 +147,7 @@ std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane) 
 std::string time_limit_message(const BlockRun& b, double seconds, const char* file, int line) {
     std::ostringstream out;
     out << "time limit: " << running_kernel() << " was still running after " << seconds
-        << " s, so the CPU backend stopped it (EMU_TIMEOUT=seconds sets the limit; the default is "
+        << " s, so the CPU backend stopped it (TIMEOUT=seconds sets the limit; the default is "
         << kDefaultTimeLimit << ").\n  In block " << coordinates(blockIdx);
     std::size_t unfinished = 0;
     for (std::size_t i = 0; i < b.thread_count; ++i) unfinished += b.threads[i].status != Status::Exited;

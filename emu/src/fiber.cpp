@@ -1,10 +1,13 @@
 // Fibers, their guarded stacks, and the report of a crash inside a kernel.
 #include "fiber.h"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -115,49 +118,121 @@ void Fiber::reset() { finished_ = true; }  // the stack is simply reused
 namespace {
 
 thread_local const CrashContext* crash_context = nullptr;
+thread_local CrashRecovery* armed_recovery = nullptr;
 
-void report_crash(int signal_number, siginfo_t* info, void*) {
-    const CrashContext* context = crash_context;
-    if (context != nullptr && context->describe != nullptr) {
-        char who[512];
-        context->describe(who, sizeof who);
+// What SIGSEGV and SIGBUS did before claim_crash_signals(): crashes outside kernels go there.
+struct sigaction previous_actions[2];
+std::atomic<bool> passed_on{false};
+constexpr int kCrashSignals[2] = {SIGSEGV, SIGBUS};
+
+const void* faulting_instruction(void* context) {
+#if defined(__x86_64__)
+    return reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
+#else
+    (void)context;
+    return nullptr;
+#endif
+}
+
+void report_crash(int signal_number, siginfo_t* info, void* context) {
+    CrashRecovery* recovery = armed_recovery;
+    const CrashContext* crashed = crash_context;
+    if (recovery != nullptr && crashed != nullptr) {
+        // A CUDA thread crashed: note what happened and go back to its entry function,
+        // which stops the kernel with a message (block_runner.cpp). The fiber's stack is
+        // abandoned; siglongjmp restores the signal mask sigsetjmp saved.
         bool overflow = false;
-        for (std::size_t i = 0; i < context->stack_count; ++i) {
-            overflow = overflow || context->stacks[i]->guards(info->si_addr);
-        }
-        char message[1024];
-        if (overflow) {
-            std::snprintf(message, sizeof message,
-                          "\nCPU backend: %s overflowed its stack of %zu KiB (a large local array, or deep recursion?). "
-                          "EMU_STACK_KB=n gives every CUDA thread n KiB.\n",
-                          who, context->stacks[0]->size() / 1024);
-        } else {
-            std::snprintf(message, sizeof message,
-                          "\nCPU backend: %s crashed (%s at address %p). Accesses through a kernel's pointer parameters "
-                          "and to __shared__ arrays are checked; this one was not: a raw pointer, or an index far "
-                          "outside an array?\n",
-                          who, signal_number == SIGBUS ? "bus error" : "segmentation fault", info->si_addr);
-        }
-        const ssize_t ignored = write(STDERR_FILENO, message, std::strlen(message));
-        (void)ignored;
+        for (std::size_t i = 0; i < crashed->stack_count; ++i) overflow = overflow || crashed->stacks[i]->guards(info->si_addr);
+        recovery->signal = signal_number;
+        recovery->code = info->si_code;
+        recovery->address = info->si_addr;
+        recovery->instruction = faulting_instruction(context);
+        recovery->overflow = overflow;
+        armed_recovery = nullptr;
+        siglongjmp(recovery->jump, 1);
     }
-    // SA_RESETHAND restored the default action: returning re-runs the faulting
-    // instruction, and the process dies of the signal as it would have without us.
+    // Not a kernel's crash: the handler we replaced (Catch2's, which reports the test
+    // case) gets it, once; after that, or with none, the process dies of the signal.
+    const struct sigaction& previous = previous_actions[signal_number == SIGBUS ? 1 : 0];
+    const bool handler = (previous.sa_flags & SA_SIGINFO) != 0 ? previous.sa_sigaction != nullptr
+                                                               : previous.sa_handler != SIG_DFL && previous.sa_handler != SIG_IGN;
+    if (handler && !passed_on.exchange(true)) {
+        if ((previous.sa_flags & SA_SIGINFO) != 0) {
+            previous.sa_sigaction(signal_number, info, context);
+        } else {
+            previous.sa_handler(signal_number);
+        }
+        return;
+    }
+    struct sigaction fallback;
+    std::memset(&fallback, 0, sizeof fallback);
+    fallback.sa_handler = SIG_DFL;
+    sigemptyset(&fallback.sa_mask);
+    sigaction(signal_number, &fallback, nullptr);
+    // Returning re-runs the faulting instruction, and the process dies of the signal.
 }
 
 }  // namespace
 
-void install_crash_report(const CrashContext* context) {
-    static std::once_flag installed;
-    std::call_once(installed, [] {
+void claim_crash_signals() {
+    static std::mutex mutex;
+    std::lock_guard<std::mutex> lock(mutex);
+    for (int i = 0; i < 2; ++i) {
+        struct sigaction current;
+        sigaction(kCrashSignals[i], nullptr, &current);
+        if ((current.sa_flags & SA_SIGINFO) != 0 && current.sa_sigaction == &report_crash) continue;
         struct sigaction action;
         std::memset(&action, 0, sizeof action);
         action.sa_sigaction = &report_crash;
-        action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+        action.sa_flags = SA_SIGINFO | SA_ONSTACK;
         sigemptyset(&action.sa_mask);
-        sigaction(SIGSEGV, &action, nullptr);
-        sigaction(SIGBUS, &action, nullptr);
-    });
+        sigaction(kCrashSignals[i], &action, &previous_actions[i]);
+    }
+    passed_on = false;
+}
+
+void arm_crash_recovery(CrashRecovery* recovery) { armed_recovery = recovery; }
+
+std::string source_line_of(const void* instruction) {
+    Dl_info object;
+    if (instruction == nullptr || dladdr(instruction, &object) == 0 || object.dli_fname == nullptr) return "";
+    auto address = reinterpret_cast<std::uintptr_t>(instruction);
+    // A position-independent program's addresses in its debug information start at 0.
+    const auto* header = static_cast<const ElfW(Ehdr)*>(object.dli_fbase);
+    if (header != nullptr && header->e_type == ET_DYN) address -= reinterpret_cast<std::uintptr_t>(object.dli_fbase);
+    char command[4096 + 64];
+    std::snprintf(command, sizeof command, "addr2line -i -e '%s' 0x%llx 2>/dev/null", object.dli_fname,
+                  static_cast<unsigned long long>(address));
+    FILE* pipe = popen(command, "r");
+    if (pipe == nullptr) return "";
+    // -i lists the inlined calls innermost first: the first line outside the backend's
+    // own headers is the kernel's.
+    std::string found;
+    char line[4096];
+    while (std::fgets(line, sizeof line, pipe) != nullptr) {
+        std::string text(line);
+        while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+        const std::size_t discriminator = text.find(" (discriminator");
+        if (discriminator != std::string::npos) text.erase(discriminator);
+        if (!found.empty() || text.empty() || text[0] == '?' || text.find(":0") == text.size() - 2) continue;
+        if (text.find("emu/include/") != std::string::npos || text.find("/usr/include/") != std::string::npos) continue;
+        // The debug information names files by absolute path: relative to the working
+        // directory, as the other messages name them.
+        char directory[4096];
+        if (getcwd(directory, sizeof directory) != nullptr) {
+            const std::string prefix = std::string(directory) + "/";
+            if (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
+        }
+        found = "at " + text;
+    }
+    pclose(pipe);
+    return found;
+}
+
+void install_crash_report(const CrashContext* context) {
+    claim_crash_signals();
     // A fiber that overflowed its stack has none left to run the handler on.
     static thread_local std::unique_ptr<char[]> alternate;
     if (!alternate) {

@@ -4,7 +4,9 @@
 // a system call at each switch.
 #pragma once
 
+#include <csetjmp>
 #include <cstddef>
+#include <string>
 
 #if defined(EMU_FIBERS_BOOST)
 #include <boost/context/fiber.hpp>
@@ -84,6 +86,28 @@ struct CrashContext {
 /// @brief On this worker thread: give the crash report an alternate signal stack, and
 /// describe its fibers with @p context (which must outlive the thread's work).
 void install_crash_report(const CrashContext* context);
+
+/// @brief Where a CUDA thread goes back to when it crashes (SIGSEGV, SIGBUS), and what
+/// the crash was: a crash inside a kernel stops that kernel with a message, and the
+/// program goes on.
+struct CrashRecovery {
+    sigjmp_buf jump;                   ///< set by sigsetjmp in the thread's entry function
+    int signal = 0;                    ///< SIGSEGV or SIGBUS; 0: no crash
+    int code = 0;                      ///< siginfo's si_code (SI_KERNEL: a general-protection fault)
+    const void* address = nullptr;     ///< the address the access made (null: not known)
+    const void* instruction = nullptr; ///< the faulting instruction (null: not known)
+    bool overflow = false;             ///< the address is in a fiber stack's guard page
+};
+/// @brief Make @p recovery the place the calling OS thread goes back to at a crash (null:
+/// none; the crash is passed on to whoever handled the signal before).
+void arm_crash_recovery(CrashRecovery* recovery);
+/// @brief Install the crash handler for SIGSEGV and SIGBUS again if another one replaced
+/// it (Catch2 installs its own for every test case); the replaced one still gets every
+/// crash outside a kernel. Called at every launch.
+void claim_crash_signals();
+/// @brief "at FILE:LINE" of the source line of @p instruction (from the program's debug
+/// information, through addr2line), skipping the CPU backend's own headers; "" if unknown.
+std::string source_line_of(const void* instruction);
 
 }  // namespace detail
 }  // namespace emu

@@ -115,6 +115,9 @@ struct GridOutcome {
     bool watch_seen = false;          ///< the watched address was touched ...
     uint3 watch_block{0, 0, 0};       ///< ... last by this block
     uint3 watch_thread{0, 0, 0};      ///< ... and thread
+    uint3 watch_first_block{0, 0, 0};   ///< the first block that touched it ...
+    uint3 watch_first_thread{0, 0, 0};  ///< ... and thread
+    bool watch_several = false;         ///< another thread touched it after the first
     std::vector<const char*> pointer_names;  ///< the kernel's names for request->pointers (null: unknown)
     std::string kernel;               ///< the kernel for messages, see kernel_label()
 };

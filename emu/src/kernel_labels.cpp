@@ -56,6 +56,13 @@ void note_watched_access() {
     if (current_block == nullptr) return;
     GridState& grid = *current_block->grid;
     std::lock_guard<std::mutex> lock(grid.mutex);
+    const auto same = [](uint3 a, uint3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+    if (!grid.watch_seen) {
+        grid.watch_first_block = blockIdx;
+        grid.watch_first_thread = threadIdx;
+    } else if (!same(grid.watch_first_block, blockIdx) || !same(grid.watch_first_thread, threadIdx)) {
+        grid.watch_several = true;
+    }
     grid.watch_seen = true;
     grid.watch_block = blockIdx;
     grid.watch_thread = threadIdx;

@@ -1,6 +1,7 @@
 // A kernel launch on the CPU backend: the checks a GPU makes before it runs a kernel,
 // running the grid, and the order check, which runs a launch that uses shared memory or
 // barriers again under another thread order and compares the results.
+#include "fiber.h"
 #include "internal.h"
 #include "traffic_hooks.h"
 
@@ -161,6 +162,21 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
     const GridOutcome watched = quietly([&] { return run_grid(watch); });
 
     std::ostringstream out;
+    if (watched.watch_seen && watched.watch_several) {
+        // Two threads touch one element of global memory: if both write it, the last
+        // writer wins, in any order, with or without barriers.
+        out << "result depends on thread order: two threads access the same element, or a missing "
+               "`__syncthreads()`.\n  "
+            << outcome.kernel << " gives different results when the threads of each block run in " << first.name()
+            << " order and in " << second.name() << " order:\n  " << element.str() << "; thread "
+            << coordinates(watched.watch_first_thread) << " of block " << coordinates(watched.watch_first_block)
+            << " and thread " << coordinates(watched.watch_thread) << " of block " << coordinates(watched.watch_block)
+            << " both access it.\n  If both write it, two threads compute one output element: the index "
+               "arithmetic maps them to the same place, and the one that writes last wins (no barrier fixes "
+               "that; each element needs exactly one writer). If one reads what the other writes, a "
+               "__syncthreads() must separate them.";
+        return out.str();
+    }
     out << "result depends on thread order: missing `__syncthreads()` or a shared-memory race.\n  " << outcome.kernel
         << " gives different results when the threads of each block run in " << first.name() << " order and in "
         << second.name() << " order:\n  " << element.str();
@@ -177,6 +193,7 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
 
 void launch(const LaunchRequest& request, const KernelBody& body) {
     forget_error_details();
+    claim_crash_signals();  // a test framework may have replaced the handler since the last launch
     const std::string site = std::string(request.file) + ":" + std::to_string(request.line);
     const std::string name = std::string(request.kernel_text) + " (launched at " + site + ")";
     if (inside_kernel()) {

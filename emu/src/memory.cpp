@@ -1,6 +1,7 @@
 // "Device" memory on the CPU backend: host memory in a table of allocations, so that
 // kernels can check every access against the buffer it belongs to, and copies can be
 // checked against the allocation they touch.
+#include "block.h"
 #include "internal.h"
 
 #include <unistd.h>
@@ -50,6 +51,9 @@ struct LookupCache {
 };
 thread_local LookupCache cache;
 
+// Poisoned bytes after the end of every allocation (see cudaMalloc).
+constexpr std::size_t kGuardBytes = 256;
+
 std::string bytes_text(std::size_t bytes) {
     std::ostringstream out;
     out << bytes << (bytes == 1 ? " byte" : " bytes");
@@ -97,8 +101,9 @@ const Allocation* find_allocation(const void* pointer) {
     return find_locked(reinterpret_cast<std::uintptr_t>(pointer));
 }
 
-Bounds parameter_bounds(const void* pointer, const char* name) {
-    note_pointer_name(pointer, name);
+namespace {
+// The bounds of the allocation @p pointer points into, through this thread's cache.
+Bounds allocation_bounds(const void* pointer) {
     if (pointer == nullptr) return Bounds{};
     const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(pointer);
     const std::uint64_t epoch = table().epoch.load(std::memory_order_acquire);
@@ -113,6 +118,12 @@ Bounds parameter_bounds(const void* pointer, const char* name) {
     if (a == nullptr) return Bounds{};
     cache.recent[cache.next++ % 4] = a;
     return Bounds{a->begin, a->begin + a->bytes, a};
+}
+}  // namespace
+
+Bounds parameter_bounds(const void* pointer, const char* name) {
+    note_pointer_name(pointer, name);
+    return allocation_bounds(pointer);
 }
 
 void global_out_of_bounds(const char* name, const void* origin, const void* address, std::size_t element_size,
@@ -152,6 +163,84 @@ void global_out_of_bounds(const char* name, const void* origin, const void* addr
                "before it; if not, the index arithmetic is wrong (a row length or stride, say).";
     }
     throw KernelFault{cudaErrorIllegalAddress, out.str(), false};
+}
+
+Bounds cast_bounds(const void* pointer, const char*& name) {
+    name = nullptr;
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(pointer);
+    Bounds bounds = allocation_bounds(pointer);
+    if (bounds.allocation != nullptr) {
+        // Name the buffer after the kernel parameter that points into it.
+        if (current_block != nullptr) {
+            const LaunchRequest& request = *current_block->run->request;
+            for (std::size_t i = 0; i < request.pointer_count && name == nullptr; ++i) {
+                const auto p = reinterpret_cast<std::uintptr_t>(request.pointers[i].pointer);
+                if (p >= bounds.begin && p <= bounds.end) name = current_block->grid->names[i].load(std::memory_order_relaxed);
+            }
+        }
+        return bounds;
+    }
+    if (current_block != nullptr && pointer != nullptr) {
+        const BlockRun& b = *current_block;
+        for (const SharedVariable& v : b.variables) {
+            const auto begin = reinterpret_cast<std::uintptr_t>(v.address);
+            if (at >= begin && at <= begin + v.bytes) {
+                name = v.name;
+                return Bounds{begin, begin + v.bytes, nullptr, v.name};
+            }
+        }
+        const auto dynamic = reinterpret_cast<std::uintptr_t>(b.dynamic_base);
+        if (b.dynamic_bytes > 0 && at >= dynamic && at <= dynamic + b.dynamic_bytes) {
+            name = "extern __shared__ memory";
+            return Bounds{dynamic, dynamic + b.dynamic_bytes, nullptr, name};
+        }
+    }
+    // Local arrays, host memory: only the alignment is checked.
+    return Bounds{0, UINTPTR_MAX, nullptr, nullptr};
+}
+
+void cast_access_fault(const char* name, const void* address, std::size_t element_size, std::size_t alignment,
+                       const char* type_name, const Bounds& bounds, bool cast, const char* file, int line) {
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(address);
+    const bool inside = at >= bounds.begin && at + element_size <= bounds.end;
+    std::ostringstream what;  // "a 16-byte float4 access"
+    what << "a " << element_size << "-byte " << (type_name != nullptr ? type_name : "element") << " access";
+    std::ostringstream buffer;  // "A, a cudaMalloc buffer of 400 bytes"
+    if (bounds.allocation != nullptr) {
+        buffer << (name != nullptr && *name != '\0' ? name : "a buffer") << ", a cudaMalloc buffer of " << bytes_text(bounds.end - bounds.begin);
+    } else if (bounds.shared_name != nullptr) {
+        buffer << "the block's " << (std::strcmp(bounds.shared_name, "extern __shared__ memory") == 0 ? "" : "__shared__ ")
+               << bounds.shared_name << " (" << bytes_text(bounds.end - bounds.begin) << ")";
+    } else {
+        buffer << "memory at " << address;
+    }
+    const bool bounded = bounds.allocation != nullptr || bounds.shared_name != nullptr;
+    const std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(at - bounds.begin);
+    std::ostringstream out;
+    out << (inside ? "misaligned " : "out-of-bounds ") << (bounds.shared_name != nullptr ? "shared" : "global")
+        << " memory access in " << running_kernel() << ", " << running_thread() << ":\n  "
+        << (file != nullptr ? std::string(cast ? "through the pointer cast at " : "at ") + file + ":" + std::to_string(line) + "\n  "
+                            : std::string());
+    out << what.str();
+    if (bounded) out << " at byte offset " << offset << " of " << buffer.str();
+    if (!inside) {
+        if (offset < 0) {
+            out << " starts " << bytes_text(static_cast<std::size_t>(-offset)) << " before its start.";
+        } else {
+            out << " runs " << bytes_text(at + element_size - bounds.end) << " past its end.";
+        }
+        out << "\n  A pointer cast to a wider type covers " << element_size << " bytes per element: the index or the "
+               "count of elements through it must shrink by the same factor, and an element that only partly "
+               "lies inside the data needs the narrow accesses it is made of.";
+    } else {
+        out << (bounded ? "" : std::string(" at ") + std::to_string(at)) << " is at an address that is not a multiple of "
+            << alignment << ": a GPU makes " << element_size << "-byte accesses only at multiples of " << alignment
+            << " (cudaErrorMisalignedAddress).\n  The element's index must be a multiple of "
+            << alignment << " bytes from a " << alignment << "-byte-aligned start (cudaMalloc's buffers start at "
+               "multiples of 256 bytes; a row's start is one only when the row length in bytes is a multiple of "
+            << alignment << ").";
+    }
+    throw KernelFault{inside ? cudaErrorMisalignedAddress : cudaErrorIllegalAddress, out.str(), false};
 }
 
 Snapshot Snapshot::take() {
@@ -209,13 +298,17 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
         return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the CPU backend's device memory is this machine's " +
                                                    bytes_text(limit) + " of RAM, and " + bytes_text(t.total) + " are in use");
     }
-    // 256-byte alignment, as cudaMalloc guarantees.
-    void* memory = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+    // 256-byte alignment, as cudaMalloc guarantees, and a guard of kGuardBytes after the
+    // end: checked accesses stop at the end, and a read past it through a raw pointer the
+    // checks cannot follow finds poison, never a neighbour's data or a lucky value.
+    const std::size_t mapped = (bytes + 255) / 256 * 256 + kGuardBytes;
+    void* memory = std::aligned_alloc(256, mapped);
     if (memory == nullptr) {
         return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the machine has no memory left");
     }
-    // Fresh GPU memory holds whatever was there: make that visible (NaN floats, 255 bytes).
-    std::memset(memory, 0xFF, bytes);
+    // Fresh GPU memory holds whatever was there: make that visible (NaN floats, 255 bytes),
+    // in the buffer and in its guard.
+    std::memset(memory, 0xFF, mapped);
     const auto begin = reinterpret_cast<std::uintptr_t>(memory);
     t.by_begin[begin] = std::make_unique<Allocation>(Allocation{begin, bytes});
     t.total += bytes;

@@ -1,5 +1,5 @@
 // Settings of the CPU backend read from the environment (EMU_SCHEDULE, EMU_THREADS,
-// EMU_STACK_KB, EMU_TIMEOUT), and emu::set_schedules() and emu::set_time_limit() for
+// EMU_STACK_KB, EMU_TIMEOUT or TIMEOUT), and emu::set_schedules() and emu::set_time_limit() for
 // programs that change them.
 #include "internal.h"
 
@@ -70,14 +70,18 @@ double parse_time_limit(const char* text) {
 
 std::atomic<double>& time_limit_setting() {
     static std::atomic<double> setting{[] {
-        const char* text = std::getenv("EMU_TIMEOUT");
+        // EMU_TIMEOUT, else TIMEOUT: make's variable, which the messages name, works for a
+        // program run by hand too.
+        const char* name = "EMU_TIMEOUT";
+        const char* text = std::getenv(name);
+        if (text == nullptr || *text == '\0') text = std::getenv(name = "TIMEOUT");
         if (text == nullptr || *text == '\0') return kDefaultTimeLimit;
         try {
             return parse_time_limit(text);
         } catch (const std::invalid_argument& error) {
-            std::fprintf(stderr, "EMU_TIMEOUT=%s: %s. Give the time limit of a kernel in seconds, e.g. "
-                                 "EMU_TIMEOUT=20 (the default), or 0 for none.\n",
-                         text, error.what());
+            std::fprintf(stderr, "%s=%s: %s. Give the time limit of a kernel in seconds, e.g. "
+                                 "TIMEOUT=20 (the default), or 0 for none.\n",
+                         name, text, error.what());
             std::exit(2);
         }
     }()};

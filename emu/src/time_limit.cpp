@@ -61,7 +61,7 @@ Watch& watch() {
                            static_cast<unsigned>(t / (w.block.x * w.block.y))};
         out << "\n  thread " << coordinates(thread) << " of block " << coordinates(b);
     }
-    out << "\nThe program stops here (exit code 124). EMU_TIMEOUT=seconds sets the time limit.\n";
+    out << "\nThe program stops here (exit code 124). TIMEOUT=seconds sets the time limit.\n";
     const std::string text = out.str();
     std::fflush(stdout);
     const ssize_t ignored = write(STDERR_FILENO, text.data(), text.size());

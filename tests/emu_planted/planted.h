@@ -55,6 +55,23 @@ void read_before_start(const float* in, float* out, int n);
 /// barrier, all copy the slot out: the last writer wins, so the result shows the order.
 void last_writer_wins(unsigned* out, unsigned threads);
 
+/// @brief out[i] = the sum of the float4 at in + 4 * i + @p shift, for i < @p quads,
+/// read through `*reinterpret_cast<const float4*>(&in[...])`; when @p moved, through a
+/// cast pointer moved by arithmetic (`auto first = reinterpret_cast<...>(in); first + i`),
+/// without the shift.
+void quad_sums(const float* in, float* out, int quads, int shift, bool moved = false);
+/// @brief 32 threads stage 32 floats of @p in and 6 zeros in `__shared__ float tile[38]`;
+/// out[t] = the sum of the float4 at tile + 4 * (t % 8) + @p shift.
+void shared_quads(const float* in, float* out, int shift);
+/// @brief Thread 0 reads the float4 @p offset quads past @p in through a raw `const
+/// float4*` variable, which the checks cannot follow: out[0] = its sum.
+void raw_quad(const float* in, float* out, long long offset);
+
+/// @brief One block of 64 threads stages @p in (64 floats) in shared memory, then thread t
+/// writes its value to out[t], or, when @p two_writers, to out[t / 2]: two threads write
+/// each of the first 32 elements.
+void staged_copy(const float* in, float* out, bool two_writers);
+
 /// @brief Launch a kernel that writes each thread's global linear index to @p out
 /// (grid.x * block.x elements) with the given configuration; the caller checks errors.
 cudaError_t launch_index_kernel(unsigned* out, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes);

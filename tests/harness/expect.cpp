@@ -5,11 +5,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -18,7 +20,7 @@ namespace tutorial {
 std::string seed_error(const char* text) {
     if (text == nullptr || *text == '\0') return "";
     const std::string seed = text;
-    const std::string why = "SEED=" + seed + " (TUTORIAL_SEED) is not a whole number from 0 to 4294967295";
+    const std::string why = "SEED=" + seed + " is not a whole number from 0 to 4294967295";
     if (seed.find_first_not_of("0123456789") != std::string::npos) {
         return why + ": it has a character other than the digits 0-9. Leave SEED out for the default, " +
                std::to_string(kDefaultSeed) + ".";
@@ -91,11 +93,55 @@ std::string kernel_parameter_list(const std::string& source, const std::string& 
     return parameters;
 }
 
+namespace {
+std::string where_to_work_text;
+}  // namespace
+
+std::string where_to_work() { return where_to_work_text; }
+
+std::string where_to_work_first_time() {
+    static bool said = false;
+    if (said || where_to_work_text.empty()) return "";
+    said = true;
+    return where_to_work_text;
+}
+
+void find_where_to_work(const std::string& program) {
+    where_to_work_text.clear();
+    static const std::regex chapter_program(R"((^|/)chapters/bin/chapter(\d+)-tests$)");
+    std::smatch match;
+    if (!std::regex_search(program, match, chapter_program)) return;
+    const std::string number = match[2].str();
+    // chapters/registry: "number folder title" per line.
+    std::ifstream registry("chapters/registry");
+    std::string line, folder;
+    while (std::getline(registry, line)) {
+        std::istringstream fields(line);
+        std::string first, second;
+        if (fields >> first >> second && first == number) folder = second;
+    }
+    if (folder.empty()) return;
+    std::vector<std::string> files;
+    std::error_code error;
+    for (const auto& entry : std::filesystem::directory_iterator("chapters/" + folder, error)) {
+        if (entry.path().extension() == ".cu") files.push_back("chapters/" + folder + "/" + entry.path().filename().string());
+    }
+    if (files.empty()) return;
+    std::sort(files.begin(), files.end());
+    std::string list;
+    for (std::size_t i = 0; i < files.size(); ++i) list += (i == 0 ? "" : i + 1 == files.size() ? " and " : ", ") + files[i];
+    where_to_work_text = "Your code for chapter " + number + " is in " + list + " (its TODO(chapter" + number +
+                         ") markers); make chapter" + number + " hint gives a hint, one at a time.";
+}
+
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file) {
     try {
         call();
-        FAIL("the launch succeeded; it should have been refused");
+        // Every caller asks for one row of blocks more than a GPU allows (grid.y > 65535).
+        FAIL("the launch succeeded; it should have been refused: this size needs 65536 rows of blocks "
+             "(grid.y), one more than a GPU allows. Once the launch configuration computes the grid from the "
+             "size (its TODO), CUDA refuses the launch and the check after it (CUDA_CHECK_KERNEL) reports it.");
     } catch (const CudaError& error) {
         const std::string text = error.what();
         INFO(text);

@@ -51,8 +51,22 @@ std::string read_chapter_source(const char* test_file, const std::string& file_n
 /// input, float* output, int size". Empty when the kernel is not defined in @p source.
 std::string kernel_parameter_list(const std::string& source, const std::string& kernel_name);
 
-/// @brief Check that @p call throws CudaError for a launch the GPU refuses (a grid too
-/// large, say), naming @p kernel_name and @p source_file in its message.
+/// @brief Where a student of the chapter this program tests works, for its reports: "Your
+/// code for chapter 1 is in chapters/01-naive-gemm/naive_gemm.cu (its TODO(chapter1)
+/// markers); make chapter1 hint gives a hint." Empty when the program does not test a
+/// chapter of chapters/ (the solutions, the library's own tests) or was not started from
+/// the repository's root, as make starts it.
+std::string where_to_work();
+/// @brief where_to_work() the first time a report asks in this run, then "": the first
+/// report names the files, the run's last line names them again, and no report between.
+std::string where_to_work_first_time();
+/// @brief Work out where_to_work() from the program's path @p program (argv[0]), which
+/// is build/BACKEND/chapters/bin/chapterN-tests for a chapter's tests.
+void find_where_to_work(const std::string& program);
+
+/// @brief Check that @p call throws CudaError for a launch the GPU refuses, naming
+/// @p kernel_name and @p source_file in its message. @p call must launch with one row of
+/// blocks more than a GPU allows (grid.y = 65536), as the failure message says.
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file);
 

@@ -16,6 +16,7 @@
 // version 3 fixes the width when the library is built).
 #define CATCH_CONFIG_CONSOLE_WIDTH 100
 #include "catch.h"
+#include "compare.h"
 #include "cuda_check.h"
 #include "expect.h"
 #include "random.h"
@@ -48,12 +49,13 @@ bool only_lists_or_explains(const Catch::ConfigData& config) {
 
 int main(int argc, char* argv[]) {
     // Bad input is exit status 2 with a message naming it, never a silent default.
-    const std::string seed_problem = tutorial::seed_error(std::getenv("TUTORIAL_SEED"));
+    const std::string seed_problem = tutorial::seed_error(tutorial::seed_setting());
     if (!seed_problem.empty()) {
         std::cerr << seed_problem << "\n";
         return 2;
     }
 
+    tutorial::find_where_to_work(argv[0]);
     Catch::Session session;
     const int parse_status = session.applyCommandLine(argc, argv);
     if (parse_status != 0) {
@@ -100,6 +102,10 @@ int main(int argc, char* argv[]) {
     }
     if (only_lists_or_explains(session.configData())) {
         return 0;  // Catch2 version 2 returns how many things it listed
+    }
+    if (failures != 0 && !tutorial::where_to_work().empty()) {
+        // The last lines on the screen: where the work is, whatever failed first.
+        std::cout << tutorial::wrap_report_text(tutorial::where_to_work());
     }
     return failures == 0 ? 0 : 1;
 }

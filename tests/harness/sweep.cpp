@@ -186,9 +186,25 @@ bool parse_index3(const std::string& text, Index3& out) {
 }  // namespace
 
 std::string out_of_bounds_advice(const std::string& error_text, const OutputOwnership& ownership) {
-    if (!ownership.element_of || error_text.find("out-of-bounds global memory access") == std::string::npos) {
-        return "";
+    if (error_text.find("out-of-bounds global memory access") == std::string::npos) return "";
+    const std::string& name = ownership.output_name;
+    // No thread names a single element: say what follows from the tiles, for any thread.
+    if (ownership.work != ThreadWork::one_element) {
+        if (name.empty()) return "";
+        const std::string share = ownership.work == ThreadWork::column_per_thread ? "each thread a column of it"
+                                  : ownership.work == ThreadWork::tile_per_thread ? "each thread a small tile of it"
+                                                                                  : "each warp a part of it, split among its lanes";
+        std::ostringstream advice;
+        advice << "In this kernel each block computes one " << (ownership.tile_text.empty() ? "" : ownership.tile_text + " ")
+               << "tile of " << name << ", " << share << ", and the threads load the tiles of the inputs into shared "
+               << "memory together. In a tile that overhangs the edge of a matrix, each element loaded or stored "
+               << "needs its own bounds check: load 0 for an element outside the input, store only the elements of "
+               << name << " inside it. Every thread must still reach each __syncthreads(), so no thread may return "
+               << "early. (If the checks are there, the index arithmetic is wrong: a row of a matrix is as long as "
+               << "its number of columns.)";
+        return advice.str();
     }
+    if (!ownership.element_of) return "";
     // The CPU backend names the thread as "block (1,0,0), thread (3,2,0)".
     static const std::regex thread_pattern(R"(block (\(\d+,\d+,\d+\)), thread (\(\d+,\d+,\d+\)))");
     std::smatch match;
@@ -200,17 +216,27 @@ std::string out_of_bounds_advice(const std::string& error_text, const OutputOwne
     long long row = 0, col = 0;
     ownership.element_of(block, thread, row, col);
     std::ostringstream advice;
-    advice << "That thread computes " << ownership.output_name << "(" << row << ", " << col << "), ";
+    advice << "That thread computes " << name << "(" << row << ", " << col << "), ";
     const bool inside = row >= 0 && row < ownership.rows && col >= 0 && col < ownership.cols;
-    if (inside) {
-        advice << "which is inside the " << ownership.rows << " x " << ownership.cols << " (rows x columns) "
-               << ownership.output_name << ": its own element exists, so the access goes out of bounds "
+    const std::string shape = std::to_string(ownership.rows) + " x " + std::to_string(ownership.cols) + " (rows x columns) " + name;
+    if (inside && !ownership.stages_in_shared) {
+        advice << "which is inside the " << shape << ": its own element exists, so the access goes out of bounds "
                << "through its index arithmetic, such as a wrong stride (a row of a matrix is as long as its "
                << "number of columns). A bounds check would hide this bug, not fix it.";
+    } else if (inside) {
+        advice << "which is inside the " << shape << ". In this kernel the threads also load elements that are "
+               << "not their own (a tile, a halo) into shared memory, so the access may be one of those loads: an "
+               << "element loaded from outside the input needs a bounds check (load 0, or the clamped element). "
+               << "If every load has one, the index arithmetic is wrong (a row of a matrix is as long as its "
+               << "number of columns).";
+    } else if (!ownership.stages_in_shared) {
+        advice << "which is outside the " << shape << ": a missing bounds check. A thread whose element lies "
+               << "outside the output must not read or write anything for it.";
     } else {
-        advice << "which is outside the " << ownership.rows << " x " << ownership.cols << " (rows x columns) "
-               << ownership.output_name << ": a missing bounds check. A thread whose element lies outside the "
-               << "output must not read or write anything for it.";
+        advice << "which is outside the " << shape << ": a missing bounds check. In this kernel that thread still "
+               << "loads its share of the shared tiles and must reach every __syncthreads(): guard each of its "
+               << "loads (load 0, or the clamped element, for an element outside the input) and its store, "
+               << "rather than returning early, which would leave the other threads waiting at the barrier.";
     }
     return advice.str();
 }
@@ -335,9 +361,11 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
             try {
                 const ComparisonReport second = run();
                 if (second.fingerprint != report.fingerprint) {
-                    again = "The result changes from run to run: a race, such as a missing __syncthreads(). "
-                            "(Run twice on the same inputs, the output differed.)";
-                    line << "; changes from run to run (a race)";
+                    again = "The result changes from run to run (run twice on the same inputs, the output "
+                            "differed). Two causes do that: a race, such as a missing __syncthreads() or two "
+                            "threads writing one element; or a read of shared memory that no thread wrote, which "
+                            "holds whatever was left there.";
+                    line << "; changes from run to run (a race, or unwritten shared memory read)";
                 } else {
                     again = "Run again on the same inputs, the output was the same (which does not rule out "
                             "a race: the commands below look for one).";
@@ -368,6 +396,8 @@ std::string ShapeSweep::text() const {
         std::all_of(shapes_.begin(), shapes_.end(), [](const Shape& shape) { return !shape.untouched.empty(); });
     if (all_untouched && !options_.verbose) {
         out << wrap_report_text("In every shape, " + shapes_.front().untouched + " VERBOSE=1 shows each shape in full.");
+        const std::string where = where_to_work_first_time();
+        if (!where.empty()) out << wrap_report_text(where);
         if (options_.on_gpu) {
             const std::string chapter = "make chapter" + std::to_string(options_.chapter);
             out << "To find the cause, run these two:\n"

@@ -14,7 +14,7 @@
 /// shows every failing shape in full.
 ///
 /// On a GPU a failing shape is run a second time on the same inputs: a result that
-/// changes from run to run is a race. A failure on the GPU ends with the two commands
+/// changes from run to run is a race, or a read of shared memory no thread wrote. A failure on the GPU ends with the two commands
 /// that find its cause. An out-of-bounds fault reported by the CPU backend gets advice
 /// that depends on whether the faulting thread's own output element is inside the output.
 #pragma once
@@ -44,14 +44,30 @@ struct Index3 {
     long long z = 0;  ///< z
 };
 
-/// @brief Which output element a thread computes, for advice on out-of-bounds faults.
+/// @brief What one thread of a kernel computes: the advice on an out-of-bounds fault says
+/// only what follows from it.
+enum class ThreadWork {
+    one_element,         ///< one output element per thread (OutputOwnership::element_of names it)
+    column_per_thread,   ///< a column of elements of its block's tile per thread
+    tile_per_thread,     ///< a small tile of elements of its block's tile per thread
+    warp_tile_per_warp,  ///< a tile of its block's tile per warp, split among the lanes
+};
+
+/// @brief Which output elements a thread computes, for advice on out-of-bounds faults.
 struct OutputOwnership {
     std::string output_name;  ///< e.g. "C"
     long long rows = 0;       ///< rows of the output
     long long cols = 0;       ///< columns of the output
     /// Sets @p row and @p col to the element thread @p thread of block @p block computes,
     /// with the chapter's mapping (row = blockIdx.y * blockDim.y + threadIdx.y, say).
+    /// Only for ThreadWork::one_element.
     std::function<void(Index3 block, Index3 thread, long long& row, long long& col)> element_of;
+    ThreadWork work = ThreadWork::one_element;  ///< what one thread computes
+    /// True when the kernel's threads load data into shared memory for each other and meet
+    /// at __syncthreads(): a thread then also loads elements that are not its own (a tile,
+    /// a halo), and must reach every barrier, so it may not simply return early.
+    bool stages_in_shared = false;
+    std::string tile_text;  ///< for the tile kinds: the block's tile, e.g. "64 x 64"
 };
 
 /// @brief The advice for a CPU backend's out-of-bounds message, from where the faulting

@@ -218,13 +218,22 @@ def solution(args) -> int:
     files = chapter.solution_files()
     if not files:
         raise Refusal(f"This copy has no {chapter.solution_dir}/: your instructor keeps the solutions.")
+    # The files in solutions/ hold the markers the skeletons are generated from; the
+    # clean copies written here are what a diff against the student's file should see.
+    clean_dir = Path("build") / "solution" / chapter.solution_dir.name
+    clean_dir.mkdir(parents=True, exist_ok=True)
+    clean_paths = []
     for path in files:
+        text = skeleton.clean_solution(path.read_text(), str(path))
         print(f"==== {path} " + "=" * max(0, 78 - len(str(path))))
-        print(skeleton.clean_solution(path.read_text(), str(path)).rstrip("\n"))
+        print(text.rstrip("\n"))
         print()
+        clean = clean_dir / path.name
+        clean.write_text(text)
+        clean_paths.append((path, clean))
     print("Compare it with yours:")
-    for path in files:
-        print(f"  diff -u {chapter.student_dir / path.name} {path}")
+    for path, clean in clean_paths:
+        print(f"  diff -u {chapter.student_dir / path.name} {clean}")
     return 0
 
 

@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "emu/traffic.h"  // the profiler: what an element access returns in a profiling build
+#include "emu/vector_types.h"  // float2, float4, uchar4: named in messages about accesses through casts
 
 namespace emu {
 /// @cond EMU_INTERNALS
@@ -33,7 +34,25 @@ struct Bounds {
     std::uintptr_t begin = 0;
     std::uintptr_t end = 0;
     const Allocation* allocation = nullptr;
+    /// For a pointer made by a cast (emu::pointer_cast) into a `__shared__` variable or the
+    /// dynamic shared memory: its name (begin and end are its bytes). Null otherwise.
+    const char* shared_name = nullptr;
 };
+
+/// @brief The bounds that a pointer made by a cast (emu::pointer_cast) from the raw
+/// pointer @p pointer is checked against: its cudaMalloc allocation, the running block's
+/// `__shared__` variable or dynamic shared memory, or, for any other memory (a local
+/// array, host memory), everything. @p name becomes the name of the kernel parameter
+/// that points into the allocation, or the shared variable's (null: none known).
+Bounds cast_bounds(const void* pointer, const char*& name);
+
+/// @brief Stop the kernel: an access of @p element_size bytes (type @p type_name, null if
+/// unknown) at @p address, through a pointer that a cast made from @p name (or any
+/// pointer whose address is not a multiple of @p alignment), lies outside @p bounds or is
+/// misaligned; the access is written at @p file:@p line (null: not known).
+[[noreturn]] void cast_access_fault(const char* name, const void* address, std::size_t element_size,
+                                    std::size_t alignment, const char* type_name, const Bounds& bounds, bool cast,
+                                    const char* file, int line);
 
 /// @brief Look up the allocation @p pointer points into, and note @p name for messages.
 Bounds parameter_bounds(const void* pointer, const char* name);
@@ -119,6 +138,9 @@ EMU_TYPE_NAME_(unsigned long)
 EMU_TYPE_NAME_(long long)
 EMU_TYPE_NAME_(unsigned long long)
 EMU_TYPE_NAME_(bool)
+EMU_TYPE_NAME_(float2)
+EMU_TYPE_NAME_(float4)
+EMU_TYPE_NAME_(uchar4)
 #undef EMU_TYPE_NAME_
 /// @brief TypeName without cv-qualifiers.
 template <class T>
@@ -143,6 +165,10 @@ public:
     /// @brief Wrap kernel parameter @p name, whose value is @p pointer.
     global_ptr(T* pointer, const char* name)
         : pointer_(pointer), origin_(pointer), name_(name), bounds_(detail::parameter_bounds(pointer, name)) {}
+    /// @brief The pointer that a cast (emu::pointer_cast) at @p file:@p line made from one
+    /// called @p name: checked against @p bounds, and for the alignment of T.
+    global_ptr(T* pointer, const char* name, const detail::Bounds& bounds, const char* file, int line)
+        : pointer_(pointer), origin_(pointer), name_(name), bounds_(bounds), file_(file), line_(line), cast_(true) {}
 
     /// @brief The element @p index places further, after checking it is inside the buffer.
     template <class I, detail::if_index<I> = 0, class U = T>
@@ -172,6 +198,12 @@ public:
         traffic::detail::note_pointer_cast_to(pointer_);  // the profiler cannot follow the cast pointer
 #endif
         return (U*)pointer_;
+    }
+    /// @brief This pointer cast to U* at @p file:@p line (emu::pointer_cast): still checked
+    /// against this buffer, and for the alignment of U.
+    template <class U>
+    global_ptr<U> cast_to(const char* file, int line) const {
+        return global_ptr<U>(reinterpret_cast<U*>(pointer_), name_, bounds_, file, line);
     }
 
     /// @brief The pointer @p offset elements further, checked like this one.
@@ -239,7 +271,15 @@ private:
         const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(address);
         // A null or foreign pointer has empty bounds, so every access fails here.
         if (__builtin_expect(at < bounds_.begin || at + size > bounds_.end, 0)) {
+            if (cast_) {
+                detail::cast_access_fault(name_, address, size, alignof(T), detail::type_name<T>, bounds_, true, file_, line_);
+            }
             detail::global_out_of_bounds(name_, origin_, address, size, detail::type_name<T>, bounds_, file_, line_);
+        }
+        // A GPU loads and stores an element of N bytes only at a multiple of its alignment
+        // (16 for float4); only a cast can make a pointer that is not.
+        if (__builtin_expect(at % alignof(T) != 0, 0)) {
+            detail::cast_access_fault(name_, address, size, alignof(T), detail::type_name<T>, bounds_, cast_, file_, line_);
         }
         if (__builtin_expect(address == detail::watched_address, 0)) {
             detail::note_watched_access();
@@ -253,6 +293,7 @@ private:
     detail::Bounds bounds_;
     const char* file_ = nullptr;  // where the access is written, when known
     int line_ = 0;
+    bool cast_ = false;  // made by a cast: file_:line_ is the cast's
 };
 
 /// @brief Shadow a kernel's pointer parameter with a checked one (the translator calls this).
@@ -513,6 +554,10 @@ struct CastSource {
     using raw = T;
 };
 template <class T>
+struct is_global_ptr : std::false_type {};
+template <class T>
+struct is_global_ptr<global_ptr<T>> : std::true_type {};
+template <class T>
 struct CastSource<global_ptr<T>> {
     static constexpr bool pointer = true;
     using raw = T*;
@@ -538,21 +583,43 @@ struct CastSource<dynamic_shared_global<T>> {
 /// @brief What the translator writes for `reinterpret_cast<To>(from)`, and for a C-style
 /// cast to a pointer to a CUDA vector type (`(const float4*)p`).
 ///
-/// A checked pointer parameter is cast as the raw pointer it holds. In a profiling build a
+/// A cast to a pointer keeps the checks: from a checked pointer parameter, or to a pointer
+/// to a struct (float4, uchar4, a kernel's own struct) from any pointer, it gives a
+/// global_ptr that checks every access through it, and through any arithmetic on it,
+/// against the buffer the pointer points into (its cudaMalloc allocation, or its
+/// `__shared__` variable), and for the alignment a GPU requires; its messages name the
+/// cast's line (@p file and @p line default to the caller's: GCC's __builtin_FILE and
+/// __builtin_LINE, which follow the translator's #line directives). In a profiling build a
 /// cast to a pointer type gives an emu::traffic::cast_pointer, so that
 /// `*reinterpret_cast<const float4*>(&A[i])` counts as one 16-byte access of global or
 /// shared memory (whichever the address lies in); everything else is reinterpret_cast.
 template <class To, class From>
-decltype(auto) pointer_cast(From&& from) {
+decltype(auto) pointer_cast(From&& from, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     using Source = std::remove_cv_t<std::remove_reference_t<From>>;
     if constexpr (std::is_pointer<To>::value && detail::CastSource<Source>::pointer) {
         const typename detail::CastSource<Source>::raw raw = from;  // a checked pointer gives its raw one
 #ifdef EMU_PROFILE
+        (void)file;
+        (void)line;
         return traffic::cast_pointer<std::remove_pointer_t<To>>(reinterpret_cast<To>(raw));
 #else
-        return reinterpret_cast<To>(raw);
+        using Element = std::remove_pointer_t<To>;
+        if constexpr (std::is_void<Element>::value || std::is_function<Element>::value) {
+            return reinterpret_cast<To>(raw);
+        } else if constexpr (detail::is_global_ptr<Source>::value) {
+            return from.template cast_to<Element>(file, line);
+        } else if constexpr (std::is_class<Element>::value) {
+            const char* name = nullptr;
+            const detail::Bounds bounds = detail::cast_bounds(reinterpret_cast<const void*>(raw), name);
+            return global_ptr<Element>(reinterpret_cast<To>(raw), name, bounds, file, line);
+        } else {
+            // A raw pointer to a scalar stays raw: host code casts host pointers this way.
+            return reinterpret_cast<To>(raw);
+        }
 #endif
     } else {
+        (void)file;
+        (void)line;
         return reinterpret_cast<To>(std::forward<From>(from));
     }
 }

@@ -1,0 +1,73 @@
+// Planted bugs behind pointer casts to vector types: a float4 read that runs past the end
+// of its buffer, float4 accesses at addresses that are not multiples of 16 (global and
+// shared), and a crash through a raw pointer the checks cannot follow. Their correct
+// twin sums the same quads within bounds.
+#include "planted.h"
+
+#include "cuda_check.h"
+
+namespace planted {
+namespace {
+
+// out[i] = the sum of the float4 at in + 4 * i + shift, for i < quads: with shift 0 and
+// 4 * quads ≤ the buffer's floats, every read is inside and aligned.
+__global__ void quad_sums_kernel(const float* in, float* out, int quads, int shift) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= quads) return;
+    const float4 q = *reinterpret_cast<const float4*>(&in[4 * i + shift]);
+    out[i] = q.x + q.y + q.z + q.w;
+}
+
+// The same through a cast pointer kept in a variable and moved by arithmetic.
+__global__ void quad_sums_moved_kernel(const float* in, float* out, int quads) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= quads) return;
+    const auto first = reinterpret_cast<const float4*>(in);
+    const auto mine = first + i;
+    out[i] = mine->x + mine->y + mine->z + mine->w;
+}
+
+// A block's 32 threads stage 32 floats and 6 zeros in shared memory; thread t then reads
+// the float4 at float 4 * (t % 8) + shift of the tile (152 bytes: with shift 8, thread 7's
+// quad starts inside it and runs past its end).
+__global__ void shared_quads_kernel(const float* in, float* out, int shift) {
+    __shared__ float tile[38];
+    tile[threadIdx.x] = in[threadIdx.x];
+    if (threadIdx.x < 6) tile[32 + threadIdx.x] = 0.0f;
+    __syncthreads();
+    const float4 q = *reinterpret_cast<const float4*>(&tile[4 * (threadIdx.x % 8) + shift]);
+    out[threadIdx.x] = q.x + q.y + q.z + q.w;
+}
+
+// A raw float4 pointer (declared as one: the checks stay behind) that thread 0 reads
+// @p offset quads past.
+__global__ void raw_quad_kernel(const float* in, float* out, long long offset) {
+    const float4* raw = reinterpret_cast<const float4*>(in);
+    if (threadIdx.x == 0) {
+        const float4 q = raw[offset];
+        out[0] = q.x + q.y + q.z + q.w;
+    }
+}
+
+}  // namespace
+
+void quad_sums(const float* in, float* out, int quads, int shift, bool moved) {
+    if (moved) {
+        quad_sums_moved_kernel<<<(quads + 63) / 64, 64>>>(in, out, quads);
+    } else {
+        quad_sums_kernel<<<(quads + 63) / 64, 64>>>(in, out, quads, shift);
+    }
+    CUDA_CHECK_KERNEL("quad_sums_kernel");
+}
+
+void shared_quads(const float* in, float* out, int shift) {
+    shared_quads_kernel<<<1, 32>>>(in, out, shift);
+    CUDA_CHECK_KERNEL("shared_quads_kernel");
+}
+
+void raw_quad(const float* in, float* out, long long offset) {
+    raw_quad_kernel<<<1, 32>>>(in, out, offset);
+    CUDA_CHECK_KERNEL("raw_quad_kernel");
+}
+
+}  // namespace planted
