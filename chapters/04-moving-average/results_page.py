@@ -12,6 +12,15 @@ GOALS = [(f"moving average, N={n}, prefix sums (4d)", 70.0, 85.0, f"64 Mi floats
          for n in (8, 64, 255, 1025)]
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '64 Mi floats, N=64'
+ROOFLINE_VARIANTS = [
+    ('the whole window from global memory', 'naive'),
+    ('the same through the read-only cache', 'read-only'),
+    ("the block's window staged in dynamic shared memory", 'shared'),
+]
+
 def summary(c):
     naive = [c.number_of(f"64 Mi floats, N={n}", "naive", "percent_of_ceiling") for n in (8, 255)]
     shared = [c.number_of(f"64 Mi floats, N={n}", "shared", "percent_of_ceiling") for n in (8, 255)]

@@ -15,6 +15,15 @@ GOALS = [("transpose 8192², padded tile (5c)", 90.0, 90.0, SQUARE, ["padded"])]
 AWKWARD_WITHIN = 5.0
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '8192 x 8192'
+ROOFLINE_VARIANTS = [
+    ('straight in global memory: coalesced reads, strided writes', 'naive'),
+    ('through a 32 x 32 shared tile: column reads in one bank', 'shared'),
+    ('through a 32 x 33 padded tile: column reads in 32 banks', 'padded'),
+]
+
 def summary(c):
     shares = {v: c.number_of(SQUARE, v, "percent_of_ceiling") for v in ("naive", "shared", "padded")}
     awkward = c.number_of(AWKWARD, "padded", "percent_of_ceiling")

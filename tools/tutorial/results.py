@@ -37,6 +37,9 @@ REQUIRED_COLUMNS = [
     "note", "gpu", "compute_capability", "driver", "driver_cuda", "runtime_cuda", "date",
 ]
 
+# The check of a library row whose library is not installed (common/benchmark/report.h).
+ABSENT = "absent"
+
 # Why a "no" above is not a slower kernel. Measured by hand on an H200 on 2026-11-21
 # (a scratch benchmark, median of 15 runs at 4096³), so written here, not generated.
 BAR_NOTES = [
@@ -189,8 +192,8 @@ def chapter_section(chapter, titles, charts=()):
         lines += [f"![{chart_title(chapter, titles)}](figures/{chart_name(chapter)})", ""]
     first = chapter.rows[0]
     lines += [f"Measured on {stamp_of(first)}, {first['date']}; from `{os.path.basename(chapter.source)}`.", ""]
-    lines += ["| problem | variant | median | spread (min–max) | runs | rate | % of ceiling | speed-up | check |",
-              "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines += ["| problem | variant | median | spread (min–max) | runs | rate | % of ceiling | speed-up | × the library | check |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     previous = None
     for row in chapter.rows:
         ok = row["check"] == "ok"
@@ -200,15 +203,22 @@ def chapter_section(chapter, titles, charts=()):
         else:
             share = format_percent(float(row["percent_of_ceiling"])) if ok and row["percent_of_ceiling"] else "–"
         speedup = format_speedup(float(row["speedup"])) if ok and row["speedup"] else "–"
-        check = "ok" if ok else f"**{row['check']}**"
+        if row.get("is_library") == "1":
+            library = "library"
+        else:
+            library = format_speedup(float(row["times_library"])) if ok and row.get("times_library") else "–"
+        check = "ok" if ok else row["check"] if row["check"] == ABSENT else f"**{row['check']}**"
         problem = "" if row["problem"] == previous else row["problem"]
         previous = row["problem"]
         lines.append(f"| {problem} | {row['variant']} | {format_ms(row['median_ms'])} | {spread} | "
-                     f"{row['repetitions']} | {format_rate(row)} | {share} | {speedup} | {check} |")
+                     f"{row['repetitions']} | {format_rate(row)} | {share} | {speedup} | {library} | {check} |")
     baselines = sorted({row["baseline"] for row in chapter.rows if row["baseline"]})
     ceilings = sorted({row["ceiling"] for row in chapter.rows if row["ceiling"]})
+    libraries = sorted({row["variant"] for row in chapter.rows if row.get("is_library") == "1"})
     lines += ["", f"Speed-ups are over the baseline of the same problem ({'; '.join(baselines) or 'none'}); "
-                  f"percentages are of {', '.join(ceilings) or 'nothing'}."]
+                  f"percentages are of {', '.join(ceilings) or 'nothing'}"
+                  + (f"; × the library is the library row's time over the row's ({'; '.join(libraries)}: "
+                     "above 1, faster than the library)." if libraries else ".")]
     notes = [row for row in chapter.rows if row["note"]]
     for row in notes:
         lines.append(f"- {row['problem']}, {row['variant']}: {row['note']}")
