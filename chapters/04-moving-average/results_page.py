@@ -19,6 +19,7 @@ ROOFLINE_VARIANTS = [
     ('the whole window from global memory', 'naive'),
     ('the same through the read-only cache', 'read-only'),
     ("the block's window staged in dynamic shared memory", 'shared'),
+    ('4e: one pass, prefix sums of the last 4096 positions in shared memory', 'one pass (4e)'),
 ]
 
 def summary(c):

@@ -3,8 +3,8 @@
 //
 // `make chapter5 bench` times your kernels; `make chapter5 bench SOLUTIONS=1` the
 // references. It times cuBLAS's transpose (cublasSgeam, the library a user would call),
-// transpose_naive (the baseline), transpose_shared and transpose_padded, and checks every
-// element against the CPU after timing.
+// transpose_naive (the baseline), transpose_shared, transpose_padded and transpose_wide (5d,
+// going further), and checks every element against the CPU after timing.
 //
 // The rate is effective bandwidth: the matrix read once and written once, over the
 // time. Its ceiling is the device-to-device copy the session measures first: a
@@ -57,6 +57,7 @@ int main(int argc, char* argv[]) {
                 {"naive", transpose_naive, true},
                 {"shared", transpose_shared},
                 {"padded", transpose_padded},
+                {"wide 64 (5d)", transpose_wide},  // the chapter's optional step (going further)
             };
             for (const Variant& variant : variants) {
                 benchmark::WorkToTime work;

@@ -22,6 +22,7 @@ ROOFLINE_VARIANTS = [
     ('straight in global memory: coalesced reads, strided writes', 'naive'),
     ('through a 32 x 32 shared tile: column reads in one bank', 'shared'),
     ('through a 32 x 33 padded tile: column reads in 32 banks', 'padded'),
+    ('5d: 64 x 65 padded tiles, 16 elements per thread', 'wide 64 (5d)'),
 ]
 
 def summary(c):
