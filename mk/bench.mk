@@ -8,7 +8,8 @@
 #: make bench               the same for every chapter that has a benchmark; files go to build/bench/
 #: make chapterN sanitize   run chapter N's tests under compute-sanitizer: memcheck, racecheck, synccheck, initcheck
 #: make sanitize            the same for every chapter (make -j4 sanitize runs four at a time)
-#: make results             write docs/results.md and its charts (docs/figures/) from build/bench/*-solutions.csv (after make bench SOLUTIONS=1)
+#: make results             write docs/results.md and its charts (docs/figures/) from build/bench/*-solutions.csv (after make bench SOLUTIONS=1),
+#:                          with a roofline per chapter whose profile is in build/profile/ (make profile SOLUTIONS=1)
 #: make test-benchmark      test the benchmark harness's statistics and output files (no GPU needed)
 
 BENCH_OUTPUT := build/bench

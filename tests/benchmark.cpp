@@ -265,10 +265,13 @@ TEST_CASE("the table shows the library, its absence and its ratio", "[benchmark]
     CHECK_FALSE(contains(text, "20.00x"));  // a WRONG row's time means nothing
     CHECK(contains(text, "absent"));
     CHECK(contains(text, "note, 8000 x 8000, R=2, NPP box filter: NPP not installed: how to get it"));
+    RunStamp stamp = example_stamp();
+    stamp.chapter = "3";
+    stamp.folder = "03-box-mean";
     const std::string path = example_dir() + "/chapter3-solutions.csv";
-    write_csv(path, example_stamp(), rows);
+    write_csv(path, stamp, rows);
     const std::string csv = read_file(path);
-    CHECK(contains(csv, ",library,8000 x 8000, R=1,NPP box filter,2,"));
+    CHECK(contains(csv, ",library,\"8000 x 8000, R=1\",NPP box filter,2,"));  // a comma inside: quoted
     CHECK(contains(csv, ",shared,0.5,"));
     CHECK(contains(csv, ",NPP box filter,4,0,ok,"));  // shared: 4x the library, and not the library itself
     CHECK(contains(csv, ",absent,NPP not installed: how to get it,"));

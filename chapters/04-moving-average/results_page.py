@@ -10,6 +10,9 @@ BARS = [
 # The goals of issue 14 for the going-further step 4d: (what, goal, aim, problem, variants).
 GOALS = [(f"moving average, N={n}, prefix sums (4d)", 70.0, 85.0, f"64 Mi floats, N={n}", ["prefix sums"])
          for n in (8, 64, 255, 1025)]
+# Issue 22's goal for the going-further step 4e: 90% of copy in one pass for every N.
+GOALS += [(f"moving average, N={n}, one pass (4e)", 90.0, 90.0, f"64 Mi floats, N={n}", ["one pass (4e)"])
+          for n in (8, 64, 255, 1025)]
 
 
 # The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
