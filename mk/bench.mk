@@ -131,3 +131,16 @@ endif
 	    $(if $(filter cuda,$(BACKEND)),--bench $(BENCH_OUTPUT)/chapter$$n-$(TREE).csv) \
 	    --output $(ROOFLINE_OUTPUT)/chapter$$n.svg || failed=1; \
 	done; exit $$failed
+
+#: make roofline-figures    (maintainers) each lesson's figures/roofline.svg: the reference solutions' predicted
+#:                          intensity against an H100's roofline (make profile SOLUTIONS=1 BACKEND=emu first)
+.PHONY: roofline-figures
+roofline-figures:
+	@mkdir -p build
+	@$(MAKE) profile BACKEND=emu SOLUTIONS=1 $(addprefix chapter,$(ROOFLINE_SELECTED)) >build/roofline-figures.log 2>&1 || \
+	  { tail -n 20 build/roofline-figures.log; exit 1; }
+	@failed=0; for n in $(ROOFLINE_SELECTED); do \
+	  folder=$$(python3 -m tools.tutorial chapters --fields | awk -v n=$$n '$$1 == n {print $$2}'); \
+	  python3 -m tools.tutorial roofline $$n --profile build/profile/solutions/chapter$$n-predicted.csv \
+	    --output chapters/$$folder/figures/roofline.svg || failed=1; \
+	done; exit $$failed

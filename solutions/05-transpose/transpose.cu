@@ -156,9 +156,9 @@ __global__ void transpose_wide_kernel(const float* input, float* output, int row
         float values[kWideRowsPerThread][2];
 #pragma unroll
         for (int j = 0; j < kWideRowsPerThread; ++j) {
-            const float* row = input + (tile_row + y + j * kTransposeBlockRows) * cols + tile_col;
-            values[j][0] = row[x];
-            values[j][1] = row[x + kTransposeTile];
+            const int first = (tile_row + y + j * kTransposeBlockRows) * cols + tile_col + x;  // column x of the row
+            values[j][0] = input[first];
+            values[j][1] = input[first + kTransposeTile];
         }
 #pragma unroll
         for (int j = 0; j < kWideRowsPerThread; ++j) {
@@ -189,9 +189,9 @@ __global__ void transpose_wide_kernel(const float* input, float* output, int row
     if (whole_tile) {
 #pragma unroll
         for (int j = 0; j < kWideRowsPerThread; ++j) {
-            float* row = output + (tile_col + y + j * kTransposeBlockRows) * rows + tile_row;
-            row[x] = tile[x][y + j * kTransposeBlockRows];
-            row[x + kTransposeTile] = tile[x + kTransposeTile][y + j * kTransposeBlockRows];
+            const int first = (tile_col + y + j * kTransposeBlockRows) * rows + tile_row + x;
+            output[first] = tile[x][y + j * kTransposeBlockRows];
+            output[first + kTransposeTile] = tile[x + kTransposeTile][y + j * kTransposeBlockRows];
         }
     } else {
         for (int j = 0; j < kWideRowsPerThread; ++j) {

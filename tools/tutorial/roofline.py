@@ -20,8 +20,8 @@ off a logarithmic axis: it goes in a strip at the left, its DRAM rate against th
 Which benchmark row is which profile variant comes from the chapter's results_page.py:
   ROOFLINE_PROBLEM   the benchmark's problem the points are taken from, e.g. "4096 x 4096 x 4096"
   ROOFLINE_VARIANTS  [(the profile's variant name, the benchmark's variant name)]
-The problem's library row (the column "× the library") is drawn too, at the intensity of the
-problem's first kernel: with compulsory bytes, every kernel of a problem has the same.
+The problem's library row (the column "× the library") is drawn too, as a square: at the
+kernels' intensity when its rate counts the problem's flops (cuBLAS), else in the strip.
 Python 3 standard library only.
 """
 
@@ -105,7 +105,12 @@ def points_of(module, profile, bench_rows):
         points.append(measured_point(variant, intensity, rows.get(variant)) if bench_rows else Point(variant, intensity))
     library = next((r for r in rows.values() if r.get("is_library") == "1"), None)
     if library is not None:
-        point = measured_point(library["variant"], points[0].intensity, library)
+        # A library's flops are the problem's when its rate counts flops (cuBLAS: 2·M·N·K, as
+        # the kernels'), so it stands at their intensity; a rate in bytes says nothing of its
+        # flops (CUB's scan does other arithmetic than the chapter's kernels), so it stands in
+        # the strip, as a share of DRAM bandwidth.
+        intensity = points[0].intensity if library["unit"] == "GFLOP/s" else 0.0
+        point = measured_point(library["variant"], intensity, library)
         point.library = True
         points.append(point)
     if bench_rows:
@@ -209,9 +214,11 @@ def chart(title, points, roof):
             out.append(f'<text x="{STRIP_LEFT - 4}" y="{sy + 4:.1f}" {FONT} font-size="10" text-anchor="end">'
                        f'{share}%</text>')
         out.append(f'<text x="{STRIP_LEFT + STRIP_WIDTH / 2}" y="{PLOT_TOP + PLOT_HEIGHT + 16}" {FONT} font-size="10" '
-                   'text-anchor="middle">no flops:</text>')
+                   'text-anchor="middle">no flops, or</text>')
         out.append(f'<text x="{STRIP_LEFT + STRIP_WIDTH / 2}" y="{PLOT_TOP + PLOT_HEIGHT + 28}" {FONT} font-size="10" '
-                   'text-anchor="middle">share of DRAM</text>')
+                   'text-anchor="middle">a library: % of</text>')
+        out.append(f'<text x="{STRIP_LEFT + STRIP_WIDTH / 2}" y="{PLOT_TOP + PLOT_HEIGHT + 40}" {FONT} font-size="10" '
+                   'text-anchor="middle">DRAM bandwidth</text>')
         for i, p in enumerate(without):
             sx = STRIP_LEFT + STRIP_WIDTH * (i + 1) / (len(without) + 1)
             gbs = p.gbs if measured else bandwidth
@@ -221,7 +228,7 @@ def chart(title, points, roof):
                 continue
             out.append(marker(sx, strip_y(min(gbs, bandwidth)), colour[p.label], p, measured, describe(p, measured)))
     # The legend.
-    legend_top = PLOT_TOP + PLOT_HEIGHT + 56
+    legend_top = PLOT_TOP + PLOT_HEIGHT + 64
     for i, p in enumerate(points):
         lx = 16 + (i % 3) * (WIDTH - 32) / 3
         ly = legend_top + (i // 3) * 18
@@ -241,7 +248,8 @@ def marker(x, y, colour, point, measured, tooltip, radius=6):
 
 
 def describe(point, measured):
-    where = f"intensity {point.intensity:.3g} flops/byte" if point.intensity > 0 else "no flops"
+    where = (f"intensity {point.intensity:.3g} flops/byte" if point.intensity > 0
+             else "its flops not counted" if point.library else "no flops")
     if not measured:
         return f"{point.label}: {where} (predicted)"
     if point.gflops is None and point.gbs is None:
