@@ -8,7 +8,8 @@
 #: make bench               the same for every chapter that has a benchmark; files go to build/bench/
 #: make chapterN sanitize   run chapter N's tests under compute-sanitizer: memcheck, racecheck, synccheck, initcheck
 #: make sanitize            the same for every chapter (make -j4 sanitize runs four at a time)
-#: make results             write docs/results.md and its charts (docs/figures/) from build/bench/*-solutions.csv (after make bench SOLUTIONS=1)
+#: make results             write docs/results.md and its charts (docs/figures/) from build/bench/*-solutions.csv (after make bench SOLUTIONS=1),
+#:                          with a roofline per chapter whose profile is in build/profile/ (make profile SOLUTIONS=1)
 #: make test-benchmark      test the benchmark harness's statistics and output files (no GPU needed)
 
 BENCH_OUTPUT := build/bench
@@ -24,7 +25,8 @@ REQUIRE_GPU := bash tools/require-gpu.sh
 # chapter's solution is compiled as that chapter's own (chapter_flags) and linked in,
 # whatever the state of the student's copy of it.
 BENCH_LIBRARY := $(BUILD)/libbenchmark.a
-$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/gemm/*_benchmark.cpp))
+# The library rows (common/benchmark/libraries.h): CUB's calls are a .cu file, built by nvcc.
+$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/benchmark/*.cu common/gemm/*_benchmark.cpp))
 borrowed_kernels_of = $(foreach b,$(call borrows_of,$(1)),$(call objects_of,$(wildcard solutions/$(call folder_of,$(b))/*.cu)))
 
 # OpenBLAS, optional: a bench.cpp may time it as the CPU's best (chapter 1 does), inside
@@ -34,9 +36,18 @@ HAVE_OPENBLAS = $(eval HAVE_OPENBLAS := $(shell printf '\043include <cblas.h>\n'
                   grep -q openblas_get_num_threads && [ -f "$$($(CXX) -print-file-name=libopenblas.so)" ] && echo yes))$(HAVE_OPENBLAS)
 $(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
 
+# NPP, optional: chapter 3's library row. A separate package on some systems (NVIDIA's
+# libnpp-dev-X-Y for CUDA X.Y); without it the row says "NPP not installed" and how to get it,
+# and the bench goes on. Looked for once, beside cuda_runtime.h, and only when a benchmark is built.
+NPP_PACKAGE := libnpp-dev-$(subst .,-,$(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p'))
+HAVE_NPP = $(eval HAVE_NPP := $(if $(and $(wildcard $(CUDA_HOME)/include/nppi_filtering_functions.h),\
+             $(wildcard $(CUDA_LIBDIR)/libnppif.so),$(wildcard $(CUDA_LIBDIR)/libnppc.so)),yes))$(HAVE_NPP)
+$(BUILD)/common/benchmark/libraries_npp.o: BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) \
+                                                             -DTUTORIAL_NPP_PACKAGE='"$(NPP_PACKAGE)"'
+
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
                        $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
-	$(call link,-lcublas $(if $(HAVE_OPENBLAS),-lopenblas))
+	$(call link,-lcublas $(if $(HAVE_NPP),-lnppif -lnppc) $(if $(HAVE_OPENBLAS),-lopenblas))
 
 BENCH_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call folder_of,$(n))/bench.cpp),$(n)))
 BENCH_BINARIES := $(foreach n,$(BENCH_SELECTED),$(BIN)/chapter$(n)-bench)
@@ -92,3 +103,45 @@ RESULTS ?= $(sort $(wildcard $(BENCH_OUTPUT)/chapter*-solutions.csv))
 .PHONY: results
 results:
 	@python3 -m tools.tutorial results --output docs/results.md $(RESULTS)
+
+# ---- Roofline ------------------------------------------------------------------------------
+#: make chapterN roofline   chapter N's kernels on the roofline, an SVG in build/roofline/ (on the CPU:
+#:                          the profiler's predicted intensity against an H100's roof, said in its title)
+# Intensity comes from the profile (make chapterN profile: the CPU backend's prediction, or
+# chapterN-compared.csv where ncu measured on a GPU); on a GPU, the rates from the benchmark's
+# CSV (make chapterN bench runs first when it is missing) and the roof from the device's
+# properties. Which row is which variant: the chapter's results_page.py (ROOFLINE_*).
+ROOFLINE_OUTPUT = build/roofline/$(TREE)
+ROOFLINE_SELECTED = $(filter $(PROFILE_SELECTED),$(BENCH_SELECTED))
+roofline_profile = $$(f=build/profile/$(TREE)/chapter$(1)-compared.csv; [ -f $$f ] || f=build/profile/$(TREE)/chapter$(1)-predicted.csv; echo $$f)
+.PHONY: roofline
+roofline:
+	@if [ -z "$(ROOFLINE_SELECTED)" ]; then echo "No roofline for $(addprefix chapter,$(SELECTED)): it needs profile.cpp and bench.cpp."; exit 1; fi
+	@mkdir -p $(ROOFLINE_OUTPUT)
+ifeq ($(BACKEND),cuda)
+	@$(REQUIRE_GPU) "make roofline" "$(BACKEND)"
+	@for n in $(ROOFLINE_SELECTED); do \
+	  [ -f $(BENCH_OUTPUT)/chapter$$n-$(TREE).csv ] || $(MAKE) chapter$$n bench SOLUTIONS=$(SOLUTIONS) || exit 1; \
+	done
+endif
+	@echo "  PROFILE $(addprefix chapter,$(ROOFLINE_SELECTED)) (CPU backend, for the intensity; log: $(ROOFLINE_OUTPUT)/profile.log)"
+	@$(MAKE) BACKEND=emu SOLUTIONS=$(SOLUTIONS) $(addprefix chapter,$(ROOFLINE_SELECTED)) profile >$(ROOFLINE_OUTPUT)/profile.log 2>&1 || \
+	  { tail -n 20 $(ROOFLINE_OUTPUT)/profile.log; exit 1; }
+	@failed=0; for n in $(ROOFLINE_SELECTED); do \
+	  python3 -m tools.tutorial roofline $$n --profile $(call roofline_profile,$$n) \
+	    $(if $(filter cuda,$(BACKEND)),--bench $(BENCH_OUTPUT)/chapter$$n-$(TREE).csv) \
+	    --output $(ROOFLINE_OUTPUT)/chapter$$n.svg || failed=1; \
+	done; exit $$failed
+
+#: make roofline-figures    (maintainers) each lesson's figures/roofline.svg: the reference solutions' predicted
+#:                          intensity against an H100's roofline (make profile SOLUTIONS=1 BACKEND=emu first)
+.PHONY: roofline-figures
+roofline-figures:
+	@mkdir -p build
+	@$(MAKE) profile BACKEND=emu SOLUTIONS=1 $(addprefix chapter,$(ROOFLINE_SELECTED)) >build/roofline-figures.log 2>&1 || \
+	  { tail -n 20 build/roofline-figures.log; exit 1; }
+	@failed=0; for n in $(ROOFLINE_SELECTED); do \
+	  folder=$$(python3 -m tools.tutorial chapters --fields | awk -v n=$$n '$$1 == n {print $$2}'); \
+	  python3 -m tools.tutorial roofline $$n --profile build/profile/solutions/chapter$$n-predicted.csv \
+	    --output chapters/$$folder/figures/roofline.svg || failed=1; \
+	done; exit $$failed

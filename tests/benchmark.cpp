@@ -57,6 +57,7 @@ std::vector<Measurement> example_rows() {
     const std::string problem = "4096 x 4096 x 4096";
     const double flops = 2.0 * 4096.0 * 4096.0 * 4096.0;
     Measurement cublas = row(RowKind::ceiling, problem, "cuBLAS SGEMM (FP32)", 3.0, flops);
+    cublas.is_library = true;  // as in the GEMM chapters: the ceiling is also the library
     Measurement naive = row(RowKind::kernel, problem, "naive (chapter 1 solution)", 30.0, flops);
     Measurement tiled = row(RowKind::kernel, problem, "tiled 16", 20.0, flops);
     Measurement wrong = row(RowKind::kernel, problem, "tiled 32", 1.0, flops);
@@ -65,6 +66,8 @@ std::vector<Measurement> example_rows() {
         kernel->ceiling_rate = cublas.rate();
         kernel->baseline = naive.variant;
         kernel->baseline_ms = naive.timing.median_ms;
+        kernel->library = cublas.variant;
+        kernel->library_ms = cublas.timing.median_ms;
     }
     naive.is_baseline = true;
     wrong.ok = false;
@@ -152,6 +155,12 @@ TEST_CASE("the CSV has one header and one line per row, stamped and quoted where
     CHECK(contains(text, ",tiled 16,20,"));
     CHECK(contains(text, ",15,"));   // percent of ceiling: 3 / 20
     CHECK(contains(text, ",1.5,"));  // speed-up: 30 / 20
+    CHECK(contains(text, ",1.5,cuBLAS SGEMM (FP32),0.15,0,ok,"));  // x the library: 3 / 20; not the library
+    CHECK(contains(text, "cuBLAS SGEMM (FP32),3,"));
+    CHECK(contains(text, ",1,ok,"));  // the ceiling row is the library
+    for (const char* column : {"library", "times_library", "is_library", "peak_fp32_gflops", "peak_dram_gbs"}) {
+        CHECK(contains(header, column));
+    }
 }
 
 TEST_CASE("the JSON holds the stamp, every row and every sample", "[benchmark]") {
@@ -174,6 +183,9 @@ TEST_CASE("the table on screen shows each variant's rate, share, speed-up and ch
     CHECK(contains(text, "6872 GFLOP/s"));  // 2·4096³ flops in 20 ms
     CHECK(contains(text, "15.0%"));
     CHECK(contains(text, "1.50x"));
+    CHECK(contains(text, "x the library"));
+    CHECK(contains(text, "(library)"));
+    CHECK(contains(text, "0.15x"));  // tiled 16: cuBLAS's 3 ms over its 20 ms
     CHECK(contains(text, "WRONG"));
     CHECK(contains(text, "note, 4096 x 4096 x 4096, tiled 32: the output does not match"));
 }
@@ -186,4 +198,96 @@ TEST_CASE("writing to a folder that does not exist is a clear error", "[benchmar
         message = error.what();
     }
     CHECK(message == "cannot write /nonexistent-folder/x.csv");
+}
+
+// Rows of one problem as a benchmark of chapter 3 records them: a library, a baseline, two
+// kernels, one of them wrong; and a second problem whose library is not installed.
+std::vector<Measurement> rows_with_a_library() {
+    const double bytes = 2.0 * 8000 * 8000;
+    Measurement npp = row(RowKind::library, "8000 x 8000, R=1", "NPP box filter", 2.0, bytes);
+    npp.is_library = true;
+    Measurement global = row(RowKind::kernel, "8000 x 8000, R=1", "global", 4.0, bytes);
+    global.is_baseline = true;
+    Measurement shared = row(RowKind::kernel, "8000 x 8000, R=1", "shared", 0.5, bytes);
+    Measurement wrong = row(RowKind::kernel, "8000 x 8000, R=1", "coarsened", 0.1, bytes);
+    wrong.ok = false;
+    wrong.check = "WRONG";
+    Measurement absent;
+    absent.kind = RowKind::library;
+    absent.problem = "8000 x 8000, R=2";
+    absent.variant = "NPP box filter";
+    absent.is_library = true;
+    absent.check = kLibraryAbsent;
+    absent.note = "NPP not installed: how to get it";
+    Measurement global2 = row(RowKind::kernel, "8000 x 8000, R=2", "global", 5.0, bytes);
+    return {npp, global, shared, wrong, absent, global2};
+}
+
+TEST_CASE("every row of a problem gets its time ratio to the problem's library row", "[benchmark]") {
+    std::vector<Measurement> rows = rows_with_a_library();
+    relate_rows(rows);
+    const Measurement &npp = rows[0], &global = rows[1], &shared = rows[2], &wrong = rows[3], &global2 = rows[5];
+    CHECK(npp.times_library() == 0.0);  // not over itself
+    CHECK(npp.library.empty());
+    CHECK(npp.speedup() == Approx(2.0));  // a library row has a speed-up over the baseline like a kernel
+    CHECK(global.library == "NPP box filter");
+    CHECK(global.times_library() == Approx(0.5));  // 2 ms over 4 ms: half the library's speed
+    CHECK(shared.times_library() == Approx(4.0));  // 2 ms over 0.5 ms: four times faster
+    CHECK(shared.speedup() == Approx(8.0));
+    CHECK(wrong.times_library() == Approx(20.0));  // computed, but the table shows "-" for a wrong row
+    // The absent library of the second problem gives its rows no ratio, and no other problem's.
+    CHECK(global2.library == "NPP box filter");
+    CHECK(global2.library_ms == 0.0);
+    CHECK(global2.times_library() == 0.0);
+    CHECK(global2.baseline.empty());
+}
+
+TEST_CASE("an absent library is not a failure, a wrong library is", "[benchmark]") {
+    std::vector<Measurement> rows = rows_with_a_library();
+    CHECK_FALSE(rows[4].failed());  // absent
+    CHECK(rows[3].failed());        // WRONG
+    CHECK_FALSE(rows[0].failed());  // ok
+    Measurement wrong_library = rows[0];
+    wrong_library.ok = false;
+    wrong_library.check = "WRONG";
+    CHECK(wrong_library.failed());
+}
+
+TEST_CASE("the table shows the library, its absence and its ratio", "[benchmark]") {
+    std::vector<Measurement> rows = rows_with_a_library();
+    relate_rows(rows);
+    std::ostringstream out;
+    print_table(out, example_stamp(), rows);
+    const std::string text = out.str();
+    CHECK(contains(text, "(library)"));
+    CHECK(contains(text, "4.00x"));  // shared over the library
+    CHECK(contains(text, "0.50x"));  // global
+    CHECK_FALSE(contains(text, "20.00x"));  // a WRONG row's time means nothing
+    CHECK(contains(text, "absent"));
+    CHECK(contains(text, "note, 8000 x 8000, R=2, NPP box filter: NPP not installed: how to get it"));
+    RunStamp stamp = example_stamp();
+    stamp.chapter = "3";
+    stamp.folder = "03-box-mean";
+    const std::string path = example_dir() + "/chapter3-solutions.csv";
+    write_csv(path, stamp, rows);
+    const std::string csv = read_file(path);
+    CHECK(contains(csv, ",library,\"8000 x 8000, R=1\",NPP box filter,2,"));  // a comma inside: quoted
+    CHECK(contains(csv, ",shared,0.5,"));
+    CHECK(contains(csv, ",NPP box filter,4,0,ok,"));  // shared: 4x the library, and not the library itself
+    CHECK(contains(csv, ",absent,NPP not installed: how to get it,"));
+}
+
+TEST_CASE("two library rows for one problem are refused, naming both", "[benchmark]") {
+    std::vector<Measurement> rows = rows_with_a_library();
+    Measurement second = rows[0];
+    second.variant = "another library";
+    rows.push_back(second);
+    std::string message;
+    try {
+        relate_rows(rows);
+    } catch (const std::logic_error& error) {
+        message = error.what();
+    }
+    CHECK(message == "two library rows for \"8000 x 8000, R=1\" (NPP box filter and another library): \"x the library\" "
+                     "can be over one only");
 }

@@ -4,7 +4,8 @@
 # Required: a C++17 compiler and Catch2 (version 2 or 3); the CUDA Toolkit for a GPU.
 # Optional: Doxygen, Graphviz, Python 3 and doxygen-awesome-css (the site's theme), for
 # `make docs`; Boost.Context, for a fast CPU backend; OpenBLAS, the CPU's best GEMM, which
-# chapter 1's benchmark compares the GPU with; inotify-tools, for `make watch`; clangd,
+# chapter 1's benchmark compares the GPU with; NPP, whose box filter chapter 3's benchmark
+# times (reported, not installed: NVIDIA's repository has it); inotify-tools, for `make watch`; clangd,
 # for editors; PyYAML, for the Classroom workflow's check.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
@@ -29,6 +30,19 @@ have_boost_context() {
 have_openblas() {
     printf '#include <cblas.h>\n' | g++ -E -x c++ - 2>/dev/null | grep -q openblas_get_num_threads &&
         [[ "$(g++ -print-file-name=libopenblas.so 2>/dev/null)" == /* ]]
+}
+# NPP, NVIDIA's image primitives, beside the CUDA Toolkit's headers: chapter 3's benchmark times
+# its box filter. Not a Debian package: NVIDIA's CUDA repository has it (libnpp-dev-X-Y).
+cuda_home() { local nvcc; nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc); dirname "$(dirname "$nvcc")"; }
+have_npp() {
+    local home; home=$(cuda_home)
+    [ -f "$home/include/nppi_filtering_functions.h" ] &&
+        { [ -f "$home/lib64/libnppif.so" ] || [ -f "$home/lib/libnppif.so" ]; }
+}
+npp_package() {
+    local version
+    version=$("$(cuda_home)/bin/nvcc" --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1-\2/p')
+    echo "libnpp-dev-${version:-X-Y}"
 }
 have_awesome_css() { [ -f /usr/share/doxygen-awesome-css/doxygen-awesome.css ]; }
 
@@ -90,6 +104,13 @@ fi
 if have doxygen; then report Doxygen "$(doxygen --version)"; else report Doxygen "missing (only 'make docs' needs it): sudo apt-get install doxygen"; fi
 if have_awesome_css; then report Theme "doxygen-awesome-css (the course site's look)"; else report Theme "missing (the site gets Doxygen's plain look): sudo apt-get install doxygen-awesome-css"; fi
 if have_openblas; then report OpenBLAS "yes (chapter 1's benchmark compares the GPU with it)"; else report OpenBLAS "missing (chapter 1's benchmark times the CPU's triple loop only): sudo apt-get install libopenblas-dev"; fi
+if have_nvcc; then
+    if have_npp; then
+        report NPP "yes (chapter 3's benchmark times NPP's box filter beside your kernels)"
+    else
+        report NPP "missing (chapter 3's benchmark says so in NPP's row and goes on): install $(npp_package) from NVIDIA's CUDA repository (apt-get install $(npp_package) where that repository is set up), or the NPP component of the CUDA runfile installer"
+    fi
+fi
 if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
 if have python3; then report Python "$(python3 --version 2>&1 | sed 's/Python //')"; else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
 if have inotifywait; then report watch "inotifywait (make chapterN watch re-runs the tests on each save)"; else report watch "missing: make chapterN watch looks at your file once a second instead; sudo apt-get install inotify-tools"; fi

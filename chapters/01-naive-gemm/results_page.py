@@ -34,6 +34,13 @@ def cpu_sentence(c):
     return text + "."
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '4096 x 4096 x 4096'
+ROOFLINE_VARIANTS = [
+    ('one thread per element of C', 'naive'),
+]
+
 def summary(c):
     return (f"The naive kernel reaches {c.percent(GEMM_4096, 'naive')} of cuBLAS FP32 at 4096³ "
             f"({c.percent(GEMM_1024, 'naive')} at 1024³): every multiply-add loads its two operands "

@@ -18,6 +18,14 @@ def views_sentence(c):
             f"{c.percent(GEMM_4096, 'tiled 16')} for TILE 16.")
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '4096 x 4096 x 4096'
+ROOFLINE_VARIANTS = [
+    ('16 x 16 tiles in shared memory', 'tiled 16'),
+    ('32 x 32 tiles in shared memory', 'tiled 32'),
+]
+
 def summary(c):
     return (f"At 4096³, staging tiles in shared memory makes the kernel {c.speedup(GEMM_4096, 'tiled 16')} "
             f"(TILE 16) and {c.speedup(GEMM_4096, 'tiled 32')} (TILE 32) as fast as the naive one, "

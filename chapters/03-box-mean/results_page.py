@@ -12,6 +12,14 @@ GOALS = [
 ]
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '8000 x 8000, R=2'
+ROOFLINE_VARIANTS = [
+    ('every pixel of the box from global memory', 'global'),
+    ("the block's tile and halo staged in shared memory", 'shared'),
+]
+
 def summary(c):
     gain_3 = c.number_of("8000 x 8000, R=1", "shared", "speedup")
     gain_5 = c.number_of("8000 x 8000, R=2", "shared", "speedup")

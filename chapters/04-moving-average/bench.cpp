@@ -2,9 +2,10 @@
 //
 // `make chapter4 bench` times your kernels; `make chapter4 bench SOLUTIONS=1` the
 // references. For windows N = 8, 64 and 255, and N = 1025, wider than any thread block
-// can be, it times moving_average_naive (the baseline), moving_average_readonly,
-// moving_average_shared and moving_average_prefix (4d), and checks the result against
-// the CPU after timing.
+// can be, it times the library a user would call (CUB: cub::DeviceScan::InclusiveSum in
+// double, then one pass of differences), moving_average_naive (the baseline),
+// moving_average_readonly, moving_average_shared, moving_average_prefix (4d) and
+// moving_average_stream (4e), and checks the result against the CPU after timing.
 //
 // The rate is effective bandwidth: the compulsory bytes, the input read once and the
 // size - N + 1 outputs written once, over the time; its ceiling is the
@@ -15,6 +16,7 @@
 // window depends only on its own N inputs, so each slice's reference is exact.
 #include "moving_average.h"
 
+#include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "cuda_check.h"
@@ -74,22 +76,39 @@ int main(int argc, char* argv[]) {
     return benchmark::run(argc, argv, [](benchmark::Session& session) {
         const std::vector<float> signal = random_floats(kSize, derive_seed(run_seed(), {kSize}));
         DeviceBuffer<float> input(signal), output(kSize);
+        benchmark::CubMovingAverage cub_moving_average(static_cast<int>(kSize));
+        // Compulsory bytes: the input read once, the size - N + 1 outputs written once.
+        const auto compulsory_bytes = [](int window) {
+            return static_cast<double>(sizeof(float)) * static_cast<double>(kSize + (kSize - window + 1));
+        };
 
         for (int window : {8, 64, 255, 1025}) {
             const SlicedReference sliced = reference_slices(signal, window);
             const std::string problem = "64 Mi floats, N=" + std::to_string(window);
+            {
+                benchmark::WorkToTime work;
+                work.problem = problem;
+                work.variant = "CUB InclusiveSum (double) + differences";
+                work.unit = "GB/s";
+                work.work = compulsory_bytes(window);
+                work.prepare = [&] { output.poison(); };
+                work.run = [&] { cub_moving_average(input.data(), output.data(), static_cast<int>(kSize), window); };
+                work.check = [&] { return check_slices(output, sliced, window); };
+                session.measure_library(work, session.copy_ceiling());
+            }
             const std::pair<const char*, MovingAverageFunction> variants[] = {
                 {"naive", moving_average_naive},
                 {"read-only", moving_average_readonly},
                 {"shared", moving_average_shared},
                 {"prefix sums", moving_average_prefix},  // 4d, the chapter's optional step
+                {"one pass (4e)", moving_average_stream},  // 4e, going further still
             };
             for (const auto& [variant, moving_average] : variants) {
                 benchmark::WorkToTime work;
                 work.problem = problem;
                 work.variant = variant;
                 work.unit = "GB/s";
-                work.work = static_cast<double>(sizeof(float)) * static_cast<double>(kSize + (kSize - window + 1));
+                work.work = compulsory_bytes(window);
                 work.is_baseline = moving_average == moving_average_naive;
                 work.prepare = [&] { output.poison(); };  // NaN: an output never written fails the check
                 work.run = [&, moving_average = moving_average] {

@@ -73,3 +73,26 @@ constexpr int kPrefixItems = 8;
 /// Any window from 1 to size, no extra shared memory for long windows. Same arguments,
 /// result and errors as moving_average_naive().
 void moving_average_prefix(const float* input, float* output, int size, int window);
+
+/// @brief 4e (going further): outputs per block of moving_average_stream(), which walks them
+/// in chunks of kMovingAverageBlock × kPrefixItems inputs. A block reads its outputs' inputs
+/// and window − 1 more, so the longer the span, the less of the input is read twice.
+constexpr int kStreamSpan = 16 * kMovingAverageBlock * kPrefixItems;  // 32768
+
+/// @brief 4e: the longest window moving_average_stream() computes in one pass; a longer one
+/// is handed to moving_average_prefix(). The prefix sums of the last window + chunk inputs
+/// stay in shared memory: 4096 doubles (with padding, 36 KB) hold them for this window.
+constexpr int kStreamMaxWindow = kMovingAverageBlock * kPrefixItems;  // 2048
+
+/// @brief 4e (going further): the moving average in one pass, each input read from global
+/// memory once (and window − 1 per kStreamSpan outputs twice).
+///
+/// A block computes kStreamSpan consecutive outputs. It reads its inputs a chunk of 2048 at a
+/// time, each thread 8 consecutive ones, and scans them across the block in double, carrying
+/// the total of the chunks before: P(x), the sum of the block's inputs before x. Every P(x)
+/// goes into a ring in shared memory; as soon as P(j + window) is known, output j is
+/// (P(j + window) − P(j)) / window, P(j + window) from the thread's registers and P(j) from
+/// the ring, window positions back. Outputs are staged in shared memory and stored in
+/// consecutive order. Windows longer than kStreamMaxWindow go to moving_average_prefix().
+/// Same arguments, result and errors as moving_average_naive().
+void moving_average_stream(const float* input, float* output, int size, int window);

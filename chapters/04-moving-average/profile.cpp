@@ -3,7 +3,7 @@
 // window of 256 + 63 floats (1276 bytes) is well under 48 KB: the opt-in does not apply.
 // Then the shared variant once more with a window of 12289 over 13312 floats (1024
 // outputs): its 256 + 12288 floats (50176 bytes) need the opt-in past 48 KB, and fewer
-// blocks fit on an SM.
+// blocks fit on an SM. Last, 4e (going further), one pass over the first input.
 #include "moving_average.h"
 #include "tutorial_chapter.h"
 
@@ -30,5 +30,10 @@ int main(int argc, char** argv) {
     chapter.variants.push_back({"the same, window 12289 over 13312 floats: 50176 bytes of shared memory, opted in",
                                 "moving_average_shared_kernel", double(long_size - long_window + 1) * (long_window + 1),
                                 [&] { moving_average_shared(long_input.data(), long_output.data(), long_size, long_window); }});
+    // 4e (going further) on the first input: each input is added twice in double (its
+    // thread's sum, then its prefix), each output is one subtraction and one division.
+    chapter.variants.push_back({"4e: one pass, prefix sums of the last 4096 positions in shared memory",
+                                "moving_average_stream_kernel", 2.0 * size + 2.0 * (size - window + 1),
+                                [&] { moving_average_stream(input.data(), output.data(), size, window); }});
     return tutorial::profile::run(argc, argv, chapter);
 }

@@ -8,7 +8,20 @@ BARS = [
 # The goals of issue 14 for the going-further step 4d: (what, goal, aim, problem, variants).
 GOALS = [(f"moving average, N={n}, prefix sums (4d)", 70.0, 85.0, f"64 Mi floats, N={n}", ["prefix sums"])
          for n in (8, 64, 255, 1025)]
+# Issue 22's goal for the going-further step 4e: 90% of copy in one pass for every N.
+GOALS += [(f"moving average, N={n}, one pass (4e)", 90.0, 90.0, f"64 Mi floats, N={n}", ["one pass (4e)"])
+          for n in (8, 64, 255, 1025)]
 
+
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '64 Mi floats, N=64'
+ROOFLINE_VARIANTS = [
+    ('the whole window from global memory', 'naive'),
+    ('the same through the read-only cache', 'read-only'),
+    ("the block's window staged in dynamic shared memory", 'shared'),
+    ('4e: one pass, prefix sums of the last 4096 positions in shared memory', 'one pass (4e)'),
+]
 
 def summary(c):
     naive = [c.number_of(f"64 Mi floats, N={n}", "naive", "percent_of_ceiling") for n in (8, 255)]

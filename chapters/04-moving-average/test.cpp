@@ -291,11 +291,11 @@ std::vector<SignalCase> prefix_signal_cases() {
 //     |got − exact| ≤ 2⁻²⁴·|exact| + 6·γ_n(double)·A / window + 2⁻⁵²·|exact|.
 // This is about a thousand times tighter than the float bound of 4a-4c for a window of
 // 64, so a kernel that accumulates its prefix sums in float fails it.
-tutorial::ExpectedOutput prefix_expected(const std::vector<float>& input, int window) {
+tutorial::ExpectedOutput prefix_expected(const std::vector<float>& input, int window, int span = kPrefixSpan) {
     tutorial::ExpectedOutput expected = tutorial::moving_average_reference(input, window);
     double magnitude = 0.0;
     for (float x : input) magnitude += std::fabs(static_cast<double>(x));
-    const double n = kPrefixSpan + static_cast<double>(window) + 2.0;
+    const double n = span + static_cast<double>(window) + 2.0;
     const double u_double = std::ldexp(1.0, -53), u_float = std::ldexp(1.0, -24);
     const double gamma_double = n * u_double / (1.0 - n * u_double);
     for (std::size_t i = 0; i < expected.value.size(); ++i) {
@@ -305,7 +305,9 @@ tutorial::ExpectedOutput prefix_expected(const std::vector<float>& input, int wi
     return expected;
 }
 
-tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset) {
+tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
+                                           const MovingAverage& moving_average = moving_average_prefix,
+                                           int span = kPrefixSpan) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window, offset});
     const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
     const int outputs = c.size - c.window + 1;
@@ -314,7 +316,7 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset) {
     shifted.insert(shifted.end(), input.begin(), input.end());
     tutorial::DeviceBuffer<float> device_input(shifted), device_output(static_cast<std::size_t>(outputs + offset));
     device_output.poison();
-    moving_average_prefix(device_input.data() + offset, device_output.data() + offset, c.size, c.window);
+    moving_average(device_input.data() + offset, device_output.data() + offset, c.size, c.window);
     const std::vector<float> all = device_output.download();
 
     tutorial::OutputLayout layout;
@@ -322,11 +324,11 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset) {
     layout.rows = 1;
     layout.cols = outputs;
     layout.tile_rows = 1;
-    layout.tile_cols = kPrefixSpan;
+    layout.tile_cols = span;
     layout.halo = c.window - 1;
     layout.seed = tutorial::run_seed();
     return tutorial::compare_with_tolerance(std::vector<float>(all.begin() + offset, all.end()),
-                                            prefix_expected(input, c.window), layout);
+                                            prefix_expected(input, c.window, span), layout);
 }
 
 }  // namespace
@@ -363,4 +365,47 @@ TEST_CASE("moving_average_prefix is right when the arrays do not start on 16 byt
 TEST_CASE("moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_prefix, "moving_average_prefix");
+}
+
+// ---- 4e (going further): one pass. Tagged [extra]: the chapter is done without it.
+
+namespace {
+
+constexpr int kChunk = kMovingAverageBlock * kPrefixItems;  // inputs per chunk of 4e
+
+// Chapter 4's cases, then windows around 4e's chunk of 2048 inputs (the longest window it
+// keeps in its ring, and one past it, which goes to 4d) and output counts around its block's
+// span of 32768 outputs: one output, a chunk's worth less or more one, a span and one, so
+// that a block's last chunk is partial and a second block starts mid-stream.
+std::vector<SignalCase> stream_signal_cases() {
+    std::vector<SignalCase> cases = signal_cases();
+    for (int window : {1, 3, 64, 1025, kStreamMaxWindow, kStreamMaxWindow + 1}) {
+        for (int outputs : {1, kChunk - 1, kChunk + 1, kStreamSpan + 1}) {
+            cases.push_back({window + outputs - 1, window});
+        }
+    }
+    return cases;
+}
+
+}  // namespace
+
+TEST_CASE("moving_average_stream is within its own error bound for every size and window, across chunks and blocks",
+          CHAPTER_TAG "[extra][gpu]") {
+    REQUIRE(kStreamSpan == 16 * kChunk);
+    const SignalCase c = GENERATE(from_range(stream_signal_cases()));
+    INFO(c);
+    // Its prefix sums run over a block's whole span and window, in double: 4d's bound for that length.
+    REQUIRE_MATCH(run_prefix_case(c, 0, moving_average_stream, kStreamSpan));
+}
+
+TEST_CASE("moving_average_stream is right when the arrays do not start on 16 bytes", CHAPTER_TAG "[extra][gpu]") {
+    const int offset = GENERATE(1, 2, 3);
+    const SignalCase c = GENERATE(SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025});
+    INFO(c << ", arrays starting " << offset << " floats into their buffers");
+    REQUIRE_MATCH(run_prefix_case(c, offset, moving_average_stream, kStreamSpan));
+}
+
+TEST_CASE("moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",
+          CHAPTER_TAG "[extra]") {
+    check_rejects_bad_arguments(moving_average_stream, "moving_average_stream");
 }

@@ -2,8 +2,9 @@
 // 8191 x 8193 one, naive against the shared tile and the padded tile.
 //
 // `make chapter5 bench` times your kernels; `make chapter5 bench SOLUTIONS=1` the
-// references. It times transpose_naive (the baseline), transpose_shared and
-// transpose_padded, and checks every element against the CPU after timing.
+// references. It times cuBLAS's transpose (cublasSgeam, the library a user would call),
+// transpose_naive (the baseline), transpose_shared, transpose_padded and transpose_wide (5d,
+// going further), and checks every element against the CPU after timing.
 //
 // The rate is effective bandwidth: the matrix read once and written once, over the
 // time. Its ceiling is the device-to-device copy the session measures first: a
@@ -11,19 +12,29 @@
 // the copy's rate is how much the reordering costs.
 #include "transpose.h"
 
+#include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "device_buffer.h"
 #include "random.h"
 #include "transpose_reference.h"
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace {
 
-using TransposeFunction = void (*)(const float* input, float* output, int rows, int cols);
+using TransposeFunction = std::function<void(const float* input, float* output, int rows, int cols)>;
+
+// One row of the table: what runs, and whether it is the baseline or the library.
+struct Variant {
+    const char* name;
+    TransposeFunction transpose;
+    bool is_baseline = false;
+    bool is_library = false;
+};
 
 }  // namespace
 
@@ -34,25 +45,29 @@ int main(int argc, char* argv[]) {
         // nothing, with partial tiles along two edges: it should come within a few
         // percent of the square.
         const std::pair<int, int> shapes[] = {{8192, 8192}, {8191, 8193}};
+        benchmark::CublasTranspose cublas_transpose;
         for (const auto& [rows, cols] : shapes) {
             const std::size_t elements = static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols);
             const std::vector<float> matrix = random_floats(elements, derive_seed(run_seed(), {rows, cols}));
             const ExpectedOutput expected = transpose_reference(matrix, rows, cols);
             DeviceBuffer<float> input(matrix), output(elements);
             const std::string problem = std::to_string(rows) + " x " + std::to_string(cols);
-            const std::pair<const char*, TransposeFunction> variants[] = {
-                {"naive", transpose_naive}, {"shared", transpose_shared}, {"padded", transpose_padded}};
-            for (const auto& [variant, transpose] : variants) {
+            const Variant variants[] = {
+                {"cuBLAS cublasSgeam", std::ref(cublas_transpose), false, true},
+                {"naive", transpose_naive, true},
+                {"shared", transpose_shared},
+                {"padded", transpose_padded},
+                {"wide 64 (5d)", transpose_wide},  // the chapter's optional step (going further)
+            };
+            for (const Variant& variant : variants) {
                 benchmark::WorkToTime work;
                 work.problem = problem;
-                work.variant = variant;
+                work.variant = variant.name;
                 work.unit = "GB/s";
                 work.work = 2.0 * sizeof(float) * static_cast<double>(elements);  // read once, written once
-                work.is_baseline = transpose == transpose_naive;
+                work.is_baseline = variant.is_baseline;
                 work.prepare = [&] { output.poison(); };  // NaN: an element never written fails the check
-                work.run = [&, rows = rows, cols = cols, transpose = transpose] {
-                    transpose(input.data(), output.data(), rows, cols);
-                };
+                work.run = [&, rows = rows, cols = cols] { variant.transpose(input.data(), output.data(), rows, cols); };
                 work.check = [&, rows = rows, cols = cols] {
                     OutputLayout layout;
                     layout.name = "output";
@@ -63,7 +78,11 @@ int main(int argc, char* argv[]) {
                     layout.seed = run_seed();
                     return compare_with_tolerance(output.download(), expected, layout).text;
                 };
-                session.measure_kernel(work, session.copy_ceiling());
+                if (variant.is_library) {
+                    session.measure_library(work, session.copy_ceiling());
+                } else {
+                    session.measure_kernel(work, session.copy_ceiling());
+                }
             }
         }
     });

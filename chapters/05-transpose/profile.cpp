@@ -1,7 +1,8 @@
 // Chapter 5's profile: the transpose of a 256 x 256 float matrix, naive, through a 32 x 32
 // shared tile and through the tile padded to 32 x 33, once each. 256 is a multiple of the
 // tile, so every block is full. The shared tile's column reads are the 32-way bank
-// conflict of the lesson; the padded tile's are conflict-free.
+// conflict of the lesson; the padded tile's are conflict-free. Then 5d (going further) on
+// the same matrix, and 5c and 5d on a 255 x 257 one, whose rows do not start on 128 bytes.
 #include "transpose.h"
 #include "tutorial_chapter.h"
 
@@ -21,5 +22,16 @@ int main(int argc, char** argv) {
                                 0, [&] { transpose_shared(input.data(), output.data(), rows, cols); }});
     chapter.variants.push_back({"through a 32 x 33 padded tile: column reads in 32 banks", "transpose_padded_kernel",
                                 0, [&] { transpose_padded(input.data(), output.data(), rows, cols); }});
+    // 5d (going further): 64 x 64 tiles, 16 elements a thread; then 5c and 5d on a shape whose
+    // rows start off 128 bytes (257 floats wide) with edge tiles on two sides, as 8191 x 8193.
+    chapter.variants.push_back({"5d: 64 x 65 padded tiles, 16 elements per thread", "transpose_wide_kernel", 0,
+                                [&] { transpose_wide(input.data(), output.data(), rows, cols); }});
+    constexpr int odd_rows = 255, odd_cols = 257;
+    const tutorial::DeviceBuffer<float> odd_input(tutorial::random_floats(odd_rows * odd_cols, 6));
+    tutorial::DeviceBuffer<float> odd_output(odd_rows * odd_cols);
+    chapter.variants.push_back({"5c on 255 x 257: rows off 128 bytes, edge tiles", "transpose_padded_kernel", 0,
+                                [&] { transpose_padded(odd_input.data(), odd_output.data(), odd_rows, odd_cols); }});
+    chapter.variants.push_back({"5d on 255 x 257: rows off 128 bytes, edge tiles", "transpose_wide_kernel", 0,
+                                [&] { transpose_wide(odd_input.data(), odd_output.data(), odd_rows, odd_cols); }});
     return tutorial::profile::run(argc, argv, chapter);
 }

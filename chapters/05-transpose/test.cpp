@@ -1,4 +1,5 @@
-// Chapter 5 tests: the transpose, naive, through a shared tile and through a padded one.
+// Chapter 5 tests: the transpose, naive, through a shared tile and through a padded one;
+// going further (5d, tagged [extra]), through 64 x 64 tiles.
 // Run them with `make chapter5 test`.
 #include "transpose.h"
 #include "tutorial_chapter.h"
@@ -62,7 +63,7 @@ std::vector<MatrixCase> matrix_cases() {
 // The input holds distinct random floats, so an element copied from the wrong place
 // (a row and a column swapped, a tile shifted) is wrong, not equal by chance; the
 // output is poisoned with NaN, which is never right, so an element never written shows.
-tutorial::ComparisonReport run_transpose(const Transpose& transpose, const MatrixCase& c) {
+tutorial::ComparisonReport run_transpose(const Transpose& transpose, const MatrixCase& c, int tile = T) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.rows, c.cols});
     const std::size_t elements = static_cast<std::size_t>(c.rows) * static_cast<std::size_t>(c.cols);
     const std::vector<float> input = tutorial::random_floats(elements, seed);
@@ -74,8 +75,8 @@ tutorial::ComparisonReport run_transpose(const Transpose& transpose, const Matri
     layout.name = "output";
     layout.rows = c.cols;  // the output is cols x rows
     layout.cols = c.rows;
-    layout.tile_rows = T;
-    layout.tile_cols = T;
+    layout.tile_rows = tile;
+    layout.tile_cols = tile;
     layout.seed = tutorial::run_seed();
     // Tolerance 0 everywhere: a transpose moves bits.
     return tutorial::compare_with_tolerance(device_output.download(),
@@ -84,15 +85,33 @@ tutorial::ComparisonReport run_transpose(const Transpose& transpose, const Matri
 
 // Every matrix case in one report: the first failing one in full, a line for each other,
 // and what the failing shapes share (a side that is no multiple of the tile, say).
-tutorial::ShapeSweep sweep_matrix_cases(const std::string& name, const Transpose& transpose) {
+tutorial::ShapeSweep sweep_matrix_cases(const std::string& name, const Transpose& transpose,
+                                        const std::vector<MatrixCase>& cases = matrix_cases(), int tile = T) {
     tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const MatrixCase& c : matrix_cases()) {
+    for (const MatrixCase& c : cases) {
         std::ostringstream label;
         label << c;
-        sweep.run(label.str(), {{"rows", c.rows, T, "", "tile"}, {"cols", c.cols, T, "", "tile"}},
-                  [&] { return run_transpose(transpose, c); });
+        sweep.run(label.str(), {{"rows", c.rows, tile, "", "tile"}, {"cols", c.cols, tile, "", "tile"}},
+                  [&] { return run_transpose(transpose, c, tile); });
     }
     return sweep;
+}
+
+// 5d's shapes: every shape above, and the partial tiles of its 64 x 64 tile: a side one
+// less, equal to and one more than the tile and twice it, and a matrix of whole tiles
+// inside a ring of edge tiles on two sides (where whole and edge tiles meet).
+constexpr int W = kTransposeWideTile;
+std::vector<MatrixCase> wide_cases() {
+    std::vector<MatrixCase> cases = matrix_cases();
+    for (int rows : {W - 1, W, W + 1, 2 * W}) {
+        for (int cols : {W - 1, W, W + 1, 2 * W}) {
+            cases.push_back({rows, cols});
+        }
+    }
+    cases.push_back({3 * W + 5, 2 * W + 61});
+    cases.push_back({1, 3 * W + 1});
+    cases.push_back({3 * W + 1, 1});
+    return cases;
 }
 
 void check_rejects_bad_arguments(const Transpose& transpose, const std::string& name) {
@@ -182,6 +201,19 @@ TEST_CASE("transpose_shared rejects bad sizes, null pointers and an in-place cal
 TEST_CASE("transpose_padded rejects bad sizes, null pointers and an in-place call, naming the argument",
           CHAPTER_TAG) {
     check_rejects_bad_arguments(transpose_padded, "transpose_padded");
+}
+
+// ---- 5d (going further): 64 x 64 tiles. Tagged [extra]: the chapter is done without it.
+
+TEST_CASE("transpose_wide moves every element to its mirror place, bit for bit, at every edge of its 64 x 64 tiles",
+          CHAPTER_TAG "[extra][gpu]") {
+    REQUIRE(kTransposeWideTile == 64);
+    REQUIRE_SWEEP(sweep_matrix_cases("transpose_wide", transpose_wide, wide_cases(), W));
+}
+
+TEST_CASE("transpose_wide rejects bad sizes, null pointers and an in-place call, naming the argument",
+          CHAPTER_TAG "[extra]") {
+    check_rejects_bad_arguments(transpose_wide, "transpose_wide");
 }
 
 TEST_CASE("transpose_reference swaps rows and columns, with zero tolerance", CHAPTER_TAG "[reference]") {

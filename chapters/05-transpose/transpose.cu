@@ -1,6 +1,7 @@
 // Chapter 5: the transpose of a rows x cols float matrix, three ways: straight in
 // global memory (5a), through a 32 x 32 shared tile (5b), and through the same tile
-// padded to 32 x 33, which has no bank conflicts (5c).
+// padded to 32 x 33, which has no bank conflicts (5c). Going further (5d): 64 x 64 tiles
+// for awkward shapes.
 //
 // Read README.md in this folder first. Then work through the TODO(chapter5) markers
 // below, top to bottom, and run `make chapter5 test` after each one.
@@ -65,6 +66,33 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
     //   never used; it shifts each tile row by one bank (the lesson explains why).
 }
 
+// ---- 5d (going further): awkward shapes at copy speed ------------------------------------
+// A 64 x 64 tile per block of 32 x 8 threads: thread (x, y) moves columns x and x + 32 of
+// tile rows y, y + 8, ..., y + 56, 16 elements. The tile is padded to 64 x 65: element
+// [i][k] is in bank (i * 65 + k) % 32 = (i + k) % 32, so a warp reading column k of rows
+// x = 0..31 (or 32..63) touches 32 different banks, as in 5c.
+constexpr int kWideRowsPerThread = kTransposeWideTile / kTransposeBlockRows;  // 8
+
+__global__ void transpose_wide_kernel(const float* input, float* output, int rows, int cols) {
+    // TODO(chapter5): 5d, step 1 (going further). The padded tile,
+    //   __shared__ float tile[kTransposeWideTile][kTransposeWideTile + 1], the tile's first
+    //   input row and column (blockIdx.y and blockIdx.x times kTransposeWideTile), and
+    //   whether the whole tile lies inside the matrix: the same answer for every thread of
+    //   the block, so branching on it costs no divergence.
+
+    // TODO(chapter5): 5d, step 2. Load: for j = 0 .. kWideRowsPerThread - 1, tile row
+    //   y + 8j, columns x and x + 32. A whole tile first reads all 16 elements into registers
+    //   (no checks: 16 loads in flight), then stores them to the tile; an edge tile loads
+    //   each element that is inside the matrix straight into the tile.
+
+    // TODO(chapter5): 5d, step 3. Wait for the whole tile: each thread stores what others loaded.
+
+    // TODO(chapter5): 5d, step 4. Store along output rows: output row tile_col + y + 8j (an
+    //   input column), output columns tile_row + x and tile_row + x + 32 (input rows), from
+    //   tile[x][y + 8j] and tile[x + 32][y + 8j]; the edge tiles skip what is outside the
+    //   cols x rows output.
+}
+
 namespace {
 
 using TransposeKernel = void (*)(const float*, float*, int, int);
@@ -91,4 +119,11 @@ void transpose_shared(const float* input, float* output, int rows, int cols) {
 void transpose_padded(const float* input, float* output, int rows, int cols) {
     tutorial::require_transpose_arguments("transpose_padded", input, output, rows, cols, kTransposeMaxRows);
     launch_transpose(transpose_padded_kernel, "transpose_padded_kernel", input, output, rows, cols);
+}
+
+void transpose_wide(const float* input, float* output, int rows, int cols) {
+    tutorial::require_transpose_arguments("transpose_wide", input, output, rows, cols, kTransposeMaxRows);
+    const dim3 grid(tutorial::ceil_div(cols, kTransposeWideTile), tutorial::ceil_div(rows, kTransposeWideTile));
+    transpose_wide_kernel<<<grid, dim3(kTransposeTile, kTransposeBlockRows)>>>(input, output, rows, cols);
+    CUDA_CHECK_KERNEL("transpose_wide_kernel");
 }

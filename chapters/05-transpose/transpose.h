@@ -51,3 +51,18 @@ void transpose_shared(const float* input, float* output, int rows, int cols);
 /// @brief The same through a tile padded to 32 × 33, whose columns fall in 32 different
 /// shared-memory banks. Same arguments, result and errors as transpose_naive().
 void transpose_padded(const float* input, float* output, int rows, int cols);
+
+/// @brief 5d (going further): the side of the square tile transpose_wide() moves. Each warp
+/// reads 64 consecutive floats (256 bytes) of an input row: when rows do not start on 128
+/// bytes (a matrix 8193 floats wide), the extra sector a misaligned read costs is one in
+/// nine, not one in five as for 32 floats.
+constexpr int kTransposeWideTile = 64;
+
+/// @brief 5d (going further): the transpose for awkward shapes. The same 32 × 8 blocks,
+/// each moving a 64 × 64 tile through a padded 64 × 65 shared tile: 16 elements per thread.
+/// A block whose tile lies wholly inside the matrix (all but the last row and column of
+/// tiles) issues its 16 loads back to back, with no bounds checks, before it stores any:
+/// more bytes in flight per thread. Only the edge tiles check each element; the test that
+/// chooses is the same for the whole block, so no warp diverges on it.
+/// Same arguments, result and errors as transpose_naive().
+void transpose_wide(const float* input, float* output, int rows, int cols);

@@ -3,8 +3,9 @@
 // kernel.
 //
 // `make chapter6 bench` times your kernels; `make chapter6 bench SOLUTIONS=1` the
-// references. It times reduce_interleaved (the baseline the speed-ups are over),
-// reduce_sequential and reduce_warp, and checks each sum against the CPU after timing.
+// references. It times cub::DeviceReduce::Sum (the library a user would call),
+// reduce_interleaved (the baseline the speed-ups are over), reduce_sequential and
+// reduce_warp, and checks each sum against the CPU after timing.
 //
 // The rate is the read rate: the 4 bytes of each element, read once, over the time (a
 // sum writes nothing worth counting). Its ceiling is the device-to-device copy the
@@ -12,6 +13,7 @@
 // moves bytes is as fast as the memory allows.
 #include "reduction.h"
 
+#include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "device_buffer.h"
@@ -35,6 +37,28 @@ int main(int argc, char* argv[]) {
     return benchmark::run(argc, argv, [](benchmark::Session& session) {
         const std::vector<float> values = random_floats(kElements, derive_seed(run_seed(), {kElements}));
         DeviceBuffer<float> input(values), sum(1), workspace(reduce_workspace_floats(kElements));
+        {
+            // CUB's order of additions is its own; it reduces as reduce_warp does (a chain per
+            // thread over a grid-strided share, block trees, a second pass over the blocks'
+            // sums), so it is held to reduce_warp's error bound. The bound is a worst case
+            // that the rounding errors of random inputs stay far below.
+            const ExpectedOutput expected = sum_reference(values, reduce_warp_depth(kElements));
+            benchmark::CubSum cub_sum(kElements);
+            benchmark::WorkToTime work;
+            work.problem = "2^28 floats";
+            work.variant = "CUB DeviceReduce::Sum";
+            work.unit = "GB/s";
+            work.work = sizeof(float) * static_cast<double>(kElements);
+            work.prepare = [&] { sum.poison(); };
+            work.run = [&] { cub_sum(input.data(), sum.data(), kElements); };
+            work.check = [&] {
+                OutputLayout layout;
+                layout.name = "sum";
+                layout.seed = run_seed();
+                return compare_with_tolerance(sum.download(), expected, layout).text;
+            };
+            session.measure_library(work, session.copy_ceiling());
+        }
         const std::pair<const char*, ReduceFunction> variants[] = {
             {"interleaved", reduce_interleaved}, {"sequential", reduce_sequential}, {"warp", reduce_warp}};
         for (const auto& [variant, reduce] : variants) {

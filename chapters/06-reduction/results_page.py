@@ -10,6 +10,15 @@ PROBLEM = "2^28 floats"
 GOALS = [("reduction of 2^28 floats, float4 + warp shuffles (6c)", 90.0, 90.0, PROBLEM, ["warp"])]
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '2^28 floats'
+ROOFLINE_VARIANTS = [
+    ('shared-memory tree, interleaved addressing (t % 2s == 0)', 'interleaved'),
+    ('shared-memory tree, sequential addressing (t < s)', 'sequential'),
+    ('float4 loads while adding, warp shuffles, a second pass', 'warp'),
+]
+
 def summary(c):
     shares = {v: c.number_of(PROBLEM, v, "percent_of_ceiling") for v in ("interleaved", "sequential", "warp")}
     speedups = {v: c.number_of(PROBLEM, v, "speedup") for v in ("sequential", "warp")}

@@ -10,6 +10,16 @@ GOALS = [
 ]
 
 
+# The roofline (make chapterN roofline, tools/tutorial/roofline.py): the benchmark's problem its
+# points are measured on, and which benchmark row is which variant of the profile.
+ROOFLINE_PROBLEM = '4096 x 4096 x 4096'
+ROOFLINE_VARIANTS = [
+    ('7a: a column of outputs per thread', '7a 1D register tiling'),
+    ('7b: a block of outputs per thread', '7b 2D register tiling'),
+    ('7c: float4 loads, A stored transposed', '7c float4, A transposed'),
+    ('7d: warp tiles', '7d warp tiles'),
+]
+
 def summary(c):
     steps = ["7a 1D register tiling", "7b 2D register tiling", "7c float4, A transposed",
              "7d warp tiles"]

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 
@@ -51,6 +52,11 @@ double Measurement::speedup() const {
     return baseline_ms / timing.median_ms;
 }
 
+double Measurement::times_library() const {
+    if (library_ms <= 0.0 || timing.repetitions() == 0 || timing.median_ms <= 0.0) return 0.0;
+    return library_ms / timing.median_ms;
+}
+
 namespace {
 
 std::string printf_string(const char* format, double value) {
@@ -68,7 +74,9 @@ std::string format_ms(double ms) {
 // A number for a file: full precision, or empty when there is none (0 means none).
 std::string file_number(double value, bool present) { return present ? printf_string("%.6g", value) : ""; }
 
-const char* kind_name(RowKind kind) { return kind == RowKind::ceiling ? "ceiling" : "kernel"; }
+const char* kind_name(RowKind kind) {
+    return kind == RowKind::ceiling ? "ceiling" : kind == RowKind::library ? "library" : "kernel";
+}
 
 // One cell of a row in the files, shared by the CSV and the JSON writers.
 struct Field {
@@ -81,6 +89,7 @@ std::vector<Field> fields(const RunStamp& stamp, const Measurement& row) {
     const bool timed = row.timing.repetitions() > 0;
     const bool has_ceiling = timed && row.ceiling_rate > 0.0;
     const bool has_speedup = row.speedup() > 0.0;
+    const bool has_library = row.times_library() > 0.0;
     return {
         {"chapter", stamp.chapter, false},
         {"folder", stamp.folder, false},
@@ -101,6 +110,9 @@ std::vector<Field> fields(const RunStamp& stamp, const Measurement& row) {
         {"percent_of_ceiling", file_number(row.percent_of_ceiling(), has_ceiling), true},
         {"baseline", row.baseline, false},
         {"speedup", file_number(row.speedup(), has_speedup), true},
+        {"library", row.library, false},
+        {"times_library", file_number(row.times_library(), has_library), true},
+        {"is_library", row.is_library ? "1" : "0", true},
         {"check", row.check, false},
         {"note", row.note, false},
         {"gpu", stamp.gpu, false},
@@ -109,6 +121,8 @@ std::vector<Field> fields(const RunStamp& stamp, const Measurement& row) {
         {"driver_cuda", stamp.driver_cuda, false},
         {"runtime_cuda", stamp.runtime_cuda, false},
         {"date", stamp.date, false},
+        {"peak_fp32_gflops", file_number(stamp.peak_fp32_gflops, stamp.peak_fp32_gflops > 0.0), true},
+        {"peak_dram_gbs", file_number(stamp.peak_dram_gbs, stamp.peak_dram_gbs > 0.0), true},
     };
 }
 
@@ -179,13 +193,40 @@ void print_aligned(std::ostream& out, const std::vector<std::vector<std::string>
 
 }  // namespace
 
+void relate_rows(std::vector<Measurement>& rows) {
+    std::map<std::string, const Measurement*> baselines, libraries;
+    for (const Measurement& row : rows) {
+        if (row.is_baseline) baselines[row.problem] = &row;
+        if (row.is_library) {
+            const auto [found, inserted] = libraries.emplace(row.problem, &row);
+            if (!inserted) {
+                throw std::logic_error("two library rows for \"" + row.problem + "\" (" + found->second->variant +
+                                       " and " + row.variant + "): \"x the library\" can be over one only");
+            }
+        }
+    }
+    for (Measurement& row : rows) {
+        const auto baseline = baselines.find(row.problem);
+        if (row.kind != RowKind::ceiling && baseline != baselines.end()) {
+            row.baseline = baseline->second->variant;
+            row.baseline_ms = baseline->second->ok ? baseline->second->timing.median_ms : 0.0;
+        }
+        const auto library = libraries.find(row.problem);
+        if (library != libraries.end() && library->second != &row) {
+            row.library = library->second->variant;
+            row.library_ms = library->second->ok ? library->second->timing.median_ms : 0.0;
+        }
+    }
+}
+
 void print_table(std::ostream& out, const RunStamp& stamp, const std::vector<Measurement>& rows) {
     out << "\nchapter" << stamp.chapter << " (" << stamp.folder << ", " << stamp.tree << ") on " << stamp.gpu
         << " (compute capability " << stamp.compute_capability << "), driver " << stamp.driver << " (CUDA "
         << stamp.driver_cuda << "), runtime CUDA " << stamp.runtime_cuda << ", " << stamp.date << "\n";
 
     std::vector<std::vector<std::string>> cells{
-        {"problem", "variant", "median ms", "min..max ms", "runs", "rate", "% of ceiling", "speed-up", "check"}};
+        {"problem", "variant", "median ms", "min..max ms", "runs", "rate", "% of ceiling", "speed-up", "x the library",
+         "check"}};
     std::string previous_problem;
     for (const Measurement& row : rows) {
         const bool timed = row.timing.repetitions() > 0;
@@ -201,17 +242,28 @@ void print_table(std::ostream& out, const RunStamp& stamp, const std::vector<Mea
             : ok_timed && row.ceiling_rate > 0.0 ? printf_string("%.1f%%", row.percent_of_ceiling())
                                                  : "-",
             ok_timed && row.speedup() > 0.0 ? printf_string("%.2fx", row.speedup()) : "-",
+            row.is_library ? "(library)"
+            : ok_timed && row.times_library() > 0.0 ? printf_string("%.2fx", row.times_library())
+                                                    : "-",
             row.check,
         });
         previous_problem = row.problem;
     }
-    print_aligned(out, cells, {false, false, true, true, true, true, true, true, false});
+    print_aligned(out, cells, {false, false, true, true, true, true, true, true, true, false});
 
     out << "Rate: the work of one run over its median time (GFLOP/s count flops; GB/s count bytes read plus "
            "bytes written). Speed-up: over the baseline of the same problem";
     for (const Measurement& row : rows) {
         if (row.is_baseline) {
             out << " (" << row.variant << ")";
+            break;
+        }
+    }
+    out << ".";
+    for (const Measurement& row : rows) {
+        if (row.is_library) {
+            out << " x the library: the library row's time over this row's, for the same problem (above 1: faster "
+                   "than the library)";
             break;
         }
     }

@@ -36,11 +36,17 @@ struct Timing {
 /// @throws std::invalid_argument for an empty list of samples
 Timing summarize(std::vector<double> samples_ms);
 
-/// @brief Whether a row is a kernel of the chapter or a ceiling it is compared with.
+/// @brief Whether a row is a kernel of the chapter, a ceiling it is compared with, or the
+/// library call a user would make instead of writing the kernel.
 enum class RowKind {
     ceiling,  ///< what the GPU can do: a device-to-device copy, cuBLAS SGEMM
     kernel,   ///< one variant of the chapter's kernels
+    library,  ///< a library's answer to the same problem (NPP, CUB, cuBLAS), timed and checked like a kernel
 };
+
+/// @brief The check of a library row whose library is not installed on this machine: the row
+/// says so (its note: how to get it), and the run does not fail because of it.
+inline constexpr const char* kLibraryAbsent = "absent";
 
 /// @brief One timed piece of work: a ceiling or a kernel variant, on one problem.
 ///
@@ -60,8 +66,15 @@ struct Measurement {
     std::string baseline;         ///< the baseline's variant name (filled in by the session)
     double baseline_ms = 0.0;     ///< the baseline's median time (0 if none or failed)
 
+    /// The row every row of its problem is compared with in the column "× the library": the
+    /// call a user would make instead of writing the kernel. Usually a RowKind::library row;
+    /// the cuBLAS ceiling of the GEMM chapters is both the ceiling and the library.
+    bool is_library = false;
+    std::string library;          ///< the library row's variant name (filled in by the session)
+    double library_ms = 0.0;      ///< the library row's median time (0 if none, absent or failed)
+
     bool ok = false;    ///< ran, and its result matched the CPU reference after timing
-    std::string check;  ///< "ok", "WRONG" or "ERROR"
+    std::string check;  ///< "ok", "WRONG", "ERROR", or kLibraryAbsent for a library not installed
     std::string note;   ///< why it is WRONG or an ERROR, or a remark worth reading
 
     /// @brief Work per second in @ref unit (GFLOP/s or GB/s); 0 if not timed.
@@ -70,6 +83,11 @@ struct Measurement {
     double percent_of_ceiling() const;
     /// @brief The baseline's median time over this one's; 0 without a baseline.
     double speedup() const;
+    /// @brief The library row's median time over this one's ("× the library"): above 1, this
+    /// row is faster than the library; 0 without a library row that ran correctly.
+    double times_library() const;
+    /// @brief Whether the row failed: WRONG or ERROR (a library that is absent has not failed).
+    bool failed() const { return !ok && check != kLibraryAbsent; }
 };
 
 /// @brief Where and when a benchmark ran, stamped on every file it writes.
@@ -83,7 +101,19 @@ struct RunStamp {
     std::string driver_cuda;   ///< the newest CUDA version the driver supports, e.g. "13.0"
     std::string runtime_cuda;  ///< the CUDA runtime the benchmark uses, e.g. "13.0"
     std::string date;          ///< when it ran, UTC, ISO 8601
+    /// The GPU's FP32 peak, GFLOP/s: SMs × FP32 lanes per SM × 2 × the boost clock (0: unknown).
+    /// The roofline (`make chapterN roofline`) draws its roof from this and the next.
+    double peak_fp32_gflops = 0.0;
+    /// The GPU's DRAM bandwidth, GB/s: 2 (double data rate) × memory clock × bus width (0: unknown).
+    double peak_dram_gbs = 0.0;
 };
+
+/// @brief Fill in each row's baseline and library from the other rows of its problem: the
+/// speed-up is over the problem's baseline row (is_baseline; ceilings get none), "× the
+/// library" over its library row (is_library; the library row itself gets none). A baseline or
+/// library that failed, or an absent library, leaves the ratio at 0 (shown as "-").
+/// @throws std::logic_error when two rows of one problem are its library
+void relate_rows(std::vector<Measurement>& rows);
 
 /// @brief Print the rows as an aligned table, with a heading from @p stamp.
 void print_table(std::ostream& out, const RunStamp& stamp, const std::vector<Measurement>& rows);

@@ -83,6 +83,16 @@ bool parse_labels(int argc, char* argv[], RunLabels& labels) {
 
 }  // namespace
 
+int fp32_lanes_per_sm(int major, int minor) {
+    // The CUDA C++ Programming Guide's table of arithmetic instruction throughputs: 32-bit
+    // floating-point add, multiply and multiply-add results per clock per SM.
+    if (major == 6) return minor == 0 ? 64 : 128;
+    if (major == 7) return 64;
+    if (major == 8) return minor == 0 ? 64 : 128;
+    if (major == 9 || major == 10 || major == 11 || major == 12) return 128;
+    return 0;
+}
+
 bool find_gpu(GpuInfo& info, std::string& why) {
     if (!cuda_device_found(why)) {
         return false;
@@ -101,6 +111,15 @@ bool find_gpu(GpuInfo& info, std::string& why) {
     CUDA_CHECK(cudaRuntimeGetVersion(&version));
     info.runtime_cuda = cuda_version(version);
     info.driver = nvidia_driver_version();
+    // The roofline's roof. Clock rates are attributes (cudaDeviceProp lost them in CUDA 13),
+    // in kHz; the memory clock is the DRAM's, which moves data on both edges.
+    int clock_khz = 0, memory_khz = 0, bus_bits = 0;
+    CUDA_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, info.device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&memory_khz, cudaDevAttrMemoryClockRate, info.device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, info.device));
+    info.peak_fp32_gflops = info.multiprocessors * fp32_lanes_per_sm(properties.major, properties.minor) * 2.0 *
+                            clock_khz * 1e3 / 1e9;
+    info.peak_dram_gbs = 2.0 * memory_khz * 1e3 * (bus_bits / 8.0) / 1e9;
     return true;
 }
 
@@ -119,6 +138,36 @@ Measurement Session::measure_kernel(const WorkToTime& work, const Measurement& c
     return measure(RowKind::kernel, work, &ceiling);
 }
 
+Measurement Session::measure_library(WorkToTime work, const Measurement& ceiling) {
+    work.is_library = true;
+    return measure(RowKind::library, work, &ceiling);
+}
+
+Measurement Session::library_absent(const std::string& problem, const std::string& variant, const std::string& unit,
+                                    const std::string& why) {
+    Measurement row;
+    row.kind = RowKind::library;
+    row.problem = problem;
+    row.variant = variant;
+    row.unit = unit;
+    row.is_library = true;
+    row.check = kLibraryAbsent;
+    row.note = why;
+    require_one_library(row);
+    std::cout << "  " << problem << ", " << variant << ": " << why << "\n";
+    rows_.push_back(row);
+    return row;
+}
+
+void Session::require_one_library(const Measurement& library) const {
+    for (const Measurement& row : rows_) {
+        if (row.is_library && row.problem == library.problem) {
+            throw std::logic_error("the benchmark records two library rows for \"" + library.problem + "\" (" +
+                                   row.variant + " and " + library.variant + "): \"x the library\" needs one");
+        }
+    }
+}
+
 Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measurement* ceiling) {
     Measurement row;
     row.kind = kind;
@@ -127,6 +176,8 @@ Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measure
     row.unit = work.unit;
     row.work = work.work;
     row.is_baseline = work.is_baseline;
+    row.is_library = work.is_library;
+    if (row.is_library) require_one_library(row);
     if (ceiling != nullptr) {
         row.ceiling = ceiling->variant;
         row.ceiling_rate = ceiling->ok ? ceiling->rate() : 0.0;
@@ -147,6 +198,8 @@ Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measure
             std::cout << wrong << (wrong.back() == '\n' ? "" : "\n");
         } else if (row.ceiling_rate > 0.0 && row.percent_of_ceiling() > 105.0) {
             row.note = "faster than its ceiling: check the work count and the measurement";
+        } else if (work.remark) {
+            row.note = work.remark();
         }
     } catch (const std::exception& error) {
         row.ok = false;
@@ -168,23 +221,16 @@ Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measure
 }
 
 RunStamp Session::stamp() const {
-    return RunStamp{labels_.chapter, labels_.folder,      labels_.tree,         gpu_.name, gpu_.compute_capability,
-                    gpu_.driver,     gpu_.driver_cuda,    gpu_.runtime_cuda,    date_};
+    RunStamp run_stamp{labels_.chapter, labels_.folder,   labels_.tree,         gpu_.name, gpu_.compute_capability,
+                       gpu_.driver,     gpu_.driver_cuda, gpu_.runtime_cuda,    date_};
+    run_stamp.peak_fp32_gflops = gpu_.peak_fp32_gflops;
+    run_stamp.peak_dram_gbs = gpu_.peak_dram_gbs;
+    return run_stamp;
 }
 
 int Session::finish() {
-    // Speed-ups are over the baseline variant of the same problem, when it ran correctly.
-    std::map<std::string, const Measurement*> baselines;
-    for (const Measurement& row : rows_) {
-        if (row.is_baseline) baselines[row.problem] = &row;
-    }
-    for (Measurement& row : rows_) {
-        const auto found = baselines.find(row.problem);
-        if (row.kind == RowKind::kernel && found != baselines.end()) {
-            row.baseline = found->second->variant;
-            row.baseline_ms = found->second->ok ? found->second->timing.median_ms : 0.0;
-        }
-    }
+    // Speed-ups over each problem's baseline, "x the library" over its library row.
+    relate_rows(rows_);
 
     const RunStamp run_stamp = stamp();
     print_table(std::cout, run_stamp, rows_);
@@ -195,11 +241,20 @@ int Session::finish() {
     write_json(base + ".json", run_stamp, rows_);
     std::cout << "Wrote " << base << ".csv and " << base << ".json.\n";
 
-    const auto failed = std::count_if(rows_.begin(), rows_.end(), [](const Measurement& row) { return !row.ok; });
+    const auto failed = std::count_if(rows_.begin(), rows_.end(), [](const Measurement& row) { return row.failed(); });
+    const auto failed_libraries = std::count_if(rows_.begin(), rows_.end(), [](const Measurement& row) {
+        return row.failed() && row.kind == RowKind::library;
+    });
     if (failed > 0) {
-        std::cout << "bench: " << failed << " of " << rows_.size()
-                  << " rows are WRONG or failed: their times mean nothing. `make chapter" << labels_.chapter
-                  << " test` says what is wrong.\n";
+        std::cout << "bench: " << failed << " of " << rows_.size() << " rows are WRONG or failed: their times mean nothing.";
+        if (failed > failed_libraries) {
+            std::cout << " `make chapter" << labels_.chapter << " test` says what is wrong with a kernel.";
+        }
+        if (failed_libraries > 0) {
+            std::cout << " A library row that fails is the benchmark's mistake or the library's, not yours "
+                         "(common/benchmark/libraries.h).";
+        }
+        std::cout << "\n";
         return 1;
     }
     return 0;

@@ -28,7 +28,13 @@ struct GpuInfo {
     std::string driver;                 ///< NVIDIA driver version, from nvidia-smi ("unknown" without it)
     std::string driver_cuda;            ///< newest CUDA version the driver supports, e.g. "13.0"
     std::string runtime_cuda;           ///< the CUDA runtime's version, e.g. "13.0"
+    double peak_fp32_gflops = 0.0;      ///< FP32 peak at the boost clock (0 for an architecture not in our table)
+    double peak_dram_gbs = 0.0;         ///< DRAM bandwidth from the memory clock and bus width (0: not reported)
 };
+
+/// @brief FP32 lanes per SM of compute capability @p major.@p minor (64 on 6.0, 7.x and 8.0;
+/// 128 on 6.1/6.2, 8.6 to 12.x), or 0 for one not in the table.
+int fp32_lanes_per_sm(int major, int minor);
 
 /// @brief Look for a usable CUDA GPU.
 /// @param info filled in when one is found
@@ -51,6 +57,10 @@ struct WorkToTime {
     std::string unit;      ///< "GFLOP/s" or "GB/s"
     double work = 0.0;     ///< flops, or compulsory bytes, of one run
     bool is_baseline = false;  ///< the variant the problem's speed-ups are over
+    /// The library call a user would make for this problem: every row of the problem gets its
+    /// time ratio to this one (the column "× the library"). Session::measure_library sets it;
+    /// set it by hand for a ceiling that is also the library (cuBLAS SGEMM in the GEMM chapters).
+    bool is_library = false;
     /// @brief Called once before the warm-up, e.g. to poison the output so that an
     /// element never written shows up in the check. May be empty.
     std::function<void()> prepare;
@@ -60,6 +70,9 @@ struct WorkToTime {
     /// matches the CPU reference, else a report of what is wrong. May be empty for
     /// a ceiling that needs no check.
     std::function<std::string()> check;
+    /// @brief Called after a check that passed: a remark for the row's note (how a library's
+    /// result differs from the reference within what the check allows, say), or empty. May be empty.
+    std::function<std::string()> remark;
     /// @brief Whether run() is host code (a CPU baseline): then it is timed with a host
     /// clock, @ref cpu_warmups and @ref cpu_repetitions times, without the L2 flush.
     bool on_cpu = false;
@@ -91,6 +104,22 @@ public:
     /// unusable stops it.
     Measurement measure_kernel(const WorkToTime& work, const Measurement& ceiling);
 
+    /// @brief Time a library's answer to the problem (NPP, CUB, cuBLAS: what a user would call
+    /// instead of writing the kernel), check it against the CPU reference like a kernel, and
+    /// record it as the library row of its problem, with its percentage of @p ceiling.
+    ///
+    /// Every row of the same problem (work.problem, spelled identically) then shows its time
+    /// ratio to this one in the column "× the library". One library row per problem: a second
+    /// one is an error (std::logic_error), since the column could only be over one of them.
+    /// Libraries are linked into the benchmarks only (mk/bench.mk), never into the tests.
+    Measurement measure_library(WorkToTime work, const Measurement& ceiling);
+
+    /// @brief Record the library row of @p problem for a library that is not installed here:
+    /// its check says kLibraryAbsent and its note @p why (e.g. "NPP not installed: ..., how to
+    /// get it"); the run goes on and does not fail for it, and the problem's rows have no ratio.
+    Measurement library_absent(const std::string& problem, const std::string& variant, const std::string& unit,
+                               const std::string& why);
+
     /// @brief Print the table and write CSV and JSON to the output folder.
     /// @return 0 when every row ran and matched the reference, 1 otherwise
     int finish();
@@ -98,6 +127,7 @@ public:
 private:
     Measurement measure(RowKind kind, const WorkToTime& work, const Measurement* ceiling);
     RunStamp stamp() const;
+    void require_one_library(const Measurement& library) const;
 
     GpuInfo gpu_;
     RunLabels labels_;

@@ -20,7 +20,8 @@ using GemmFunction = std::function<void(const float* A, const float* B, float* C
 ///
 /// The constructor makes seeded random A and B, computes the CPU reference and
 /// measures the ceiling: cuBLAS SGEMM in pure FP32 (CUBLAS_PEDANTIC_MATH, so no TF32
-/// tensor cores), itself checked against the reference.
+/// tensor cores), itself checked against the reference. cuBLAS is also the problem's library
+/// row (WorkToTime::is_library): the library a user would call for a GEMM.
 ///
 /// The reference covers every row of C up to 1024³; beyond that, computing it in
 /// double on one CPU core would take minutes, so it covers 64 rows spread over C,

@@ -355,3 +355,155 @@ void moving_average_prefix(const float* input, float* output, int size, int wind
         input, output, size, window, aligned(input), aligned(input) && window % 4 == 0, aligned(output));
     CUDA_CHECK_KERNEL("moving_average_prefix_kernel");
 }
+
+// ---- 4e (going further): one pass, each input read once ----------------------------------
+// 4d reads every input twice, once for each end of the window, and stays near 75% of copy.
+// Here a block walks kStreamSpan outputs from left to right, a chunk of kStreamChunk inputs
+// at a time, and keeps the prefix sums of the last kStreamRing positions in shared memory:
+// when P(j + window) comes in, P(j) is still there.
+
+namespace {
+
+constexpr int kStreamChunk = kMovingAverageBlock * kPrefixItems;  // inputs per chunk: 2048
+constexpr int kStreamRing = 2 * kStreamChunk;                      // positions the ring holds: 4096
+static_assert(kStreamMaxWindow <= kStreamChunk, "the ring holds a chunk and a window of prefix sums");
+
+// Where the ring keeps P(position): modulo kStreamRing, with one unused double after every 8.
+// Thread t writes the prefix sums of positions 8t .. 8t + 7; without the padding, the 32
+// threads of a warp writing their k-th ones would be 64 bytes apart, 16 of them in each
+// pair of banks; with it, 72 bytes apart, and the warp's 32 doubles fill the banks twice.
+__device__ __forceinline__ int ring_slot(long long position) {
+    const int slot = static_cast<int>(position & (kStreamRing - 1));
+    return slot + (slot >> 3);
+}
+constexpr int kStreamRingDoubles = kStreamRing + kStreamRing / 8;
+
+// The same for the staged outputs, floats: one unused float after every 32.
+__device__ __forceinline__ int stage_slot(int i) { return i + (i >> 5); }
+constexpr int kStreamStageFloats = kStreamChunk + kStreamChunk / 32;
+
+// Block-wide exclusive scan of one double per thread, with warp shuffles: each warp scans
+// its 32 values, then every thread adds the totals of the warps before its own, in the same
+// order in every thread, so `total` is the same double in all of them. The exclusive value
+// is the inclusive one of the lane before, never inclusive − own value, which would round.
+__device__ __forceinline__ void block_exclusive_scan(double value, double& before, double& total,
+                                                     double* warp_totals) {
+    constexpr unsigned kAll = 0xffffffffu;
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    double inclusive = value;
+#pragma unroll
+    for (int delta = 1; delta < 32; delta *= 2) {
+        const double up = __shfl_up_sync(kAll, inclusive, delta);
+        if (lane >= delta) inclusive += up;
+    }
+    double exclusive = __shfl_up_sync(kAll, inclusive, 1);
+    if (lane == 0) exclusive = 0.0;
+    if (lane == 31) warp_totals[warp] = inclusive;
+    __syncthreads();
+    double warps_before = 0.0, all = 0.0;
+    for (int w = 0; w < kMovingAverageBlock / 32; ++w) {
+        if (w == warp) warps_before = all;
+        all += warp_totals[w];
+    }
+    before = warps_before + exclusive;
+    total = all;
+}
+
+}  // namespace
+
+__global__ void __launch_bounds__(kMovingAverageBlock)
+    moving_average_stream_kernel(const float* input, float* output, int size, int window, bool vector_input) {
+    // BEGIN SOLUTION: 4e, step 1 (going further). The block's first output, first =
+    //   blockIdx.x * kStreamSpan (a long long), and how many it computes: outputs =
+    //   min(kStreamSpan, size - window + 1 - first). The shared ring of prefix sums,
+    //   __shared__ double ring[kStreamRingDoubles], with ring[ring_slot(0)] = 0 (P(0): no
+    //   inputs yet), the staged outputs, __shared__ float stage[kStreamStageFloats], the
+    //   scan's __shared__ double warp_totals[kMovingAverageBlock / 32], and the carry, the
+    //   sum of the chunks before, 0.0.
+    __shared__ double ring[kStreamRingDoubles];
+    __shared__ float stage[kStreamStageFloats];
+    __shared__ double warp_totals[kMovingAverageBlock / 32];
+    const long long first = static_cast<long long>(blockIdx.x) * kStreamSpan;
+    const long long remaining = static_cast<long long>(size - window + 1) - first;  // outputs from first on
+    const int outputs = static_cast<int>(remaining < kStreamSpan ? remaining : kStreamSpan);
+    if (threadIdx.x == 0) ring[ring_slot(0)] = 0.0;
+    double carry = 0.0;
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 4e, step 2. For each chunk, base = 0, kStreamChunk, ... while base <
+    //   outputs + window - 1 (the last input an output needs): the thread's 8 inputs from
+    //   first + base + 8 * threadIdx.x (load_items, vector_input; load the next chunk's
+    //   before scanning this one, to keep more bytes in flight), sum them in double,
+    //   block_exclusive_scan the sums, and write P(q + 1) = carry + before + x[0] + ... + x[k]
+    //   into ring[ring_slot(q + 1)] for each of its positions q = base + 8t + k; then
+    //   carry += total, and __syncthreads().
+    // The chunk after the current one is loaded before the current one is scanned: two
+    // chunks of loads in flight per block while it waits at its barriers.
+    const int inputs = outputs + window - 1;  // the block's inputs: its outputs' windows
+    float next[kPrefixItems];
+    load_items(input, size, first + threadIdx.x * kPrefixItems, vector_input, next);
+    for (int base = 0; base < inputs; base += kStreamChunk) {
+        const int mine = base + threadIdx.x * kPrefixItems;  // the thread's first position
+        float x[kPrefixItems];
+#pragma unroll
+        for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k];
+        if (base + kStreamChunk < inputs) load_items(input, size, first + mine + kStreamChunk, vector_input, next);
+        double sum = 0.0;
+#pragma unroll
+        for (int k = 0; k < kPrefixItems; ++k) sum += x[k];
+        double before, total;
+        block_exclusive_scan(sum, before, total, warp_totals);
+        double prefix[kPrefixItems];  // P(mine + k + 1)
+        double p = carry + before;
+#pragma unroll
+        for (int k = 0; k < kPrefixItems; ++k) {
+            p += x[k];
+            prefix[k] = p;
+            ring[ring_slot(mine + k + 1)] = p;
+        }
+        carry += total;
+        __syncthreads();
+        // END SOLUTION
+
+        // BEGIN SOLUTION: 4e, step 3. The outputs whose window ends at the thread's positions:
+        //   j = q + 1 - window for each q. Where 0 <= j < outputs, stage[stage_slot(8t + k)] =
+        //   (P(q + 1) - P(j)) / window in double, P(j) from ring[ring_slot(j)]; __syncthreads().
+#pragma unroll
+        for (int k = 0; k < kPrefixItems; ++k) {
+            const int j = mine + k + 1 - window;
+            if (j >= 0 && j < outputs) {
+                stage[stage_slot(threadIdx.x * kPrefixItems + k)] =
+                    static_cast<float>((prefix[k] - ring[ring_slot(j)]) / window);
+            }
+        }
+        __syncthreads();
+        // END SOLUTION
+
+        // BEGIN SOLUTION: 4e, step 4. Store the chunk's outputs in consecutive order, thread t
+        //   those at i = t, t + 256, ...: output[first + j] = stage[stage_slot(i)] for
+        //   j = base + i + 1 - window inside 0 .. outputs - 1. The next chunk overwrites ring
+        //   slots and the stage that this one read: __syncthreads().
+        //| (void)input, (void)output, (void)size, (void)window, (void)vector_input;
+        for (int i = threadIdx.x; i < kStreamChunk; i += kMovingAverageBlock) {
+            const int j = base + i + 1 - window;
+            if (j >= 0 && j < outputs) output[first + j] = stage[stage_slot(i)];
+        }
+        __syncthreads();
+    }
+    // END SOLUTION
+}
+
+void moving_average_stream(const float* input, float* output, int size, int window) {
+    tutorial::require_moving_average_arguments("moving_average_stream", input, output, size, window);
+    if (window > kStreamMaxWindow) {
+        // The ring holds the prefix sums of a chunk and a window of at most kStreamMaxWindow.
+        moving_average_prefix(input, output, size, window);
+        return;
+    }
+    const int outputs = size - window + 1;
+    const int blocks = static_cast<int>(tutorial::ceil_div(outputs, kStreamSpan));
+    // Every thread's first input is a multiple of 8 floats past the array's start.
+    const bool aligned = reinterpret_cast<std::uintptr_t>(input) % 16 == 0;
+    moving_average_stream_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, aligned);
+    CUDA_CHECK_KERNEL("moving_average_stream_kernel");
+}

@@ -1,6 +1,7 @@
 // Chapter 5: the transpose of a rows x cols float matrix, three ways: straight in
 // global memory (5a), through a 32 x 32 shared tile (5b), and through the same tile
-// padded to 32 x 33, which has no bank conflicts (5c).
+// padded to 32 x 33, which has no bank conflicts (5c). Going further (5d): 64 x 64 tiles
+// for awkward shapes.
 //
 // Reference solution.
 //
@@ -127,6 +128,85 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
     // END SOLUTION
 }
 
+// ---- 5d (going further): awkward shapes at copy speed ------------------------------------
+// A 64 x 64 tile per block of 32 x 8 threads: thread (x, y) moves columns x and x + 32 of
+// tile rows y, y + 8, ..., y + 56, 16 elements. The tile is padded to 64 x 65: element
+// [i][k] is in bank (i * 65 + k) % 32 = (i + k) % 32, so a warp reading column k of rows
+// x = 0..31 (or 32..63) touches 32 different banks, as in 5c.
+constexpr int kWideRowsPerThread = kTransposeWideTile / kTransposeBlockRows;  // 8
+
+__global__ void transpose_wide_kernel(const float* input, float* output, int rows, int cols) {
+    // BEGIN SOLUTION: 5d, step 1 (going further). The padded tile,
+    //   __shared__ float tile[kTransposeWideTile][kTransposeWideTile + 1], the tile's first
+    //   input row and column (blockIdx.y and blockIdx.x times kTransposeWideTile), and
+    //   whether the whole tile lies inside the matrix: the same answer for every thread of
+    //   the block, so branching on it costs no divergence.
+    __shared__ float tile[kTransposeWideTile][kTransposeWideTile + 1];
+    const int tile_row = blockIdx.y * kTransposeWideTile;
+    const int tile_col = blockIdx.x * kTransposeWideTile;
+    const bool whole_tile = tile_row + kTransposeWideTile <= rows && tile_col + kTransposeWideTile <= cols;
+    const int x = threadIdx.x, y = threadIdx.y;
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 5d, step 2. Load: for j = 0 .. kWideRowsPerThread - 1, tile row
+    //   y + 8j, columns x and x + 32. A whole tile first reads all 16 elements into registers
+    //   (no checks: 16 loads in flight), then stores them to the tile; an edge tile loads
+    //   each element that is inside the matrix straight into the tile.
+    if (whole_tile) {
+        float values[kWideRowsPerThread][2];
+#pragma unroll
+        for (int j = 0; j < kWideRowsPerThread; ++j) {
+            const int first = (tile_row + y + j * kTransposeBlockRows) * cols + tile_col + x;  // column x of the row
+            values[j][0] = input[first];
+            values[j][1] = input[first + kTransposeTile];
+        }
+#pragma unroll
+        for (int j = 0; j < kWideRowsPerThread; ++j) {
+            tile[y + j * kTransposeBlockRows][x] = values[j][0];
+            tile[y + j * kTransposeBlockRows][x + kTransposeTile] = values[j][1];
+        }
+    } else {
+        for (int j = 0; j < kWideRowsPerThread; ++j) {
+            const int r = tile_row + y + j * kTransposeBlockRows;
+            for (int half = 0; half < 2; ++half) {
+                const int c = tile_col + x + half * kTransposeTile;
+                if (r < rows && c < cols) {
+                    tile[y + j * kTransposeBlockRows][x + half * kTransposeTile] = input[r * cols + c];
+                }
+            }
+        }
+    }
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 5d, step 3. Wait for the whole tile: each thread stores what others loaded.
+    __syncthreads();
+    // END SOLUTION
+
+    // BEGIN SOLUTION: 5d, step 4. Store along output rows: output row tile_col + y + 8j (an
+    //   input column), output columns tile_row + x and tile_row + x + 32 (input rows), from
+    //   tile[x][y + 8j] and tile[x + 32][y + 8j]; the edge tiles skip what is outside the
+    //   cols x rows output.
+    if (whole_tile) {
+#pragma unroll
+        for (int j = 0; j < kWideRowsPerThread; ++j) {
+            const int first = (tile_col + y + j * kTransposeBlockRows) * rows + tile_row + x;
+            output[first] = tile[x][y + j * kTransposeBlockRows];
+            output[first + kTransposeTile] = tile[x + kTransposeTile][y + j * kTransposeBlockRows];
+        }
+    } else {
+        for (int j = 0; j < kWideRowsPerThread; ++j) {
+            const int out_row = tile_col + y + j * kTransposeBlockRows;
+            for (int half = 0; half < 2; ++half) {
+                const int out_col = tile_row + x + half * kTransposeTile;
+                if (out_row < cols && out_col < rows) {
+                    output[out_row * rows + out_col] = tile[x + half * kTransposeTile][y + j * kTransposeBlockRows];
+                }
+            }
+        }
+    }
+    // END SOLUTION
+}
+
 namespace {
 
 using TransposeKernel = void (*)(const float*, float*, int, int);
@@ -153,4 +233,11 @@ void transpose_shared(const float* input, float* output, int rows, int cols) {
 void transpose_padded(const float* input, float* output, int rows, int cols) {
     tutorial::require_transpose_arguments("transpose_padded", input, output, rows, cols, kTransposeMaxRows);
     launch_transpose(transpose_padded_kernel, "transpose_padded_kernel", input, output, rows, cols);
+}
+
+void transpose_wide(const float* input, float* output, int rows, int cols) {
+    tutorial::require_transpose_arguments("transpose_wide", input, output, rows, cols, kTransposeMaxRows);
+    const dim3 grid(tutorial::ceil_div(cols, kTransposeWideTile), tutorial::ceil_div(rows, kTransposeWideTile));
+    transpose_wide_kernel<<<grid, dim3(kTransposeTile, kTransposeBlockRows)>>>(input, output, rows, cols);
+    CUDA_CHECK_KERNEL("transpose_wide_kernel");
 }

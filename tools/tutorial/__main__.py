@@ -24,6 +24,8 @@
   skeletons           (make check) every skeleton is what its solution's markers make;
                       --write: write them (make skeletons)
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
+  roofline N          the chapter's kernels on the roofline, an SVG (--profile FILE: the profiler's
+                      table; --bench FILE: the benchmark's CSV, measured on a GPU; --output FILE)
   profile-tables N..  (make check) each lesson's profile table is what the predictions make;
                       --write: write them (make profile-tables); --dir: the predicted tables
   probe-check CSV     (make check, on a GPU) the profiler's probe counts equal ncu's
@@ -42,7 +44,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, results, site_links, site_search, site_solutions, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site_links, site_search, site_solutions, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -110,6 +112,11 @@ def main() -> int:
     sub = command("profile-tables", profile_tables.run, numbers=True)
     sub.add_argument("--write", action="store_true")
     sub.add_argument("--dir", default="build/profile/solutions")
+    sub = command("roofline", roofline.write)
+    sub.add_argument("number")
+    sub.add_argument("--profile", required=True)
+    sub.add_argument("--bench")
+    sub.add_argument("--output", required=True)
     command("probe-check", profile_tables.probe_check).add_argument("csv")
     sub = command("docs", lambda a: docs.write_pages(a.out, a.solutions))
     sub.add_argument("out")

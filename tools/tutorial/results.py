@@ -27,7 +27,7 @@ import os
 import sys
 
 from . import results_chart
-from .course import ROOT
+from .course import ROOT, Refusal
 from .course import read_chapters as read_chapters_of_registry
 
 
@@ -36,6 +36,9 @@ REQUIRED_COLUMNS = [
     "repetitions", "unit", "rate", "ceiling", "percent_of_ceiling", "baseline", "speedup", "check",
     "note", "gpu", "compute_capability", "driver", "driver_cuda", "runtime_cuda", "date",
 ]
+
+# The check of a library row whose library is not installed (common/benchmark/report.h).
+ABSENT = "absent"
 
 # Why a "no" above is not a slower kernel. Measured by hand on an H200 on 2026-11-21
 # (a scratch benchmark, median of 15 runs at 4096³), so written here, not generated.
@@ -195,10 +198,15 @@ def chapter_section(chapter, titles, charts=()):
         lines += [module.summary(chapter), ""]
     if chart_name(chapter) in charts:
         lines += [f"![{chart_title(chapter, titles)}](figures/{chart_name(chapter)})", ""]
+    if roofline_name(chapter) in charts:
+        lines += [f"![Chapter {chapter.number} on the roofline of the GPU it ran on](figures/{roofline_name(chapter)})",
+                  "", "On the roofline: each kernel's measured rate (GFLOP/s) at its arithmetic intensity, flops per "
+                  "DRAM byte from the profiler (`make chapterN roofline`); kernels that do no floating-point work "
+                  "stand in the strip at the left, as a share of DRAM bandwidth.", ""]
     first = chapter.rows[0]
     lines += [f"Measured on {stamp_of(first)}, {first['date']}; from `{os.path.basename(chapter.source)}`.", ""]
-    lines += ["| problem | variant | median | spread (min–max) | runs | rate | % of ceiling | speed-up | check |",
-              "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines += ["| problem | variant | median | spread (min–max) | runs | rate | % of ceiling | speed-up | × the library | check |",
+              "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     previous = None
     for row in chapter.rows:
         ok = row["check"] == "ok"
@@ -208,15 +216,22 @@ def chapter_section(chapter, titles, charts=()):
         else:
             share = format_percent(float(row["percent_of_ceiling"])) if ok and row["percent_of_ceiling"] else "–"
         speedup = format_speedup(float(row["speedup"])) if ok and row["speedup"] else "–"
-        check = "ok" if ok else f"**{row['check']}**"
+        if row.get("is_library") == "1":
+            library = "library"
+        else:
+            library = format_speedup(float(row["times_library"])) if ok and row.get("times_library") else "–"
+        check = "ok" if ok else row["check"] if row["check"] == ABSENT else f"**{row['check']}**"
         problem = "" if row["problem"] == previous else row["problem"]
         previous = row["problem"]
         lines.append(f"| {problem} | {row['variant']} | {format_ms(row['median_ms'])} | {spread} | "
-                     f"{row['repetitions']} | {format_rate(row)} | {share} | {speedup} | {check} |")
+                     f"{row['repetitions']} | {format_rate(row)} | {share} | {speedup} | {library} | {check} |")
     baselines = sorted({row["baseline"] for row in chapter.rows if row["baseline"]})
     ceilings = sorted({row["ceiling"] for row in chapter.rows if row["ceiling"]})
+    libraries = sorted({row["variant"] for row in chapter.rows if row.get("is_library") == "1"})
     lines += ["", f"Speed-ups are over the baseline of the same problem ({'; '.join(baselines) or 'none'}); "
-                  f"percentages are of {', '.join(ceilings) or 'nothing'}."]
+                  f"percentages are of {', '.join(ceilings) or 'nothing'}"
+                  + (f"; × the library is the library row's time over the row's ({'; '.join(libraries)}: "
+                     "above 1, faster than the library)." if libraries else ".")]
     notes = [row for row in chapter.rows if row["note"]]
     for row in notes:
         lines.append(f"- {row['problem']}, {row['variant']}: {row['note']}")
@@ -266,7 +281,7 @@ def bars_section(chapters):
 
 
 def goals_section(chapters):
-    lines = ["## Going further: the goals of issue 14", "",
+    lines = ["## Going further: the goals of issues 14 and 22", "",
              "The going-further kernels against the same ceilings: cuBLAS FP32 for the GEMM, copy "
              "bandwidth for the others, as a share of the ceiling measured in the same run.", "",
              "| kernel | goal | aim | reference solution, this page | at or above the goal |",
@@ -304,9 +319,43 @@ def page(chapters, sources, charts=()):
     return "\n".join(lines)
 
 
-def write_charts(chapters, folder):
-    """Write each chapter's chart into `folder`; remove the charts of chapters not measured now.
-    Returns the names written."""
+def roofline_name(chapter):
+    return f"roofline-chapter{chapter.number}" + ("" if chapter.tree == "solutions" else f"-{chapter.tree}") + ".svg"
+
+
+def profile_table(chapter, profile_dir):
+    """The profile's table for the chapter's tree (ncu's comparison if there is one), or None."""
+    folder = os.path.join(profile_dir, chapter.tree)
+    for name in (f"chapter{chapter.number}-compared.csv", f"chapter{chapter.number}-predicted.csv"):
+        if os.path.exists(os.path.join(folder, name)):
+            return os.path.join(folder, name)
+    return None
+
+
+def write_roofline(chapter, titles, folder, profile_dir):
+    """The chapter's roofline from its CSV and its profile, or None without either."""
+    from . import roofline
+    module = chapter_page_module(chapter.folder)
+    profile = profile_table(chapter, profile_dir)
+    if profile is None or module is None or not getattr(module, "ROOFLINE_VARIANTS", None):
+        return None
+    if not chapter.rows[0].get("peak_fp32_gflops"):
+        return None  # a file from before the roofline: no peaks to draw the roof with
+    try:
+        points, roof = roofline.points_of(module, roofline.read_profile(profile), chapter.rows)
+    except Refusal as refusal:
+        print(f"make results: no roofline for chapter {chapter.number}: {refusal}", file=sys.stderr)
+        return None
+    name = roofline_name(chapter)
+    title = f"Chapter {chapter.number}: {titles.get(chapter.folder, chapter.folder)}, on the roofline"
+    with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
+        out.write(roofline.chart(title, points, roof))
+    return name
+
+
+def write_charts(chapters, folder, profile_dir=os.path.join("build", "profile")):
+    """Write each chapter's chart (and its roofline, where its profile is in `profile_dir`) into
+    `folder`; remove the charts of chapters not measured now. Returns the names written."""
     titles = {c.folder: c.title for c in read_chapters_of_registry()}
     os.makedirs(folder, exist_ok=True)
     written = set()
@@ -318,8 +367,11 @@ def write_charts(chapters, folder):
         with open(os.path.join(folder, name), "w", encoding="utf-8") as out:
             out.write(svg)
         written.add(name)
+        roof = write_roofline(chapter, titles, folder, profile_dir)
+        if roof:
+            written.add(roof)
     for stale in os.listdir(folder):
-        if stale.startswith("results-chapter") and stale.endswith(".svg") and stale not in written:
+        if stale.startswith(("results-chapter", "roofline-chapter")) and stale.endswith(".svg") and stale not in written:
             os.remove(os.path.join(folder, stale))
     return written
 

@@ -26,10 +26,10 @@ def nice_top(largest):
 
 
 def groups_of(rows):
-    """[(problem, [(variant, percent or None, check)])] for the kernel rows, in file order."""
+    """[(problem, [(variant, percent or None, check)])] for the kernel and library rows, in file order."""
     groups = []
     for row in rows:
-        if row["kind"] != "kernel":
+        if row["kind"] not in ("kernel", "library"):  # a library row is a bar beside the kernels
             continue
         if not groups or groups[-1][0] != row["problem"]:
             groups.append((row["problem"], []))
@@ -50,7 +50,7 @@ def chart(title, rows, format_share):
             if variant not in variants:
                 variants.append(variant)
     colour = {v: COLOURS[i % len(COLOURS)] for i, v in enumerate(variants)}
-    ceilings = sorted({row["ceiling"] for row in rows if row["kind"] == "kernel" and row["ceiling"]})
+    ceilings = sorted({row["ceiling"] for row in rows if row["kind"] in ("kernel", "library") and row["ceiling"]})
     values = [value for _, bars in groups for _, value, _ in bars if value is not None]
     top = nice_top(max(values, default=0.0))
 
