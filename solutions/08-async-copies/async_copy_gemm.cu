@@ -117,6 +117,9 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
     //      filled by every thread of the block;
     //   4. add the products of stage p % 2 (multiply_tiles);
     //   5. __syncthreads(), because the next phase starts copies into this stage.
+    //| (void)A_tiles;
+    //| (void)B_tiles;
+    //| (void)phases;
     start_tile_copies(A_tiles[0], B_tiles[0], A, B, M, N, K, row, col, 0);
     __pipeline_commit();
     for (int phase = 0; phase < phases; ++phase) {
@@ -216,6 +219,10 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
     //   3. add its products (multiply_tiles);
     //   4. consumer_release(): the stage may be refilled.
     //   No __syncthreads() is needed: the pipeline's barriers do both of its jobs.
+    //| (void)A_tiles;
+    //| (void)B_tiles;
+    //| (void)pipeline_state;
+    //| (void)phases;
     auto pipeline = cuda::make_pipeline(cooperative_groups::this_thread_block(), &pipeline_state);
     int fetched = 0;
     for (int phase = 0; phase < phases; ++phase) {
@@ -326,6 +333,11 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
     //   token). Then for each phase p, in stage s = p % STAGES: filled[s].wait(its token),
     //   add the products, __syncthreads() (the stage is free again), and request phase
     //   p + STAGES into stage s when there is one.
+    //| (void)A_tiles;
+    //| (void)B_tiles;
+    //| (void)filled;
+    //| (void)phases;
+    //| (void)issuer;
     if (issuer) {
         for (int stage = 0; stage < STAGES; ++stage) {
             init(&filled[stage], blockDim.x * blockDim.y);
