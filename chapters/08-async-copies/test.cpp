@@ -6,10 +6,10 @@
 // start on 16 bytes, gets shapes whose N and K are multiples of 4 (M and the tiles' edges
 // still awkward), and its refusal of the others.
 //
-// A wrong result is also compared with what each kind of pipeline mistake would give: the
-// products of one phase (one tile of A times one tile of B) missing, counted twice, or
-// taken from another phase's tiles. When the errors fit one of them, the report names the
-// likely mistake.
+// When a step fails, a probe runs it once more on inputs whose tiles are numbered (C then
+// counts how many times each tile of A and of B was multiplied), and the report names the
+// likely pipeline mistake: the last stages never drained, a stage read before its wait (an
+// older tile), a stage refilled too early (a later tile), phases skipped, or a race.
 #include "async_copy_gemm.h"
 
 #include "catch.h"
@@ -50,153 +50,117 @@ bool gpu_too_old(int major, int minor, const std::string& step, const std::strin
     return true;
 }
 
-// ---- What a wrong element says about the pipeline ------------------------------------------
+// ---- What a wrong result says about the pipeline ----------------------------------------
 
-// Σ_k A(row, a_phase·T + k) · B(b_phase·T + k, col) over the tile, in double: the products
-// of one phase when a_phase == b_phase, a mix of two phases' tiles otherwise.
-double tile_products(const std::vector<float>& A, const std::vector<float>& B, int N, int K, int row, int col,
-                     int a_phase, int b_phase, double* magnitude) {
-    double sum = 0.0;
-    for (int k = 0; k < kTile; ++k) {
-        const int a_k = a_phase * kTile + k, b_k = b_phase * kTile + k;
-        if (a_k >= K || b_k >= K) continue;  // zero padding
-        const double term = static_cast<double>(A[static_cast<std::size_t>(row) * K + a_k]) *
-                            B[static_cast<std::size_t>(b_k) * N + col];
-        sum += term;
-        if (magnitude) *magnitude += std::fabs(term);
-    }
-    return sum;
+// The probe: one 32 x 32 block, K = kProbePhases full tiles. One matrix holds 8^t / 32 in
+// tile t (of A's columns or B's rows), the other ones, so C(i, j) = Σ 8^t over the tiles the
+// block multiplied, exactly in float (every partial sum is a multiple of 2^-5 below 2^19).
+// The base-8 digits of C count how many times each tile was multiplied.
+constexpr int kProbePhases = 6;
+
+// "tile 0 once, tile 1 never, ..." as counts, or empty when the value is no such sum.
+std::vector<int> tile_counts(float value) {
+    std::vector<int> counts;
+    if (!std::isfinite(value) || value < 0 || value != std::floor(value) || value >= 262144.0f) return counts;
+    long long rest = static_cast<long long>(value);
+    for (int t = 0; t < kProbePhases; ++t, rest /= 8) counts.push_back(static_cast<int>(rest % 8));
+    if (rest != 0) counts.clear();
+    return counts;
 }
 
-struct Explanation {
-    std::string kind;  // the mistake's class, one sentence; "" when nothing fits
-    int phase = -1, other = -1;
-};
-
-// The explanation of one wrong element, C(row, col) = got, or none.
-Explanation explain_element(const std::vector<float>& A, const std::vector<float>& B, int N, int K, int row, int col,
-                            double got, double exact, double tolerance, int stages) {
-    const int phases = (K + kTile - 1) / kTile;
-    const double error = got - exact;
-    std::vector<double> own(phases);
-    double magnitude = 0.0;
-    for (int p = 0; p < phases; ++p) own[p] = tile_products(A, B, N, K, row, col, p, p, &magnitude);
-    // The predicted error of a mistake is itself a float sum of at most 2K products: allow
-    // the bound of the reference and as much again.
-    const double slack = 2.0 * tolerance + 4.0 * tutorial::float_sum_error_factor(2LL * K) * magnitude;
-    const auto fits = [&](double predicted) { return std::fabs(error - predicted) <= slack; };
-    for (int p = 0; p < phases; ++p) {
-        if (std::fabs(own[p]) <= slack) continue;  // too small to tell apart
-        if (fits(-own[p])) {
-            if (p >= phases - stages && phases > 1) {
-                return {"the products of the last phase(s) are missing: the last stages were never drained "
-                        "(the loop stops waiting and multiplying before the final stages it copied)",
-                        p, -1};
-            }
-            return {"the products of one phase are missing: a stage index off by one, or a wait that does not "
-                    "pair with its commit, skipped a tile",
-                    p, -1};
-        }
-        if (fits(own[p])) {
-            return {"the products of one phase are counted twice: a stage index off by one (the same stage read "
-                    "in two phases)",
-                    p, -1};
-        }
-    }
-    for (int p = 0; p < phases; ++p) {
-        for (int q = 0; q < phases; ++q) {
-            if (q == p) continue;
-            const char* when = q < p ? "still held the tiles of the earlier phase" : "already held the tiles of the later phase";
-            const std::string cause =
-                q < p ? "read before its copies were waited for (a missing or misplaced wait, or a commit and a wait "
-                        "that do not pair, so the wait covers an older batch)"
-                      : "refilled before every thread had read it (a stage reused too early: a missing __syncthreads() "
-                        "or consumer_release(), or a release before the products)";
-            if (fits(own[q] - own[p])) {
-                return {std::string("phase p's products used both tiles of phase q: the stage ") + when + ", so it was " +
-                            cause,
-                        p, q};
-            }
-            if (fits(tile_products(A, B, N, K, row, col, q, p, nullptr) - own[p])) {
-                return {std::string("phase p's products used phase q's tile of A: the stage of A ") + when +
-                            ", so it was " + cause,
-                        p, q};
-            }
-            if (fits(tile_products(A, B, N, K, row, col, p, q, nullptr) - own[p])) {
-                return {std::string("phase p's products used phase q's tile of B: the stage of B ") + when +
-                            ", so it was " + cause,
-                        p, q};
-            }
-        }
-    }
-    return {};
-}
-
-// A paragraph on the likely pipeline mistake, from up to 16 wrong elements, or "".
-std::string explain_errors(const std::vector<float>& A, const std::vector<float>& B, const std::vector<float>& C,
-                           const tutorial::ExpectedOutput& expected, int M, int N, int K, int stages) {
-    int examined = 0, explained = 0;
-    Explanation first;
-    int first_row = 0, first_col = 0;
-    for (int row = 0; row < M && examined < 16; ++row) {
-        for (int col = 0; col < N && examined < 16; ++col) {
-            const std::size_t i = static_cast<std::size_t>(row) * N + col;
-            const double got = C[i];
-            if (!std::isfinite(got) || std::fabs(got - expected.value[i]) <= expected.tolerance[i]) continue;
-            ++examined;
-            const Explanation why = explain_element(A, B, N, K, row, col, got, expected.value[i], expected.tolerance[i], stages);
-            if (why.kind.empty()) continue;
-            if (explained == 0) {
-                first = why;
-                first_row = row;
-                first_col = col;
-            }
-            if (why.kind == first.kind) ++explained;
-        }
-    }
-    if (explained == 0) return "";
+std::string describe_counts(const std::vector<int>& counts, int stages, const char* matrix) {
     std::ostringstream text;
-    const int phases = (K + kTile - 1) / kTile;
-    text << "\nWhat the errors say about the pipeline (K = " << K << " is " << phases << " phase(s) of " << kTile
-         << "): " << explained << " of the first " << examined << " wrong finite elements fit one mistake. At C("
-         << first_row << ", " << first_col << "), ";
-    std::string kind = first.kind;
-    const auto replace = [&kind](const std::string& from, const std::string& to) {
-        for (std::size_t at = kind.find(from); at != std::string::npos; at = kind.find(from, at + to.size())) {
-            kind.replace(at, from.size(), to);
-        }
-    };
-    replace("phase p", "phase " + std::to_string(first.phase));
-    replace("phase q", "phase " + std::to_string(first.other));
-    text << kind;
-    if (first.other < 0) text << " (phase " << first.phase << ")";
-    text << ".\n";
+    text << "the tiles of " << matrix << " were multiplied ";
+    for (int t = 0; t < kProbePhases; ++t) text << (t ? ", " : "") << counts[t];
+    text << " time(s) (tiles 0 to " << kProbePhases - 1 << "; each should be 1): ";
+    int total = 0, first_missing = -1, first_extra = -1, missing_at_end = 0;
+    for (int t = 0; t < kProbePhases; ++t) {
+        total += counts[t];
+        if (counts[t] == 0 && first_missing < 0) first_missing = t;
+        if (counts[t] > 1 && first_extra < 0) first_extra = t;
+    }
+    for (int t = kProbePhases - 1; t >= 0 && counts[t] == 0; --t) ++missing_at_end;
+    if (first_missing < 0 && first_extra < 0) {
+        text << "right; the mistake is elsewhere (the bounds of partial tiles, or an index).";
+    } else if (first_extra < 0 && missing_at_end > 0 && missing_at_end == kProbePhases - total) {
+        text << "the last " << missing_at_end << " tile(s) were never multiplied. The last stages were never "
+             << "drained: the loop must wait for and multiply every phase it copied (" << stages
+             << " stage(s) in flight at the end).";
+    } else if (total == kProbePhases && first_extra >= 0 && first_missing >= 0 && first_extra < first_missing) {
+        text << "tile " << first_extra << " was multiplied more than once and tile " << first_missing
+             << " never: a phase multiplied an older tile that was still in its stage. The stage was "
+             << "read before its copies were waited for: a missing or misplaced wait, commits and waits that do not "
+                "pair (so a wait covers an older batch), or a stage index that lags.";
+    } else if (total == kProbePhases && first_extra >= 0 && first_missing >= 0) {
+        text << "tile " << first_extra << " was multiplied more than once and tile " << first_missing
+             << " never: a phase multiplied a later tile than its own. The stage index runs ahead, or the stage was refilled before every thread had read it (a stage "
+                "reused too early: a missing __syncthreads() or consumer_release() after the products, or a "
+                "release before them).";
+    } else if (total < kProbePhases) {
+        text << total << " tile(s) multiplied for " << kProbePhases << " phases: phases were skipped (a stage index "
+             << "off by one, or a loop that stops early).";
+    } else {
+        text << total << " tile(s) multiplied for " << kProbePhases << " phases: a tile was multiplied more than "
+             << "once (a stage index off by one, or a loop that runs too long).";
+    }
     return text.str();
 }
 
-// One GEMM of `shape` as run_gemm_case runs it (seeded random A and B, C poisoned), with
-// the pipeline paragraph added to a failing report.
-tutorial::ComparisonReport run_case(const tutorial::GemmFunction& gemm, GemmShape shape, int stages) {
-    const auto [M, N, K] = shape;
-    const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {M, N, K});
-    const std::vector<float> A = tutorial::random_floats(static_cast<std::size_t>(M) * K, seed);
-    const std::vector<float> B = tutorial::random_floats(static_cast<std::size_t>(K) * N, seed + 1);
-    tutorial::DeviceBuffer<float> dA(A), dB(B), dC(static_cast<std::size_t>(M) * N);
-    dC.poison();
-    gemm(dA.data(), dB.data(), dC.data(), M, N, K);
-    const std::vector<float> C = dC.download();
+// Runs `gemm` on the two probes (tiles of A numbered, then tiles of B) and says what the
+// results tell about the pipeline, or "" when the probe cannot run (it throws).
+std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages) {
+    constexpr int M = kTile, N = kTile, K = kProbePhases * kTile;
+    std::ostringstream text;
+    text << "\nWhat the pipeline did, from a probe (M = N = " << kTile << ", K = " << K << " = " << kProbePhases
+         << " tiles; one matrix numbers its tiles, C counts how often each was multiplied):\n";
+    for (const bool number_A : {true, false}) {
+        std::vector<float> A(static_cast<std::size_t>(M) * K, 1.0f), B(static_cast<std::size_t>(K) * N, 1.0f);
+        for (int k = 0; k < K; ++k) {
+            const float tile_value = std::ldexp(1.0f, 3 * (k / kTile) - 5);  // 8^tile / 32
+            for (int i = 0; i < M; ++i) {
+                if (number_A) A[static_cast<std::size_t>(i) * K + k] = tile_value;
+                else B[static_cast<std::size_t>(k) * N + i] = tile_value;
+            }
+        }
+        std::vector<float> C;
+        try {
+            tutorial::DeviceBuffer<float> dA(A), dB(B), dC(static_cast<std::size_t>(M) * N);
+            dC.poison();
+            gemm(dA.data(), dB.data(), dC.data(), M, N, K);
+            C = dC.download();
+        } catch (const std::exception& error) {
+            return text.str() + "  the probe failed: " + error.what() + "\n";
+        }
+        const char* matrix = number_A ? "A" : "B";
+        const std::vector<int> counts = tile_counts(C[0]);
+        int disagreeing = 0;
+        for (float value : C) disagreeing += (value != C[0] && !(std::isnan(value) && std::isnan(C[0])));
+        text << "  " << matrix << ": ";
+        if (counts.empty()) {
+            text << "C(0, 0) = " << C[0] << " is no count of whole tiles: the tiles read held values no copy of this "
+                 << "probe wrote (read before the copies landed, or never filled).";
+        } else {
+            text << describe_counts(counts, stages, matrix);
+        }
+        if (disagreeing > 0) {
+            text << " " << disagreeing << " of " << M * N << " elements differ from C(0, 0): the threads saw "
+                 << "different tiles, a race (a missing wait or barrier).";
+        }
+        text << "\n";
+    }
+    return text.str();
+}
 
-    tutorial::OutputLayout layout;
-    layout.name = "C";
-    layout.rows = M;
-    layout.cols = N;
-    layout.tile_rows = kTile;
-    layout.tile_cols = kTile;
-    layout.seed = tutorial::run_seed();
-    const tutorial::ExpectedOutput expected = tutorial::gemm_reference(A, B, M, N, K);
-    tutorial::ComparisonReport report = tutorial::compare_with_tolerance(C, expected, layout);
-    if (!report.ok()) report.text += explain_errors(A, B, C, expected, M, N, K, stages);
-    return report;
+// Passes when every shape of `sweep` passed; otherwise fails with its report and what the
+// probe says about `gemm`'s pipeline.
+void require_sweep_with_diagnosis(const tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, int stages) {
+    if (!sweep.ok()) FAIL(sweep.text() << pipeline_diagnosis(gemm, stages));
+    SUCCEED();
+}
+
+// One GEMM of `shape`: seeded random A and B, C poisoned, compared with the CPU reference.
+tutorial::ComparisonReport run_case(const tutorial::GemmFunction& gemm, GemmShape shape) {
+    return tutorial::run_gemm_case(gemm, shape, kTile);
 }
 
 // Every shape of `shapes` in one sweep of `what`, with the stage count as a parameter.
@@ -210,7 +174,7 @@ void sweep_shapes(tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gem
                                                          {"N", shape.N, kTile, "TILE", "tile"},
                                                          {"K", shape.K, kTile, "TILE", "tile"}};
         if (several_stage_counts) parameters.push_back({"stages", stages, 0, "", ""});
-        sweep.run(label.str(), parameters, [&] { return run_case(gemm, shape, stages); },
+        sweep.run(label.str(), parameters, [&] { return run_case(gemm, shape); },
                   tutorial::gemm_ownership(shape, kTile));
     }
 }
@@ -237,7 +201,7 @@ TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every sh
     if (gpu_too_old(8, 0, "8a (async_double_buffered_gemm)", "cp.async")) return;
     tutorial::ShapeSweep sweep("async_double_buffered_gemm", tutorial::default_sweep_options(8));
     sweep_shapes(sweep, async_double_buffered_gemm, tutorial::gemm_test_shapes(kTile), 2, false);
-    REQUIRE_SWEEP(sweep);
+    require_sweep_with_diagnosis(sweep, async_double_buffered_gemm, 2);
 }
 
 TEST_CASE("8a: async_double_buffered_gemm rejects bad sizes and null pointers, naming the argument", "[chapter8]") {
@@ -251,13 +215,22 @@ TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 
     if (gpu_too_old(8, 0, "8b (async_pipeline_gemm)", "cp.async")) return;
     // One sweep over all stage counts, so the summary can say "fails only when stages is ...".
     tutorial::ShapeSweep sweep("async_pipeline_gemm", tutorial::default_sweep_options(8));
-    for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-        const tutorial::GemmFunction gemm = [stages](const float* A, const float* B, float* C, int M, int N, int K) {
+    const auto gemm_at = [](int stages) {
+        return tutorial::GemmFunction([stages](const float* A, const float* B, float* C, int M, int N, int K) {
             async_pipeline_gemm(A, B, C, M, N, K, stages);
-        };
-        sweep_shapes(sweep, gemm, tutorial::gemm_test_shapes(kTile), stages, true);
+        });
+    };
+    for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+        sweep_shapes(sweep, gemm_at(stages), tutorial::gemm_test_shapes(kTile), stages, true);
     }
-    REQUIRE_SWEEP(sweep);
+    if (!sweep.ok()) {
+        std::string diagnosis;
+        for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+            diagnosis += "\nWith " + std::to_string(stages) + " stage(s):" + pipeline_diagnosis(gemm_at(stages), stages);
+        }
+        FAIL(sweep.text() << diagnosis);
+    }
+    SUCCEED();
 }
 
 TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", "[chapter8]") {
@@ -279,7 +252,7 @@ TEST_CASE("8c: tma_gemm matches the CPU reference for shapes whose N and K are m
     if (gpu_too_old(9, 0, "8c (tma_gemm)", "the Tensor Memory Accelerator")) return;
     tutorial::ShapeSweep sweep("tma_gemm", tutorial::default_sweep_options(8));
     sweep_shapes(sweep, tma_gemm, tensor_map_shapes(), kTmaStages, false);
-    REQUIRE_SWEEP(sweep);
+    require_sweep_with_diagnosis(sweep, tma_gemm, kTmaStages);
 }
 
 TEST_CASE("8c: tma_gemm refuses N or K not a multiple of 4 and matrices not on 16 bytes, naming the argument",
