@@ -3,6 +3,7 @@
 // synchronous TILE 32 kernel beside them in the lesson's table. The kernel names are the
 // instances the host code launches, as ptxas names them.
 #include "async_copy_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -16,7 +17,7 @@ int main(int argc, char** argv) {
     const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
     tutorial::DeviceBuffer<float> C(M * N);
     constexpr double flops = 2.0 * M * N * K;
-    tutorial::profile::Chapter chapter{8, "08-async-copies", "M = N = K = 256", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
     chapter.variants.push_back({"8a: two stages of __pipeline_memcpy_async", "double_buffered_gemm_kernel<32>", flops,
                                 [&] { async_double_buffered_gemm(A.data(), B.data(), C.data(), M, N, K); }});
     for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {

@@ -11,6 +11,7 @@
 // likely pipeline mistake: the last stages never drained, a stage read before its wait (an
 // older tile), a stage refilled too early (a later tile), phases skipped, or a race.
 #include "async_copy_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "device_buffer.h"
@@ -191,30 +192,30 @@ std::vector<GemmShape> tensor_map_shapes() {
 
 }  // namespace
 
-TEST_CASE("async_gemm_launch_config gives one 32 x 32 block per tile of C", "[chapter8][graded]") {
+TEST_CASE("async_gemm_launch_config gives one 32 x 32 block per tile of C", CHAPTER_TAG "[graded]") {
     tutorial::check_launch_covers(async_gemm_launch_config, kTile);
 }
 
 // ---- 8a ---------------------------------------------------------------------------------
 
-TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every shape", "[chapter8][gpu][graded]") {
+TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old(8, 0, "8a (async_double_buffered_gemm)", "cp.async")) return;
-    tutorial::ShapeSweep sweep("async_double_buffered_gemm", tutorial::default_sweep_options(8));
+    tutorial::ShapeSweep sweep("async_double_buffered_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     sweep_shapes(sweep, async_double_buffered_gemm, tutorial::gemm_test_shapes(kTile), 2, false);
     require_sweep_with_diagnosis(sweep, async_double_buffered_gemm, 2);
 }
 
-TEST_CASE("8a: async_double_buffered_gemm rejects bad sizes and null pointers, naming the argument", "[chapter8]") {
+TEST_CASE("8a: async_double_buffered_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
     tutorial::check_gemm_rejects_bad_arguments(async_double_buffered_gemm, "async_double_buffered_gemm");
 }
 
 // ---- 8b ---------------------------------------------------------------------------------
 
 TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 1, 2, 3 and 4 stages",
-          "[chapter8][gpu][graded]") {
+          CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old(8, 0, "8b (async_pipeline_gemm)", "cp.async")) return;
     // One sweep over all stage counts, so the summary can say "fails only when stages is ...".
-    tutorial::ShapeSweep sweep("async_pipeline_gemm", tutorial::default_sweep_options(8));
+    tutorial::ShapeSweep sweep("async_pipeline_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     const auto gemm_at = [](int stages) {
         return tutorial::GemmFunction([stages](const float* A, const float* B, float* C, int M, int N, int K) {
             async_pipeline_gemm(A, B, C, M, N, K, stages);
@@ -233,7 +234,7 @@ TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 
     SUCCEED();
 }
 
-TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", "[chapter8]") {
+TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", CHAPTER_TAG) {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
         async_pipeline_gemm(A, B, C, M, N, K, 2);
     };
@@ -248,15 +249,15 @@ TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage co
 // ---- 8c (going further): the Tensor Memory Accelerator. Tagged [extra]. --------------------
 
 TEST_CASE("8c: tma_gemm matches the CPU reference for shapes whose N and K are multiples of 4",
-          "[chapter8][extra][gpu]") {
+          CHAPTER_TAG "[extra][gpu]") {
     if (gpu_too_old(9, 0, "8c (tma_gemm)", "the Tensor Memory Accelerator")) return;
-    tutorial::ShapeSweep sweep("tma_gemm", tutorial::default_sweep_options(8));
+    tutorial::ShapeSweep sweep("tma_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     sweep_shapes(sweep, tma_gemm, tensor_map_shapes(), kTmaStages, false);
     require_sweep_with_diagnosis(sweep, tma_gemm, kTmaStages);
 }
 
 TEST_CASE("8c: tma_gemm refuses N or K not a multiple of 4 and matrices not on 16 bytes, naming the argument",
-          "[chapter8][extra]") {
+          CHAPTER_TAG "[extra]") {
     // Refused before any GPU work: no GPU memory is needed.
     alignas(16) float storage[8] = {};
     float* aligned = storage;
