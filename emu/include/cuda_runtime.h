@@ -36,6 +36,7 @@ enum cudaError {
     cudaErrorLaunchOutOfResources = 701,
     cudaErrorLaunchTimeout = 702,
     cudaErrorAssert = 710,
+    cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
     cudaErrorUnknown = 999,
@@ -253,3 +254,6 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // The language: qualifiers, built-in variables, __syncthreads(), math, launches.
 #include "emu/kernel.h"
+
+// cudaGetDriverEntryPointByVersion(): driver functions such as cuTensorMapEncodeTiled.
+#include "emu/driver_entry.h"

@@ -42,6 +42,7 @@ const char* base_text(cudaError_t error) {
         case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
         case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
         case cudaErrorAssert: return "device-side assert triggered";
+        case cudaErrorMisalignedAddress: return "misaligned address";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
         case cudaErrorNotSupported: return "operation not supported";
         case cudaErrorUnknown: return "unknown error";
@@ -136,6 +137,7 @@ const char* cudaGetErrorName(cudaError_t error) {
         EMU_NAME_(cudaErrorAssert)
         EMU_NAME_(cudaErrorLaunchFailure)
         EMU_NAME_(cudaErrorNotSupported)
+        EMU_NAME_(cudaErrorMisalignedAddress)
         EMU_NAME_(cudaErrorUnknown)
 #undef EMU_NAME_
     }
