@@ -31,10 +31,11 @@ endif
 # declarations and kernel pointer parameters, and keeps every line where it was behind
 # a #line directive: compile errors name the .cu file and its line. As nvcc does for
 # host code, only -Wall: no warnings for unused parameters of unfinished kernels, nor
-# for comparing threadIdx.x (unsigned) with an int size, nor for #pragma unroll.
+# for comparing threadIdx.x (unsigned) with an int size, nor for #pragma unroll, nor g++'s
+# note on passing a 128-byte aligned CUtensorMap by value (the TMA's kernel parameter).
 # Stack clash protection touches every page of a large stack frame in turn, so a CUDA
 # thread that overflows its fiber's stack always hits the guard page and is reported.
-EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas -fstack-clash-protection
+EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas -Wno-psabi -fstack-clash-protection
 
 $(EMU_TRANSLATOR): emu/tools/cu2cpp.cpp
 	@mkdir -p $(@D)

@@ -249,6 +249,30 @@ TEST_CASE("launches while counting is off are not recorded", "[profile]") {
     CHECK(emu::traffic::take().empty());
 }
 
+TEST_CASE("cp.async copies are counted as LDGSTS global loads, not as loads or shared stores", "[profile]") {
+    const int blocks = 3;
+    const int copy_bytes = GENERATE(4, 16);
+    INFO(copy_bytes << "-byte copies");
+    const std::vector<float> input = tutorial::random_floats(blocks * 2048, 21);
+    DeviceBuffer<float> in(input);
+    DeviceBuffer<float> out(std::vector<float>(blocks * 2048, -7.0f));
+    const LaunchProfile p = profile_of([&] { traffic_kernels::stage_tile_async(in.data(), out.data(), blocks, copy_bytes); });
+    // 2048 floats a block: a warp copies 32 * copy_bytes consecutive bytes per request, so
+    // 2048 * 4 / (32 * copy_bytes) requests a block (64 or 16), 8 KiB in 256 sectors.
+    CHECK(p.global_ldgsts.requests == std::uint64_t(blocks) * 2048 * 4 / (32 * copy_bytes));
+    CHECK(p.global_ldgsts.sectors == std::uint64_t(blocks) * 256);
+    CHECK(p.global_ldgsts.bytes_requested == std::uint64_t(blocks) * 2048 * 4);
+    CHECK(p.global_ldgsts.unique_bytes == std::uint64_t(blocks) * 2048 * 4);
+    CHECK(p.global_load.requests == 0);
+    CHECK(p.shared_store.requests == 0);
+    CHECK(p.shared_load.requests == std::uint64_t(blocks) * 8 * 8);  // 8 reads of a row by each of 8 warps
+    CHECK(p.bulk_copies == 0);
+    const std::vector<float> result = out.download();
+    for (int b = 0; b < blocks; ++b) {
+        for (int i = 0; i < 2048; ++i) REQUIRE(result[b * 2048 + i] == input[b * 2048 + 2047 - i]);
+    }
+}
+
 TEST_CASE("float4 accesses through reinterpret_cast are counted as 16-byte accesses", "[profile]") {
     // 1024 threads, 32 warps: each warp's float4 load and store is one request of 32 x 16 =
     // 512 bytes, 16 sectors.

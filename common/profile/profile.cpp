@@ -408,6 +408,27 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
             }
         }
     }
+    {
+        // cp.async: its global side is counted apart from ordinary loads (LDGSTS), and the
+        // shared memory it writes is not among the shared stores' wavefronts.
+        const emu::traffic::GlobalCounts& g = p.global_ldgsts;
+        const auto requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum");
+        const auto sectors = metric(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum");
+        if (g.requests > 0 || requests.value_or(0) > 0) {
+            const std::string group = "cp.async global loads";
+            add(group, "requests", double(g.requests), requests, "LDGSTS, one per warp and copy site");
+            add(group, "sectors", double(g.sectors), sectors);
+            add(group, "bytes requested", double(g.bytes_requested), std::nullopt);
+            add(group, "unique bytes", double(g.unique_bytes), std::nullopt, "the compulsory traffic");
+        }
+    }
+    if (p.bulk_copies > 0) {
+        const std::string group = "bulk and TMA copies";
+        add(group, "copies issued", double(p.bulk_copies), std::nullopt, "cp.async.bulk and cp.async.bulk.tensor");
+        add(group, "bytes written to shared memory", double(p.bulk_shared_bytes), std::nullopt,
+            "out-of-bounds fill included");
+        add(group, "bytes read from global memory", double(p.bulk_global_bytes), std::nullopt);
+    }
     for (int store = 0; store < 2; ++store) {
         const emu::traffic::SharedCounts& s = store ? p.shared_store : p.shared_load;
         const std::string group = store ? "shared stores" : "shared loads";

@@ -254,3 +254,6 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 
 // The language: qualifiers, built-in variables, __syncthreads(), math, launches.
 #include "emu/kernel.h"
+
+// cudaGetDriverEntryPointByVersion(): driver functions such as cuTensorMapEncodeTiled.
+#include "emu/driver_entry.h"

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,7 @@ namespace emu {
 namespace detail {
 
 /// @brief Where a CUDA thread stands between two switches of the scheduler.
-enum class Status { Ready, Running, AtBarrier, AtWarp, Exited };
+enum class Status { Ready, Running, AtBarrier, AtWarp, AtAsync, Exited };  // AtAsync: a barrier or pipeline wait
 
 /// @brief One CUDA thread of the running block.
 struct ThreadState {
@@ -52,6 +53,7 @@ struct SharedVariable {
 };
 
 struct GridState;
+struct AsyncState;
 
 /// @brief The block a worker thread is running: its threads, its shared memory, its fault.
 struct BlockRun {
@@ -62,7 +64,12 @@ struct BlockRun {
     std::vector<ThreadState> threads = std::vector<ThreadState>(kMaxThreadsPerBlock);
     ThreadState* current = nullptr;
     // The shared-memory arena: dynamic shared memory first, then the __shared__ variables.
-    std::unique_ptr<char[]> arena;
+    // It starts on a 1024-byte boundary, as a GPU's shared memory window does, so that
+    // alignas(128) and the swizzled layouts of the Tensor Memory Accelerator work.
+    struct ArenaFree {
+        void operator()(char* p) const { ::operator delete[](p, std::align_val_t(1024)); }
+    };
+    std::unique_ptr<char[], ArenaFree> arena;
     std::size_t arena_size = 0;
     std::size_t arena_used = 0;
     std::size_t static_bytes = 0;
@@ -76,6 +83,9 @@ struct BlockRun {
     bool used_shared = false;
     bool used_barrier = false;
     bool order_sensitive = false;
+    /// Asynchronous copies, barriers and pipelines of the block (async_copy.cpp); made
+    /// the first time a block of this worker uses them.
+    std::unique_ptr<AsyncState, void (*)(AsyncState*)> async{nullptr, nullptr};
 };
 
 /// @brief What a worker thread keeps from block to block: the fibers' stacks and its block.
@@ -138,6 +148,23 @@ void run_on_workers(GridState& grid, unsigned workers);
 void allocate_shared_arena(BlockRun& b);
 /// @brief Start the shared memory of a new block: the launch's dynamic bytes, poisoned.
 void reset_shared_memory(BlockRun& b, std::size_t dynamic_bytes);
+
+// ---- async_copy.cpp -------------------------------------------------------------------------
+/// @brief A new block starts: no copies in flight, no barriers.
+void async_begin_block(BlockRun& b);
+/// @brief The block ended (or faulted): forget what is still in flight.
+void async_end_block(BlockRun& b);
+/// @brief Every thread of @p b passed a __syncthreads(): what was initialised before it is
+/// visible to all.
+void async_after_syncthreads(BlockRun& b);
+/// @brief The running thread reached a barrier, a warp primitive or its end: report an
+/// access it made to bytes a copy had yet to write.
+void async_checkpoint(BlockRun& b);
+/// @brief When no thread can run: threads waiting at a barrier or pipeline that can never
+/// complete are a hang on a GPU; record the fault in @p b and return true.
+bool async_stuck(BlockRun& b);
+/// @brief "__syncthreads()", "__shfl_sync", or the async call a waiting thread is at.
+const char* waiting_call(const ThreadState& t);
 
 // ---- warp.cpp -------------------------------------------------------------------------------
 /// @brief What resolve_warps() did.

@@ -79,6 +79,7 @@ void thread_main(void* argument) {
     arm_crash_recovery(&recovery);
     try {
         b.run->body->run();
+        async_checkpoint(b);  // an access at the very end to bytes a copy had yet to write
     } catch (KernelFault& fault) {
         if (!b.faulted) {
             b.faulted = true;
@@ -167,6 +168,7 @@ void run_block(GridState& grid, unsigned long long linear) {
     b.used_barrier = false;
     b.order_sensitive = false;
     reset_shared_memory(b, request.shared_bytes);
+    async_begin_block(b);
 
     blockIdx = uint3{static_cast<unsigned>(linear % request.grid.x),
                      static_cast<unsigned>(linear / request.grid.x % request.grid.y),
@@ -202,10 +204,17 @@ void run_block(GridState& grid, unsigned long long linear) {
             if (b.faulted) break;
         }
         if (b.faulted) break;
+        // A barrier phase or pipeline stage that completed in this round let threads go on
+        // that came earlier in the order: they run in the next.
+        bool woken = false;
+        for (std::size_t i = 0; i < count && !woken; ++i) woken = b.threads[i].status == Status::Ready;
+        if (woken) continue;
         // Nobody can run. Warp primitives whose lanes have all arrived complete first.
         const WarpProgress warps = resolve_warps(b);
-        if (warps == WarpProgress::stuck) break;
         if (warps == WarpProgress::released) continue;
+        // Threads waiting for a barrier phase or a pipeline stage nobody can complete.
+        if (async_stuck(b)) break;
+        if (warps == WarpProgress::stuck) break;
         // Either all have finished, or all wait at one barrier.
         std::size_t waiting = 0, exited = 0, agree = 0;
         const ThreadState* first_waiting = nullptr;
@@ -232,9 +241,11 @@ void run_block(GridState& grid, unsigned long long linear) {
             b.threads[i].status = Status::Ready;
             b.threads[i].predicate = 0;
         }
+        async_after_syncthreads(b);
     }
     // Fibers still waiting at a barrier after a fault are unwound here.
     for (std::size_t i = 0; i < count; ++i) b.threads[i].fiber.reset();
+    async_end_block(b);
     current_block = nullptr;
     w.running_block.store(0, std::memory_order_relaxed);
     if (!b.faulted) grid.finished.fetch_add(1);
@@ -304,6 +315,7 @@ void unsupported_outside_kernel(const char* what) {
 void syncthreads(const char* file, int line) {
     BlockRun& b = block_or_die("__syncthreads()");
     check_time(file, line);
+    async_checkpoint(b);
     ThreadState& me = *b.current;
     me.status = Status::AtBarrier;
     me.file = file;

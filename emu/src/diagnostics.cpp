@@ -128,7 +128,7 @@ std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane) 
     }
     for (const Elsewhere& e : elsewhere) {
         out << "\n    " << lanes_text(e.lanes) << " wait at "
-            << (e.first->status == Status::AtBarrier ? std::string("__syncthreads()") : warp_op_name(e.first->warp_op))
+            << waiting_call(*e.first)
             << " at " << e.first->file << ":" << e.first->line << " (the first is thread " << coordinates(e.first->index)
             << ")";
     }
@@ -185,7 +185,7 @@ std::string time_limit_message(const BlockRun& b, double seconds, const char* fi
             out << (g.threads == 1 ? "waits" : "wait") << " for a turn to run";
         } else {
             out << (g.threads == 1 ? "waits at " : "wait at ")
-                << (g.first->status == Status::AtBarrier ? std::string("__syncthreads()") : warp_op_name(g.first->warp_op))
+                << waiting_call(*g.first)
                 << " at " << g.first->file << ":" << g.first->line;
         }
         out << " (the first is thread " << coordinates(g.first->index) << ")";

@@ -26,7 +26,7 @@ std::string array_text(const SharedVariable& v) {
 void allocate_shared_arena(BlockRun& b) {
     // Room for the most a kernel may opt in to, and for the alignment of its variables.
     b.arena_size = kSharedPerBlockOptin + 64 * 1024;
-    b.arena.reset(new char[b.arena_size]);
+    b.arena.reset(static_cast<char*>(::operator new[](b.arena_size, std::align_val_t(1024))));
 }
 
 void reset_shared_memory(BlockRun& b, std::size_t dynamic_bytes) {

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_map>
 
 namespace emu {
@@ -42,6 +43,8 @@ unsigned kind_of(Space space, Direction direction) {
     return (space == Space::shared ? 2u : 0u) | (direction == Direction::store ? 1u : 0u);
 }
 Space space_of(unsigned kind) { return kind & 2u ? Space::shared : Space::global; }
+// The global loads of cp.async (LDGSTS), counted apart from ordinary loads.
+constexpr unsigned kLdgstsKind = 4;
 Direction direction_of(unsigned kind) { return kind & 1u ? Direction::store : Direction::load; }
 
 // One access by one lane.
@@ -103,7 +106,8 @@ struct State {
     bool enabled = false;
     std::uint64_t launch = 0;  // serial number of the launch being recorded
     LaunchProfile current;
-    ByteSet unique[2];  // global loads, global stores
+    ByteSet unique[3];  // global loads, global stores, cp.async's global loads
+    std::atomic<std::uint64_t> bulk_copies{0}, bulk_shared_bytes{0}, bulk_global_bytes{0};
     std::map<std::pair<const void*, unsigned>, SiteStats> shared_sites;
     std::atomic<std::uint64_t> barriers{0};
     std::atomic<bool> casts{false};  // a pointer parameter was cast: see LaunchProfile::uncounted_casts
@@ -205,8 +209,9 @@ std::vector<std::pair<std::size_t, unsigned>> wide_accesses(const std::vector<Re
 void add_global_request(State& s, const std::vector<Record>& records, const Slice& slice, std::vector<std::uint64_t>& sectors) {
     const Record& r0 = records[slice.first];
     const Direction direction = direction_of(r0.kind);
-    GlobalCounts& c = direction == Direction::load ? s.current.global_load : s.current.global_store;
-    ByteSet& unique = s.unique[direction == Direction::load ? 0 : 1];
+    const bool ldgsts = r0.kind == kLdgstsKind;
+    GlobalCounts& c = ldgsts ? s.current.global_ldgsts : direction == Direction::load ? s.current.global_load : s.current.global_store;
+    ByteSet& unique = s.unique[ldgsts ? 2 : direction == Direction::load ? 0 : 1];
     sectors.clear();
     std::uint64_t bytes = 0;
     for (std::size_t i = slice.first; i < slice.end; ++i) {
@@ -501,8 +506,10 @@ void launch_begins(const emu::detail::LaunchRequest& request) {
     s.current.dynamic_shared = request.shared_bytes;
     s.unique[0].clear();
     s.unique[1].clear();
+    s.unique[2].clear();
     s.shared_sites.clear();
     s.barriers = 0;
+    s.bulk_copies = s.bulk_shared_bytes = s.bulk_global_bytes = 0;
     s.casts = false;
     recording = true;
 }
@@ -524,6 +531,10 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
     p.uncounted_casts = s.casts;
     p.global_load.unique_bytes = count_bytes(s.unique[0]);
     p.global_store.unique_bytes = count_bytes(s.unique[1]);
+    p.global_ldgsts.unique_bytes = count_bytes(s.unique[2]);
+    p.bulk_copies = s.bulk_copies;
+    p.bulk_shared_bytes = s.bulk_shared_bytes;
+    p.bulk_global_bytes = s.bulk_global_bytes;
     // The worst shared site: the most wavefronts beyond the ideal; on a tie, the most
     // wavefronts.
     const SiteStats* worst = nullptr;
@@ -552,6 +563,7 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
     s.shared_sites.clear();
     s.unique[0].clear();
     s.unique[1].clear();
+    s.unique[2].clear();
 }
 
 namespace {
@@ -584,6 +596,40 @@ void note_barrier() {
     if (!recording) return;
     if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) ++state().barriers;
     ++block_buffer().counters[CounterKey{nullptr, linear_thread(), kBarrierKind}];
+}
+
+void note_async_copy(AsyncTraffic kind, const void* src, std::size_t src_bytes, const void* dst, std::size_t dst_bytes,
+                     const char* file, int line) {
+    (void)dst;
+    if (!recording || (kind == AsyncTraffic::cp_async && src_bytes == 0)) return;
+    State& s = state();
+    if (kind != AsyncTraffic::cp_async) {
+        // One instruction moves the whole copy; ncu counts its bytes, not lane requests.
+        ++s.bulk_copies;
+        s.bulk_shared_bytes += dst_bytes;
+        s.bulk_global_bytes += src_bytes;
+        return;
+    }
+    // A cp.async is one lane's part of a warp-wide LDGSTS request, grouped with the other
+    // lanes' executions of the same line as any access is. The line stands for the site:
+    // each (file, line) gets a distinct address of its own.
+    static std::mutex sites_mutex;
+    static std::map<std::pair<std::string, int>, std::size_t> sites;
+    static char site_keys[1 << 16];
+    std::size_t id;
+    {
+        std::lock_guard<std::mutex> lock(sites_mutex);
+        id = sites.emplace(std::make_pair(std::string(file), line), sites.size()).first->second;
+    }
+    const void* site = &site_keys[id < sizeof site_keys ? id : sizeof site_keys - 1];
+    BlockBuffer& b = block_buffer();
+    const std::uint32_t thread = linear_thread();
+    const std::uint32_t k = b.counters[CounterKey{site, thread, kLdgstsKind}]++;
+    const auto passed = b.counters.find(CounterKey{nullptr, thread, kBarrierKind});
+    const std::uint32_t epoch = passed == b.counters.end() ? 0 : passed->second;
+    b.records.push_back(Record{site, thread / kWarpSize, k, epoch, static_cast<std::uint8_t>(thread % kWarpSize),
+                               static_cast<std::uint8_t>(kLdgstsKind), static_cast<std::uint16_t>(src_bytes),
+                               reinterpret_cast<std::uintptr_t>(src)});
 }
 
 }  // namespace detail

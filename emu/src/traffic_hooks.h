@@ -17,6 +17,13 @@ void launch_begins(const emu::detail::LaunchRequest& request);
 void launch_ends(const emu::detail::GridOutcome& outcome);
 /// @brief The running thread reached __syncthreads().
 void note_barrier();
+/// @brief What moves an asynchronous copy's bytes.
+enum class AsyncTraffic { cp_async, bulk, tensor };
+/// @brief The running thread issued an asynchronous copy at @p file:@p line that reads
+/// @p src_bytes bytes of global memory from @p src and writes @p dst_bytes bytes of shared
+/// memory at @p dst (emu/src/async_copy.cpp).
+void note_async_copy(AsyncTraffic kind, const void* src, std::size_t src_bytes, const void* dst, std::size_t dst_bytes,
+                     const char* file, int line);
 
 }  // namespace detail
 }  // namespace traffic

@@ -133,6 +133,7 @@ unsigned long long warp_primitive(WarpOp op, unsigned mask, unsigned long long v
     const unsigned linear = static_cast<unsigned>(&me - b.threads.data());
     const unsigned warp = linear / kWarpSize, lane = linear % kWarpSize;
     check_time(file, line);
+    async_checkpoint(b);
     me.warp_op = op;
     me.file = file;
     me.line = line;

@@ -518,14 +518,17 @@ private:
 
         // The declaration without its storage words: what is left is `type declarators`.
         bool is_extern = false;
+        std::string alignment;  // of `alignas(n)` or `__align__(n)`: the variable's address keeps it
         std::vector<std::size_t> rest;
         for (std::size_t i = first; i < end; ++i) {
             const std::string& t = text(i);
             if (t == "extern") {
                 is_extern = true;
             } else if (t == "__align__" || t == "alignas" || t == "__attribute__") {
-                i = match(i + 1);
-                if (i == std::string::npos) return keyword;
+                const std::size_t close = match(i + 1);
+                if (close == std::string::npos) return keyword;
+                if (t != "__attribute__") alignment = source_text(i + 2, close);
+                i = close;
             } else if (t != "__shared__" && t != "static" && t != "__device__") {
                 rest.push_back(i);
             }
@@ -573,7 +576,7 @@ private:
                 ++k;
             }
             ++k;  // the comma
-            out += declare_shared(type + pointer_ops, name, extents, is_extern, namespace_scope, initialised);
+            out += declare_shared(type + pointer_ops, name, extents, is_extern, namespace_scope, initialised, alignment);
             scopes_.push_back(Scope{name, end + 1, enclosing_block_end(end + 1)});
         }
         replace(first, end + 1, out);
@@ -582,7 +585,7 @@ private:
 
     static std::string declare_shared(const std::string& type, const std::string& name,
                                       const std::vector<std::string>& extents, bool is_extern, bool namespace_scope,
-                                      bool initialised) {
+                                      bool initialised, const std::string& alignment) {
         if (initialised) {
             return "static_assert(sizeof(char) == 0, \"__shared__ variable " + name +
                    ": a __shared__ variable cannot have an initializer; assign it in the kernel\");";
@@ -612,7 +615,8 @@ private:
             }
             full += ">";
         }
-        return "auto& " + name + " = ::emu::shared_variable<" + full + ">([] {}, \"" + name + "\", __FILE__, __LINE__);";
+        return "auto& " + name + " = ::emu::shared_variable<" + full + ">([] {}, \"" + name + "\", __FILE__, __LINE__" +
+               (alignment.empty() ? std::string() : ", (" + alignment + ")") + ");";
     }
 
     std::string apply() {

@@ -139,4 +139,59 @@ void endless_without_access(int* out, int n);
 /// with @p one_too_far, each row is stored one element to the right, past its end.
 void shared_rows(const float* in, float* out, bool one_too_far = false);
 
+/// @brief Which API loads a pipelined GEMM's tiles.
+enum class PipelineApi { primitives, pipeline };
+/// @brief A pipelined GEMM's planted bug. For the primitives (<cuda_pipeline.h>): no wait
+/// before reading a tile; no __syncthreads() after the wait; no __syncthreads() before a
+/// stage is refilled; a wait for one stage too many in flight. For cuda::pipeline: the
+/// stage released before it is read; never released; refilled without producer_acquire();
+/// one consumer_wait() too many at the end.
+enum class PipelineBug {
+    none,
+    no_wait,
+    no_sync_after_wait,
+    no_sync_before_refill,
+    wait_off_by_one,
+    release_before_use,
+    no_release,
+    no_acquire,
+    extra_consumer_wait,
+};
+/// @brief C = A·B with 16 × 16 tiles loaded asynchronously @p stages - 1 tiles ahead (2 or
+/// 3 stages), for any M, N, K, with the given API and planted bug.
+void pipelined_gemm(const float* A, const float* B, float* C, int M, int N, int K, PipelineApi api, int stages,
+                    PipelineBug bug);
+
+/// @brief The box a TMA test block loads: 8 rows of 32 floats (128 bytes a row).
+constexpr int kTmaBoxRows = 8, kTmaBoxCols = 32;
+/// @brief A TMA tile copy's planted bug: no wait before reading the tile; 16 bytes fewer or
+/// more expected than the box holds; a destination 16 bytes past a 128-byte boundary; the
+/// barrier initialised by every thread; no __syncthreads() between init() and its use.
+enum class TmaBug {
+    none,
+    no_wait,
+    too_few_bytes_expected,
+    too_many_bytes_expected,
+    unaligned_destination,
+    init_by_every_thread,
+    no_sync_after_init,
+};
+/// @brief A tensor map of a rows × cols float matrix, rows @p pitch floats apart (a
+/// multiple of 4), box kTmaBoxRows × kTmaBoxCols, made through
+/// cudaGetDriverEntryPointByVersion() as on a GPU; out-of-bounds elements read as zeros, or
+/// NaN with @p nan_fill.
+cudaError_t make_tile_map(struct CUtensorMap_st* map, const float* matrix, int rows, int cols, int pitch,
+                          bool nan_fill = false);
+/// @brief Each block of 64 threads loads box (blockIdx.y, blockIdx.x) of @p map with the TMA
+/// and copies it whole, fill included, to its slot of @p out (kTmaBoxRows * kTmaBoxCols floats).
+void tma_tiles(const struct CUtensorMap_st& map, float* out, int rows, int cols, TmaBug bug);
+
+/// @brief Copies that break a rule of asynchronous copies, in a block of 16 threads: a
+/// cp.async of 12 bytes; a 16-byte cp.async 4 bytes off its alignment; 16-byte copies of
+/// in[4i..4i+3], past the end of @p in's @p n = 16 floats from thread 4 on; a bulk copy of
+/// 20 bytes. none: each thread copies in[i] with cp.async; none_bulk: one bulk copy of
+/// @p n floats through a barrier. Then out[i] = 2 in[i] for i < n.
+enum class CopyRuleBug { none, none_bulk, size_12, misaligned_16, source_past_end, bulk_size_not_multiple_of_16 };
+void copy_rules(const float* in, float* out, int n, CopyRuleBug bug);
+
 }  // namespace planted

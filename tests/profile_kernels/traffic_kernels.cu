@@ -4,6 +4,8 @@
 
 #include "cuda_check.h"
 
+#include <cuda_pipeline.h>
+
 namespace traffic_kernels {
 
 namespace {
@@ -204,6 +206,31 @@ void stage_tile(const float* in, float* out, int blocks, bool l2_only) {
         stage_tile_kernel<false><<<blocks, 256>>>(in, out);
     }
     CUDA_CHECK_KERNEL("stage_tile_kernel");
+}
+
+template <int BYTES>
+__global__ void stage_tile_async_kernel(const float* in, float* out) {
+    __shared__ __align__(16) float tile[2048];
+    const int base = blockIdx.x * 2048;
+    constexpr int kFloats = BYTES / 4;
+    for (int i = threadIdx.x * kFloats; i < 2048; i += blockDim.x * kFloats) {
+        __pipeline_memcpy_async(&tile[i], in + base + i, BYTES);
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    for (int i = threadIdx.x; i < 2048; i += blockDim.x) {
+        out[base + i] = tile[2047 - i];
+    }
+}
+
+void stage_tile_async(const float* in, float* out, int blocks, int copy_bytes) {
+    if (copy_bytes == 16) {
+        stage_tile_async_kernel<16><<<blocks, 256>>>(in, out);
+    } else {
+        stage_tile_async_kernel<4><<<blocks, 256>>>(in, out);
+    }
+    CUDA_CHECK_KERNEL("stage_tile_async_kernel");
 }
 
 // The ways a kernel may reach a float4: a cast __shared__ array, cast extern __shared__

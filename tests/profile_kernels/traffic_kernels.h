@@ -67,6 +67,9 @@ void row_times_column(float* out);
 /// (8 consecutive stores per thread) and writes it back reversed: out[2048 b + i] =
 /// in[2048 b + 2047 - i]. @p l2_only: load with __ldcg (cached in L2, not L1).
 void stage_tile(const float* in, float* out, int blocks, bool l2_only);
+/// @brief As stage_tile, but the tile is filled with cp.async copies of @p copy_bytes (4 or
+/// 16) bytes (`__pipeline_memcpy_async`), consecutive across the block, then waited for.
+void stage_tile_async(const float* in, float* out, int blocks, int copy_bytes);
 
 /// @brief One block of 128 threads; both shared arrays hold in[0..127]. Thread t writes
 /// out[t] = the sum of the components of a, then b, c and d (each summed x + y + z + w,

@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "emu/async.h"    // asynchronous copies: an access to bytes a copy has yet to write is reported
 #include "emu/traffic.h"  // the profiler: what an element access returns in a profiling build
 #include "emu/vector_types.h"  // float2, float4, uchar4: named in messages about accesses through casts
 
@@ -381,6 +382,9 @@ struct shared_array {
         if (__builtin_expect(static_cast<unsigned long long>(index) >= N, 0)) {
             detail::shared_out_of_bounds(this, static_cast<long long>(index), N, sizeof(row_type), file, line);
         }
+        if constexpr (sizeof...(Rest) == 0) {
+            if (__builtin_expect(detail::async_watch != 0, 0)) detail::async_shared_access(&rows[index], sizeof(T), file, line);
+        }
         return rows[index];
     }
     operator raw_row*() { return reinterpret_cast<raw_row*>(rows); }  ///< decay to a pointer, unchecked
@@ -425,11 +429,14 @@ struct SharedShape<shared_array<T, N, Rest...>> {
 ///
 /// @p Site is a distinct type per declaration (the translator passes a lambda), so each
 /// declaration, and each instance of a kernel template, gets its own variable.
+/// @p alignment is the declaration's `alignas`/`__align__`, when it has one (a TMA
+/// destination must be 128-byte aligned).
 template <class T, class Site>
-T& shared_variable(Site, const char* name, const char* file, int line) {
+T& shared_variable(Site, const char* name, const char* file, int line, std::size_t alignment = 0) {
     static const char key = 0;
     using Shape = detail::SharedShape<T>;
-    return *static_cast<T*>(detail::shared_storage(&key, sizeof(T), alignof(T) < 16 ? 16 : alignof(T), name,
+    const std::size_t natural = alignof(T) < 16 ? 16 : alignof(T);
+    return *static_cast<T*>(detail::shared_storage(&key, sizeof(T), alignment > natural ? alignment : natural, name,
                                                    Shape::extents(), Shape::rank,
                                                    detail::type_name<typename Shape::element>, file, line));
 }
@@ -453,6 +460,7 @@ public:
             detail::dynamic_shared_out_of_bounds(name_, static_cast<long long>(index), sizeof(T), detail::type_name<T>,
                                                  bytes_, file_, line_);
         }
+        if (__builtin_expect(detail::async_watch != 0, 0)) detail::async_shared_access(&base_[index], sizeof(T), file_, line_);
         return EMU_ELEMENT_(traffic::Space::shared, &base_[index]);
     }
     /// @brief The same array, whose failed accesses name @p file:@p line (see emu::at()).

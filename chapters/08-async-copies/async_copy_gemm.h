@@ -1,0 +1,65 @@
+/// @file async_copy_gemm.h
+/// @brief Chapter 8's API: chapter 2's tiled GEMM with its tiles loaded by asynchronous
+/// copies, in three steps.
+///
+/// Shared by your chapters/08-async-copies/async_copy_gemm.cu, the reference solution,
+/// the tests and the benchmark. You do not need to edit it.
+///
+/// Every function computes the same product as chapter 2's tiled_gemm at TILE 32:
+/// row-major floats, C (M×N) = A (M×K) · B (K×N), one kAsyncTile × kAsyncTile block of
+/// threads per tile of C, one element of C per thread. They differ only in how the tiles
+/// reach shared memory:
+/// - 8a: each thread copies its element of the next tiles with `__pipeline_memcpy_async`
+///   while the block multiplies the current ones (two stages, compute capability 8.0+);
+/// - 8b: a block-scope `cuda::pipeline` with STAGES stages in flight (8.0+);
+/// - 8c: one thread asks the Tensor Memory Accelerator for whole tiles, completed through
+///   a `cuda::barrier` that counts the bytes (9.0+).
+#pragma once
+
+#include "launch_config.h"
+
+/// @brief The tile side of every step: a block is kAsyncTile × kAsyncTile threads.
+constexpr int kAsyncTile = 32;
+
+/// @brief The most stages async_pipeline_gemm accepts.
+constexpr int kMaxPipelineStages = 4;
+
+/// @brief The stages of 8c's pipeline of tensor copies.
+constexpr int kTmaStages = 2;
+
+/// @brief The launch of every step for an M×N matrix C: one kAsyncTile × kAsyncTile block
+/// per tile of C, x along the columns (grid.x covers N), as in chapter 2.
+tutorial::LaunchConfig async_gemm_launch_config(int M, int N);
+
+/// @brief 8a: C = A·B, the next tiles copied asynchronously while the current ones are
+/// multiplied (two stages, `__pipeline_memcpy_async`, `__pipeline_commit`,
+/// `__pipeline_wait_prior`).
+/// @param A device pointer to M×K
+/// @param B device pointer to K×N
+/// @param C device pointer to M×N, overwritten
+/// @param M rows of A and C, ≥ 1
+/// @param N columns of B and C, ≥ 1
+/// @param K columns of A and rows of B, ≥ 1
+/// @throws std::invalid_argument naming the argument for a size < 1 or a null pointer
+/// @throws tutorial::CudaError if the launch or the kernel fails
+void async_double_buffered_gemm(const float* A, const float* B, float* C, int M, int N, int K);
+
+/// @brief 8b: C = A·B through a block-scope `cuda::pipeline` of @p stages stages: up to
+/// @p stages tiles of A and of B are in flight while the oldest is multiplied.
+/// Same arguments, result and errors as async_double_buffered_gemm(), and:
+/// @param stages 1 to kMaxPipelineStages (a template parameter of the kernel)
+/// @throws std::invalid_argument for a stage count outside 1..kMaxPipelineStages
+void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N, int K, int stages);
+
+/// @brief 8c (going further): C = A·B with the tiles loaded by the Tensor Memory
+/// Accelerator from tensor maps of A and B; the hardware fills the parts of a tile
+/// outside the matrix with zeros, so the kernel has no bounds code for its loads.
+///
+/// A tensor map needs rows that start on 16 bytes: K and N must be multiples of 4 and
+/// A and B 16-byte aligned. The function refuses other arguments rather than falling
+/// back, so a slow path never hides in a measurement; async_pipeline_gemm() takes any.
+/// Same arguments and result as async_double_buffered_gemm(), and:
+/// @throws std::invalid_argument naming K or N when it is not a multiple of 4, or A or B
+///         when it does not start on 16 bytes
+/// @throws std::runtime_error when the GPU's compute capability is below 9.0
+void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K);

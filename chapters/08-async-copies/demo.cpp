@@ -1,0 +1,74 @@
+// Chapter 8 demo: run each step on a size that is not a multiple of the tile (M and N
+// multiples of 4, so the tensor maps of 8c take it too), and print how many bytes each
+// block's stages hold in shared memory and how many phases a block walks through.
+// Run it with `make chapter8 run`.
+#include "async_copy_gemm.h"
+
+#include "compare.h"
+#include "device_buffer.h"
+#include "gemm/gemm_reference.h"
+#include "random.h"
+
+#include <cstdio>
+#include <exception>
+#include <functional>
+#include <string>
+#include <vector>
+
+int main() {
+    try {
+        const int M = 100, N = 68, K = 132;
+        const std::vector<float> A = tutorial::random_floats(M * K, tutorial::run_seed());
+        const std::vector<float> B = tutorial::random_floats(K * N, tutorial::run_seed() + 1);
+        const tutorial::ExpectedOutput expected = tutorial::gemm_reference(A, B, M, N, K);
+        tutorial::DeviceBuffer<float> dA(A), dB(B), dC(M * N);
+        const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
+        const int phases = (K + kAsyncTile - 1) / kAsyncTile;
+        const int stage_bytes = 2 * kAsyncTile * kAsyncTile * static_cast<int>(sizeof(float));
+
+        std::printf("C(%d x %d) = A(%d x %d) * B(%d x %d): %u x %u blocks of %d x %d threads, %d phases each;\n"
+                    "one stage (a tile of A and one of B) is %d bytes of shared memory.\n",
+                    M, N, M, K, K, N, launch.grid.x, launch.grid.y, kAsyncTile, kAsyncTile, phases, stage_bytes);
+
+        struct Step {
+            std::string name;
+            int stages;
+            std::function<void()> run;
+        };
+        std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2,
+                                 [&] { async_double_buffered_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }}};
+        for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+            steps.push_back({"8b cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages,
+                             [&, stages] { async_pipeline_gemm(dA.data(), dB.data(), dC.data(), M, N, K, stages); }});
+        }
+        steps.push_back({"8c Tensor Memory Accelerator", kTmaStages,
+                         [&] { tma_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }});
+
+        bool all_right = true;
+        for (const Step& step : steps) {
+            dC.poison();
+            try {
+                step.run();
+            } catch (const std::runtime_error& refused) {  // an older GPU, for 8c
+                std::printf("%-40s not run: %s\n", step.name.c_str(), refused.what());
+                continue;
+            }
+            tutorial::OutputLayout layout;
+            layout.rows = M;
+            layout.cols = N;
+            layout.tile_rows = layout.tile_cols = kAsyncTile;
+            layout.seed = tutorial::run_seed();
+            const tutorial::ComparisonReport report = tutorial::compare_with_tolerance(dC.download(), expected, layout);
+            std::printf("%-40s %6d bytes of stages per block: %s\n", step.name.c_str(), step.stages * stage_bytes,
+                        report.ok() ? "C is right" : "C is WRONG");
+            if (!report.ok()) {
+                std::printf("%s", report.text.c_str());
+                all_right = false;
+            }
+        }
+        return all_right ? 0 : 1;
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "demo failed: %s\n", error.what());
+        return 1;
+    }
+}

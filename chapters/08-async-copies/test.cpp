@@ -1,0 +1,278 @@
+// Chapter 8 tests: asynchronous copies into shared memory.  Run them with `make chapter8 test`.
+//
+// Every step gets chapter 2's shapes (1, tile − 1, tile, tile + 1 in every combination,
+// primes, very rectangular ones) and chapter 2's tolerance: the error bound of a float sum
+// of K products. 8b runs at 1, 2, 3 and 4 stages. 8c, whose tensor maps need rows that
+// start on 16 bytes, gets shapes whose N and K are multiples of 4 (M and the tiles' edges
+// still awkward), and its refusal of the others.
+//
+// When a step fails, a probe runs it once more on inputs whose tiles are numbered (C then
+// counts how many times each tile of A and of B was multiplied), and the report names the
+// likely pipeline mistake: the last stages never drained, a stage read before its wait (an
+// older tile), a stage refilled too early (a later tile), phases skipped, or a race.
+#include "async_copy_gemm.h"
+#include "tutorial_chapter.h"
+
+#include "catch.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "sweep.h"
+#include "gemm/gemm_cases.h"
+#include "gemm/gemm_reference.h"
+#include "random.h"
+
+#include <cmath>
+#include <cstdint>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using tutorial::GemmShape;
+
+namespace {
+
+constexpr int kTile = kAsyncTile;
+
+// True, after printing one line, when the GPU is older than a step needs; the step's tests
+// then pass without running. The CPU backend is compute capability 9.0 and runs them all.
+bool gpu_too_old(int major, int minor, const std::string& step, const std::string& feature) {
+    int device = 0, have_major = 0, have_minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&have_major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&have_minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+        return false;  // let the step run and report what fails
+    }
+    if (have_major * 10 + have_minor >= major * 10 + minor) return false;
+    std::cout << "Skipped on this GPU: " << step << " needs " << feature << " (compute capability " << major << "."
+              << minor << "), and this GPU is " << have_major << "." << have_minor
+              << "; the CPU backend runs it (BACKEND=emu).\n";
+    return true;
+}
+
+// ---- What a wrong result says about the pipeline ----------------------------------------
+
+// The probe: one 32 x 32 block, K = kProbePhases full tiles. One matrix holds 8^t / 32 in
+// tile t (of A's columns or B's rows), the other ones, so C(i, j) = Σ 8^t over the tiles the
+// block multiplied, exactly in float (every partial sum is a multiple of 2^-5 below 2^19).
+// The base-8 digits of C count how many times each tile was multiplied.
+constexpr int kProbePhases = 6;
+
+// "tile 0 once, tile 1 never, ..." as counts, or empty when the value is no such sum.
+std::vector<int> tile_counts(float value) {
+    std::vector<int> counts;
+    if (!std::isfinite(value) || value < 0 || value != std::floor(value) || value >= 262144.0f) return counts;
+    long long rest = static_cast<long long>(value);
+    for (int t = 0; t < kProbePhases; ++t, rest /= 8) counts.push_back(static_cast<int>(rest % 8));
+    if (rest != 0) counts.clear();
+    return counts;
+}
+
+std::string describe_counts(const std::vector<int>& counts, int stages, const char* matrix) {
+    std::ostringstream text;
+    text << "the tiles of " << matrix << " were multiplied ";
+    for (int t = 0; t < kProbePhases; ++t) text << (t ? ", " : "") << counts[t];
+    text << " time(s) (tiles 0 to " << kProbePhases - 1 << "; each should be 1): ";
+    int total = 0, first_missing = -1, first_extra = -1, missing_at_end = 0;
+    for (int t = 0; t < kProbePhases; ++t) {
+        total += counts[t];
+        if (counts[t] == 0 && first_missing < 0) first_missing = t;
+        if (counts[t] > 1 && first_extra < 0) first_extra = t;
+    }
+    for (int t = kProbePhases - 1; t >= 0 && counts[t] == 0; --t) ++missing_at_end;
+    if (first_missing < 0 && first_extra < 0) {
+        text << "right; the mistake is elsewhere (the bounds of partial tiles, or an index).";
+    } else if (first_extra < 0 && missing_at_end > 0 && missing_at_end == kProbePhases - total) {
+        text << "the last " << missing_at_end << " tile(s) were never multiplied. The last stages were never "
+             << "drained: the loop must wait for and multiply every phase it copied (" << stages
+             << " stage(s) in flight at the end).";
+    } else if (total == kProbePhases && first_extra >= 0 && first_missing >= 0 && first_extra < first_missing) {
+        text << "tile " << first_extra << " was multiplied more than once and tile " << first_missing
+             << " never: a phase multiplied an older tile that was still in its stage. The stage was "
+             << "read before its copies were waited for: a missing or misplaced wait, commits and waits that do not "
+                "pair (so a wait covers an older batch), or a stage index that lags.";
+    } else if (total == kProbePhases && first_extra >= 0 && first_missing >= 0) {
+        text << "tile " << first_extra << " was multiplied more than once and tile " << first_missing
+             << " never: a phase multiplied a later tile than its own. The stage index runs ahead, or the stage was refilled before every thread had read it (a stage "
+                "reused too early: a missing __syncthreads() or consumer_release() after the products, or a "
+                "release before them).";
+    } else if (total < kProbePhases) {
+        text << total << " tile(s) multiplied for " << kProbePhases << " phases: phases were skipped (a stage index "
+             << "off by one, or a loop that stops early).";
+    } else {
+        text << total << " tile(s) multiplied for " << kProbePhases << " phases: a tile was multiplied more than "
+             << "once (a stage index off by one, or a loop that runs too long).";
+    }
+    return text.str();
+}
+
+// Runs `gemm` on the two probes (tiles of A numbered, then tiles of B) and says what the
+// results tell about the pipeline, or "" when the probe cannot run (it throws).
+std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages) {
+    constexpr int M = kTile, N = kTile, K = kProbePhases * kTile;
+    std::ostringstream text;
+    text << "\nWhat the pipeline did, from a probe (M = N = " << kTile << ", K = " << K << " = " << kProbePhases
+         << " tiles; one matrix numbers its tiles, C counts how often each was multiplied):\n";
+    for (const bool number_A : {true, false}) {
+        std::vector<float> A(static_cast<std::size_t>(M) * K, 1.0f), B(static_cast<std::size_t>(K) * N, 1.0f);
+        for (int k = 0; k < K; ++k) {
+            const float tile_value = std::ldexp(1.0f, 3 * (k / kTile) - 5);  // 8^tile / 32
+            for (int i = 0; i < M; ++i) {
+                if (number_A) A[static_cast<std::size_t>(i) * K + k] = tile_value;
+                else B[static_cast<std::size_t>(k) * N + i] = tile_value;
+            }
+        }
+        std::vector<float> C;
+        try {
+            tutorial::DeviceBuffer<float> dA(A), dB(B), dC(static_cast<std::size_t>(M) * N);
+            dC.poison();
+            gemm(dA.data(), dB.data(), dC.data(), M, N, K);
+            C = dC.download();
+        } catch (const std::exception& error) {
+            return text.str() + "  the probe failed: " + error.what() + "\n";
+        }
+        const char* matrix = number_A ? "A" : "B";
+        const std::vector<int> counts = tile_counts(C[0]);
+        int disagreeing = 0;
+        for (float value : C) disagreeing += (value != C[0] && !(std::isnan(value) && std::isnan(C[0])));
+        text << "  " << matrix << ": ";
+        if (counts.empty()) {
+            text << "C(0, 0) = " << C[0] << " is no count of whole tiles: the tiles read held values no copy of this "
+                 << "probe wrote (read before the copies landed, or never filled).";
+        } else {
+            text << describe_counts(counts, stages, matrix);
+        }
+        if (disagreeing > 0) {
+            text << " " << disagreeing << " of " << M * N << " elements differ from C(0, 0): the threads saw "
+                 << "different tiles, a race (a missing wait or barrier).";
+        }
+        text << "\n";
+    }
+    return text.str();
+}
+
+// Passes when every shape of `sweep` passed; otherwise fails with its report and what the
+// probe says about `gemm`'s pipeline.
+void require_sweep_with_diagnosis(const tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, int stages) {
+    if (!sweep.ok()) FAIL(sweep.text() << pipeline_diagnosis(gemm, stages));
+    SUCCEED();
+}
+
+// One GEMM of `shape`: seeded random A and B, C poisoned, compared with the CPU reference.
+tutorial::ComparisonReport run_case(const tutorial::GemmFunction& gemm, GemmShape shape) {
+    return tutorial::run_gemm_case(gemm, shape, kTile);
+}
+
+// Every shape of `shapes` in one sweep of `what`, with the stage count as a parameter.
+void sweep_shapes(tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, const std::vector<GemmShape>& shapes,
+                  int stages, bool several_stage_counts) {
+    for (const GemmShape& shape : shapes) {
+        std::ostringstream label;
+        if (several_stage_counts) label << stages << " stage(s), ";
+        label << shape;
+        std::vector<tutorial::ShapeParameter> parameters{{"M", shape.M, kTile, "TILE", "tile"},
+                                                         {"N", shape.N, kTile, "TILE", "tile"},
+                                                         {"K", shape.K, kTile, "TILE", "tile"}};
+        if (several_stage_counts) parameters.push_back({"stages", stages, 0, "", ""});
+        sweep.run(label.str(), parameters, [&] { return run_case(gemm, shape); },
+                  tutorial::gemm_ownership(shape, kTile));
+    }
+}
+
+// Shapes a tensor map takes (N and K multiples of 4), still with M = 1, primes, tile ± 4,
+// K below, at and above the tile, several phases and very rectangular ones.
+std::vector<GemmShape> tensor_map_shapes() {
+    return {
+        {1, 4, 4},        {31, 28, 36},   {32, 32, 32},    {33, 36, 28},  {7, 12, 8},
+        {127, 132, 136},  {33, 28, 4},    {32, 36, 164},   {1, 1000, 4},  {1000, 4, 1000},
+        {257, 128, 68},   {512, 512, 512}, {65, 100, 96},
+    };
+}
+
+}  // namespace
+
+TEST_CASE("async_gemm_launch_config gives one 32 x 32 block per tile of C", CHAPTER_TAG "[graded]") {
+    tutorial::check_launch_covers(async_gemm_launch_config, kTile);
+}
+
+// ---- 8a ---------------------------------------------------------------------------------
+
+TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
+    if (gpu_too_old(8, 0, "8a (async_double_buffered_gemm)", "cp.async")) return;
+    tutorial::ShapeSweep sweep("async_double_buffered_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    sweep_shapes(sweep, async_double_buffered_gemm, tutorial::gemm_test_shapes(kTile), 2, false);
+    require_sweep_with_diagnosis(sweep, async_double_buffered_gemm, 2);
+}
+
+TEST_CASE("8a: async_double_buffered_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
+    tutorial::check_gemm_rejects_bad_arguments(async_double_buffered_gemm, "async_double_buffered_gemm");
+}
+
+// ---- 8b ---------------------------------------------------------------------------------
+
+TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 1, 2, 3 and 4 stages",
+          CHAPTER_TAG "[gpu][graded]") {
+    if (gpu_too_old(8, 0, "8b (async_pipeline_gemm)", "cp.async")) return;
+    // One sweep over all stage counts, so the summary can say "fails only when stages is ...".
+    tutorial::ShapeSweep sweep("async_pipeline_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    const auto gemm_at = [](int stages) {
+        return tutorial::GemmFunction([stages](const float* A, const float* B, float* C, int M, int N, int K) {
+            async_pipeline_gemm(A, B, C, M, N, K, stages);
+        });
+    };
+    for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+        sweep_shapes(sweep, gemm_at(stages), tutorial::gemm_test_shapes(kTile), stages, true);
+    }
+    if (!sweep.ok()) {
+        std::string diagnosis;
+        for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+            diagnosis += "\nWith " + std::to_string(stages) + " stage(s):" + pipeline_diagnosis(gemm_at(stages), stages);
+        }
+        FAIL(sweep.text() << diagnosis);
+    }
+    SUCCEED();
+}
+
+TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", CHAPTER_TAG) {
+    const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
+        async_pipeline_gemm(A, B, C, M, N, K, 2);
+    };
+    tutorial::check_gemm_rejects_bad_arguments(gemm, "async_pipeline_gemm");
+    float dummy = 0.0f;
+    REQUIRE_THROWS_WITH(async_pipeline_gemm(&dummy, &dummy, &dummy, 4, 4, 4, 0),
+                        "async_pipeline_gemm: argument stages must be 1 to 4, got 0");
+    REQUIRE_THROWS_WITH(async_pipeline_gemm(&dummy, &dummy, &dummy, 4, 4, 4, 5),
+                        "async_pipeline_gemm: argument stages must be 1 to 4, got 5");
+}
+
+// ---- 8c (going further): the Tensor Memory Accelerator. Tagged [extra]. --------------------
+
+TEST_CASE("8c: tma_gemm matches the CPU reference for shapes whose N and K are multiples of 4",
+          CHAPTER_TAG "[extra][gpu]") {
+    if (gpu_too_old(9, 0, "8c (tma_gemm)", "the Tensor Memory Accelerator")) return;
+    tutorial::ShapeSweep sweep("tma_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    sweep_shapes(sweep, tma_gemm, tensor_map_shapes(), kTmaStages, false);
+    require_sweep_with_diagnosis(sweep, tma_gemm, kTmaStages);
+}
+
+TEST_CASE("8c: tma_gemm refuses N or K not a multiple of 4 and matrices not on 16 bytes, naming the argument",
+          CHAPTER_TAG "[extra]") {
+    // Refused before any GPU work: no GPU memory is needed.
+    alignas(16) float storage[8] = {};
+    float* aligned = storage;
+    tutorial::check_gemm_rejects_bad_arguments(tma_gemm, "tma_gemm");
+    REQUIRE_THROWS_WITH(tma_gemm(aligned, aligned, aligned, 4, 4, 6),
+                        "tma_gemm: argument K must be a multiple of 4, got 6: a tensor map needs every row of A "
+                        "to start on 16 bytes (K floats of 4 bytes); async_pipeline_gemm takes any size");
+    REQUIRE_THROWS_WITH(tma_gemm(aligned, aligned, aligned, 4, 37, 8),
+                        "tma_gemm: argument N must be a multiple of 4, got 37: a tensor map needs every row of B "
+                        "to start on 16 bytes (N floats of 4 bytes); async_pipeline_gemm takes any size");
+    REQUIRE_THROWS_WITH(tma_gemm(aligned + 1, aligned, aligned, 4, 4, 4),
+                        "tma_gemm: argument A must start on 16 bytes for a tensor map, got an address 4 bytes past "
+                        "a 16-byte boundary");
+    REQUIRE_THROWS_WITH(tma_gemm(aligned, aligned + 2, aligned, 4, 4, 4),
+                        "tma_gemm: argument B must start on 16 bytes for a tensor map, got an address 8 bytes past "
+                        "a 16-byte boundary");
+    REQUIRE_THROWS_AS(tma_gemm(aligned, aligned, aligned, 4, 4, 6), std::invalid_argument);
+}

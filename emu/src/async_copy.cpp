@@ -1,0 +1,1287 @@
+// Asynchronous copies into shared memory: cp.async commit groups, cuda::barrier (mbarrier)
+// phases with transaction bytes, block-scope cuda::pipeline stages, bulk and TMA copies.
+//
+// A copy reads its source when it is issued and keeps the bytes aside; its destination
+// keeps its old bytes until the wait that completes the copy, as on a GPU, where nothing
+// says when an asynchronous copy lands before its wait. Each shared byte a copy will
+// write is marked with the copy (AsyncState::owner): a checked access to a marked byte
+// is noted, and at the thread's next call into the backend it is reported as a read
+// (the bytes did not change) or a write. Waits that can never complete (a hang on a GPU)
+// are found when no thread of the block can run. The rules a GPU enforces (sizes,
+// alignment, where source and destination lie) are checked when a copy is issued.
+#include "block.h"
+#include "traffic_hooks.h"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <sstream>
+#include <unordered_map>
+
+namespace emu {
+namespace detail {
+
+__thread int async_watch = 0;
+
+namespace {
+
+using async::BarrierRole;
+
+struct BarrierState;
+
+// How a copy completes.
+enum class Via { open_group, group, stage_open, barrier };
+
+struct Copy {
+    char* dst;
+    std::size_t bytes;
+    std::vector<unsigned char> data;  // what lands
+    const char* api;
+    const char* file;
+    int line;
+    unsigned thread;  // the issuing thread's linear index
+    Via via = Via::open_group;
+    const BarrierState* barrier = nullptr;
+    std::uint64_t phase = 0;
+    bool landed = false;
+};
+
+struct Group {
+    std::vector<unsigned> copies;
+    const char* file;
+    int line;
+};
+
+struct BarrierState {
+    const void* address = nullptr;
+    BarrierRole role = BarrierRole::user;
+    unsigned stage = 0;
+    std::ptrdiff_t expected = 0, pending = 0;
+    std::int64_t tx_expected = 0, tx_done = 0;
+    std::uint64_t phase = 0;
+    std::vector<unsigned> copies;  // land when the phase completes
+    const char* init_file = nullptr;
+    int init_line = 0;
+    unsigned init_thread = 0;
+    std::uint64_t init_epoch = 0;
+    const char* expect_file = nullptr;  // the last transaction bytes expected this phase
+    int expect_line = 0;
+    const char* copy_file = nullptr;  // the last copy that delivered bytes this phase
+    int copy_line = 0;
+    std::vector<unsigned char> arrived;  // per thread, this phase
+};
+
+struct ThreadAsync {
+    std::vector<unsigned> open;        // cp.async copies not yet committed
+    std::deque<Group> committed;       // committed groups not yet complete
+    std::vector<unsigned> stage_open;  // block-scope pipeline copies not yet committed
+    BarrierState* waiting = nullptr;   // what it waits for, when AtAsync ...
+    std::uint64_t target = 0;          // ... the phase that must complete
+    const char* api = nullptr;
+};
+
+// An access to bytes a copy had yet to write, reported at the thread's next call.
+struct Hit {
+    bool active = false;
+    unsigned copy = 0;
+    char* address = nullptr;
+    std::size_t bytes = 0;
+    unsigned char before[32];
+    const char* file = nullptr;
+    int line = 0;
+};
+
+}  // namespace
+
+struct AsyncState {
+    std::vector<Copy> copies;
+    std::vector<std::uint32_t> owner;  // per arena byte: the copy that will write it, + 1
+    std::vector<ThreadAsync> threads;
+    std::unordered_map<const void*, BarrierState> barriers;
+    std::uint64_t epoch = 0;  // __syncthreads() passed by the block
+    std::size_t in_flight = 0;
+    Hit hit;
+};
+
+namespace {
+
+void destroy(AsyncState* s) { delete s; }
+
+AsyncState& state_of(BlockRun& b) {
+    if (!b.async) {
+        b.async = std::unique_ptr<AsyncState, void (*)(AsyncState*)>(new AsyncState, &destroy);
+        b.async->owner.assign(b.arena_size, 0);
+    }
+    if (b.async->threads.size() < b.thread_count) b.async->threads.resize(b.thread_count);
+    return *b.async;
+}
+
+void update_watch(const AsyncState& s) { async_watch = s.in_flight != 0 || s.hit.active; }
+
+unsigned me(const BlockRun& b) { return static_cast<unsigned>(b.current - b.threads.data()); }
+
+std::string site(const char* file, int line) { return std::string(file) + ":" + std::to_string(line); }
+
+// "in KERNEL, block (1,0,0), thread (3,0,0)".
+std::string where() { return "in " + running_kernel() + ", " + running_thread(); }
+
+[[noreturn]] void stop(cudaError_t code, const std::string& message) { throw KernelFault{code, message}; }
+
+// "`tile` (declared at f:l), byte 12" or "dynamic shared memory, byte 12".
+std::string shared_place(const BlockRun& b, const char* p) {
+    for (const SharedVariable& v : b.variables) {
+        if (p >= v.address && p < v.address + v.bytes) {
+            return "`" + std::string(v.name) + "` (declared at " + site(v.file, v.line) + "), byte " +
+                   std::to_string(p - v.address);
+        }
+    }
+    if (p >= b.dynamic_base && p < b.dynamic_base + b.dynamic_bytes) {
+        return "the dynamic shared memory (extern __shared__), byte " + std::to_string(p - b.dynamic_base);
+    }
+    return "shared memory";
+}
+
+bool in_shared(const BlockRun& b, const char* p, std::size_t bytes) {
+    const char* base = b.arena.get();
+    return p >= base && p + bytes <= base + b.arena_used;
+}
+
+std::string thread_name(const BlockRun& b, unsigned t) { return "thread " + coordinates(b.threads[t].index); }
+
+std::string describe_barrier(const BarrierState& bar) {
+    switch (bar.role) {
+        case BarrierRole::pipeline_produced:
+            return "stage " + std::to_string(bar.stage) + " of the pipeline made at " + site(bar.init_file, bar.init_line);
+        case BarrierRole::pipeline_consumed:
+            return "stage " + std::to_string(bar.stage) + " of the pipeline made at " + site(bar.init_file, bar.init_line);
+        case BarrierRole::user: break;
+    }
+    return "the cuda::barrier initialised at " + site(bar.init_file, bar.init_line) + " (count " +
+           std::to_string(bar.expected) + ")";
+}
+
+// When a copy lands, for messages.
+std::string completion(const BlockRun& b, const Copy& c) {
+    switch (c.via) {
+        case Via::open_group:
+            return "it is not even committed yet: it lands when " + thread_name(b, c.thread) +
+                   " commits it (__pipeline_commit(), producer_commit()) and then waits for it";
+        case Via::group:
+            return "it lands when " + thread_name(b, c.thread) +
+                   " waits for its commit group (__pipeline_wait_prior(), consumer_wait(), "
+                   "cuda::pipeline_consumer_wait_prior())";
+        case Via::stage_open:
+            return "it lands when " + thread_name(b, c.thread) +
+                   " has committed the stage (producer_commit()) and the consumers' consumer_wait() returns";
+        case Via::barrier:
+            if (c.barrier->role == BarrierRole::pipeline_produced) {
+                return "it lands when every producer has committed " + describe_barrier(*c.barrier) +
+                       ", which consumer_wait() waits for";
+            }
+            return "it lands when phase " + std::to_string(c.phase) + " of " + describe_barrier(*c.barrier) +
+                   " completes, which its wait() waits for";
+    }
+    return "";
+}
+
+void land(AsyncState& s, BlockRun& b, unsigned id) {
+    Copy& c = s.copies[id];
+    if (c.landed) return;
+    std::memcpy(c.dst, c.data.data(), c.bytes);
+    const std::size_t at = static_cast<std::size_t>(c.dst - b.arena.get());
+    for (std::size_t i = 0; i < c.bytes; ++i) {
+        if (s.owner[at + i] == id + 1) s.owner[at + i] = 0;
+    }
+    c.landed = true;
+    c.data = std::vector<unsigned char>();
+    --s.in_flight;
+    update_watch(s);
+}
+
+// Report the access noted in s.hit: a read when its bytes are as they were, else a write.
+void report_hit(AsyncState& s, BlockRun& b) {
+    Hit h = s.hit;
+    s.hit.active = false;
+    update_watch(s);
+    const bool written = std::memcmp(h.before, h.address, std::min(h.bytes, sizeof h.before)) != 0;
+    const Copy& c = s.copies[h.copy];
+    std::ostringstream out;
+    out << "shared memory " << (written ? "written" : "read") << " at " << site(h.file, h.line)
+        << " before the asynchronous copy issued at " << site(c.file, c.line) << " was waited for, " << where()
+        << ":\n  the " << (written ? "write" : "read") << " of " << h.bytes << " bytes at " << shared_place(b, h.address)
+        << " touches bytes that " << c.api << " (" << c.bytes << " bytes, issued by " << thread_name(b, c.thread)
+        << ") has yet to write; " << completion(b, c) << ".\n  Until then they hold their old contents";
+    if (written) {
+        out << ", and the copy overwrites this write when it lands";
+    }
+    out << ". Wait for the copy before using its bytes (and, when another thread issued it, __syncthreads() after the "
+           "wait). If this "
+        << (written ? "write" : "read")
+        << " meant the bytes' earlier contents, the copy refilled them too early: a stage refilled before every "
+           "consumer released it, or a __syncthreads() missing before the refill.";
+    stop(cudaErrorLaunchFailure, out.str());
+}
+
+void checkpoint(BlockRun& b) {
+    if (b.async && b.async->hit.active) report_hit(*b.async, b);
+}
+
+// The checks every copy makes, then the copy itself, marked in flight. @p data is what
+// lands (read from @p src when null).
+unsigned issue(BlockRun& b, char* dst, const char* src, std::size_t bytes, std::size_t zero_tail, const char* api,
+               const char* file, int line, std::vector<unsigned char>* data = nullptr) {
+    AsyncState& s = state_of(b);
+    if (!in_shared(b, dst, bytes)) {
+        std::ostringstream out;
+        const char* base = b.arena.get();
+        out << "asynchronous copy outside shared memory " << where() << ":\n  at " << site(file, line) << "\n  "
+            << api << " writes " << bytes << " bytes to ";
+        if (dst >= base && dst < base + b.arena_used) {
+            out << shared_place(b, dst) << ", past the end of the block's shared memory (" << b.arena_used
+                << " bytes in use).";
+        } else {
+            out << "an address that is not in the block's shared memory: its destination must be a __shared__ "
+                   "variable or extern __shared__ memory.";
+        }
+        stop(cudaErrorIllegalAddress, out.str());
+    }
+    if (src != nullptr) {
+        const std::size_t read = bytes - zero_tail;
+        const Allocation* a = find_allocation(src);
+        const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(src);
+        if (a == nullptr || (read > 0 && at + read > a->begin + a->bytes)) {
+            std::ostringstream out;
+            out << "out-of-bounds global memory access " << where() << ":\n  at " << site(file, line) << "\n  " << api
+                << " reads " << read << " bytes from ";
+            if (a == nullptr) {
+                out << "an address in no cudaMalloc buffer: the source of an asynchronous copy into shared memory must "
+                       "be global memory.";
+            } else {
+                out << "byte offset " << at - a->begin << " of a cudaMalloc buffer of " << a->bytes
+                    << " bytes: they run " << at + read - (a->begin + a->bytes) << " bytes past its end.";
+            }
+            stop(cudaErrorIllegalAddress, out.str());
+        }
+    }
+    const std::size_t offset = static_cast<std::size_t>(dst - b.arena.get());
+    for (std::size_t i = 0; i < bytes; ++i) {
+        if (s.owner[offset + i] != 0) {
+            const Copy& other = s.copies[s.owner[offset + i] - 1];
+            std::ostringstream out;
+            out << "asynchronous copy into bytes another copy has yet to write, " << where() << ":\n  " << api << " at "
+                << site(file, line) << " writes " << shared_place(b, dst + i) << ", which " << other.api
+                << " issued at " << site(other.file, other.line) << " by " << thread_name(b, other.thread)
+                << " has yet to write (" << completion(b, other)
+                << ").\n  Which lands last is undefined on a GPU: wait for the first copy, and let every thread "
+                   "finish with its bytes, before refilling them (a stage refilled before every consumer released it).";
+            stop(cudaErrorLaunchFailure, out.str());
+        }
+    }
+    Copy c;
+    c.dst = dst;
+    c.bytes = bytes;
+    if (data != nullptr) {
+        c.data = std::move(*data);
+    } else {
+        c.data.assign(bytes, 0);
+        if (bytes > zero_tail) std::memcpy(c.data.data(), src, bytes - zero_tail);
+    }
+    c.api = api;
+    c.file = file;
+    c.line = line;
+    c.thread = me(b);
+    s.copies.push_back(std::move(c));
+    const unsigned id = static_cast<unsigned>(s.copies.size() - 1);
+    for (std::size_t i = 0; i < bytes; ++i) s.owner[offset + i] = id + 1;
+    ++s.in_flight;
+    update_watch(s);
+    return id;
+}
+
+[[noreturn]] void misaligned(const char* api, const char* file, int line, const std::string& rule) {
+    stop(cudaErrorMisalignedAddress,
+         "misaligned asynchronous copy " + where() + ":\n  " + api + " at " + site(file, line) + ": " + rule);
+}
+
+std::string address_text(const void* p) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%p", p);
+    return text;
+}
+
+// A synchronous copy, as libcu++ makes one when the alignment is below 4 bytes or the
+// copy is not from global to shared memory: checked like any access.
+void synchronous_copy(BlockRun& b, char* dst, const char* src, std::size_t bytes, const char* api, const char* file,
+                      int line) {
+    const bool dst_ok = in_shared(b, dst, bytes) || [&] {
+        const Allocation* a = find_allocation(dst);
+        return a != nullptr && reinterpret_cast<std::uintptr_t>(dst) + bytes <= a->begin + a->bytes;
+    }();
+    const bool src_ok = in_shared(b, src, bytes) || [&] {
+        const Allocation* a = find_allocation(src);
+        return a != nullptr && reinterpret_cast<std::uintptr_t>(src) + bytes <= a->begin + a->bytes;
+    }();
+    if (!dst_ok || !src_ok) {
+        stop(cudaErrorIllegalAddress, "out-of-bounds memory access " + where() + ":\n  at " + site(file, line) + "\n  " +
+                                          api + " copies " + std::to_string(bytes) + " bytes " +
+                                          (!src_ok ? "from outside" : "to outside") +
+                                          " the block's shared memory and the cudaMalloc buffers.");
+    }
+    std::memmove(dst, src, bytes);
+}
+
+// cp.async chunks of this thread's share of a group copy, or a synchronous copy. Returns
+// the copies issued.
+std::vector<unsigned> chunked_copy(BlockRun& b, char* dst, const char* src, std::size_t bytes, std::size_t align,
+                                   unsigned rank, unsigned size, const char* api, const char* file, int line) {
+    std::vector<unsigned> ids;
+    const bool global_to_shared = find_allocation(src) != nullptr && b.arena.get() <= dst &&
+                                  dst < b.arena.get() + b.arena_size;
+    const std::size_t chunk = align > 16 ? 16 : align;
+    if (align < 4 || !global_to_shared) {
+        // libcu++'s fallback: each thread of the group copies its chunks itself, now.
+        for (std::size_t at = std::size_t(rank) * chunk; at < bytes; at += std::size_t(size) * chunk) {
+            synchronous_copy(b, dst + at, src + at, std::min(chunk, bytes - at), api, file, line);
+        }
+        return ids;
+    }
+    if (bytes % align != 0) {
+        misaligned(api, file, line,
+                   "the size, " + std::to_string(bytes) + " bytes, is not a multiple of " + std::to_string(align) +
+                       ", the alignment its arguments promise (the element type's, or cuda::aligned_size_t's): the "
+                       "last cp.async of " + std::to_string(chunk) + " bytes would run past the end.");
+    }
+    if (reinterpret_cast<std::uintptr_t>(dst) % align != 0 || reinterpret_cast<std::uintptr_t>(src) % align != 0) {
+        misaligned(api, file, line,
+                   "the " + std::string(reinterpret_cast<std::uintptr_t>(dst) % align ? "destination " : "source ") +
+                       address_text(reinterpret_cast<std::uintptr_t>(dst) % align ? static_cast<const void*>(dst) : src) +
+                       " is not aligned to " + std::to_string(align) +
+                       " bytes, the alignment its arguments promise (the element type's, or cuda::aligned_size_t's).");
+    }
+    for (std::size_t at = std::size_t(rank) * chunk; at < bytes; at += std::size_t(size) * chunk) {
+        ids.push_back(issue(b, dst + at, src + at, chunk, 0, api, file, line));
+    }
+    return ids;
+}
+
+BarrierState& lookup(BlockRun& b, void* address, const char* api, const char* file, int line) {
+    AsyncState& s = state_of(b);
+    auto found = s.barriers.find(address);
+    if (found == s.barriers.end()) {
+        stop(cudaErrorLaunchFailure, "cuda::barrier used before init() " + where() + ":\n  " + api + " at " +
+                                         site(file, line) + " uses the barrier at " + shared_place(b, static_cast<char*>(address)) +
+                                         ", which no thread has initialised. One thread calls init(&bar, count), then "
+                                         "__syncthreads(), before any thread uses it.");
+    }
+    BarrierState& bar = found->second;
+    if (bar.init_thread != me(b) && bar.init_epoch == s.epoch) {
+        stop(cudaErrorLaunchFailure,
+             "cuda::barrier used before init() was made visible " + where() + ":\n  " + api + " at " + site(file, line) +
+                 " uses the barrier that " + thread_name(b, bar.init_thread) + " initialised at " +
+                 site(bar.init_file, bar.init_line) +
+                 ", with no __syncthreads() between: on a GPU this thread may see it uninitialised. Initialise it, "
+                 "then __syncthreads(), then use it.");
+    }
+    return bar;
+}
+
+void wake(BlockRun& b, AsyncState& s, BarrierState& bar) {
+    for (std::size_t i = 0; i < b.thread_count; ++i) {
+        ThreadAsync& t = s.threads[i];
+        if (t.waiting == &bar && bar.phase > t.target) {
+            t.waiting = nullptr;
+            b.threads[i].status = Status::Ready;
+        }
+    }
+}
+
+void try_complete(BlockRun& b, AsyncState& s, BarrierState& bar) {
+    if (bar.pending != 0 || bar.tx_expected != bar.tx_done) return;
+    for (unsigned id : bar.copies) land(s, b, id);
+    bar.copies.clear();
+    ++bar.phase;
+    bar.pending = bar.expected;
+    bar.tx_expected = bar.tx_done = 0;
+    bar.expect_file = bar.copy_file = nullptr;
+    std::fill(bar.arrived.begin(), bar.arrived.end(), 0);
+    wake(b, s, bar);
+}
+
+void attach(AsyncState& s, BarrierState& bar, unsigned id) {
+    Copy& c = s.copies[id];
+    c.via = Via::barrier;
+    c.barrier = &bar;
+    c.phase = bar.phase;
+    bar.copies.push_back(id);
+}
+
+void block_on(BlockRun& b, BarrierState& bar, std::uint64_t target, const char* api, const char* file, int line) {
+    AsyncState& s = state_of(b);
+    ThreadState& t = *b.current;
+    ThreadAsync& ta = s.threads[me(b)];
+    ta.waiting = &bar;
+    ta.target = target;
+    ta.api = api;
+    t.status = Status::AtAsync;
+    t.file = file;
+    t.line = line;
+    b.used_barrier = true;
+    t.fiber.suspend();
+}
+
+void do_yield(BlockRun& b, const char* file, int line) {
+    ThreadState& t = *b.current;
+    t.status = Status::Ready;
+    t.file = file;
+    t.line = line;
+    b.used_barrier = true;
+    t.fiber.suspend();
+}
+
+BlockRun& block(const char* what) {
+    BlockRun& b = block_or_die(what);
+    checkpoint(b);
+    state_of(b);
+    return b;
+}
+
+// Where the block's threads that are not waiting for @p bar are, for a hang's message.
+std::string others(const BlockRun& b, const AsyncState& s, const BarrierState& bar) {
+    struct Place {
+        const ThreadState* first;
+        std::size_t count;
+    };
+    std::vector<Place> places;
+    for (std::size_t i = 0; i < b.thread_count; ++i) {
+        const ThreadState& t = b.threads[i];
+        if (t.status == Status::AtAsync && s.threads[i].waiting == &bar) continue;
+        auto same = [&](const Place& p) {
+            return p.first->status == t.status &&
+                   (t.status == Status::Exited || (p.first->line == t.line && std::strcmp(p.first->file, t.file) == 0));
+        };
+        auto found = std::find_if(places.begin(), places.end(), same);
+        if (found == places.end()) {
+            places.push_back(Place{&t, 1});
+        } else {
+            ++found->count;
+        }
+    }
+    std::ostringstream out;
+    for (const Place& p : places) {
+        out << "\n    " << p.count << (p.count == 1 ? " thread " : " threads ");
+        if (p.first->status == Status::Exited) {
+            out << (p.count == 1 ? "has" : "have") << " finished the kernel";
+        } else {
+            out << (p.count == 1 ? "waits" : "wait") << " at " << waiting_call(*p.first) << " at "
+                << site(p.first->file, p.first->line);
+        }
+        out << " (the first is thread " << coordinates(p.first->index) << ")";
+    }
+    return out.str();
+}
+
+}  // namespace
+
+// ---- Hooks of the scheduler ------------------------------------------------------------------
+
+void async_begin_block(BlockRun& b) {
+    if (!b.async) {
+        async_watch = 0;
+        return;
+    }
+    AsyncState& s = *b.async;
+    s.copies.clear();
+    s.barriers.clear();
+    for (ThreadAsync& t : s.threads) t = ThreadAsync{};
+    s.epoch = 0;
+    s.in_flight = 0;
+    s.hit.active = false;
+    update_watch(s);
+}
+
+void async_end_block(BlockRun& b) {
+    if (!b.async) return;
+    AsyncState& s = *b.async;
+    for (const Copy& c : s.copies) {
+        if (c.landed) continue;
+        const std::size_t at = static_cast<std::size_t>(c.dst - b.arena.get());
+        std::fill(s.owner.begin() + at, s.owner.begin() + at + c.bytes, 0);
+    }
+    s.copies.clear();
+    s.in_flight = 0;
+    s.hit.active = false;
+    update_watch(s);
+}
+
+void async_after_syncthreads(BlockRun& b) {
+    if (b.async) ++b.async->epoch;
+}
+
+void async_checkpoint(BlockRun& b) { checkpoint(b); }
+
+void async_shared_access(const void* address, std::size_t bytes, const char* file, int line) {
+    BlockRun* b = current_block;
+    if (b == nullptr || b->current == nullptr || !b->async) return;
+    AsyncState& s = *b->async;
+    if (s.hit.active) report_hit(s, *b);
+    const char* p = static_cast<const char*>(address);
+    const char* base = b->arena.get();
+    if (p < base || p + bytes > base + b->arena_size) return;
+    const std::size_t at = static_cast<std::size_t>(p - base);
+    for (std::size_t i = 0; i < bytes; ++i) {
+        if (s.owner[at + i] != 0) {
+            s.hit.active = true;
+            s.hit.copy = s.owner[at + i] - 1;
+            s.hit.address = const_cast<char*>(p);
+            s.hit.bytes = bytes;
+            std::memcpy(s.hit.before, p, std::min(bytes, sizeof s.hit.before));
+            s.hit.file = file != nullptr ? file : "an unknown line";
+            s.hit.line = line;
+            update_watch(s);
+            return;
+        }
+    }
+}
+
+const char* waiting_call(const ThreadState& t) {
+    switch (t.status) {
+        case Status::AtBarrier: return "__syncthreads()";
+        case Status::AtWarp: return warp_op_name(t.warp_op);
+        case Status::AtAsync: {
+            const BlockRun* b = current_block;
+            if (b != nullptr && b->async) {
+                const std::size_t i = static_cast<std::size_t>(&t - b->threads.data());
+                if (i < b->async->threads.size() && b->async->threads[i].api != nullptr) return b->async->threads[i].api;
+            }
+            return "a barrier wait";
+        }
+        default: return "its next step";
+    }
+}
+
+bool async_stuck(BlockRun& b) {
+    if (!b.async) return false;
+    AsyncState& s = *b.async;
+    std::size_t first = b.thread_count;
+    for (std::size_t i = 0; i < b.thread_count && first == b.thread_count; ++i) {
+        if (b.threads[i].status == Status::AtAsync) first = i;
+    }
+    if (first == b.thread_count) return false;
+    const ThreadState& t = b.threads[first];
+    const ThreadAsync& ta = s.threads[first];
+    const BarrierState& bar = *ta.waiting;
+    std::size_t waiters = 0;
+    for (std::size_t i = 0; i < b.thread_count; ++i) waiters += b.threads[i].status == Status::AtAsync && s.threads[i].waiting == &bar;
+    std::ostringstream out;
+    const bool arrivals_missing = bar.pending > 0;
+    out << (bar.role == BarrierRole::pipeline_consumed
+                ? "a pipeline stage refilled before every consumer released it"
+                : bar.role == BarrierRole::pipeline_produced ? "a pipeline stage waited for that is never committed"
+                : arrivals_missing ? "a barrier phase that can never complete"
+                : bar.tx_done < bar.tx_expected ? "expected transaction bytes that never arrive"
+                                                : "more transaction bytes than expected")
+        << " (a hang on a GPU) in " << running_kernel() << ", block " << coordinates(blockIdx) << ", thread "
+        << coordinates(t.index) << ":\n  " << waiters << (waiters == 1 ? " thread waits" : " threads wait") << " at "
+        << ta.api << " at " << site(t.file, t.line) << " (the first is thread " << coordinates(t.index) << ") for ";
+    if (bar.role == BarrierRole::pipeline_consumed) {
+        out << "every consumer to release " << describe_barrier(bar) << " (consumer_release()), but " << bar.pending << " of its "
+            << bar.expected << " consumer threads have not released it. A producer_acquire() waits until they have: "
+            << "release each stage after its last use, in the order the stages were waited for.";
+    } else if (bar.role == BarrierRole::pipeline_produced) {
+        out << "every producer to commit " << describe_barrier(bar) << " (producer_commit()), but " << bar.pending
+            << " of its " << bar.expected
+            << " producer threads have not committed it: consumer_wait() is called more often than producer_commit().";
+    } else {
+        out << "phase " << bar.phase << " of " << describe_barrier(bar) << ", but ";
+        if (arrivals_missing) {
+            out << bar.pending << " of its " << bar.expected << " expected arrivals have not arrived";
+            if (bar.tx_expected != bar.tx_done) out << ", and ";
+        }
+        if (bar.tx_done < bar.tx_expected) {
+            out << "its expected transaction bytes never arrive: " << bar.tx_expected << " bytes are expected (the last "
+                << "at " << site(bar.expect_file, bar.expect_line) << ") and copies delivered " << bar.tx_done;
+            if (bar.copy_file != nullptr) out << " (the last issued at " << site(bar.copy_file, bar.copy_line) << ")";
+            out << ": the byte count given to barrier_arrive_tx() must equal the bytes its copies deliver";
+        } else if (bar.tx_done > bar.tx_expected) {
+            out << "more transaction bytes arrived than expected: copies delivered " << bar.tx_done << " bytes (the last "
+                << "issued at " << site(bar.copy_file, bar.copy_line) << ") and only " << bar.tx_expected
+                << " were expected";
+            if (bar.expect_file != nullptr) out << " (at " << site(bar.expect_file, bar.expect_line) << ")";
+            out << ": the byte count given to barrier_arrive_tx() must equal the bytes its copies deliver";
+        }
+        out << ".";
+    }
+    const std::string elsewhere = others(b, s, bar);
+    if (!elsewhere.empty()) out << "\n  The block's other threads:" << elsewhere;
+    b.faulted = true;
+    b.fault = KernelFault{cudaErrorLaunchFailure, out.str()};
+    return true;
+}
+
+}  // namespace detail
+
+// ---- The API -----------------------------------------------------------------------------------
+namespace async {
+using namespace ::emu::detail;
+
+void primitive_copy(void* dst, const void* src, std::size_t size, std::size_t zfill, const char* file,
+                           int line) {
+    BlockRun& b = block("__pipeline_memcpy_async()");
+    check_time(file, line);
+    const char* api = "__pipeline_memcpy_async()";
+    if (size != 4 && size != 8 && size != 16) {
+        misaligned(api, file, line, "a cp.async copies 4, 8 or 16 bytes, not " + std::to_string(size) + ".");
+    }
+    if (zfill > size) {
+        stop(cudaErrorLaunchFailure, "invalid asynchronous copy " + where() + ":\n  " + api + " at " + site(file, line) +
+                                         ": zfill, " + std::to_string(zfill) + ", is more than the " +
+                                         std::to_string(size) + " bytes copied.");
+    }
+    if (reinterpret_cast<std::uintptr_t>(dst) % size != 0 || reinterpret_cast<std::uintptr_t>(src) % size != 0) {
+        const bool bad_dst = reinterpret_cast<std::uintptr_t>(dst) % size != 0;
+        misaligned(api, file, line,
+                   std::string("the ") + (bad_dst ? "shared destination " : "global source ") +
+                       address_text(bad_dst ? dst : src) + " is not aligned to " + std::to_string(size) +
+                       " bytes: a cp.async of " + std::to_string(size) +
+                       " bytes needs both addresses aligned to its size.");
+    }
+    AsyncState& s = state_of(b);
+    const unsigned id = issue(b, static_cast<char*>(dst), static_cast<const char*>(src), size, zfill, api, file, line);
+    s.threads[me(b)].open.push_back(id);
+    traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::cp_async, src, size - zfill, dst, size, file, line);
+}
+
+void group_copy(void* dst, const void* src, std::size_t bytes, std::size_t align, unsigned rank, unsigned size,
+                       const char* api, const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    for (unsigned id : chunked_copy(b, static_cast<char*>(dst), static_cast<const char*>(src), bytes, align, rank, size,
+                                    api, file, line)) {
+        s.threads[me(b)].open.push_back(id);
+        const Copy& c = s.copies[id];
+        traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::cp_async,
+                                         static_cast<const char*>(src) + (c.dst - static_cast<char*>(dst)), c.bytes, c.dst,
+                                         c.bytes, file, line);
+    }
+}
+
+void group_commit(const char*, const char* file, int line) {
+    BlockRun& b = block("__pipeline_commit()");
+    AsyncState& s = state_of(b);
+    ThreadAsync& t = s.threads[me(b)];
+    for (unsigned id : t.open) s.copies[id].via = Via::group;
+    t.committed.push_back(Group{std::move(t.open), file, line});
+    t.open.clear();
+}
+
+void group_wait_prior(std::size_t prior, bool strict, const char* api, const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    ThreadAsync& t = s.threads[me(b)];
+    const std::size_t groups = t.committed.size();
+    if (strict && prior >= groups && (groups > 0 || !t.open.empty())) {
+        std::ostringstream out;
+        out << "a wait for more stages than were committed " << where() << ":\n  " << api << " at " << site(file, line)
+            << " waits until at most " << prior << " committed groups of this thread are in flight, but ";
+        if (groups > 0) {
+            out << "only " << groups << (groups == 1 ? " is" : " are") << " (the last committed at "
+                << site(t.committed.back().file, t.committed.back().line)
+                << "), so it waits for none of them. Wait for one stage fewer than are in flight, and drain the "
+                   "last stages (a wait with 0) before reading them.";
+        } else {
+            const Copy& c = s.copies[t.open.front()];
+            out << "none is: the copies issued since the last commit (the first at " << site(c.file, c.line)
+                << ") are not committed, and a wait never completes copies that no commit closed. Commit "
+                   "(__pipeline_commit(), producer_commit()) before waiting.";
+        }
+        stop(cudaErrorLaunchFailure, out.str());
+    }
+    while (t.committed.size() > prior) {
+        for (unsigned id : t.committed.front().copies) land(s, b, id);
+        t.committed.pop_front();
+    }
+}
+
+void nothing_committed(const char* api, const char* file, int line) {
+    block_or_die(api);
+    stop(cudaErrorLaunchFailure,
+         "a wait for more stages than were committed " + where() + ":\n  " + std::string(api) + " at " +
+             site(file, line) +
+             " on a cuda::pipeline<cuda::thread_scope_thread> finds no committed stage left to wait for: every "
+             "producer_commit() so far has been waited for, so it returns at once and waits for nothing.");
+}
+
+void barrier_init(void* address, std::ptrdiff_t count, BarrierRole role, unsigned stage, const char* file,
+                         int line) {
+    BlockRun& b = block("init(&barrier, count)");
+    AsyncState& s = state_of(b);
+    const char* api = role == BarrierRole::user ? "init()" : "cuda::make_pipeline()";
+    if (!in_shared(b, static_cast<char*>(address), 8)) {
+        stop(cudaErrorLaunchFailure, "cuda::barrier outside shared memory " + where() + ":\n  " + api + " at " +
+                                         site(file, line) +
+                                         ": the CPU backend supports block-scope barriers in shared memory only "
+                                         "(declare them __shared__).");
+    }
+    if (count < 1 || count > (1 << 20) - 1) {
+        stop(cudaErrorLaunchFailure, "invalid barrier count " + where() + ":\n  " + api + " at " + site(file, line) +
+                                         ": the expected count, " + std::to_string(count) +
+                                         ", must be from 1 to 2^20 - 1.");
+    }
+    auto found = s.barriers.find(address);
+    if (found != s.barriers.end() && found->second.init_epoch == s.epoch && found->second.init_thread != me(b)) {
+        const BarrierState& old = found->second;
+        stop(cudaErrorLaunchFailure,
+             "cuda::barrier initialised by two threads " + where() + ":\n  " + api + " at " + site(file, line) +
+                 " initialises the barrier at " + shared_place(b, static_cast<char*>(address)) + " that " +
+                 thread_name(b, old.init_thread) + " initialised at " + site(old.init_file, old.init_line) +
+                 ", with no __syncthreads() between: on a GPU one initialisation may undo the arrivals the other "
+                 "counted. Let one thread initialise it (if (threadIdx.x == 0) init(&bar, count);), then "
+                 "__syncthreads().");
+    }
+    BarrierState& bar = s.barriers[address];
+    for (std::size_t i = 0; i < b.thread_count; ++i) {
+        if (s.threads[i].waiting == &bar) s.threads[i].waiting = nullptr;  // never: nobody waits before init
+    }
+    bar = BarrierState{};
+    bar.address = address;
+    bar.role = role;
+    bar.stage = stage;
+    bar.expected = bar.pending = count;
+    bar.init_file = file;
+    bar.init_line = line;
+    bar.init_thread = me(b);
+    bar.init_epoch = s.epoch;
+    bar.arrived.assign(b.thread_count, 0);
+}
+
+Token barrier_arrive(void* address, std::ptrdiff_t update, std::ptrdiff_t tx, const char* api,
+                                   const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    BarrierState& bar = lookup(b, address, api, file, line);
+    if (tx < 0 || tx > (1 << 20) - 1) {
+        stop(cudaErrorLaunchFailure, "invalid transaction count " + where() + ":\n  " + std::string(api) + " at " +
+                                         site(file, line) + ": " + std::to_string(tx) +
+                                         " bytes; the count must be from 0 to 2^20 - 1.");
+    }
+    if (tx > 0) {
+        bar.tx_expected += tx;
+        bar.expect_file = file;
+        bar.expect_line = line;
+    }
+    const Token token{address, bar.phase};
+    if (update > 0) {
+        if (update > bar.pending) {
+            std::ostringstream out;
+            out << "more arrivals than a barrier expects " << where() << ":\n  " << api << " at " << site(file, line)
+                << " arrives " << update << (update == 1 ? " time" : " times") << " at phase " << bar.phase << " of "
+                << describe_barrier(bar) << ", which awaits only " << bar.pending
+                << " more: the count given to init() must be the number of arrivals of each phase.";
+            stop(cudaErrorLaunchFailure, out.str());
+        }
+        bar.pending -= update;
+        bar.arrived[me(b)] = 1;
+        try_complete(b, s, bar);
+    } else if (tx > 0) {
+        try_complete(b, s, bar);
+    }
+    return token;
+}
+
+void barrier_drop(void* address, const char* file, int line) {
+    BlockRun& b = block("arrive_and_drop()");
+    BarrierState& bar = lookup(b, address, "arrive_and_drop()", file, line);
+    --bar.expected;
+    (void)barrier_arrive(address, 1, 0, "arrive_and_drop()", file, line);
+}
+
+void barrier_wait(void* address, Token token, const char* api, const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    BarrierState& bar = lookup(b, address, api, file, line);
+    if (token.barrier != address) {
+        stop(cudaErrorLaunchFailure,
+             "barrier wait with a foreign token " + where() + ":\n  " + std::string(api) + " at " + site(file, line) +
+                 (token.barrier == nullptr ? " is given a token that no arrive() returned."
+                                           : " is given the token of another barrier's arrive().") +
+                 " Wait with the token this barrier's arrive() returned.");
+    }
+    if (bar.phase > token.phase) return;
+    block_on(b, bar, token.phase, api, file, line);
+}
+
+void barrier_wait_parity(void* address, bool parity, const char* api, const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    BarrierState& bar = lookup(b, address, api, file, line);
+    if ((bar.phase & 1u) != static_cast<unsigned>(parity)) return;  // the phase of that parity has completed
+    block_on(b, bar, bar.phase, api, file, line);
+}
+
+void barrier_copy(void* dst, const void* src, std::size_t bytes, std::size_t align, unsigned rank,
+                         unsigned size, void* address, const char* api, const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    BarrierState& bar = lookup(b, address, api, file, line);
+    char* d = static_cast<char*>(dst);
+    const char* from = static_cast<const char*>(src);
+    const bool global_to_shared =
+        find_allocation(src) != nullptr && b.arena.get() <= d && d < b.arena.get() + b.arena_size;
+    if (align >= 16 && global_to_shared) {
+        // One cp.async.bulk by the group's first thread, its bytes expected and delivered
+        // on the barrier by libcu++ itself.
+        if (rank != 0) return;
+        if (bytes % 16 != 0) {
+            misaligned(api, file, line, "a bulk copy's size must be a multiple of 16 bytes, not " + std::to_string(bytes) +
+                                            " (the alignment of its arguments promises it).");
+        }
+        if (reinterpret_cast<std::uintptr_t>(d) % 16 != 0 || reinterpret_cast<std::uintptr_t>(from) % 16 != 0) {
+            const bool bad_dst = reinterpret_cast<std::uintptr_t>(d) % 16 != 0;
+            misaligned(api, file, line,
+                       std::string("the ") + (bad_dst ? "shared destination " : "global source ") +
+                           address_text(bad_dst ? static_cast<const void*>(d) : from) +
+                           " of a bulk copy is not 16-byte aligned (the alignment of its arguments promises it).");
+        }
+        const unsigned id = issue(b, d, from, bytes, 0, api, file, line);
+        attach(s, bar, id);
+        traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::bulk, from, bytes, d, bytes, file, line);
+        return;
+    }
+    for (unsigned id : chunked_copy(b, d, from, bytes, align, rank, size, api, file, line)) {
+        attach(s, bar, id);
+        const Copy& c = s.copies[id];
+        traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::cp_async, from + (c.dst - d), c.bytes, c.dst,
+                                         c.bytes, file, line);
+    }
+}
+
+void bulk_copy(void* dst, const void* src, std::size_t bytes, void* address, const char* api, const char* file,
+                      int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    BarrierState& bar = lookup(b, address, api, file, line);
+    if (bytes % 16 != 0) {
+        misaligned(api, file, line, "a bulk copy's size must be a multiple of 16 bytes, not " + std::to_string(bytes) + ".");
+    }
+    if (reinterpret_cast<std::uintptr_t>(dst) % 16 != 0 || reinterpret_cast<std::uintptr_t>(src) % 16 != 0) {
+        const bool bad_dst = reinterpret_cast<std::uintptr_t>(dst) % 16 != 0;
+        misaligned(api, file, line,
+                   std::string("the ") + (bad_dst ? "shared destination " : "global source ") +
+                       address_text(bad_dst ? dst : src) + " of a bulk copy is not 16-byte aligned.");
+    }
+    const unsigned id = issue(b, static_cast<char*>(dst), static_cast<const char*>(src), bytes, 0, api, file, line);
+    attach(s, bar, id);
+    bar.tx_done += static_cast<std::int64_t>(bytes);
+    bar.copy_file = file;
+    bar.copy_line = line;
+    traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::bulk, src, bytes, dst, bytes, file, line);
+    try_complete(b, s, bar);
+}
+
+void pipeline_copy(void* dst, const void* src, std::size_t bytes, std::size_t align, unsigned rank,
+                          unsigned size, bool acquired, const void*, const char* api, const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    if (!acquired) {
+        stop(cudaErrorLaunchFailure,
+             "a pipeline stage refilled before every consumer released it " + where() + ":\n  " + std::string(api) +
+                 " at " + site(file, line) +
+                 " copies into a block-scope cuda::pipeline without producer_acquire(): the stage it fills may still "
+                 "be read by consumers that have not released it. Call producer_acquire() before the stage's copies, "
+                 "producer_commit() after them.");
+    }
+    for (unsigned id : chunked_copy(b, static_cast<char*>(dst), static_cast<const char*>(src), bytes, align, rank, size,
+                                    api, file, line)) {
+        s.copies[id].via = Via::stage_open;
+        s.threads[me(b)].stage_open.push_back(id);
+        const Copy& c = s.copies[id];
+        traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::cp_async,
+                                         static_cast<const char*>(src) + (c.dst - static_cast<char*>(dst)), c.bytes, c.dst,
+                                         c.bytes, file, line);
+    }
+}
+
+void pipeline_commit(void* produced, const char* file, int line) {
+    BlockRun& b = block("producer_commit()");
+    AsyncState& s = state_of(b);
+    BarrierState& bar = lookup(b, produced, "producer_commit()", file, line);
+    ThreadAsync& t = s.threads[me(b)];
+    for (unsigned id : t.stage_open) attach(s, bar, id);
+    t.stage_open.clear();
+    (void)barrier_arrive(produced, 1, 0, "producer_commit()", file, line);
+}
+
+void pipeline_wait_uncommitted(unsigned waits, unsigned commits, const char* file, int line) {
+    block_or_die("consumer_wait()");
+    stop(cudaErrorLaunchFailure,
+         "a wait for more stages than were committed " + where() + ":\n  consumer_wait() at " + site(file, line) +
+             " waits for stage number " + std::to_string(waits) + " of a block-scope cuda::pipeline, but this thread "
+             "has committed only " + std::to_string(commits) + (commits == 1 ? " stage" : " stages") +
+             " (producer_commit()): the stage needs its commit, so on a GPU the thread waits for itself forever.");
+}
+
+void yield(const char* file, int line) {
+    BlockRun& b = block("a pipeline call");
+    do_yield(b, file, line);
+}
+
+unsigned block_thread_rank() {
+    return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+
+unsigned block_size() { return blockDim.x * blockDim.y * blockDim.z; }
+
+void block_sync(const char* file, int line) { syncthreads(file, line); }
+
+}  // namespace async
+}  // namespace emu
+
+// ---- Tensor maps and the Tensor Memory Accelerator ---------------------------------------------
+namespace emu {
+namespace detail {
+namespace {
+
+constexpr std::uint64_t kTensorMapMagic = 0x454d552d544d4150ull;  // "EMU-TMAP"
+
+// The fields of a tensor map, as cuTensorMapEncodeTiled() packs them into its 16 words.
+struct TensorMap {
+    unsigned rank, element_bytes;
+    CUtensorMapDataType type;
+    CUtensorMapInterleave interleave;
+    CUtensorMapSwizzle swizzle;
+    CUtensorMapFloatOOBfill fill;
+    std::uint64_t address;
+    std::uint64_t dims[5];
+    std::uint64_t strides[5];  // bytes; strides[0] is the element size
+    unsigned box[5], element_strides[5];
+};
+
+void pack(const TensorMap& m, CUtensorMap* out) {
+    std::uint64_t* q = out->opaque;
+    std::memset(q, 0, sizeof out->opaque);
+    q[0] = kTensorMapMagic;
+    q[1] = m.address;
+    q[2] = std::uint64_t(m.type) | std::uint64_t(m.interleave) << 8 | std::uint64_t(m.swizzle) << 16 |
+           std::uint64_t(m.fill) << 24 | std::uint64_t(m.rank) << 32 | std::uint64_t(m.element_bytes) << 40;
+    for (unsigned i = 0; i < 5; ++i) {
+        q[3 + i] = m.dims[i];
+        if (i < 4) q[8 + i] = m.strides[i + 1];
+    }
+    for (unsigned i = 0; i < 5; ++i) {
+        q[12] |= std::uint64_t(m.box[i]) << (12 * i);
+        q[13] |= std::uint64_t(m.element_strides[i]) << (8 * i);
+    }
+}
+
+bool unpack(const CUtensorMap* in, TensorMap& m) {
+    const std::uint64_t* q = in->opaque;
+    if (q[0] != kTensorMapMagic) return false;
+    m.address = q[1];
+    m.type = CUtensorMapDataType(q[2] & 0xff);
+    m.interleave = CUtensorMapInterleave(q[2] >> 8 & 0xff);
+    m.swizzle = CUtensorMapSwizzle(q[2] >> 16 & 0xff);
+    m.fill = CUtensorMapFloatOOBfill(q[2] >> 24 & 0xff);
+    m.rank = unsigned(q[2] >> 32 & 0xff);
+    m.element_bytes = unsigned(q[2] >> 40 & 0xff);
+    m.strides[0] = m.element_bytes;
+    for (unsigned i = 0; i < 5; ++i) {
+        m.dims[i] = q[3 + i];
+        if (i < 4) m.strides[i + 1] = q[8 + i];
+        m.box[i] = unsigned(q[12] >> (12 * i) & 0xfff);
+        m.element_strides[i] = unsigned(q[13] >> (8 * i) & 0xff);
+    }
+    return true;
+}
+
+unsigned element_bytes_of(CUtensorMapDataType type) {
+    switch (type) {
+        case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+        case CU_TENSOR_MAP_DATA_TYPE_UINT16:
+        case CU_TENSOR_MAP_DATA_TYPE_FLOAT16:
+        case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+        case CU_TENSOR_MAP_DATA_TYPE_UINT32:
+        case CU_TENSOR_MAP_DATA_TYPE_INT32:
+        case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+        case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ:
+        case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32:
+        case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ: return 4;
+        case CU_TENSOR_MAP_DATA_TYPE_UINT64:
+        case CU_TENSOR_MAP_DATA_TYPE_INT64:
+        case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
+        default: return 0;  // the packed 4- and 6-bit types
+    }
+}
+
+bool is_float(CUtensorMapDataType type) {
+    return type == CU_TENSOR_MAP_DATA_TYPE_FLOAT16 || type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32 ||
+           type == CU_TENSOR_MAP_DATA_TYPE_FLOAT64 || type == CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 ||
+           type == CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ || type == CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 ||
+           type == CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ;
+}
+
+CUresult refuse(CUresult code, const std::string& rule) {
+    std::fprintf(stderr, "CPU backend: cuTensorMapEncodeTiled() returns %s: %s\n",
+                 code == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE" : "CUDA_ERROR_NOT_SUPPORTED",
+                 rule.c_str());
+    return code;
+}
+
+}  // namespace
+}  // namespace detail
+
+namespace async {
+using namespace ::emu::detail;
+
+void tensor_copy(void* dst, const CUtensorMap_st* map, const int* coords, unsigned rank, void* address, const char* api,
+                 const char* file, int line) {
+    BlockRun& b = block(api);
+    check_time(file, line);
+    AsyncState& s = state_of(b);
+    BarrierState& bar = lookup(b, address, api, file, line);
+    TensorMap m;
+    if (map == nullptr || !unpack(map, m)) {
+        stop(cudaErrorLaunchFailure, "invalid tensor map " + where() + ":\n  " + std::string(api) + " at " +
+                                         site(file, line) +
+                                         " is given a tensor map that cuTensorMapEncodeTiled() did not make (pass the "
+                                         "address of a `const __grid_constant__ CUtensorMap` kernel parameter).");
+    }
+    if (m.rank != rank) {
+        stop(cudaErrorLaunchFailure, "tensor map of another rank " + where() + ":\n  " + std::string(api) + " at " +
+                                         site(file, line) + " gives " + std::to_string(rank) +
+                                         " coordinates to a tensor map of rank " + std::to_string(m.rank) + ".");
+    }
+    char* d = static_cast<char*>(dst);
+    if (reinterpret_cast<std::uintptr_t>(d) % 128 != 0) {
+        misaligned(api, file, line,
+                   "the shared destination " + address_text(d) + " (" + shared_place(b, d) +
+                       ") is not 128-byte aligned: a TMA copy writes to 128-byte aligned shared memory (declare it "
+                       "__shared__ alignas(128)).");
+    }
+    // The box, element by element: innermost coordinate first, elementStrides apart (the
+    // first dimension's stride is ignored, as without interleaving on a GPU).
+    std::size_t count[5] = {1, 1, 1, 1, 1}, elements = 1;
+    for (unsigned i = 0; i < rank; ++i) {
+        const unsigned step = i == 0 ? 1 : m.element_strides[i];
+        count[i] = (m.box[i] + step - 1) / step;
+        elements *= count[i];
+    }
+    const std::size_t bytes = elements * m.element_bytes;
+    if (!in_shared(b, d, bytes)) {
+        stop(cudaErrorIllegalAddress, "asynchronous copy outside shared memory " + where() + ":\n  at " +
+                                          site(file, line) + "\n  " + api + " writes a box of " +
+                                          std::to_string(bytes) + " bytes from " + shared_place(b, d) +
+                                          ", past the end of the block's shared memory.");
+    }
+    const Allocation* a = find_allocation(reinterpret_cast<const void*>(m.address));
+    std::vector<unsigned char> data(bytes);
+    const std::size_t base = static_cast<std::size_t>(d - b.arena.get());
+    const unsigned swizzle_bits = m.swizzle == CU_TENSOR_MAP_SWIZZLE_32B ? 1 : m.swizzle == CU_TENSOR_MAP_SWIZZLE_64B ? 2
+                                  : m.swizzle == CU_TENSOR_MAP_SWIZZLE_128B                                     ? 3
+                                                                                                                : 0;
+    std::uint64_t in_bounds_bytes = 0;
+    std::size_t k[5] = {0, 0, 0, 0, 0};
+    for (std::size_t e = 0; e < elements; ++e) {
+        std::size_t rest = e;
+        for (unsigned i = 0; i < rank; ++i) {
+            k[i] = rest % count[i];
+            rest /= count[i];
+        }
+        bool inside = true;
+        std::uint64_t offset = 0;
+        for (unsigned i = 0; i < rank; ++i) {
+            const long long c = static_cast<long long>(coords[i]) + static_cast<long long>(k[i]) * (i == 0 ? 1 : m.element_strides[i]);
+            if (c < 0 || static_cast<unsigned long long>(c) >= m.dims[i]) inside = false;
+            offset += static_cast<std::uint64_t>(c) * m.strides[i];
+        }
+        // Where the element goes: dense, then the swizzle's XOR of 16-byte chunk bits with
+        // 128-byte row bits of its shared address.
+        std::size_t at = base + e * m.element_bytes;
+        if (swizzle_bits != 0) at ^= ((at >> 7) & ((1u << swizzle_bits) - 1)) << 4;
+        unsigned char* out = data.data() + (at - base);
+        if (!inside) {
+            if (m.fill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) {
+                std::memset(out, 0xFF, m.element_bytes);
+                out[m.element_bytes - 1] = 0x7F;  // a quiet NaN, positive
+            } else {
+                std::memset(out, 0, m.element_bytes);
+            }
+            continue;
+        }
+        const std::uint64_t from = m.address + offset;
+        if (a == nullptr || from < a->begin || from + m.element_bytes > a->begin + a->bytes) {
+            std::ostringstream message;
+            message << "out-of-bounds global memory access " << where() << ":\n  at " << site(file, line) << "\n  "
+                    << api << " reads the tensor's element (";
+            for (unsigned i = 0; i < rank; ++i) {
+                message << (i ? ", " : "") << static_cast<long long>(coords[i]) + static_cast<long long>(k[i]);
+            }
+            message << ") inside the tensor map's globalDim, at ";
+            if (a == nullptr) {
+                message << "an address in no cudaMalloc buffer";
+            } else {
+                message << "byte offset " << static_cast<long long>(from - a->begin) << " of the cudaMalloc buffer of "
+                        << a->bytes << " bytes its globalAddress points into, past its end";
+            }
+            message << ": check the tensor map's globalDim and globalStrides against the buffer.";
+            stop(cudaErrorIllegalAddress, message.str());
+        }
+        std::memcpy(out, reinterpret_cast<const void*>(from), m.element_bytes);
+        in_bounds_bytes += m.element_bytes;
+    }
+    const unsigned id = issue(b, d, nullptr, bytes, 0, api, file, line, &data);
+    attach(s, bar, id);
+    bar.tx_done += static_cast<std::int64_t>(bytes);
+    bar.copy_file = file;
+    bar.copy_line = line;
+    traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::tensor, reinterpret_cast<const void*>(m.address),
+                                     in_bounds_bytes, d, bytes, file, line);
+    try_complete(b, s, bar);
+}
+
+}  // namespace async
+}  // namespace emu
+
+CUresult cuTensorMapEncodeTiled(CUtensorMap* tensorMap, CUtensorMapDataType tensorDataType, cuuint32_t tensorRank,
+                                void* globalAddress, const cuuint64_t* globalDim, const cuuint64_t* globalStrides,
+                                const cuuint32_t* boxDim, const cuuint32_t* elementStrides,
+                                CUtensorMapInterleave interleave, CUtensorMapSwizzle swizzle,
+                                CUtensorMapL2promotion l2Promotion, CUtensorMapFloatOOBfill oobFill) {
+    using emu::detail::refuse;
+    const std::string rank_text = std::to_string(tensorRank);
+    if (tensorMap == nullptr) return refuse(CUDA_ERROR_INVALID_VALUE, "tensorMap is null.");
+    if (reinterpret_cast<std::uintptr_t>(tensorMap) % 64 != 0) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "the tensorMap's address must be aligned to 64 bytes.");
+    }
+    if (tensorRank < 1 || tensorRank > 5) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "tensorRank is " + rank_text + "; it must be from 1 to 5.");
+    }
+    if (interleave != CU_TENSOR_MAP_INTERLEAVE_NONE) {
+        return refuse(CUDA_ERROR_NOT_SUPPORTED,
+                      "the CPU backend supports interleave CU_TENSOR_MAP_INTERLEAVE_NONE only.");
+    }
+    const unsigned element = emu::detail::element_bytes_of(tensorDataType);
+    if (element == 0) {
+        return refuse(tensorDataType > CU_TENSOR_MAP_DATA_TYPE_16U6_ALIGN16B ? CUDA_ERROR_INVALID_VALUE
+                                                                             : CUDA_ERROR_NOT_SUPPORTED,
+                      "tensorDataType " + std::to_string(int(tensorDataType)) +
+                          " is not one of the whole-byte element types the CPU backend supports.");
+    }
+    if (swizzle == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B || swizzle == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B_FLIP_8B ||
+        swizzle == CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B) {
+        return refuse(CUDA_ERROR_NOT_SUPPORTED, "the CPU backend supports swizzle NONE, 32B, 64B and 128B only.");
+    }
+    if (swizzle > CU_TENSOR_MAP_SWIZZLE_128B_ATOM_64B || l2Promotion > CU_TENSOR_MAP_L2_PROMOTION_L2_256B ||
+        oobFill > CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "swizzle, l2Promotion or oobFill is not a value of its enumeration.");
+    }
+    if (reinterpret_cast<std::uintptr_t>(globalAddress) % 16 != 0) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "globalAddress must be 16-byte aligned.");
+    }
+    if (globalDim == nullptr || boxDim == nullptr || elementStrides == nullptr ||
+        (tensorRank > 1 && globalStrides == nullptr)) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "globalDim, globalStrides, boxDim or elementStrides is null.");
+    }
+    emu::detail::TensorMap m{};
+    m.rank = tensorRank;
+    m.element_bytes = element;
+    m.type = tensorDataType;
+    m.interleave = interleave;
+    m.swizzle = swizzle;
+    m.fill = oobFill;
+    m.address = reinterpret_cast<std::uintptr_t>(globalAddress);
+    m.strides[0] = element;
+    for (unsigned i = 0; i < tensorRank; ++i) {
+        const std::string at = "[" + std::to_string(i) + "]";
+        if (globalDim[i] == 0 || globalDim[i] > (1ull << 32)) {
+            return refuse(CUDA_ERROR_INVALID_VALUE, "globalDim" + at + " is " + std::to_string(globalDim[i]) +
+                                                        "; it must be from 1 to 2^32.");
+        }
+        if (boxDim[i] == 0 || boxDim[i] > 256) {
+            return refuse(CUDA_ERROR_INVALID_VALUE,
+                          "boxDim" + at + " is " + std::to_string(boxDim[i]) + "; it must be from 1 to 256.");
+        }
+        if (elementStrides[i] == 0 || elementStrides[i] > 8) {
+            return refuse(CUDA_ERROR_INVALID_VALUE, "elementStrides" + at + " is " + std::to_string(elementStrides[i]) +
+                                                        "; it must be from 1 to 8.");
+        }
+        if (i + 1 < tensorRank) {
+            const cuuint64_t stride = globalStrides[i];
+            if (stride % 16 != 0 || stride >= (1ull << 40)) {
+                return refuse(CUDA_ERROR_INVALID_VALUE, "globalStrides" + at + " is " + std::to_string(stride) +
+                                                            " bytes; each stride must be a multiple of 16 and less "
+                                                            "than 2^40.");
+            }
+            m.strides[i + 1] = stride;
+        }
+        m.dims[i] = globalDim[i];
+        m.box[i] = boxDim[i];
+        m.element_strides[i] = elementStrides[i];
+    }
+    if (boxDim[0] * element % 16 != 0) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "the box's inner dimension, boxDim[0] * " + std::to_string(element) +
+                                                    " = " + std::to_string(boxDim[0] * element) +
+                                                    " bytes, must be a multiple of 16 bytes.");
+    }
+    const unsigned span = swizzle == CU_TENSOR_MAP_SWIZZLE_32B ? 32 : swizzle == CU_TENSOR_MAP_SWIZZLE_64B ? 64
+                          : swizzle == CU_TENSOR_MAP_SWIZZLE_128B                                          ? 128
+                                                                                                           : 0;
+    if (span != 0 && boxDim[0] * element > span) {
+        return refuse(CUDA_ERROR_INVALID_VALUE, "with a " + std::to_string(span) +
+                                                    "-byte swizzle the box's inner dimension, " +
+                                                    std::to_string(boxDim[0] * element) + " bytes, must be at most " +
+                                                    std::to_string(span) + " bytes.");
+    }
+    if (oobFill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA && !emu::detail::is_float(tensorDataType)) {
+        return refuse(CUDA_ERROR_INVALID_VALUE,
+                      "CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA needs a floating-point tensorDataType.");
+    }
+    emu::detail::pack(m, tensorMap);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuGetErrorString(CUresult error, const char** text) {
+    if (text == nullptr) return CUDA_ERROR_INVALID_VALUE;
+    switch (error) {
+        case CUDA_SUCCESS: *text = "no error"; return CUDA_SUCCESS;
+        case CUDA_ERROR_INVALID_VALUE: *text = "invalid argument"; return CUDA_SUCCESS;
+        case CUDA_ERROR_NOT_FOUND: *text = "named symbol not found"; return CUDA_SUCCESS;
+        case CUDA_ERROR_NOT_SUPPORTED: *text = "operation not supported"; return CUDA_SUCCESS;
+    }
+    *text = nullptr;
+    return CUDA_ERROR_INVALID_VALUE;
+}
+
+cudaError_t cudaGetDriverEntryPointByVersion(const char* symbol, void** funcPtr, unsigned int cudaVersion,
+                                             unsigned long long flags, cudaDriverEntryPointQueryResult* driverStatus) {
+    if (symbol == nullptr || funcPtr == nullptr || flags > cudaEnablePerThreadDefaultStream) {
+        return emu::detail::fail(cudaErrorInvalidValue, "cudaGetDriverEntryPointByVersion(): symbol and funcPtr must "
+                                                        "not be null, and flags must be a cudaGetDriverEntryPointFlags.");
+    }
+    struct Entry {
+        const char* name;
+        unsigned since;
+        void* function;
+    };
+    const Entry entries[] = {
+        {"cuTensorMapEncodeTiled", 12000, reinterpret_cast<void*>(&cuTensorMapEncodeTiled)},
+        {"cuGetErrorString", 6000, reinterpret_cast<void*>(&cuGetErrorString)},
+    };
+    *funcPtr = nullptr;
+    cudaDriverEntryPointQueryResult result = cudaDriverEntryPointSymbolNotFound;
+    for (const Entry& e : entries) {
+        if (std::strcmp(e.name, symbol) != 0) continue;
+        result = cudaVersion >= e.since ? cudaDriverEntryPointSuccess : cudaDriverEntryPointVersionNotSufficent;
+        if (result == cudaDriverEntryPointSuccess) *funcPtr = e.function;
+    }
+    if (driverStatus != nullptr) *driverStatus = result;
+    return cudaSuccess;
+}

@@ -1,0 +1,158 @@
+// Pipelines of asynchronous copies into shared memory, correct and with planted bugs: a
+// tiled GEMM whose tiles are loaded STAGES - 1 tiles ahead, with the cp.async primitives
+// of <cuda_pipeline.h> and with a block-scope cuda::pipeline of <cuda/pipeline>.
+#include "planted.h"
+
+#include "cuda_check.h"
+#include "launch_config.h"
+
+#include <cooperative_groups.h>
+#include <cuda/pipeline>
+#include <cuda_pipeline.h>
+
+namespace planted {
+namespace {
+
+constexpr int kTile = 16;
+
+// Tile `tile` (of kTile columns of A, kTile rows of B) for this thread: one element of each,
+// copied asynchronously; elements past the matrices' edges are zeros (zfill), read from a
+// valid address.
+__device__ void load_tile(const float* A, const float* B, float (*a_stage)[kTile], float (*b_stage)[kTile], int M,
+                          int N, int K, int tile, int row, int col) {
+    const int a_col = tile * kTile + threadIdx.x, b_row = tile * kTile + threadIdx.y;
+    const bool a_in = row < M && a_col < K, b_in = b_row < K && col < N;
+    __pipeline_memcpy_async(&a_stage[threadIdx.y][threadIdx.x], a_in ? &A[row * K + a_col] : A, sizeof(float),
+                            a_in ? 0 : sizeof(float));
+    __pipeline_memcpy_async(&b_stage[threadIdx.y][threadIdx.x], b_in ? &B[b_row * N + col] : B, sizeof(float),
+                            b_in ? 0 : sizeof(float));
+}
+
+template <int STAGES, PipelineBug BUG>
+__global__ void primitives_gemm_planted(const float* A, const float* B, float* C, int M, int N, int K) {
+    __shared__ float a_tiles[STAGES][kTile][kTile];
+    __shared__ float b_tiles[STAGES][kTile][kTile];
+    const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+    const int tiles = (K + kTile - 1) / kTile;
+    // The first STAGES - 1 tiles. A group per tile, empty past the last, so that tile t is
+    // always the group STAGES - 1 groups before the newest.
+    for (int t = 0; t < STAGES - 1; ++t) {
+        if (t < tiles) load_tile(A, B, a_tiles[t], b_tiles[t], M, N, K, t, row, col);
+        __pipeline_commit();
+    }
+    float sum = 0.0f;
+    for (int t = 0; t < tiles; ++t) {
+        // Refill the stage of tile t - 1 with tile t + STAGES - 1.
+        const int next = t + STAGES - 1;
+        if (next < tiles) load_tile(A, B, a_tiles[next % STAGES], b_tiles[next % STAGES], M, N, K, next, row, col);
+        __pipeline_commit();
+        if (BUG == PipelineBug::wait_off_by_one) {
+            __pipeline_wait_prior(STAGES);  // planted: waits for none of the tiles in flight
+        } else if (BUG != PipelineBug::no_wait) {
+            __pipeline_wait_prior(STAGES - 1);  // this thread's part of tile t has landed
+        }
+        if (BUG != PipelineBug::no_sync_after_wait) __syncthreads();  // ... and every thread's
+        const int s = t % STAGES;
+        for (int k = 0; k < kTile; ++k) sum += a_tiles[s][threadIdx.y][k] * b_tiles[s][k][threadIdx.x];
+        if (BUG != PipelineBug::no_sync_before_refill) __syncthreads();  // everyone is done with stage s before its refill
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+}
+
+template <int STAGES, PipelineBug BUG>
+__global__ void pipeline_gemm_planted(const float* A, const float* B, float* C, int M, int N, int K) {
+    __shared__ float a_tiles[STAGES][kTile][kTile];
+    __shared__ float b_tiles[STAGES][kTile][kTile];
+    __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, STAGES> state;
+    const auto block = cooperative_groups::this_thread_block();
+    auto pipe = cuda::make_pipeline(block, &state);
+    const int row = blockIdx.y * kTile + threadIdx.y, col = blockIdx.x * kTile + threadIdx.x;
+    const int tiles = (K + kTile - 1) / kTile;
+    float sum = 0.0f;
+    int fetched = 0;
+    for (int t = 0; t < tiles; ++t) {
+        for (; fetched < tiles && fetched < t + STAGES; ++fetched) {
+            const int s = fetched % STAGES;
+            if (BUG != PipelineBug::no_acquire) pipe.producer_acquire();
+            const int a_col = fetched * kTile + threadIdx.x, b_row = fetched * kTile + threadIdx.y;
+            if (row < M && a_col < K) {
+                cuda::memcpy_async(&a_tiles[s][threadIdx.y][threadIdx.x], &A[row * K + a_col], sizeof(float), pipe);
+            } else {
+                a_tiles[s][threadIdx.y][threadIdx.x] = 0.0f;
+            }
+            if (b_row < K && col < N) {
+                cuda::memcpy_async(&b_tiles[s][threadIdx.y][threadIdx.x], &B[b_row * N + col], sizeof(float), pipe);
+            } else {
+                b_tiles[s][threadIdx.y][threadIdx.x] = 0.0f;
+            }
+            pipe.producer_commit();
+        }
+        pipe.consumer_wait();
+        if (BUG == PipelineBug::extra_consumer_wait && t == tiles - 1) {
+            pipe.consumer_release();
+            pipe.consumer_wait();  // planted: no stage is left that this thread committed
+        }
+        const int s = t % STAGES;
+        if (BUG == PipelineBug::release_before_use) pipe.consumer_release();  // planted: the stage is still read below
+        for (int k = 0; k < kTile; ++k) sum += b_tiles[s][k][threadIdx.x] * a_tiles[s][threadIdx.y][k];
+        if (BUG != PipelineBug::release_before_use && BUG != PipelineBug::no_release) pipe.consumer_release();
+    }
+    if (row < M && col < N) C[row * N + col] = sum;
+}
+
+template <int STAGES>
+void launch_primitives(const float* A, const float* B, float* C, int M, int N, int K, PipelineBug bug, dim3 grid,
+                       dim3 block) {
+    switch (bug) {
+        case PipelineBug::none: primitives_gemm_planted<STAGES, PipelineBug::none><<<grid, block>>>(A, B, C, M, N, K); break;
+        case PipelineBug::no_wait: primitives_gemm_planted<STAGES, PipelineBug::no_wait><<<grid, block>>>(A, B, C, M, N, K); break;
+        case PipelineBug::no_sync_after_wait:
+            primitives_gemm_planted<STAGES, PipelineBug::no_sync_after_wait><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        case PipelineBug::no_sync_before_refill:
+            primitives_gemm_planted<STAGES, PipelineBug::no_sync_before_refill><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        case PipelineBug::wait_off_by_one:
+            primitives_gemm_planted<STAGES, PipelineBug::wait_off_by_one><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        default: break;
+    }
+}
+
+template <int STAGES>
+void launch_pipeline(const float* A, const float* B, float* C, int M, int N, int K, PipelineBug bug, dim3 grid,
+                     dim3 block) {
+    switch (bug) {
+        case PipelineBug::none: pipeline_gemm_planted<STAGES, PipelineBug::none><<<grid, block>>>(A, B, C, M, N, K); break;
+        case PipelineBug::release_before_use:
+            pipeline_gemm_planted<STAGES, PipelineBug::release_before_use><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        case PipelineBug::no_release:
+            pipeline_gemm_planted<STAGES, PipelineBug::no_release><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        case PipelineBug::no_acquire:
+            pipeline_gemm_planted<STAGES, PipelineBug::no_acquire><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        case PipelineBug::extra_consumer_wait:
+            pipeline_gemm_planted<STAGES, PipelineBug::extra_consumer_wait><<<grid, block>>>(A, B, C, M, N, K);
+            break;
+        default: break;
+    }
+}
+
+}  // namespace
+
+void pipelined_gemm(const float* A, const float* B, float* C, int M, int N, int K, PipelineApi api, int stages,
+                    PipelineBug bug) {
+    const dim3 block(kTile, kTile), grid(tutorial::ceil_div(N, kTile), tutorial::ceil_div(M, kTile));
+    if (api == PipelineApi::primitives) {
+        if (stages == 2) launch_primitives<2>(A, B, C, M, N, K, bug, grid, block);
+        if (stages == 3) launch_primitives<3>(A, B, C, M, N, K, bug, grid, block);
+    } else {
+        if (stages == 2) launch_pipeline<2>(A, B, C, M, N, K, bug, grid, block);
+        if (stages == 3) launch_pipeline<3>(A, B, C, M, N, K, bug, grid, block);
+    }
+    CUDA_CHECK_KERNEL("pipelined_gemm");
+}
+
+}  // namespace planted
