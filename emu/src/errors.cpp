@@ -138,7 +138,6 @@ const char* cudaGetErrorName(cudaError_t error) {
         EMU_NAME_(cudaErrorMisalignedAddress)
         EMU_NAME_(cudaErrorLaunchFailure)
         EMU_NAME_(cudaErrorNotSupported)
-        EMU_NAME_(cudaErrorMisalignedAddress)
         EMU_NAME_(cudaErrorUnknown)
 #undef EMU_NAME_
     }
