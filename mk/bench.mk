@@ -39,7 +39,8 @@ $(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_
 # NPP, optional: chapter 3's library row. A separate package on some systems (NVIDIA's
 # libnpp-dev-X-Y for CUDA X.Y); without it the row says "NPP not installed" and how to get it,
 # and the bench goes on. Looked for once, beside cuda_runtime.h, and only when a benchmark is built.
-NPP_PACKAGE := libnpp-dev-$(subst .,-,$(shell $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p'))
+NPP_PACKAGE = $(eval NPP_PACKAGE := libnpp-dev-$(or $(subst .,-,$(shell $(NVCC) --version 2>/dev/null | \
+                sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')),X-Y))$(NPP_PACKAGE)
 HAVE_NPP = $(eval HAVE_NPP := $(if $(and $(wildcard $(CUDA_HOME)/include/nppi_filtering_functions.h),\
              $(wildcard $(CUDA_LIBDIR)/libnppif.so),$(wildcard $(CUDA_LIBDIR)/libnppc.so)),yes))$(HAVE_NPP)
 $(BUILD)/common/benchmark/libraries_npp.o: BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) \

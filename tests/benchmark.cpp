@@ -77,8 +77,11 @@ std::vector<Measurement> example_rows() {
 }
 
 RunStamp example_stamp() {
-    return RunStamp{"2",    "02-tiled-gemm", "solutions", "EXAMPLE GPU, not a measurement", "9.0", "000.00",
-                    "13.0", "13.0",          "2026-01-01T00:00:00Z"};
+    RunStamp stamp{"2",    "02-tiled-gemm", "solutions", "EXAMPLE GPU, not a measurement", "9.0", "000.00",
+                   "13.0", "13.0",          "2026-01-01T00:00:00Z"};
+    stamp.peak_fp32_gflops = 67000.0;  // an H100's roof, for the roofline drawn from this file in make check
+    stamp.peak_dram_gbs = 3350.0;
+    return stamp;
 }
 
 }  // namespace
@@ -161,6 +164,7 @@ TEST_CASE("the CSV has one header and one line per row, stamped and quoted where
     for (const char* column : {"library", "times_library", "is_library", "peak_fp32_gflops", "peak_dram_gbs"}) {
         CHECK(contains(header, column));
     }
+    CHECK(contains(text, ",67000,3350\n"));  // the roof, on every line
 }
 
 TEST_CASE("the JSON holds the stamp, every row and every sample", "[benchmark]") {

@@ -101,7 +101,10 @@ def points_of(module, profile, bench_rows):
     points = []
     for name, variant in pairs:
         flops, dram = profile[name]
-        intensity = flops / dram if dram > 0 else 0.0
+        if dram <= 0:  # an unfinished kernel (a skeleton's) moves nothing: no intensity to draw
+            points.append(Point(variant, 0.0, check="moved no bytes"))
+            continue
+        intensity = flops / dram
         points.append(measured_point(variant, intensity, rows.get(variant)) if bench_rows else Point(variant, intensity))
     library = next((r for r in rows.values() if r.get("is_library") == "1"), None)
     if library is not None:
@@ -221,7 +224,7 @@ def chart(title, points, roof):
                    'text-anchor="middle">DRAM bandwidth</text>')
         for i, p in enumerate(without):
             sx = STRIP_LEFT + STRIP_WIDTH * (i + 1) / (len(without) + 1)
-            gbs = p.gbs if measured else bandwidth
+            gbs = p.gbs if measured else bandwidth if p.check == "ok" else None
             if gbs is None:
                 out.append(f'<text x="{sx:.1f}" y="{PLOT_TOP + PLOT_HEIGHT - 4}" {FONT} font-size="9" fill="#cc0000" '
                            f'text-anchor="middle">{escape(p.check)}</text>')
@@ -250,6 +253,8 @@ def marker(x, y, colour, point, measured, tooltip, radius=6):
 def describe(point, measured):
     where = (f"intensity {point.intensity:.3g} flops/byte" if point.intensity > 0
              else "its flops not counted" if point.library else "no flops")
+    if point.check != "ok":
+        return f"{point.label}: {point.check}"
     if not measured:
         return f"{point.label}: {where} (predicted)"
     if point.gflops is None and point.gbs is None:
