@@ -1073,3 +1073,19 @@ TEST_CASE("planted: a barrier inside if (threadIdx.x < 16)", "[.][planted]") {
     planted::barrier_in_branch(out.data());
     SUCCEED();
 }
+
+TEST_CASE("planted: a pipelined GEMM that reads a stage before its wait", "[.][planted]") {
+    Schedules order("forward,reverse");
+    REQUIRE_MATCH(tutorial::run_gemm_case(
+        pipelined(planted::PipelineApi::primitives, 3, planted::PipelineBug::no_wait), {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a TMA tile copy that expects more bytes than its box holds", "[.][planted]") {
+    const int rows = 20, cols = 40;
+    DeviceBuffer<float> in(tutorial::random_floats(rows * cols, 5));
+    CUtensorMap map;
+    REQUIRE(planted::make_tile_map(&map, in.data(), rows, cols, cols) == cudaSuccess);
+    DeviceBuffer<float> out(6 * planted::kTmaBoxRows * planted::kTmaBoxCols);
+    planted::tma_tiles(map, out.data(), rows, cols, planted::TmaBug::too_many_bytes_expected);
+    SUCCEED();
+}
