@@ -986,6 +986,22 @@ TEST_CASE("tiled GEMMs pipelined with asynchronous copies give the reference res
     REQUIRE_MATCH(tutorial::run_gemm_case(pipelined(api, stages, planted::PipelineBug::none), shape, 16));
 }
 
+TEST_CASE("a block's group memcpy_async through a block-scope pipeline lands whole at consumer_wait()", "[emu][async]") {
+    const std::string schedules = GENERATE("forward,reverse", "random:4");
+    const int stages = GENERATE(2, 3);
+    const int chunks = GENERATE(1, 2, 5);
+    INFO("schedules " << schedules << ", " << stages << " stages, " << chunks << " chunks");
+    Schedules order(schedules);
+    const auto input = tutorial::random_floats(std::size_t(chunks) * 256, tutorial::derive_seed(tutorial::run_seed(), {chunks}));
+    DeviceBuffer<float> in(input), out(input.size());
+    out.poison();
+    planted::group_copies(in.data(), out.data(), chunks, stages);
+    const auto got = out.download();
+    for (int c = 0; c < chunks; ++c) {
+        for (int i = 0; i < 256; ++i) REQUIRE(got[c * 256 + i] == 2.0f * input[c * 256 + (i + 5) % 256]);
+    }
+}
+
 TEST_CASE("a read of a stage before its wait names the read's and the copy's lines", "[emu][async]") {
     const int stages = GENERATE(2, 3);
     const std::string text = pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::no_wait,
@@ -1232,5 +1248,21 @@ TEST_CASE("planted: a read far outside a buffer through a raw float4 pointer", "
 TEST_CASE("planted: a barrier inside if (threadIdx.x < 16)", "[.][planted]") {
     DeviceBuffer<float> out(64);
     planted::barrier_in_branch(out.data());
+    SUCCEED();
+}
+
+TEST_CASE("planted: a pipelined GEMM that reads a stage before its wait", "[.][planted]") {
+    Schedules order("forward,reverse");
+    REQUIRE_MATCH(tutorial::run_gemm_case(
+        pipelined(planted::PipelineApi::primitives, 3, planted::PipelineBug::no_wait), {33, 35, 37}, 16));
+}
+
+TEST_CASE("planted: a TMA tile copy that expects more bytes than its box holds", "[.][planted]") {
+    const int rows = 20, cols = 40;
+    DeviceBuffer<float> in(tutorial::random_floats(rows * cols, 5));
+    CUtensorMap map;
+    REQUIRE(planted::make_tile_map(&map, in.data(), rows, cols, cols) == cudaSuccess);
+    DeviceBuffer<float> out(6 * planted::kTmaBoxRows * planted::kTmaBoxCols);
+    planted::tma_tiles(map, out.data(), rows, cols, planted::TmaBug::too_many_bytes_expected);
     SUCCEED();
 }

@@ -604,13 +604,15 @@ bool async_stuck(BlockRun& b) {
             out << "its expected transaction bytes never arrive: " << bar.tx_expected << " bytes are expected (the last "
                 << "at " << site(bar.expect_file, bar.expect_line) << ") and copies delivered " << bar.tx_done;
             if (bar.copy_file != nullptr) out << " (the last issued at " << site(bar.copy_file, bar.copy_line) << ")";
-            out << ": the byte count given to barrier_arrive_tx() must equal the bytes its copies deliver";
+            out << ": the byte count given to barrier_arrive_tx() must equal the bytes its TMA and bulk copies deliver "
+                   "(a cuda::memcpy_async with a barrier expects its own bytes)";
         } else if (bar.tx_done > bar.tx_expected) {
             out << "more transaction bytes arrived than expected: copies delivered " << bar.tx_done << " bytes (the last "
                 << "issued at " << site(bar.copy_file, bar.copy_line) << ") and only " << bar.tx_expected
                 << " were expected";
             if (bar.expect_file != nullptr) out << " (at " << site(bar.expect_file, bar.expect_line) << ")";
-            out << ": the byte count given to barrier_arrive_tx() must equal the bytes its copies deliver";
+            out << ": the byte count given to barrier_arrive_tx() must equal the bytes its TMA and bulk copies deliver "
+                   "(a cuda::memcpy_async with a barrier expects its own bytes)";
         }
         out << ".";
     }
@@ -851,6 +853,11 @@ void barrier_copy(void* dst, const void* src, std::size_t bytes, std::size_t ali
         }
         const unsigned id = issue(b, d, from, bytes, 0, api, file, line);
         attach(s, bar, id);
+        // libcu++ expects the bytes itself (mbarrier.expect_tx), and the copy delivers them.
+        bar.tx_expected += static_cast<std::int64_t>(bytes);
+        bar.tx_done += static_cast<std::int64_t>(bytes);
+        bar.expect_file = bar.copy_file = file;
+        bar.expect_line = bar.copy_line = line;
         traffic::detail::note_async_copy(traffic::detail::AsyncTraffic::bulk, from, bytes, d, bytes, file, line);
         return;
     }

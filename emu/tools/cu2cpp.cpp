@@ -12,7 +12,9 @@
 //     `__shared__ float tile[16][16];` becomes
 //     `auto& tile = ::emu::shared_variable<::emu::shared_array<float, (16), (16)>>([] {}, "tile", __FILE__, __LINE__);`
 //     and `extern __shared__ float cache[];` becomes
-//     `::emu::dynamic_shared_array<float> cache("cache");`.
+//     `::emu::dynamic_shared_array<float> cache("cache");`. An `alignas(n)` or `__align__(n)`
+//     of the declaration is passed on, so that the variable keeps it (a TMA destination
+//     must be 128-byte aligned).
 //  3. In a `__global__` function's body, each named pointer parameter is shadowed by a
 //     bounds-checked ::emu::global_ptr of the same name. The signature is unchanged, so
 //     declarations elsewhere (headers) still match.
@@ -616,7 +618,10 @@ private:
             full += ">";
         }
         return "auto& " + name + " = ::emu::shared_variable<" + full + ">([] {}, \"" + name + "\", __FILE__, __LINE__" +
-               (alignment.empty() ? std::string() : ", (" + alignment + ")") + ");";
+               // alignas takes a type or a constant: a struct with it says which, either way.
+               (alignment.empty() ? std::string()
+                                  : ", [] { struct alignas(" + alignment + ") Aligned {}; return alignof(Aligned); }()") +
+               ");";
     }
 
     std::string apply() {

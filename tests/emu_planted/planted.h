@@ -162,6 +162,11 @@ enum class PipelineBug {
 void pipelined_gemm(const float* A, const float* B, float* C, int M, int N, int K, PipelineApi api, int stages,
                     PipelineBug bug);
 
+/// @brief out[256 c + i] = 2 in[256 c + (i + 5) % 256] for chunks c < @p chunks: one block of
+/// 64 threads copies each chunk of 256 floats with one cuda::memcpy_async(block, ...,
+/// cuda::aligned_size_t<16>, pipe) through a block-scope pipeline of @p stages (2 or 3).
+void group_copies(const float* in, float* out, int chunks, int stages);
+
 /// @brief The box a TMA test block loads: 8 rows of 32 floats (128 bytes a row).
 constexpr int kTmaBoxRows = 8, kTmaBoxCols = 32;
 /// @brief A TMA tile copy's planted bug: no wait before reading the tile; 16 bytes fewer or
