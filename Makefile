@@ -268,7 +268,8 @@ reset:
 # grade: build each chapter, and its solution when solutions/ has it (the baseline);
 # check the student's objects (guard) and run the solution's tests (the cases to expect)
 # before any student code runs; then run the tests of each chapter whose objects passed,
-# through the judge, which keeps only what the harness reports on its channel.
+# through the judge, which keeps only what the harness reports on its channel (and leaves
+# it where make status reads a chapter's last results).
 # FULL_MARKS=1: exit with 1 unless every chapter graded scores 100% (GitHub Classroom).
 solution_objects_of = $(call objects_of,$(wildcard solutions/$(call folder_of,$(1))/*.cu))
 # GRADE_BASELINE=none leaves the solution's objects out of the check (make check: the
@@ -288,9 +289,11 @@ grade:
 	done
 	@$(foreach n,$(SELECTED),$(call grade_baseline,$(n)))
 	@for n in $(SELECTED); do \
+	  rm -f $(BIN)/chapter$$n-tests.results; \
 	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ] && [ ! -s $(GRADE_DIR)/chapter$$n-guard.txt ]; then \
 	    TUTORIAL_SEED=$(SEED) $(TUTORIAL) judge --binary $(BIN)/chapter$$n-tests --results $(GRADE_DIR)/chapter$$n.results \
 	      --log $(GRADE_DIR)/chapter$$n-test.log; \
+	    ! [ -f $(GRADE_DIR)/chapter$$n.results ] || cp $(GRADE_DIR)/chapter$$n.results $(BIN)/chapter$$n-tests.results; \
 	  fi; \
 	done
 	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(if $(filter 1,$(FULL_MARKS)),--full-marks) $(SELECTED)
