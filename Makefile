@@ -276,7 +276,8 @@ solution_objects_of = $(call objects_of,$(wildcard solutions/$(call folder_of,$(
 # solutions pass it on the general rules alone).
 grade_guard = $(TUTORIAL) guard --student $(call kernels_of,$(1)) \
 	--baseline $(if $(filter none,$(GRADE_BASELINE)),,$(if $(wildcard $(2)),$(call solution_objects_of,$(1)))) \
-	--parts $(call program_of,$(1),test) $(call chapter_code_of,$(1)) $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) \
+	--parts $(call program_of,$(1),test) $(HARNESS_OBJECTS) \
+	--callable-parts $(call chapter_code_of,$(1)) $(GEMM_LIBRARY) $(COMMON_LIBRARY) \
 	--backend-parts $(BACKEND_LIBRARY) --binary $(or $(3),$(BIN)/chapter$(1)-tests) --out $(GRADE_DIR)/chapter$(1)-guard.txt >/dev/null
 grade:
 	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
@@ -306,8 +307,7 @@ $(BUILD)/solutions/bin/chapter%-tests$(EXPECTED_SUFFIX): $(BUILD)/solutions/bin/
 # One chapter's checks before any student code runs: its objects, and the solution's run.
 # The object check runs whenever the student's files compiled (each object newer than its
 # file), even if the link failed (a replaced function often fails it): its reason is the
-# better one. It reads the shared
-# libraries from the solution's program when there is one.
+# better one. It reads the shared libraries from the solution's program when there is one.
 grade_baseline = \
 	with_solution=$$(cat $(GRADE_DIR)/chapter$(1)-baseline-build.status 2>/dev/null); \
 	fresh=yes; for pair in $(join $(addsuffix :,$(call kernels_of,$(1))),$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu)); do \
