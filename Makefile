@@ -311,7 +311,7 @@ $(BUILD)/solutions/bin/chapter%-tests$(EXPECTED_SUFFIX): $(BUILD)/solutions/bin/
 grade_baseline = \
 	with_solution=$$(cat $(GRADE_DIR)/chapter$(1)-baseline-build.status 2>/dev/null); \
 	fresh=yes; for pair in $(join $(addsuffix :,$(call kernels_of,$(1))),$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu)); do \
-	  [ "$${pair%%:*}" -nt "$${pair#*:}" ] || fresh=no; \
+	  [ "$${pair%%:*}" -nt "$${pair\#*:}" ] || fresh=no; \
 	done; \
 	if [ $$fresh = yes ]; then \
 	  $(call grade_guard,$(1),$(BUILD)/solutions/bin/chapter$(1)-tests,$(firstword $(wildcard $(BUILD)/solutions/bin/chapter$(1)-tests $(BIN)/chapter$(1)-tests))) || true; \
