@@ -81,7 +81,9 @@ std::string describe_counts(const std::vector<int>& counts, int stages, const ch
         if (counts[t] > 1 && first_extra < 0) first_extra = t;
     }
     for (int t = kProbePhases - 1; t >= 0 && counts[t] == 0; --t) ++missing_at_end;
-    if (first_missing < 0 && first_extra < 0) {
+    if (total == 0) {
+        text << "none was multiplied: the step's loop is not written yet, or never runs.";
+    } else if (first_missing < 0 && first_extra < 0) {
         text << "right; the mistake is elsewhere (the bounds of partial tiles, or an index).";
     } else if (first_extra < 0 && missing_at_end > 0 && missing_at_end == kProbePhases - total) {
         text << "the last " << missing_at_end << " tile(s) were never multiplied. The last stages were never "
@@ -134,22 +136,35 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages) {
             return text.str() + "  the probe failed: " + error.what() + "\n";
         }
         const char* matrix = number_A ? "A" : "B";
-        const std::vector<int> counts = tile_counts(C[0]);
-        int disagreeing = 0;
-        for (float value : C) disagreeing += (value != C[0] && !(std::isnan(value) && std::isnan(C[0])));
+        // The first element written (not NaN) stands for the others.
+        std::size_t first = 0;
+        while (first + 1 < C.size() && std::isnan(C[first])) ++first;
+        const std::vector<int> counts = tile_counts(C[first]);
+        int disagreeing = 0, unwritten = 0;
+        for (float value : C) {
+            if (std::isnan(value)) ++unwritten;
+            else if (value != C[first]) ++disagreeing;
+        }
         text << "  " << matrix << ": ";
-        if (counts.empty()) {
-            text << "C(0, 0) = " << C[0] << " is no count of whole tiles: the tiles read held values no copy of this "
-                 << "probe wrote (read before the copies landed, or never filled).";
+        if (std::isnan(C[first])) {
+            text << "no element of C was written.";
+        } else if (counts.empty()) {
+            text << "C(" << first / N << ", " << first % N << ") = " << C[first] << " is no count of whole tiles: "
+                 << "the tiles read held values no copy of this probe wrote (read before the copies landed, or "
+                    "never filled).";
         } else {
             text << describe_counts(counts, stages, matrix);
         }
+        if (unwritten > 0) {
+            text << " " << unwritten << " of " << M * N << " elements of C were never written (they hold the NaN "
+                 << "the test wrote before the run).";
+        }
         if (disagreeing > 0) {
-            text << " " << disagreeing << " of " << M * N << " elements differ from C(0, 0): the threads saw "
-                 << "different tiles, a race (a missing wait or barrier).";
+            text << " " << disagreeing << " of " << M * N << " written elements differ from the first: the threads "
+                 << "saw different tiles, a race (a missing wait or barrier).";
         }
         text << "\n";
-        all_right = all_right && disagreeing == 0 && counts == std::vector<int>(kProbePhases, 1);
+        all_right = all_right && disagreeing == 0 && unwritten == 0 && counts == std::vector<int>(kProbePhases, 1);
     }
     if (all_right) {
         return "\nA probe with numbered tiles (M = N = " + std::to_string(kTile) + ", K = " + std::to_string(K) +
