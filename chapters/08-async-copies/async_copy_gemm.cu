@@ -47,8 +47,8 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N) {
 // outside A or B is written as 0.0f by an ordinary store. (cp.async could write the zero
 // itself, with a source size of 0, but it would still need a valid source address; the
 // store says what it does.) The copies are not yet committed: the caller commits them.
-template <int TILE>
-__device__ void start_tile_copies(float (*A_tile)[TILE], float (*B_tile)[TILE], const float* A,
+template <int TILE, class Tile>
+__device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A,
                                   const float* B, int M, int N, int K, int row, int col, int t) {
     // TODO(chapter8): 8a, step 1. As chapter 2's loads, but for an element inside the matrix
     //   call __pipeline_memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
@@ -65,9 +65,11 @@ __device__ void start_tile_copies(float (*A_tile)[TILE], float (*B_tile)[TILE], 
     (void)t;
 }
 
-// The TILE products of one phase, read from a pair of tiles in shared memory.
-template <int TILE>
-__device__ float multiply_tiles(const float (*A_tile)[TILE], const float (*B_tile)[TILE], float sum) {
+// The TILE products of one phase, read from a pair of tiles in shared memory. The tiles'
+// type is a template parameter (float[TILE][TILE] here), so that the CPU backend keeps
+// checking every access to them.
+template <int TILE, class Tile>
+__device__ float multiply_tiles(const Tile& A_tile, const Tile& B_tile, float sum) {
 #pragma unroll
     for (int k = 0; k < TILE; ++k) {
         sum += A_tile[threadIdx.y][k] * B_tile[k][threadIdx.x];
@@ -117,9 +119,9 @@ void async_double_buffered_gemm(const float* A, const float* B, float* C, int M,
 
 // Start this thread's copies of the phase that begins at t into the pipeline's current
 // stage: as start_tile_copies, with cuda::memcpy_async into the pipeline.
-template <int TILE>
-__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, float (*A_tile)[TILE],
-                                float (*B_tile)[TILE], const float* A, const float* B, int M, int N, int K,
+template <int TILE, class Tile>
+__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, Tile& A_tile,
+                                Tile& B_tile, const float* A, const float* B, int M, int N, int K,
                                 int row, int col, int t) {
     // TODO(chapter8): 8b, step 1. For an element inside the matrix,
     //   cuda::memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
@@ -201,12 +203,12 @@ using BlockBarrier = cuda::barrier<cuda::thread_scope_block>;
 // issuer) first asks the Tensor Memory Accelerator for both tiles and tells the barrier how
 // many bytes they will bring. The barrier's phase completes when all threads have arrived
 // and all those bytes have landed. Returns this thread's token for the wait.
-template <int TILE>
-__device__ BlockBarrier::arrival_token request_tiles(float (*A_tile)[TILE], float (*B_tile)[TILE],
+template <int TILE, class Tile>
+__device__ BlockBarrier::arrival_token request_tiles(Tile& A_tile, Tile& B_tile,
                                                      const CUtensorMap& A_map, const CUtensorMap& B_map,
                                                      BlockBarrier& filled, int t, bool issuer) {
     // TODO(chapter8): 8c, step 2. If issuer:
-    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(A_tile, &A_map,
+    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(&A_tile[0][0], &A_map,
     //   t, blockIdx.y * TILE, filled) (coordinates: column first, then row), the same for
     //   B's tile at column blockIdx.x * TILE, row t; then return
     //   cuda::device::barrier_arrive_tx(filled, 1, bytes of both tiles). Every other thread
