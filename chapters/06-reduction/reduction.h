@@ -94,3 +94,43 @@ void reduce_sequential(const float* input, float* sum, int n, float* workspace);
 /// warp with __shfl_down_sync and join the warps through shared memory; one more block
 /// adds the partial sums. Same arguments, result and errors as reduce_interleaved().
 void reduce_warp(const float* input, float* sum, int n, float* workspace);
+
+// ---- 6d (going further): more bytes in flight, and a grid of one wave ----------------
+
+/// @brief Float4 loads each thread of reduce_unrolled() and reduce_one_wave() issues
+/// before it adds any of them: four independent 16-byte loads in flight per thread
+/// instead of one, so that fewer threads keep the memory as busy.
+constexpr int kReduceUnroll = 4;
+
+/// @brief Blocks in reduce_unrolled()'s first pass for @p n elements: one per
+/// kReduceUnroll · 4 · kReduceBlock elements, at most kReduceWarpMaxBlocks (a count fixed
+/// for every GPU, as reduce_warp_blocks()).
+int reduce_unrolled_blocks(int n);
+
+/// @brief Blocks in reduce_one_wave()'s first pass for @p n elements: as many as the
+/// GPU holds at once (its multiprocessors × the blocks of kReduceBlock threads one of
+/// them holds), so that every block starts at once and none waits for a second wave;
+/// fewer when @p n is small (as reduce_unrolled_blocks()). Reads the current device.
+/// @throws tutorial::CudaError if the device cannot be queried
+int reduce_one_wave_blocks(int n);
+
+/// @brief The longest chain of roundings in a reduction whose first pass is
+/// reduce_warp()'s kernel (or its unrolled form, which adds its float4s to the running
+/// sum in the same order) over @p n elements with @p blocks blocks, and whose second
+/// pass, when there is more than one block, is one block of reduce_warp()'s kernel.
+inline long long reduce_two_pass_depth(long long n, long long blocks) {
+    return reduce_warp_pass_depth(n, blocks) + (blocks > 1 ? reduce_warp_pass_depth(blocks, 1) : 0);
+}
+
+/// @brief 6d: reduce_warp() with each thread loading kReduceUnroll float4s, a grid
+/// stride apart, before adding them: reduce_unrolled_blocks(n) blocks, then one block
+/// over their partial sums. Deterministic, the same sum on every GPU. Same arguments,
+/// result and errors as reduce_interleaved().
+void reduce_unrolled(const float* input, float* sum, int n, float* workspace);
+
+/// @brief 6d: reduce_unrolled()'s kernel with reduce_one_wave_blocks(n) blocks. The
+/// same sum, bit for bit, on every run on one GPU; the last bits may differ between
+/// GPUs with different multiprocessor counts (the grid, and so the order of the
+/// additions, follows the GPU). Same arguments, result and errors as
+/// reduce_interleaved().
+void reduce_one_wave(const float* input, float* sum, int n, float* workspace);
