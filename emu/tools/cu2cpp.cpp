@@ -15,7 +15,8 @@
 //     `::emu::dynamic_shared_array<float> cache("cache");`.
 //  3. In a `__global__` function's body, each named pointer parameter is shadowed by a
 //     bounds-checked ::emu::global_ptr of the same name. The signature is unchanged, so
-//     declarations elsewhere (headers) still match.
+//     declarations elsewhere (headers) still match. The body starts by telling the backend
+//     the kernel's signature and, for `__cluster_dims__(x, y, z)`, its cluster shape.
 //  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
 //     `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1: the subscripts that follow), so that an
 //     access outside the buffer is reported at its own line.
@@ -379,10 +380,18 @@ private:
     // 3. __global__ void name(params) { body }
     void rewrite_kernel(std::size_t keyword) {
         std::size_t open = std::string::npos;
+        std::string cluster_dims;  // the arguments of __cluster_dims__(x, y, z), if any
         for (std::size_t i = keyword + 1; i + 1 < tokens_.size(); ++i) {
             const std::string& t = text(i);
             if (t == ";" || t == "{" || t == "}") return;
             if (tokens_[i].kind == Token::Identifier && text(i + 1) == "(") {
+                if (t == "__cluster_dims__") {
+                    const std::size_t close_dims = match(i + 1);
+                    if (close_dims == std::string::npos) return;
+                    cluster_dims = source_text(i + 2, close_dims);
+                    i = close_dims;
+                    continue;
+                }
                 if (t == "__launch_bounds__" || t == "__attribute__" || t == "alignas" || t == "__align__" ||
                     t == "decltype" || t == "__declspec") {
                     i = match(i + 1);
@@ -417,7 +426,10 @@ private:
             }
         }
         // The kernel's signature names its template arguments in messages.
-        std::string prologue = " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__);";
+        // A kernel declared with __cluster_dims__ tells the launch its cluster shape there.
+        std::string prologue = cluster_dims.empty()
+                                   ? " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__);"
+                                   : " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__, dim3(" + cluster_dims + "));";
         for (const std::string& name : pointers) {
             prologue += " auto emu_checked_" + name + " = ::emu::checked_parameter(" + name + ", \"" + name + "\");";
         }
