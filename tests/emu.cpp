@@ -852,6 +852,24 @@ TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) 
     CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
 }
 
+TEST_CASE("a plain load from a pair block's shared memory needs the final cluster.sync(), or is reported", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kNeighbourMapLine), "map_shared_rank(word"));
+    DeviceBuffer<unsigned> out(6 * 32);
+    out.poison();
+    planted::neighbour_read(out.data(), 6, true);
+    const std::vector<unsigned> got = out.download();
+    for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == ((i / 32) ^ 1) * 32 + i % 32);
+
+    Schedules order("forward");
+    const std::string text = error_text([&] { planted::neighbour_read(out.data(), 6, false); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "shared memory of a block that has exited, in neighbour_read_planted"));
+    CHECK(contains(text, "block (1,0,0), thread (0,0,0) (rank 1 of its cluster)"));
+    CHECK(contains(text, "an access through the pointer that cluster.map_shared_rank() gave at " +
+                             cluster_site(planted::kNeighbourMapLine) +
+                             " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"));
+}
+
 TEST_CASE("a block owner past the cluster is a map_shared_rank() rank outside the cluster, at its line", "[emu]") {
     const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {3}));
     std::vector<unsigned> got;

@@ -373,6 +373,30 @@ void end_probe(dim3 cluster) {
     }
 }
 
+void check_remote_access(const void* address, std::size_t bytes, const char* file, int line) {
+    BlockRun& b = block_or_die("a pointer from cluster.map_shared_rank()");
+    const char* at = static_cast<const char*>(address);
+    const std::string what = "an access through the pointer that cluster.map_shared_rank() gave at " + std::string(file) +
+                             ":" + std::to_string(line);
+    if (in_arena(b, at)) {
+        check_shared_access(b, b, at, bytes, what.c_str(), nullptr, 0);
+        return;
+    }
+    if (b.cluster != nullptr) {
+        for (const BlockRun* owner : b.cluster->blocks) {
+            if (owner != &b && in_arena(*owner, at)) {
+                check_shared_access(b, *owner, at, bytes, what.c_str(), nullptr, 0);
+                return;
+            }
+        }
+    }
+    // Moved out of every block's shared memory.
+    std::ostringstream out;
+    out << "out-of-bounds shared memory access in " << running_kernel() << ", " << running_thread() << ":\n  " << what
+        << " lies outside the shared memory of every block of the cluster.";
+    throw KernelFault{cudaErrorIllegalAddress, out.str()};
+}
+
 void kernel_entered(const char* signature, dim3 cluster) {
     end_probe(cluster);
     kernel_entered(signature);

@@ -24,6 +24,8 @@
 //     a pointer to a CUDA vector type, `(const float4*)(p + i)` or `(float4*)&A[i]`, becomes
 //     `::emu::pointer_cast<const float4*>(p + i)`: a checked pointer may be cast, and the
 //     profiler counts the 16-byte accesses made through the result (emu/memory.h).
+//  6. `T* p = cluster.map_shared_rank(ptr, rank);` becomes `auto p = ...`: p keeps the
+//     checked pointer into another block's shared memory (emu/include/cooperative_groups.h).
 //
 // Compile errors must point at the student's file, line and column: the output starts
 // with `#line 1 "<input>"`, and after each rewrite the rest of the original line goes on
@@ -223,6 +225,8 @@ private:
                 replace(i, i + 1, "::emu::pointer_cast");
             } else if (t == "(") {
                 rewrite_vector_cast(i);
+            } else if (t == "map_shared_rank" && (text(i - 1) == "." || text(i - 1) == "->")) {
+                rewrite_remote_pointer(i);
             }
         }
     }
@@ -440,6 +444,38 @@ private:
             insert_before(body_end, "}");
         }
         insert_after(body, prologue);
+    }
+
+    // 6. `T* p = cluster.map_shared_rank(ptr, rank);` -> `auto p = ...`, so that p keeps
+    // the checked pointer map_shared_rank() returns (emu::remote_ptr). Only a declaration
+    // of one pointer whose whole initializer is the call; anything else is left as it is.
+    void rewrite_remote_pointer(std::size_t call) {
+        const std::size_t open = call + 1;
+        if (text(open) != "(") return;
+        const std::size_t close = match(open);
+        if (close == std::string::npos || text(close + 1) != ";") return;
+        // Back over the object expression (`cluster`, `cg::this_cluster()`) to the `=`.
+        std::size_t i = call - 1;
+        while (i > 0) {
+            const std::string& t = text(i - 1);
+            if (t == ")") {
+                i = match_back(i - 1);
+            } else if (tokens_[i - 1].kind == Token::Identifier || t == "::" || t == "." || t == "->") {
+                --i;
+            } else {
+                break;
+            }
+        }
+        if (i < 3 || text(i - 1) != "=") return;
+        const std::size_t equals = i - 1, name = equals - 1, star = equals - 2;
+        if (tokens_[name].kind != Token::Identifier || text(star) != "*") return;
+        std::size_t first = star;
+        while (first > 0 && (tokens_[first - 1].kind == Token::Identifier || text(first - 1) == "::" ||
+                             text(first - 1) == "<" || text(first - 1) == ">")) {
+            --first;
+        }
+        if (first == star || inside_edit(first)) return;
+        replace(first, star + 1, "auto");
     }
 
     // 5. (const float4*)operand -> ::emu::pointer_cast<const float4*>(operand), where the

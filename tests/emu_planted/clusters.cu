@@ -69,6 +69,18 @@ __global__ void private_histogram_planted(const unsigned* values, int n, unsigne
     for (int b = block.thread_rank(); b < kPrivateBins; b += block.size()) atomicAdd(&histogram[b], counts[b]);
 }
 
+// Pairs of blocks: each thread reads the word of the other block of its pair, by a plain
+// load through map_shared_rank(); without the final cluster.sync() a block may exit first.
+__global__ void __cluster_dims__(2, 1, 1) neighbour_read_planted(unsigned* out, bool final_barrier) {
+    __shared__ unsigned word[32];
+    cg::cluster_group cluster = cg::this_cluster();
+    word[threadIdx.x] = blockIdx.x * 32 + threadIdx.x;
+    cluster.sync();
+    unsigned* other = cluster.map_shared_rank(word, cluster.block_rank() ^ 1);
+    out[blockIdx.x * 32 + threadIdx.x] = other[threadIdx.x];
+    if (final_barrier) cluster.sync();
+}
+
 }  // namespace
 
 // The lines of the accesses and barriers above, for the tests to find in the messages.
@@ -76,6 +88,7 @@ const int kClusterAtomicLine = 32;
 const int kClusterLastBarrierLine = 35;
 const int kClusterMapLine = 31;
 const int kPrivateAtomicLine = 66;
+const int kNeighbourMapLine = 79;
 
 template <class Count>
 cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, int bins, unsigned cluster_size,
@@ -113,6 +126,11 @@ void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins
 void private_histogram(const unsigned* values, int n, unsigned long long* histogram, bool one_bin_too_many) {
     private_histogram_planted<<<3, 256>>>(values, n, histogram, one_bin_too_many);
     CUDA_CHECK_KERNEL("private_histogram_planted");
+}
+
+void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier) {
+    neighbour_read_planted<<<blocks, 32>>>(out, final_barrier);
+    CUDA_CHECK_KERNEL("neighbour_read_planted");
 }
 
 int max_active_clusters(unsigned cluster_size) {

@@ -146,6 +146,12 @@ void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins
 /// counts[64]` per block (3 blocks), merged with atomics; with @p one_bin_too_many the
 /// bins are values[i] % 65, one past the array.
 void private_histogram(const unsigned* values, int n, unsigned long long* histogram, bool one_bin_too_many);
+/// @brief Clusters of 2 blocks of 32 threads: out[32 b + t] = 32 b' + t, read by thread t
+/// of block b from the shared memory of the other block b' of its pair (a plain load
+/// through map_shared_rank()); without @p final_barrier, blocks may exit while their pair
+/// still reads them.
+void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier);
+extern const int kNeighbourMapLine;  ///< the line of its map_shared_rank() call
 /// @brief cudaOccupancyMaxActiveClusters for the cluster histogram with clusters of @p cluster_size.
 int max_active_clusters(unsigned cluster_size);
 /// @brief The lines in tests/emu_planted/clusters.cu of the remote atomic, of the
