@@ -1,6 +1,7 @@
 /// @file cooperative_groups.h
 /// @brief The part of CUDA's Cooperative Groups the CPU backend runs: the thread block
-/// (this_thread_block()) and the thread block cluster (this_cluster()), with CUDA's
+/// (this_thread_block()), the thread block cluster (this_cluster()) and the grid's ranks
+/// (this_grid(), without its sync()), with CUDA's
 /// names and types, so that `namespace cg = cooperative_groups;` code compiles unchanged.
 ///
 /// With BACKEND=emu this header takes the place of the CUDA Toolkit's. Clusters run as
@@ -232,6 +233,35 @@ public:
 
 /// @brief The running block's cluster.
 inline cluster_group this_cluster() { return cluster_group(); }
+
+/// @brief The grid, for its threads' and blocks' ranks. Its sync() needs a cooperative
+/// launch, which the CPU backend does not have: it is left out (a compile error).
+class grid_group {
+public:
+    /// @brief Threads in the grid.
+    static unsigned long long num_threads() { return num_blocks() * thread_block::size(); }
+    /// @brief The same: threads in the grid.
+    static unsigned long long size() { return num_threads(); }
+    /// @brief The calling thread's linear index in the grid: block_rank() * block size + its rank in the block.
+    static unsigned long long thread_rank() { return block_rank() * thread_block::size() + thread_block::thread_rank(); }
+    /// @brief Blocks in the grid.
+    static unsigned long long num_blocks() {
+        return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+    }
+    /// @brief The block's linear index in the grid (x fastest).
+    static unsigned long long block_rank() {
+        return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+    }
+    /// @brief gridDim.
+    static dim3 dim_blocks() { return gridDim; }
+    /// @brief blockIdx.
+    static dim3 block_index() { return dim3(blockIdx); }
+    /// @brief Always true here: the grid is known.
+    static bool is_valid() { return true; }
+};
+
+/// @brief The running grid.
+inline grid_group this_grid() { return grid_group(); }
 
 /// @brief group.sync(), as a free function.
 inline void sync(const thread_block& group, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
