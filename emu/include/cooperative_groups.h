@@ -16,6 +16,10 @@
 
 #include <cstddef>
 
+// cooperative_groups::thread_block and this_thread_block() (shared with the asynchronous
+// copies of chapter 8).
+#include "emu/thread_block.h"
+
 /// @cond EMU_INTERNALS
 namespace emu {
 namespace detail {
@@ -137,32 +141,6 @@ inline unsigned int atomicDec(::emu::remote_ptr<unsigned int> address, unsigned 
 
 namespace cooperative_groups {
 
-/// @brief The running thread's block: its barrier and its threads' coordinates.
-class thread_block {
-public:
-    /// @brief __syncthreads(): every thread of the block waits here for the others.
-    static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-        ::emu::detail::syncthreads(file, line);
-    }
-    /// @brief Threads in the block.
-    static unsigned int size() { return blockDim.x * blockDim.y * blockDim.z; }
-    /// @brief The same: threads in the block.
-    static unsigned int num_threads() { return size(); }
-    /// @brief The calling thread's linear index in the block (x fastest).
-    static unsigned int thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
-    /// @brief blockIdx.
-    static dim3 group_index() { return dim3(blockIdx); }
-    /// @brief threadIdx.
-    static dim3 thread_index() { return dim3(threadIdx); }
-    /// @brief blockDim.
-    static dim3 group_dim() { return blockDim; }
-    /// @brief blockDim.
-    static dim3 dim_threads() { return blockDim; }
-};
-
-/// @brief The running thread's block.
-inline thread_block this_thread_block() { return thread_block(); }
-
 /// @brief The thread block cluster of the running block (compute capability 9.0).
 class cluster_group {
 public:
@@ -263,11 +241,6 @@ public:
 /// @brief The running grid.
 inline grid_group this_grid() { return grid_group(); }
 
-/// @brief group.sync(), as a free function.
-inline void sync(const thread_block& group, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    (void)group;
-    thread_block::sync(file, line);
-}
 /// @brief group.sync(), as a free function.
 inline void sync(const cluster_group& group, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     (void)group;
