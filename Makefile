@@ -307,15 +307,17 @@ reset:
 # grade: build each chapter, and its solution when solutions/ has it (the baseline);
 # check the student's objects (guard) and run the solution's tests (the cases to expect)
 # before any student code runs; then run the tests of each chapter whose objects passed,
-# through the judge, which keeps only what the harness reports on its channel.
+# through the judge, which keeps only what the harness reports on its channel (and leaves
+# it where make status reads a chapter's last results).
 # FULL_MARKS=1: exit with 1 unless every chapter graded scores 100% (GitHub Classroom).
 solution_objects_of = $(call objects_of,$(wildcard solutions/$(call folder_of,$(1))/*.cu))
 # GRADE_BASELINE=none leaves the solution's objects out of the check (make check: the
 # solutions pass it on the general rules alone).
 grade_guard = $(TUTORIAL) guard --student $(call kernels_of,$(1)) \
 	--baseline $(if $(filter none,$(GRADE_BASELINE)),,$(if $(wildcard $(2)),$(call solution_objects_of,$(1)))) \
-	--parts $(call program_of,$(1),test) $(call chapter_code_of,$(1)) $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) \
-	--backend-parts $(BACKEND_LIBRARY) --binary $(BIN)/chapter$(1)-tests --out $(GRADE_DIR)/chapter$(1)-guard.txt >/dev/null
+	--parts $(call program_of,$(1),test) $(HARNESS_OBJECTS) \
+	--callable-parts $(call chapter_code_of,$(1)) $(GEMM_LIBRARY) $(COMMON_LIBRARY) \
+	--backend-parts $(BACKEND_LIBRARY) --binary $(or $(3),$(BIN)/chapter$(1)-tests) --out $(GRADE_DIR)/chapter$(1)-guard.txt >/dev/null
 grade:
 	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
 	@for n in $(SELECTED); do \
@@ -327,9 +329,11 @@ grade:
 	done
 	@$(foreach n,$(SELECTED),$(call grade_baseline,$(n)))
 	@for n in $(SELECTED); do \
-	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ] && [ ! -s $(GRADE_DIR)/chapter$$n-guard.txt ]; then \
+	  rm -f $(BIN)/chapter$$n-tests.results; \
+	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ] && [ -f $(GRADE_DIR)/chapter$$n-guard.txt ] && [ ! -s $(GRADE_DIR)/chapter$$n-guard.txt ]; then \
 	    $(TUTORIAL) judge --binary $(BIN)/chapter$$n-tests --results $(GRADE_DIR)/chapter$$n.results \
 	      --log $(GRADE_DIR)/chapter$$n-test.log; \
+	    ! [ -f $(GRADE_DIR)/chapter$$n.results ] || cp $(GRADE_DIR)/chapter$$n.results $(BIN)/chapter$$n-tests.results; \
 	  fi; \
 	done
 	@$(TUTORIAL) grade --dir $(GRADE_DIR) $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(if $(filter 1,$(FULL_MARKS)),--full-marks) $(SELECTED)
@@ -340,13 +344,19 @@ $(BUILD)/solutions/bin/chapter%-tests$(EXPECTED_SUFFIX): $(BUILD)/solutions/bin/
 	@$(TUTORIAL) judge --binary $< --results $@ --log $@.log
 	@grep -q '^state=finished' $@ || { echo "the solution's run did not finish: see $@.log"; rm -f $@; exit 1; }
 # One chapter's checks before any student code runs: its objects, and the solution's run.
+# The object check runs whenever the student's files compiled (each object newer than its
+# file), even if the link failed (a replaced function often fails it): its reason is the
+# better one. It reads the shared libraries from the solution's program when there is one.
 grade_baseline = \
-	if [ "$$(cat $(GRADE_DIR)/chapter$(1)-build.status)" = 0 ]; then \
-	  with_solution=$$(cat $(GRADE_DIR)/chapter$(1)-baseline-build.status 2>/dev/null); \
-	  $(call grade_guard,$(1),$(BUILD)/solutions/bin/chapter$(1)-tests) || true; \
-	  if [ "$$with_solution" = 0 ]; then \
-	    cp $(BUILD)/solutions/bin/chapter$(1)-tests$(EXPECTED_SUFFIX) $(GRADE_DIR)/chapter$(1)-expected.results; \
-	  fi; \
+	with_solution=$$(cat $(GRADE_DIR)/chapter$(1)-baseline-build.status 2>/dev/null); \
+	fresh=yes; for pair in $(join $(addsuffix :,$(call kernels_of,$(1))),$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu)); do \
+	  [ "$${pair%%:*}" -nt "$${pair\#*:}" ] || fresh=no; \
+	done; \
+	if [ $$fresh = yes ]; then \
+	  $(call grade_guard,$(1),$(BUILD)/solutions/bin/chapter$(1)-tests,$(firstword $(wildcard $(BUILD)/solutions/bin/chapter$(1)-tests $(BIN)/chapter$(1)-tests))) || true; \
+	fi; \
+	if [ "$$with_solution" = 0 ]; then \
+	  cp $(BUILD)/solutions/bin/chapter$(1)-tests$(EXPECTED_SUFFIX) $(GRADE_DIR)/chapter$(1)-expected.results; \
 	fi;
 skeletons:
 	@$(TUTORIAL) skeletons --write

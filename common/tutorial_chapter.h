@@ -11,8 +11,9 @@
 #error "TUTORIAL_CHAPTER is not defined: the Makefile defines it (-DTUTORIAL_CHAPTER=N) for the files of chapter N only"
 #endif
 
+/// @brief @p n as a string literal, unexpanded (TUTORIAL_CHAPTER_STRING expands it first).
 #define TUTORIAL_CHAPTER_STRING_(n) #n
-/// @brief The chapter's number as a string literal: "5".
+/// @brief @p n, a macro such as TUTORIAL_CHAPTER, expanded and made a string literal: "5".
 #define TUTORIAL_CHAPTER_STRING(n) TUTORIAL_CHAPTER_STRING_(n)
 /// @brief The chapter's name as make knows it, a string literal: "chapter5" (`make chapter5 test`).
 #define CHAPTER_NAME "chapter" TUTORIAL_CHAPTER_STRING(TUTORIAL_CHAPTER)

@@ -9,7 +9,8 @@
 #   - a legitimate submission using helpers, templates, printf in a kernel, <cmath>,
 #     std::min/max, a __shared__ array and cudaFuncSetAttribute scores 100%.
 # (tools/check-tools.sh grades every solution at 100% with GRADE_BASELINE=none: the object
-# check passes them on its general rules alone.)
+# check passes them on its general rules alone.) FORGERIES='tests/grading/forgeries/a.cu ...'
+# grades only those (while working on one).
 
 echo "grading that a submission cannot forge"
 
@@ -33,7 +34,8 @@ tar -C build --exclude="./$backend/chapters/bin" --exclude="./$backend/compile_c
 skeleton_text=$(python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, ".")
 from tools.tutorial.skeleton import skeleton_of
 print(skeleton_of(Path(sys.argv[1]), "1"))' "solutions/$chapter1_folder/$(basename "$student_file")")
-for forgery in tests/grading/forgeries/*.cu; do
+forgeries=(${FORGERIES:-tests/grading/forgeries/*.cu})
+for forgery in "${forgeries[@]}"; do
     name=forgery-$(basename "$forgery" .cu)
     mkdir -p "$submissions/$name/chapters/$chapter1_folder"
     if grep -q '^// whole file' "$forgery"; then
@@ -68,7 +70,7 @@ if [ "$(percent_of legitimate)" = 100% ]; then
 else
     fail "the legitimate submission scored $(percent_of legitimate), not 100%" "$(reasons_of legitimate | head -n 12)"
 fi
-for forgery in tests/grading/forgeries/*.cu; do
+for forgery in "${forgeries[@]}"; do
     name=forgery-$(basename "$forgery" .cu)
     what=$(sed -n '/^\/\/ whole file/d; s|^// ||p' "$forgery" | sed -n '1p')
     unmet=()

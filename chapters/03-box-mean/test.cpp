@@ -243,14 +243,12 @@ TEST_CASE("a refused launch is a CudaError naming the kernel", CHAPTER_TAG "[gpu
     // 65535 is the largest grid.y a GPU accepts; one row of blocks more is too many.
     const int width = 1, height = 65535 * kBoxBlockY + 1;
     tutorial::DeviceBuffer<std::uint8_t> input(height), output(height);
-    SECTION("box_mean_global") {
-        tutorial::check_launch_refused([&] { box_mean_global(input.data(), output.data(), width, height, 1); },
-                                       "box_mean_global_kernel", "box_mean.cu");
-    }
-    SECTION("box_mean_shared") {
-        tutorial::check_launch_refused([&] { box_mean_shared(input.data(), output.data(), width, height, 1); },
-                                       "box_mean_shared_kernel", "box_mean.cu");
-    }
+    // One after the other, not in sections: while the launch configuration is a TODO both
+    // fail alike, and one report says it.
+    tutorial::check_launch_refused([&] { box_mean_global(input.data(), output.data(), width, height, 1); },
+                                   "box_mean_global_kernel", "box_mean.cu");
+    tutorial::check_launch_refused([&] { box_mean_shared(input.data(), output.data(), width, height, 1); },
+                                   "box_mean_shared_kernel", "box_mean.cu");
 }
 
 // The box mean by its definition: sum the whole clamped box. The reference sums rows
@@ -361,9 +359,16 @@ TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte 
     layout.border = c.radius;
     layout.poison = 0xFF;
     layout.seed = tutorial::run_seed();
-    INFO(c << ", both images starting 1 byte into their buffers");
-    REQUIRE_MATCH(tutorial::compare_exact(std::vector<std::uint8_t>(all.begin() + 1, all.end()),
-                                          tutorial::box_mean_reference(image, c.width, c.height, c.radius), layout));
+    // A sweep of one shape: its report is as short as the others' when nothing was written.
+    tutorial::ShapeSweep sweep("box_mean_coarsened on images starting 1 byte into their buffers",
+                               tutorial::default_sweep_options(3));
+    std::ostringstream label;
+    label << c;
+    sweep.run(label.str(), {}, [&] {
+        return tutorial::compare_exact(std::vector<std::uint8_t>(all.begin() + 1, all.end()),
+                                       tutorial::box_mean_reference(image, c.width, c.height, c.radius), layout);
+    });
+    REQUIRE_SWEEP(sweep);
 }
 
 TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {

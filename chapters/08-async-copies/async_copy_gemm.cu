@@ -44,10 +44,11 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N) {
 
 // Start this thread's copies of the phase whose tiles begin at column t of A and row t of B:
 // A(row, t + threadIdx.x) into A_tile and B(t + threadIdx.y, col) into B_tile. An element
-// outside A or B is written as 0.0f by an ordinary store: an asynchronous copy only copies,
-// it cannot make a zero. The copies are not yet committed: the caller commits them.
+// outside A or B is written as 0.0f by an ordinary store. (cp.async could write the zero
+// itself, with a source size of 0, but it would still need a valid source address; the
+// store says what it does.) The copies are not yet committed: the caller commits them.
 template <int TILE>
-__device__ void start_tile_copies(float (&A_tile)[TILE][TILE], float (&B_tile)[TILE][TILE], const float* A,
+__device__ void start_tile_copies(float (*A_tile)[TILE], float (*B_tile)[TILE], const float* A,
                                   const float* B, int M, int N, int K, int row, int col, int t) {
     // TODO(chapter8): 8a, step 1. As chapter 2's loads, but for an element inside the matrix
     //   call __pipeline_memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
@@ -66,7 +67,7 @@ __device__ void start_tile_copies(float (&A_tile)[TILE][TILE], float (&B_tile)[T
 
 // The TILE products of one phase, read from a pair of tiles in shared memory.
 template <int TILE>
-__device__ float multiply_tiles(const float (&A_tile)[TILE][TILE], const float (&B_tile)[TILE][TILE], float sum) {
+__device__ float multiply_tiles(const float (*A_tile)[TILE], const float (*B_tile)[TILE], float sum) {
 #pragma unroll
     for (int k = 0; k < TILE; ++k) {
         sum += A_tile[threadIdx.y][k] * B_tile[k][threadIdx.x];
@@ -117,8 +118,8 @@ void async_double_buffered_gemm(const float* A, const float* B, float* C, int M,
 // Start this thread's copies of the phase that begins at t into the pipeline's current
 // stage: as start_tile_copies, with cuda::memcpy_async into the pipeline.
 template <int TILE>
-__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, float (&A_tile)[TILE][TILE],
-                                float (&B_tile)[TILE][TILE], const float* A, const float* B, int M, int N, int K,
+__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, float (*A_tile)[TILE],
+                                float (*B_tile)[TILE], const float* A, const float* B, int M, int N, int K,
                                 int row, int col, int t) {
     // TODO(chapter8): 8b, step 1. For an element inside the matrix,
     //   cuda::memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
@@ -201,11 +202,11 @@ using BlockBarrier = cuda::barrier<cuda::thread_scope_block>;
 // many bytes they will bring. The barrier's phase completes when all threads have arrived
 // and all those bytes have landed. Returns this thread's token for the wait.
 template <int TILE>
-__device__ BlockBarrier::arrival_token request_tiles(float (&A_tile)[TILE][TILE], float (&B_tile)[TILE][TILE],
+__device__ BlockBarrier::arrival_token request_tiles(float (*A_tile)[TILE], float (*B_tile)[TILE],
                                                      const CUtensorMap& A_map, const CUtensorMap& B_map,
                                                      BlockBarrier& filled, int t, bool issuer) {
     // TODO(chapter8): 8c, step 2. If issuer:
-    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(&A_tile, &A_map,
+    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(A_tile, &A_map,
     //   t, blockIdx.y * TILE, filled) (coordinates: column first, then row), the same for
     //   B's tile at column blockIdx.x * TILE, row t; then return
     //   cuda::device::barrier_arrive_tx(filled, 1, bytes of both tiles). Every other thread
@@ -228,8 +229,8 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
 #else
     // The Tensor Memory Accelerator writes shared memory in 16-byte units from a
     // 128-byte-aligned destination.
-    alignas(128) __shared__ float A_tiles[STAGES][TILE][TILE];
-    alignas(128) __shared__ float B_tiles[STAGES][TILE][TILE];
+    __shared__ alignas(128) float A_tiles[STAGES][TILE][TILE];
+    __shared__ alignas(128) float B_tiles[STAGES][TILE][TILE];
     __shared__ BlockBarrier filled[STAGES];
     const int col = blockIdx.x * TILE + threadIdx.x;
     const int row = blockIdx.y * TILE + threadIdx.y;

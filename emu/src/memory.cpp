@@ -182,17 +182,24 @@ Bounds cast_bounds(const void* pointer, const char*& name) {
     }
     if (current_block != nullptr && pointer != nullptr) {
         const BlockRun& b = *current_block;
-        for (const SharedVariable& v : b.variables) {
-            const auto begin = reinterpret_cast<std::uintptr_t>(v.address);
-            if (at >= begin && at <= begin + v.bytes) {
-                name = v.name;
-                return Bounds{begin, begin + v.bytes, nullptr, v.name};
+        // Variables lie side by side in the arena, so the end of one is often the start of
+        // the next: a pointer strictly inside one is found first, one at an end only after.
+        for (const bool at_end : {false, true}) {
+            const auto holds = [&](std::uintptr_t begin, std::size_t bytes) {
+                return at_end ? at == begin + bytes : at >= begin && at < begin + bytes;
+            };
+            for (const SharedVariable& v : b.variables) {
+                const auto begin = reinterpret_cast<std::uintptr_t>(v.address);
+                if (holds(begin, v.bytes)) {
+                    name = v.name;
+                    return Bounds{begin, begin + v.bytes, nullptr, v.name};
+                }
             }
-        }
-        const auto dynamic = reinterpret_cast<std::uintptr_t>(b.dynamic_base);
-        if (b.dynamic_bytes > 0 && at >= dynamic && at <= dynamic + b.dynamic_bytes) {
-            name = "extern __shared__ memory";
-            return Bounds{dynamic, dynamic + b.dynamic_bytes, nullptr, name};
+            const auto dynamic = reinterpret_cast<std::uintptr_t>(b.dynamic_base);
+            if (b.dynamic_bytes > 0 && holds(dynamic, b.dynamic_bytes)) {
+                name = "extern __shared__ memory";
+                return Bounds{dynamic, dynamic + b.dynamic_bytes, nullptr, name};
+            }
         }
     }
     // Local arrays, host memory: only the alignment is checked.

@@ -47,10 +47,11 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N) {
 
 // Start this thread's copies of the phase whose tiles begin at column t of A and row t of B:
 // A(row, t + threadIdx.x) into A_tile and B(t + threadIdx.y, col) into B_tile. An element
-// outside A or B is written as 0.0f by an ordinary store: an asynchronous copy only copies,
-// it cannot make a zero. The copies are not yet committed: the caller commits them.
+// outside A or B is written as 0.0f by an ordinary store. (cp.async could write the zero
+// itself, with a source size of 0, but it would still need a valid source address; the
+// store says what it does.) The copies are not yet committed: the caller commits them.
 template <int TILE>
-__device__ void start_tile_copies(float (&A_tile)[TILE][TILE], float (&B_tile)[TILE][TILE], const float* A,
+__device__ void start_tile_copies(float (*A_tile)[TILE], float (*B_tile)[TILE], const float* A,
                                   const float* B, int M, int N, int K, int row, int col, int t) {
     // BEGIN SOLUTION: 8a, step 1. As chapter 2's loads, but for an element inside the matrix
     //   call __pipeline_memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
@@ -87,7 +88,7 @@ __device__ void start_tile_copies(float (&A_tile)[TILE][TILE], float (&B_tile)[T
 
 // The TILE products of one phase, read from a pair of tiles in shared memory.
 template <int TILE>
-__device__ float multiply_tiles(const float (&A_tile)[TILE][TILE], const float (&B_tile)[TILE][TILE], float sum) {
+__device__ float multiply_tiles(const float (*A_tile)[TILE], const float (*B_tile)[TILE], float sum) {
 #pragma unroll
     for (int k = 0; k < TILE; ++k) {
         sum += A_tile[threadIdx.y][k] * B_tile[k][threadIdx.x];
@@ -120,12 +121,12 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
     //| (void)A_tiles;
     //| (void)B_tiles;
     //| (void)phases;
-    start_tile_copies(A_tiles[0], B_tiles[0], A, B, M, N, K, row, col, 0);
+    start_tile_copies<TILE>(A_tiles[0], B_tiles[0], A, B, M, N, K, row, col, 0);
     __pipeline_commit();
     for (int phase = 0; phase < phases; ++phase) {
         const int stage = phase % 2;
         if (phase + 1 < phases) {
-            start_tile_copies(A_tiles[1 - stage], B_tiles[1 - stage], A, B, M, N, K, row, col, (phase + 1) * TILE);
+            start_tile_copies<TILE>(A_tiles[1 - stage], B_tiles[1 - stage], A, B, M, N, K, row, col, (phase + 1) * TILE);
         }
         // Possibly an empty batch: it keeps "every batch but the newest" meaning "up to
         // this phase" in the last phase too.
@@ -133,7 +134,7 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
         __pipeline_wait_prior(1);
         // Barrier 1: every thread's copies (and zeros) of this stage have landed.
         __syncthreads();
-        sum = multiply_tiles(A_tiles[stage], B_tiles[stage], sum);
+        sum = multiply_tiles<TILE>(A_tiles[stage], B_tiles[stage], sum);
         // Barrier 2: nobody starts copies into this stage (next phase but one) while a
         // slower thread still reads it.
         __syncthreads();
@@ -157,8 +158,8 @@ void async_double_buffered_gemm(const float* A, const float* B, float* C, int M,
 // Start this thread's copies of the phase that begins at t into the pipeline's current
 // stage: as start_tile_copies, with cuda::memcpy_async into the pipeline.
 template <int TILE>
-__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, float (&A_tile)[TILE][TILE],
-                                float (&B_tile)[TILE][TILE], const float* A, const float* B, int M, int N, int K,
+__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, float (*A_tile)[TILE],
+                                float (*B_tile)[TILE], const float* A, const float* B, int M, int N, int K,
                                 int row, int col, int t) {
     // BEGIN SOLUTION: 8b, step 1. For an element inside the matrix,
     //   cuda::memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
@@ -231,12 +232,12 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
         for (; fetched < phases && fetched < phase + STAGES; ++fetched) {
             pipeline.producer_acquire();  // waits until every thread released this stage
             const int stage = fetched % STAGES;
-            copy_tiles_into(pipeline, A_tiles[stage], B_tiles[stage], A, B, M, N, K, row, col, fetched * TILE);
+            copy_tiles_into<TILE>(pipeline, A_tiles[stage], B_tiles[stage], A, B, M, N, K, row, col, fetched * TILE);
             pipeline.producer_commit();
         }
         pipeline.consumer_wait();  // every thread's copies of the oldest stage have landed
         const int stage = phase % STAGES;
-        sum = multiply_tiles(A_tiles[stage], B_tiles[stage], sum);
+        sum = multiply_tiles<TILE>(A_tiles[stage], B_tiles[stage], sum);
         pipeline.consumer_release();
     }
     // END SOLUTION
@@ -276,11 +277,11 @@ using BlockBarrier = cuda::barrier<cuda::thread_scope_block>;
 // many bytes they will bring. The barrier's phase completes when all threads have arrived
 // and all those bytes have landed. Returns this thread's token for the wait.
 template <int TILE>
-__device__ BlockBarrier::arrival_token request_tiles(float (&A_tile)[TILE][TILE], float (&B_tile)[TILE][TILE],
+__device__ BlockBarrier::arrival_token request_tiles(float (*A_tile)[TILE], float (*B_tile)[TILE],
                                                      const CUtensorMap& A_map, const CUtensorMap& B_map,
                                                      BlockBarrier& filled, int t, bool issuer) {
     // BEGIN SOLUTION: 8c, step 2. If issuer:
-    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(&A_tile, &A_map,
+    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(A_tile, &A_map,
     //   t, blockIdx.y * TILE, filled) (coordinates: column first, then row), the same for
     //   B's tile at column blockIdx.x * TILE, row t; then return
     //   cuda::device::barrier_arrive_tx(filled, 1, bytes of both tiles). Every other thread
@@ -296,12 +297,12 @@ __device__ BlockBarrier::arrival_token request_tiles(float (&A_tile)[TILE][TILE]
     if (issuer) {
         // Coordinates in elements, innermost (the column) first. A box that reaches past
         // the matrix is filled with zeros by the hardware.
-        cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(&A_tile, &A_map, t, blockIdx.y * TILE,
+        cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(A_tile, &A_map, t, blockIdx.y * TILE,
                                                                               filled);
-        cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(&B_tile, &B_map, blockIdx.x * TILE, t,
+        cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(B_tile, &B_map, blockIdx.x * TILE, t,
                                                                               filled);
         // A whole box always arrives, zeros included: the bytes are those of both tiles.
-        return cuda::device::barrier_arrive_tx(filled, 1, sizeof(A_tile) + sizeof(B_tile));
+        return cuda::device::barrier_arrive_tx(filled, 1, 2 * TILE * TILE * sizeof(float));
     }
 #endif
     return filled.arrive();
@@ -317,8 +318,8 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
 #else
     // The Tensor Memory Accelerator writes shared memory in 16-byte units from a
     // 128-byte-aligned destination.
-    alignas(128) __shared__ float A_tiles[STAGES][TILE][TILE];
-    alignas(128) __shared__ float B_tiles[STAGES][TILE][TILE];
+    __shared__ alignas(128) float A_tiles[STAGES][TILE][TILE];
+    __shared__ alignas(128) float B_tiles[STAGES][TILE][TILE];
     __shared__ BlockBarrier filled[STAGES];
     const int col = blockIdx.x * TILE + threadIdx.x;
     const int row = blockIdx.y * TILE + threadIdx.y;
@@ -350,16 +351,16 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
 
     BlockBarrier::arrival_token tokens[STAGES];
     for (int phase = 0; phase < STAGES && phase < phases; ++phase) {
-        tokens[phase] = request_tiles(A_tiles[phase], B_tiles[phase], A_map, B_map, filled[phase], phase * TILE, issuer);
+        tokens[phase] = request_tiles<TILE>(A_tiles[phase], B_tiles[phase], A_map, B_map, filled[phase], phase * TILE, issuer);
     }
     for (int phase = 0; phase < phases; ++phase) {
         const int stage = phase % STAGES;
         filled[stage].wait(std::move(tokens[stage]));  // both tiles of this phase have landed
-        sum = multiply_tiles(A_tiles[stage], B_tiles[stage], sum);
+        sum = multiply_tiles<TILE>(A_tiles[stage], B_tiles[stage], sum);
         // Nobody refills this stage while a slower thread still reads it.
         __syncthreads();
         if (phase + STAGES < phases) {
-            tokens[stage] = request_tiles(A_tiles[stage], B_tiles[stage], A_map, B_map, filled[stage],
+            tokens[stage] = request_tiles<TILE>(A_tiles[stage], B_tiles[stage], A_map, B_map, filled[stage],
                                           (phase + STAGES) * TILE, issuer);
         }
     }

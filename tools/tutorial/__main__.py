@@ -91,6 +91,7 @@ def main() -> int:
         sub.add_argument(f"--{name}", nargs="+", required=True)
     sub.add_argument("--baseline", nargs="*", default=[])
     sub.add_argument("--backend-parts", nargs="*", default=[])
+    sub.add_argument("--callable-parts", nargs="*", default=[])
     sub.add_argument("--binary", required=True)
     sub.add_argument("--out", required=True)
     sub = command("judge", judge.judge)

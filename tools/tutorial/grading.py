@@ -157,17 +157,19 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
     check, and what the judge kept of the run (only what the harness sent on its channel)."""
     name = chapter.name
     built = BuildOutcome.read(folder, chapter)
-    if not built.builds:
-        error = first_compile_error(built.log, chapter)
-        return ChapterGrade(chapter, [], f"does not build: {error}", built.log)
     guard_file = folder / f"{name}-guard.txt"
     refusals = _refusals(folder, chapter)
-    if refusals is None:
-        return ChapterGrade(chapter, [], "the object check of your files did not run: counts as 0", "")
+    # The object check reads the student's objects even when the link failed: a replaced
+    # function often makes it fail, and the check names what was replaced.
     if refusals:
         more = f" (and {len(refusals) - 1} more, in {guard_file})" if len(refusals) > 1 else ""
         return ChapterGrade(chapter, [], f"refused, the tests were not run: {refusals[0]}{more}",
                             "\n".join(refusals))
+    if not built.builds:
+        error = first_compile_error(built.log, chapter)
+        return ChapterGrade(chapter, [], f"does not build: {error}", built.log)
+    if refusals is None:
+        return ChapterGrade(chapter, [], "the object check of your files did not run: counts as 0", "")
     log_file = folder / f"{name}-test.log"
     output = log_file.read_text(errors="replace") if log_file.exists() else ""
     path = folder / f"{name}.results"

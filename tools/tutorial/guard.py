@@ -22,23 +22,23 @@ files or run commands. Each object compiled from a student file (on either backe
    except files, threads, processes, signals and the ways to end a program; the CUDA
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
    that its translation calls, namespaces emu::detail and emu::traffic::detail); and
-   common/'s functions (its archives) other than those whose names say "reference" and
-   the test-case machinery (members named *cases*, which run the reference). Never
-   the chapter's reference code (its .cpp files), the test program, the harness, Catch2,
-   or the CPU backend's controls (emu::set_schedules and the like).
+   the functions of common/ and of the chapter's own .cpp files other than its references
+   (every function whose name says "reference": a chapter names its references so) and
+   the test-case machinery (members named *cases*, which run the reference). Never the
+   test program, the harness, Catch2, or the CPU backend's controls (emu::set_schedules
+   and the like).
 3. run nothing before main that could precede the grader's channel: no constructor or
    destructor with a priority (.init_array.N, .fini_array.N), no .preinit_array, .ctors,
    .dtors, .init or .fini section. Static initialisers of default priority (the CPU
    backend makes some) run after the harness has taken its channel.
 4. hold no system-call instruction (syscall, sysenter, int) in its machine code.
 
-  guard --backend B --student OBJ.. --baseline OBJ.. --parts OBJ_OR_ARCHIVE..
-        [--backend-parts OBJ..] --binary PROGRAM --out FILE
+  guard --backend B --student OBJ.. [--baseline OBJ..] --parts OBJ.. --callable-parts
+        OBJ_OR_ARCHIVE.. [--backend-parts OBJ..] --binary PROGRAM --out FILE
 
---parts: the test program's other objects and archives (its test.o, the chapter's own
-.cpp files, which are its references, the harness, common/'s archives); only common/'s
-archives' symbols whose names do not contain "reference" may be called. --backend-parts:
-the CPU backend's objects. --binary: a program linked from the same parts and trusted
+--parts: the test program's objects that student code may not call (its test.o, the
+harness); --callable-parts: those it may call but for their references (the chapter's own
+.cpp files, common/'s archives); --backend-parts: the CPU backend's objects. --binary: a program linked from the same parts and trusted
 (the solution's), whose shared libraries ldd lists.
 
 writes FILE: one line per finding, "refused: <reason>", or nothing when the objects pass;
@@ -175,12 +175,12 @@ def short_name(readable: str) -> str:
 
 
 def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_parts: list[Path],
-          binary: Path, backend: str) -> list[str]:
+          binary: Path, backend: str, callable_parts: list[Path] = ()) -> list[str]:
     defined_elsewhere: dict[str, str] = {}  # name -> which part defines it
     defined_by_objects: set[str] = set()
     callable_project: set[str] = set()  # common/'s functions, but not its references
     backend_names: set[str] = set()
-    for part in parts + backend_parts:
+    for part in list(parts) + list(callable_parts) + list(backend_parts):
         for member, syms in archive_members(part).items():
             owner = f"{part}({member})" if part.suffix == ".a" else str(part)
             for name, kind in syms:
@@ -190,7 +190,7 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                 defined_by_objects.add(name)
                 if part in backend_parts:
                     backend_names.add(name)
-                elif part.suffix == ".a" and "reference" not in name.lower() and "cases" not in member:
+                elif part in callable_parts and "reference" not in name.lower() and "cases" not in member:
                     # The test-case machinery (common/gemm/gemm_cases.cpp) runs the reference
                     # and reports on it: the tests' to call, not the student's.
                     callable_project.add(name)
@@ -222,6 +222,11 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
         if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
             return True
         if backend == "cuda" and (name in cuda_runtime or name.startswith("__cuda")):
+            return True
+        if backend == "cuda" and name == "exit":
+            # nvcc gives every __device__ function of external linkage a host body that
+            # calls exit(1). A student's call of exit ends the run before the harness
+            # reports its end, which the judge scores 0 and names.
             return True
         text = SPECIAL.sub("", readable.get(name, name))
         if ALLOWED_CXX.match(text) and not REFUSED_CXX.match(text):
@@ -270,7 +275,7 @@ def guard(args) -> int:
     try:
         findings = check([Path(p) for p in args.student], [Path(p) for p in args.baseline],
                          [Path(p) for p in args.parts], [Path(p) for p in args.backend_parts],
-                         Path(args.binary), args.backend)
+                         Path(args.binary), args.backend, [Path(p) for p in args.callable_parts])
     except CheckError as error:
         Path(args.out).write_text(f"refused: the object check could not run: {error}\n")
         print(f"guard: {error}")

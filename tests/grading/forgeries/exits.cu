@@ -1,5 +1,5 @@
 // Ends the run early, each way the C and C++ libraries offer, once a test has started.
-// expect: calls or uses exit
+// expect: calls or uses _?exit
 // expect: calls or uses _exit
 // expect: calls or uses quick_exit
 // expect: calls or uses abort

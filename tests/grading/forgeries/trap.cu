@@ -1,6 +1,6 @@
-// Ends the run early with no library call at all: the first call of the test program's
-// kernels raises SIGILL from a static initializer of default priority (allowed: the
-// harness has taken its channel), so no result is ever reported.
+// Ends the run early with no library call at all: a static initializer of default
+// priority (allowed: the harness has taken its channel by then) raises SIGILL, so no
+// result is ever reported.
 // expect: (crashed|ended|killed)
 namespace {
 int trap_at_start() {
