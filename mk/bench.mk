@@ -16,14 +16,15 @@ SANITIZE_OUTPUT := build/sanitize/$(TREE)
 REQUIRE_GPU := bash tools/require-gpu.sh
 
 # ---- Benchmarks ------------------------------------------------------------------------
-# A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/,
+# A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/, whose
+# .cu files, such as the CUB histogram chapter 9 times, nvcc compiles,
 # and common/gemm/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS and a GPU, so only benchmarks link it. A benchmark may time another
 # chapter's reference solution as its baseline (chapter 2 compares with chapter 1's naive
 # kernel): every reference solution is in SOLUTIONS_LIBRARY, linked after the chapter's
 # own kernels, so the linker takes from it only what the chapter does not define.
 BENCH_LIBRARY := $(BUILD)/libbenchmark.a
 SOLUTIONS_LIBRARY := $(BUILD)/libsolutions.a
-$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/gemm/*_benchmark.cpp))
+$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/benchmark/*.cu common/gemm/*_benchmark.cpp))
 $(SOLUTIONS_LIBRARY): $(call objects_of,$(wildcard solutions/*/*.cu))
 
 # OpenBLAS, optional: a bench.cpp may time it as the CPU's best (chapter 1 does), inside
