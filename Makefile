@@ -22,11 +22,15 @@ endif
 include mk/toolchain.mk  # finds nvcc, the GPU (if any), Catch2, and the default backend
 
 # ---- The chapters ----------------------------------------------------------------------
-# chapters/registry is the one list of chapters: "number folder title" per line. This is
-# the only place make reads it. CHAPTERS is the numbers; folder_of gives a number's folder.
-REGISTRY := $(shell awk '!/^\#/ && NF {print $$1 ":" $$2}' chapters/registry)
+# chapters/registry is the one list of chapters: "number folder [borrows=N,...] title" per
+# line. This is the only place make reads it. CHAPTERS is the numbers; folder_of gives a
+# number's folder, borrows_of the chapters whose reference solutions its benchmark times.
+REGISTRY := $(shell awk '!/^\#/ && NF { b = ""; for (i = 3; i <= NF && $$i ~ /=/; i++) \
+              if ($$i ~ /^borrows=/) b = substr($$i, 9); print $$1 ":" $$2 ":" b }' chapters/registry)
 CHAPTERS := $(foreach entry,$(REGISTRY),$(firstword $(subst :, ,$(entry))))
-folder_of = $(word 2,$(subst :, ,$(filter $(1):%,$(REGISTRY))))
+registry_field = $(word $(2),$(subst :, ,$(filter $(1):%,$(REGISTRY))))
+folder_of = $(call registry_field,$(1),2)
+borrows_of = $(subst $(comma), ,$(call registry_field,$(1),3))
 
 # `make chapter2 test` names chapter 2 for the verb `test`; a verb with no chapter named
 # means every chapter.  `make chapter2` alone builds chapter 2.
@@ -48,10 +52,25 @@ BIN := $(BUILD)/$(TREE)/bin
 # so `make chapter1 test CXXFLAGS=-O0` changes the optimisation and nothing else.
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-INCLUDES := -Icommon -Itests/harness $(foreach n,$(CHAPTERS),-Ichapters/$(call folder_of,$(n)))
-BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(INCLUDES) $(CATCH_CFLAGS)
-BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(INCLUDES)
-
+# A chapter sees only itself: its folder and the shared library. A file of chapter N (in
+# chapters/ or solutions/) is compiled with chapter_flags: chapters/NN-name first on the
+# include path (a solution includes its own chapter's header), the chapter's number for
+# tutorial_chapter.h, and, for its bench.cpp only, the folders of the chapters it borrows.
+SHARED_INCLUDES := -Icommon -Itests/harness
+BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
+BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
+# chapter_in PATH: the number of the chapter whose folder PATH lies in, if any.
+chapter_in = $(firstword $(foreach n,$(CHAPTERS),$(if $(findstring /$(call folder_of,$(n))/,/$(1)),$(n))))
+chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1)
+chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chapter_in,$(1))) \
+                  $(if $(filter bench.cpp,$(notdir $(1))),$(foreach b,$(call borrows_of,$(call chapter_in,$(1))),-Ichapters/$(call folder_of,$(b)))))
+# A chapter's objects also depend on a record of its flags, rewritten when its registry
+# line changes (a new number, a new borrowing), so that only that chapter rebuilds.
+chapter_record = $(if $(call chapter_in,$(1)),$(BUILD)/chapter-flags/$(call folder_of,$(call chapter_in,$(1))).txt)
+$(BUILD)/chapter-flags/%.txt: FORCE
+	@mkdir -p $(@D)
+	@echo '$(foreach n,$(CHAPTERS),$(if $(filter $*,$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))))' | cmp -s - $@ || \
+	 echo '$(foreach n,$(CHAPTERS),$(if $(filter $*,$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))))' > $@
 
 # ---- One rule per kind of source -------------------------------------------------------------
 # Objects mirror the source tree: chapters/02-tiled-gemm/test.cpp -> build/emu/chapters/02-tiled-gemm/test.o.
@@ -70,12 +89,12 @@ COMPILE_DB := build/$(BACKEND)/compile_commands
 compile_commands.json:
 	@python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true
 
-$(BUILD)/%.o: %.cpp $(FLAGS_RECORD)
-	$(call run_compiler,CXX   $<,$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@,$<)
+$(BUILD)/%.o: %.cpp $(FLAGS_RECORD) $$(call chapter_record,$$*)
+	$(call run_compiler,CXX   $<,$(CXX) $(call chapter_flags,$<) $(BUILD_CXXFLAGS) $(CXXFLAGS) -c $< -o $@,$<)
 
 ifeq ($(BACKEND),cuda)
-$(BUILD)/%.o: %.cu $(FLAGS_RECORD)
-	$(call run_compiler,NVCC  $<,$(NVCC) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@,$<)
+$(BUILD)/%.o: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
+	$(call run_compiler,NVCC  $<,$(NVCC) $(call chapter_flags,$<) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@,$<)
 endif
 
 $(BUILD)/%.a:

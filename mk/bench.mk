@@ -16,16 +16,17 @@ SANITIZE_OUTPUT := build/sanitize/$(TREE)
 REQUIRE_GPU := bash tools/require-gpu.sh
 
 # ---- Benchmarks ------------------------------------------------------------------------
-# A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/, whose
-# .cu files, such as the CUB histogram chapter 9 times, nvcc compiles,
-# and common/gemm/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS and a GPU, so only benchmarks link it. A benchmark may time another
-# chapter's reference solution as its baseline (chapter 2 compares with chapter 1's naive
-# kernel): every reference solution is in SOLUTIONS_LIBRARY, linked after the chapter's
-# own kernels, so the linker takes from it only what the chapter does not define.
+# A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/,
+# whose .cu files, such as the CUB histogram chapter 9 times, nvcc compiles,
+# and common/gemm/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS
+# and a GPU, so only benchmarks link it. A benchmark may time an earlier chapter's reference
+# solution as its baseline (chapter 2 compares with chapter 1's naive kernel): its registry
+# line says so (borrows=1), its bench.cpp then sees that chapter's folder too, and that
+# chapter's solution is compiled as that chapter's own (chapter_flags) and linked in,
+# whatever the state of the student's copy of it.
 BENCH_LIBRARY := $(BUILD)/libbenchmark.a
-SOLUTIONS_LIBRARY := $(BUILD)/libsolutions.a
 $(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/benchmark/*.cu common/gemm/*_benchmark.cpp))
-$(SOLUTIONS_LIBRARY): $(call objects_of,$(wildcard solutions/*/*.cu))
+borrowed_kernels_of = $(foreach b,$(call borrows_of,$(1)),$(call objects_of,$(wildcard solutions/$(call folder_of,$(b))/*.cu)))
 
 # OpenBLAS, optional: a bench.cpp may time it as the CPU's best (chapter 1 does), inside
 # #if defined(TUTORIAL_HAVE_OPENBLAS). Looked for once, and only when a benchmark is built:
@@ -35,7 +36,7 @@ HAVE_OPENBLAS = $(eval HAVE_OPENBLAS := $(shell printf '\043include <cblas.h>\n'
 $(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
 
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
-                       $(SOLUTIONS_LIBRARY) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
+                       $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
 	$(call link,-lcublas $(if $(HAVE_OPENBLAS),-lopenblas))
 
 BENCH_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call folder_of,$(n))/bench.cpp),$(n)))

@@ -58,12 +58,12 @@ ifeq ($(HAVE_NVCC),)
   BACKEND_CHOICE += Without nvcc, nobody checks that nvcc would compile your .cu files: install the CUDA Toolkit for that.
 endif
 
-$(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD)
-	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o,)
+$(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
+	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(call chapter_flags,$<) $(SHARED_INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o,)
 	@rm -f $@.o && touch $@
 
-$(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $(FLAGS_RECORD) mk/emu.mk
-	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@,$<)
+$(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $(FLAGS_RECORD) $$(call chapter_record,$$*) mk/emu.mk
+	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(call chapter_flags,$*) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@,$<)
 
 # Installing or removing Boost.Context switches the fibers: rebuild the runtime then.
 EMU_FIBER_RECORD := $(BUILD)/emu/fibers.txt

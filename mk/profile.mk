@@ -44,15 +44,15 @@ launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occ
 # that look at the counts (the driver, the profiler's tests) compiled to see the counters.
 # -g: the profiler names access sites by file:line from the debug information.
 ifeq ($(BACKEND),emu)
-$(PROFILE_EMU)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) mk/profile.mk
+$(PROFILE_EMU)/%.o: $(BUILD)/%.cu.cpp $(FLAGS_RECORD) $$(call chapter_record,$$*) mk/profile.mk
 	@mkdir -p $(@D)
 	@echo "  CXX   $*.cu (for the CPU, counting accesses)"
-	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -g -DEMU_PROFILE $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
+	@$(CXX) $(call chapter_flags,$*) $(BUILD_CXXFLAGS) $(CXXFLAGS) -g -DEMU_PROFILE $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@
 
-$(PROFILE_EMU)/%.o: %.cpp $(FLAGS_RECORD) mk/profile.mk
+$(PROFILE_EMU)/%.o: %.cpp $(FLAGS_RECORD) $$(call chapter_record,$$*) mk/profile.mk
 	@mkdir -p $(@D)
 	@echo "  CXX   $< (reading the counts)"
-	@$(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) -DEMU_BACKEND_TRAFFIC -c $< -o $@
+	@$(CXX) $(call chapter_flags,$<) $(BUILD_CXXFLAGS) $(CXXFLAGS) -DEMU_BACKEND_TRAFFIC -c $< -o $@
 
 profile_kernels_of = $(patsubst $(BUILD)/%,$(PROFILE_EMU)/%,$(call kernels_of,$(1)))
 $(BIN)/chapter%-profile: $$(call profile_kernels_of,$$*) $(PROFILE_EMU)/chapters/$$(call folder_of,$$*)/profile.o \
@@ -93,7 +93,7 @@ define ptxas_recipe
 @if [ -n "$(PROFILE_HAVE_NVCC)" ]; then \
   echo "  PTXAS $(1) ($(PROFILE_ARCH), registers per thread)"; \
   for source in $(filter %.cu,$^); do \
-    $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(INCLUDES) -c $$source -o /dev/null 2>&1 || exit 1; \
+    $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(call chapter_flags,$(firstword $(filter %.cu,$^))) $(SHARED_INCLUDES) -c $$source -o /dev/null 2>&1 || exit 1; \
   done > $@; \
 else : > $@; fi
 endef

@@ -1,6 +1,7 @@
 // Chapter 1 demo: multiply two small integer matrices with your naive_gemm and show
 // the result beside the CPU's.  Run it with `make chapter1 run`.
 #include "naive_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "gemm/gemm_reference.h"
@@ -42,7 +43,7 @@ int main() {
         std::printf("Launched %u x %u blocks of %u x %u threads for %d elements of C.\n", launch.grid.x,
                     launch.grid.y, launch.block.x, launch.block.y, M * N);
         std::printf(wrong == 0 ? "All %d elements match the CPU.\n" : "%d of the elements differ from the CPU: run "
-                                                                      "`make chapter1 test` to see which.\n",
+                                                                      "`make " CHAPTER_NAME " test` to see which.\n",
                     wrong == 0 ? M * N : wrong);
         return wrong == 0 ? 0 : 1;
     } catch (const std::exception& error) {

@@ -2,6 +2,7 @@
 // block, so every thread computes an element and the counts are those of the formulas:
 // each multiply-add loads one element of A and one of B from global memory).
 #include "naive_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -12,7 +13,7 @@ int main(int argc, char** argv) {
     const tutorial::DeviceBuffer<float> A(tutorial::random_floats(M * K, 1));
     const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
     tutorial::DeviceBuffer<float> C(M * N);
-    tutorial::profile::Chapter chapter{1, "01-naive-gemm", "M = N = K = 128", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
     chapter.variants.push_back({"one thread per element of C", "naive_gemm_kernel", 2.0 * M * N * K,
                                 [&] { naive_gemm(A.data(), B.data(), C.data(), M, N, K); }});
     return tutorial::profile::run(argc, argv, chapter);

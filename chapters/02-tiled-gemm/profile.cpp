@@ -2,6 +2,7 @@
 // M = N = K = 128 (a multiple of both tiles: every tile is full, so each element of A and
 // B is loaded from global memory N / TILE and M / TILE times).
 #include "tiled_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -12,7 +13,7 @@ int main(int argc, char** argv) {
     const tutorial::DeviceBuffer<float> A(tutorial::random_floats(M * K, 1));
     const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
     tutorial::DeviceBuffer<float> C(M * N);
-    tutorial::profile::Chapter chapter{2, "02-tiled-gemm", "M = N = K = 128", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
     for (int tile : {16, 32}) {
         chapter.variants.push_back({std::to_string(tile) + " x " + std::to_string(tile) + " tiles in shared memory",
                                     "tiled_gemm_kernel<" + std::to_string(tile) + ">", 2.0 * M * N * K,

@@ -1,5 +1,6 @@
 // Chapter 2 tests: tiled GEMM in shared memory.  Run them with `make chapter2 test`.
 #include "tiled_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "expect.h"
@@ -17,33 +18,33 @@
 
 using tutorial::GemmShape;
 
-TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", "[chapter2][graded]") {
+TEST_CASE("tiled_gemm_launch_config gives one tile x tile block per tile of C", CHAPTER_TAG "[graded]") {
     const int tile = GENERATE(16, 32);
     INFO("tile " << tile);
     tutorial::check_launch_covers([tile](int M, int N) { return tiled_gemm_launch_config(M, N, tile); }, tile);
 }
 
-TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", "[chapter2][gpu][graded]") {
+TEST_CASE("tiled_gemm matches the CPU reference for every shape, at TILE 16 and 32", CHAPTER_TAG "[gpu][graded]") {
     // One report for all the shapes at both tiles: the first failing one in full, then a
     // line each, then what the failing shapes share.
-    REQUIRE_SWEEP(tutorial::sweep_gemm_shapes("tiled_gemm", 2, {16, 32}, "tile", [](int tile) {
+    REQUIRE_SWEEP(tutorial::sweep_gemm_shapes("tiled_gemm", TUTORIAL_CHAPTER, {16, 32}, "tile", [](int tile) {
         return tutorial::GemmFunction([tile](const float* A, const float* B, float* C, int M, int N, int K) {
             tiled_gemm(A, B, C, M, N, K, tile);
         });
     }));
 }
 
-TEST_CASE("tiled_gemm uses TILE 16 when none is named", "[chapter2][gpu][graded]") {
+TEST_CASE("tiled_gemm uses TILE 16 when none is named", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE(kDefaultTile == 16);
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { tiled_gemm(A, B, C, M, N, K); };
     const GemmShape shape{33, 35, 37};
-    tutorial::ShapeSweep sweep("tiled_gemm with no tile named", tutorial::default_sweep_options(2));
+    tutorial::ShapeSweep sweep("tiled_gemm with no tile named", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     sweep.run("M=33 N=35 K=37", {}, [&] { return tutorial::run_gemm_case(gemm, shape, kDefaultTile); },
               tutorial::gemm_ownership(shape, kDefaultTile));
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("tiled_gemm rejects bad sizes, null pointers and tiles other than 16 and 32", "[chapter2]") {
+TEST_CASE("tiled_gemm rejects bad sizes, null pointers and tiles other than 16 and 32", CHAPTER_TAG) {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { tiled_gemm(A, B, C, M, N, K); };
     tutorial::check_gemm_rejects_bad_arguments(gemm, "tiled_gemm");
     float dummy = 0.0f;
@@ -51,7 +52,7 @@ TEST_CASE("tiled_gemm rejects bad sizes, null pointers and tiles other than 16 a
                         "tiled_gemm: argument tile must be 16 or 32, got 8");
 }
 
-TEST_CASE("tiled_gemm reports a failed launch as a CudaError naming the kernel", "[chapter2][gpu]") {
+TEST_CASE("tiled_gemm reports a failed launch as a CudaError naming the kernel", CHAPTER_TAG "[gpu]") {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) { tiled_gemm(A, B, C, M, N, K); };
     tutorial::check_too_many_block_rows_is_a_cuda_error(gemm, kDefaultTile, "tiled_gemm_kernel", "tiled_gemm.cu");
 }
@@ -117,7 +118,7 @@ std::string writes_outside(const PlacedView& view, const std::vector<float>& bef
 
 }  // namespace
 
-TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix of C", "[chapter2][graded]") {
+TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix of C", CHAPTER_TAG "[graded]") {
     float dummy = 0.0f;
     tutorial::check_launch_covers(
         [&dummy](int M, int N) { return matrix_view_gemm_launch_config(Matrix{N, M, N + 3, &dummy}); },
@@ -125,9 +126,9 @@ TEST_CASE("matrix_view_gemm_launch_config gives one 16 x 16 block per sub-matrix
 }
 
 TEST_CASE("matrix_view_gemm multiplies views at odd offsets inside larger matrices, touching nothing else",
-          "[chapter2][gpu][graded]") {
+          CHAPTER_TAG "[gpu][graded]") {
     // One report for all the shapes: the first failing one in full, then a line each.
-    tutorial::ShapeSweep sweep("matrix_view_gemm on views", tutorial::default_sweep_options(2));
+    tutorial::ShapeSweep sweep("matrix_view_gemm on views", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const GemmShape& shape : tutorial::gemm_test_shapes(kMatrixViewBlock)) {
         const auto [M, N, K] = shape;
         std::ostringstream label;
@@ -173,7 +174,7 @@ TEST_CASE("matrix_view_gemm multiplies views at odd offsets inside larger matric
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", "[chapter2][gpu][graded]") {
+TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", CHAPTER_TAG "[gpu][graded]") {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
         matrix_view_gemm(Matrix{K, M, K, const_cast<float*>(A)}, Matrix{N, K, N, const_cast<float*>(B)},
                          Matrix{N, M, N, C});
@@ -184,7 +185,7 @@ TEST_CASE("matrix_view_gemm multiplies whole matrices (stride == width)", "[chap
 }
 
 TEST_CASE("matrix_view_gemm rejects views that are empty, null, narrower than their stride or do not fit",
-          "[chapter2]") {
+          CHAPTER_TAG) {
     // No GPU memory is needed: the checks must refuse before any kernel could run.
     float dummy = 0.0f;
     const Matrix A{4, 3, 4, &dummy}, B{5, 4, 6, &dummy}, C{5, 3, 5, &dummy};
@@ -218,7 +219,7 @@ TEST_CASE("matrix_view_gemm rejects views that are empty, null, narrower than th
     }
 }
 
-TEST_CASE("matrix_view_gemm reports a failed launch as a CudaError naming the kernel", "[chapter2][gpu]") {
+TEST_CASE("matrix_view_gemm reports a failed launch as a CudaError naming the kernel", CHAPTER_TAG "[gpu]") {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
         matrix_view_gemm(Matrix{K, M, K, const_cast<float*>(A)}, Matrix{N, K, N, const_cast<float*>(B)},
                          Matrix{N, M, N, C});

@@ -8,6 +8,7 @@
 // files. A photo in another format converts with, for example, ImageMagick:
 // `convert photo.jpg -colorspace Gray photo.pgm`.
 #include "box_mean.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "image_file.h"
@@ -112,7 +113,7 @@ bool run_kernel(void (*box_mean)(const unsigned char*, unsigned char*, int, int,
     std::printf("  %-16s R=%d (%dx%d box): %s\n", name, radius, 2 * radius + 1, 2 * radius + 1,
                 wrong == 0 ? "equals the CPU reference"
                            : ("WRONG at " + std::to_string(wrong) + " of " + std::to_string(result.size()) +
-                              " pixels: run `make chapter3 test`")
+                              " pixels: run `make " CHAPTER_NAME " test`")
                                  .c_str());
     return wrong == 0;
 }
@@ -127,7 +128,7 @@ void write_image(const tutorial::GrayImage& image, const std::string& stem) {
 
 int main(int argc, char* argv[]) {
     if (argc > 2) {
-        std::fprintf(stderr, "usage: %s [image.pgm]   (make chapter3 run IMAGE=image.pgm)\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [image.pgm]   (make " CHAPTER_NAME " run IMAGE=image.pgm)\n", argv[0]);
         return 2;
     }
     try {
@@ -154,9 +155,9 @@ int main(int argc, char* argv[]) {
         }
 
         std::filesystem::create_directories("build");
-        write_image(input, "build/chapter3-input");
-        write_image(results[0], "build/chapter3-box-mean-r1");
-        write_image(results[1], "build/chapter3-box-mean-r2");
+        write_image(input, "build/" CHAPTER_NAME "-input");
+        write_image(results[0], "build/" CHAPTER_NAME "-box-mean-r1");
+        write_image(results[1], "build/" CHAPTER_NAME "-box-mean-r2");
         std::printf("Open the PNG files in an image viewer or a browser and compare the edges, the stripes and "
                     "the small letters.\n");
         return all_right ? 0 : 1;

@@ -2,6 +2,7 @@
 // global memory and from a shared tile, once each. 256 is a multiple of the 32 x 8
 // block, so every block is full; the tile adds a halo of 2 pixels on each side.
 #include "box_mean.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -16,7 +17,7 @@ int main(int argc, char** argv) {
     const tutorial::DeviceBuffer<unsigned char> input(std::vector<unsigned char>(pixels.begin(), pixels.end()));
     tutorial::DeviceBuffer<unsigned char> output(width * height);
     // A sum of 25 pixels and a division per output pixel: 25 additions, not floating point.
-    tutorial::profile::Chapter chapter{3, "03-box-mean", "a 256 x 256 image, radius 2 (5 x 5 boxes)", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "a 256 x 256 image, radius 2 (5 x 5 boxes)", {}};
     chapter.variants.push_back({"every pixel of the box from global memory", "box_mean_global_kernel<2>", 0,
                                 [&] { box_mean_global(input.data(), output.data(), width, height, radius); }});
     chapter.variants.push_back({"the block's tile and halo staged in shared memory", "box_mean_shared_kernel<2>", 0,

@@ -1,6 +1,7 @@
 // Chapter 3 tests: the box mean, from global memory and from a shared tile with a halo.
 // Run them with `make chapter3 test`.
 #include "box_mean.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "compare.h"
@@ -117,7 +118,7 @@ tutorial::ComparisonReport run_random_case(const BoxMean& box_mean, const ImageC
 // Every image case in one report: the first failing one in full, a line for each other,
 // and what the failing images share (a width that is no multiple of 32, say).
 tutorial::ShapeSweep sweep_image_cases(const std::string& name, const BoxMean& box_mean) {
-    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(3));
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const ImageCase& c : all_image_cases()) {
         std::ostringstream label;
         label << c;
@@ -176,7 +177,7 @@ void check_rejects_bad_arguments(const BoxMean& box_mean, const std::string& nam
 
 }  // namespace
 
-TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", "[chapter3][graded]") {
+TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread per pixel", CHAPTER_TAG "[graded]") {
     REQUIRE(kBoxBlockX == 32);
     REQUIRE(kBoxBlockY == 8);
     for (const ImageCase& c : image_cases(1)) {
@@ -199,19 +200,19 @@ TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread 
     }
 }
 
-TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu][graded]") {
+TEST_CASE("box_mean_global equals the CPU reference at every pixel, corners and edges included", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_image_cases("box_mean_global", box_mean_global));
 }
 
-TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", "[chapter3][gpu][graded]") {
+TEST_CASE("box_mean_shared equals the CPU reference at every pixel, corners and edges included", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_image_cases("box_mean_shared", box_mean_shared));
 }
 
-TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[chapter3][gpu][graded]") {
+TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", CHAPTER_TAG "[gpu][graded]") {
     // 289 * 255 = 73695 at radius 8: more than an unsigned char or a short holds.
     const std::vector<ImageCase> cases{{kBoxBlockX + 5, kBoxBlockY + 3, kMaxBoxRadius}, {37, 23, 2}};
     const auto sweep_white = [&](const std::string& name, const BoxMean& box_mean) {
-        tutorial::ShapeSweep sweep(name + " on an all-255 image", tutorial::default_sweep_options(3));
+        tutorial::ShapeSweep sweep(name + " on an all-255 image", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
         for (const ImageCase& c : cases) {
             std::ostringstream label;
             label << c;
@@ -228,15 +229,15 @@ TEST_CASE("an all-255 image stays all 255: the box sum does not overflow", "[cha
     SECTION("box_mean_shared") { REQUIRE_SWEEP(sweep_white("box_mean_shared", box_mean_shared)); }
 }
 
-TEST_CASE("box_mean_global rejects bad sizes, radii and null pointers, naming the argument", "[chapter3]") {
+TEST_CASE("box_mean_global rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(box_mean_global, "box_mean_global");
 }
 
-TEST_CASE("box_mean_shared rejects bad sizes, radii and null pointers, naming the argument", "[chapter3]") {
+TEST_CASE("box_mean_shared rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(box_mean_shared, "box_mean_shared");
 }
 
-TEST_CASE("a refused launch is a CudaError naming the kernel", "[chapter3][gpu]") {
+TEST_CASE("a refused launch is a CudaError naming the kernel", CHAPTER_TAG "[gpu]") {
     // 65535 is the largest grid.y a GPU accepts; one row of blocks more is too many.
     const int width = 1, height = 65535 * kBoxBlockY + 1;
     tutorial::DeviceBuffer<std::uint8_t> input(height), output(height);
@@ -271,7 +272,7 @@ static std::vector<std::uint8_t> box_mean_by_definition(const std::vector<std::u
 }
 
 // The CPU reference this chapter is checked against must itself be right.
-TEST_CASE("box_mean_reference clamps to the edge and rounds to nearest", "[chapter3][reference]") {
+TEST_CASE("box_mean_reference clamps to the edge and rounds to nearest", CHAPTER_TAG "[reference]") {
     // 2 x 2 image [0 9; 18 27], radius 1. The box around (0, 0) clamps to rows 0,0,1 and
     // columns 0,0,1: 0+0+9 + 0+0+9 + 18+18+27 = 81, mean 9.
     const std::vector<std::uint8_t> image{0, 9, 18, 27};
@@ -288,7 +289,7 @@ TEST_CASE("box_mean_reference clamps to the edge and rounds to nearest", "[chapt
 }
 
 
-TEST_CASE("box_mean_reference equals the sum over the whole box, for every radius", "[chapter3][reference]") {
+TEST_CASE("box_mean_reference equals the sum over the whole box, for every radius", CHAPTER_TAG "[reference]") {
     const int width = 23, height = 11;
     const auto image = tutorial::random_bytes(width * height, 41);
     for (int radius : {0, 1, 2, 5, 8, 12}) {
@@ -322,13 +323,13 @@ std::vector<ImageCase> coarsened_image_cases() {
 }  // namespace
 
 TEST_CASE("box_mean_coarsened equals the CPU reference at every pixel, corners and edges included",
-          "[chapter3][extra][gpu]") {
+          CHAPTER_TAG "[extra][gpu]") {
     const ImageCase c = GENERATE(from_range(coarsened_image_cases()));
     INFO(c);
     REQUIRE_MATCH(run_random_case(box_mean_coarsened, c, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX));
 }
 
-TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte boundary", "[chapter3][extra][gpu]") {
+TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte boundary", CHAPTER_TAG "[extra][gpu]") {
     // Rows that are multiples of 4 pixels wide, but images that start 1 byte into their
     // buffers: 4-byte loads and stores would be misaligned, so the kernel must not use them.
     const ImageCase c{kBoxBlockX * kCoarsenX + 4, 37, 2};
@@ -355,7 +356,7 @@ TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte 
                                           tutorial::box_mean_reference(image, c.width, c.height, c.radius), layout));
 }
 
-TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", "[chapter3][extra][gpu]") {
+TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
     const ImageCase c = GENERATE(ImageCase{kBoxBlockX * kCoarsenX + 5, kBoxBlockY * kCoarsenRows + 3, kMaxBoxRadius},
                                  ImageCase{37, 23, 2});
     INFO(c);
@@ -363,6 +364,6 @@ TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", "[chapter3][extra
     REQUIRE_MATCH(run_box_mean(box_mean_coarsened, c, white, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX));
 }
 
-TEST_CASE("box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", "[chapter3][extra]") {
+TEST_CASE("box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
 }

@@ -2,6 +2,7 @@
 // sizes and plot the results. Run it with `make chapter4 run`, then open
 // build/chapter4-moving-average.svg in a browser.
 #include "moving_average.h"
+#include "tutorial_chapter.h"
 
 #include "compare.h"
 #include "device_buffer.h"
@@ -109,12 +110,12 @@ int main() {
             all_right &= right;
             std::printf("window %3d: %4d outputs, %zu bytes of shared memory per block: %s\n", window, outputs,
                         moving_average_shared_bytes(window),
-                        right ? "equals the CPU reference" : "WRONG: run `make chapter4 test`");
+                        right ? "equals the CPU reference" : "WRONG: run `make " CHAPTER_NAME " test`");
             // Output i averages samples i .. i + window - 1: draw it at their centre.
             series.push_back({"window " + std::to_string(window), colours[c++], 2.0, (window - 1) / 2, average});
         }
         std::filesystem::create_directories("build");
-        const std::string path = "build/chapter4-moving-average.svg";
+        const std::string path = "build/" CHAPTER_NAME "-moving-average.svg";
         tutorial::write_file(path, plot(series));
         std::printf("wrote %s: open it in a browser.\n", path.c_str());
         return all_right ? 0 : 1;

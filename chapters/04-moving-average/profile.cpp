@@ -5,6 +5,7 @@
 // outputs): its 256 + 12288 floats (50176 bytes) need the opt-in past 48 KB, and fewer
 // blocks fit on an SM.
 #include "moving_average.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -16,7 +17,7 @@ int main(int argc, char** argv) {
     tutorial::DeviceBuffer<float> output(size - window + 1);
     // One addition per window element and one division per output.
     const double flops = double(size - window + 1) * (window + 1);
-    tutorial::profile::Chapter chapter{4, "04-moving-average", "65536 floats, a window of 64", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "65536 floats, a window of 64", {}};
     chapter.variants.push_back({"the whole window from global memory", "moving_average_naive_kernel", flops,
                                 [&] { moving_average_naive(input.data(), output.data(), size, window); }});
     chapter.variants.push_back({"the same through the read-only cache", "moving_average_readonly_kernel", flops,

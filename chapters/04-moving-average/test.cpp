@@ -1,6 +1,7 @@
 // Chapter 4 tests: the moving average, naive, read-only and in dynamic shared memory.
 // Run them with `make chapter4 test`.
 #include "moving_average.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "compare.h"
@@ -86,7 +87,7 @@ tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_averag
 // Every signal case in one report: the first failing one in full, a line for each other,
 // and what the failing cases share (more than one block of outputs, say).
 tutorial::ShapeSweep sweep_signal_cases(const std::string& name, const MovingAverage& moving_average, Halo halo) {
-    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(4));
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const SignalCase& c : signal_cases()) {
         std::ostringstream label;
         label << c;
@@ -135,7 +136,7 @@ void check_rejects_bad_arguments(const MovingAverage& moving_average, const std:
 
 }  // namespace
 
-TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", "[chapter4][graded]") {
+TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a block", CHAPTER_TAG "[graded]") {
     REQUIRE(kMovingAverageBlock == 256);
     for (const SignalCase& c : signal_cases()) {
         const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
@@ -153,7 +154,7 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
     }
 }
 
-TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", "[chapter4][graded]") {
+TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", CHAPTER_TAG "[graded]") {
     CHECK(moving_average_shared_bytes(1) == B * sizeof(float));
     CHECK(moving_average_shared_bytes(64) == (B + 63) * sizeof(float));
     CHECK(moving_average_shared_bytes(3 * B) == (4 * B - 1) * sizeof(float));
@@ -164,23 +165,23 @@ TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1
     CHECK(moving_average_shared_bytes(2000000000) == std::size_t{8000001020});
 }
 
-TEST_CASE("moving_average_naive matches the CPU reference for every size and window", "[chapter4][gpu][graded]") {
+TEST_CASE("moving_average_naive matches the CPU reference for every size and window", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_naive", moving_average_naive, Halo::none));
 }
 
-TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", "[chapter4][gpu][graded]") {
+TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_readonly", moving_average_readonly, Halo::none));
 }
 
 TEST_CASE("moving_average_shared matches the CPU reference for every size and window, past 48 KB too",
-          "[chapter4][gpu][graded]") {
+          CHAPTER_TAG "[gpu][graded]") {
     // The largest case needs more than 48 KB of shared memory per block, so the kernel must
     // be opted in to it (cudaFuncSetAttribute).
     REQUIRE_SWEEP(sweep_signal_cases("moving_average_shared", moving_average_shared, Halo::loaded));
 }
 
 TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input and float* __restrict__ output",
-          "[chapter4][graded]") {
+          CHAPTER_TAG "[graded]") {
     // What 4b changes is the kernel's declaration, not its results: without these
     // qualifiers the kernel computes the same numbers, only without the read-only data
     // cache. So this reads the declaration from the source file, on any backend.
@@ -210,7 +211,7 @@ TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input 
 }
 
 TEST_CASE("moving_average_shared refuses a window past the GPU's shared-memory limit, naming both",
-          "[chapter4][gpu]") {
+          CHAPTER_TAG "[gpu]") {
     int device = 0, limit = 0;
     REQUIRE(cudaGetDevice(&device) == cudaSuccess);
     REQUIRE(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device) == cudaSuccess);
@@ -235,21 +236,21 @@ TEST_CASE("moving_average_shared refuses a window past the GPU's shared-memory l
     }
 }
 
-TEST_CASE("moving_average_naive rejects bad sizes, windows and null pointers, naming the argument", "[chapter4]") {
+TEST_CASE("moving_average_naive rejects bad sizes, windows and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(moving_average_naive, "moving_average_naive");
 }
 
 TEST_CASE("moving_average_readonly rejects bad sizes, windows and null pointers, naming the argument",
-          "[chapter4]") {
+          CHAPTER_TAG) {
     check_rejects_bad_arguments(moving_average_readonly, "moving_average_readonly");
 }
 
-TEST_CASE("moving_average_shared rejects bad sizes, windows and null pointers, naming the argument", "[chapter4]") {
+TEST_CASE("moving_average_shared rejects bad sizes, windows and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(moving_average_shared, "moving_average_shared");
 }
 
 // The CPU reference this chapter is checked against must itself be right.
-TEST_CASE("moving_average_reference averages each window, with a tolerance from the window", "[chapter4][reference]") {
+TEST_CASE("moving_average_reference averages each window, with a tolerance from the window", CHAPTER_TAG "[reference]") {
     const auto out = tutorial::moving_average_reference({1, 2, 3, -4}, 2);
     CHECK(out.value == std::vector<double>{1.5, 2.5, -0.5});
     // N - 1 additions and a division (or a reciprocal and a multiplication): gamma_{N+1}.
@@ -330,13 +331,13 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset) {
 }  // namespace
 
 TEST_CASE("moving_average_prefix is within its own error bound for every size and window, long ones too",
-          "[chapter4][extra][gpu]") {
+          CHAPTER_TAG "[extra][gpu]") {
     const SignalCase c = GENERATE(from_range(prefix_signal_cases()));
     INFO(c);
     REQUIRE_MATCH(run_prefix_case(c, 0));
 }
 
-TEST_CASE("moving_average_prefix is right when the arrays do not start on 16 bytes", "[chapter4][extra][gpu]") {
+TEST_CASE("moving_average_prefix is right when the arrays do not start on 16 bytes", CHAPTER_TAG "[extra][gpu]") {
     const int offset = GENERATE(1, 2, 3);
     const SignalCase c = GENERATE(SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8});
     INFO(c << ", arrays starting " << offset << " floats into their buffers");
@@ -344,6 +345,6 @@ TEST_CASE("moving_average_prefix is right when the arrays do not start on 16 byt
 }
 
 TEST_CASE("moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
-          "[chapter4][extra]") {
+          CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_prefix, "moving_average_prefix");
 }

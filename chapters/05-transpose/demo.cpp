@@ -8,6 +8,7 @@
 // the same bytes, swapped across the diagonal: rows become columns. It writes the input
 // and transpose_padded's result to build/ as PGM and PNG files.
 #include "transpose.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "image_file.h"
@@ -61,7 +62,7 @@ void write_image(const tutorial::GrayImage& image, const std::string& stem) {
 
 int main(int argc, char* argv[]) {
     if (argc > 2) {
-        std::fprintf(stderr, "usage: %s [image.pgm]   (make chapter5 run IMAGE=image.pgm)\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [image.pgm]   (make " CHAPTER_NAME " run IMAGE=image.pgm)\n", argv[0]);
         return 2;
     }
     try {
@@ -96,7 +97,7 @@ int main(int argc, char* argv[]) {
             std::printf("  %-17s %s\n", name,
                         wrong == 0 ? "equals the CPU's transpose"
                                    : ("WRONG at " + std::to_string(wrong) + " of " + std::to_string(result.size()) +
-                                      " pixels: run `make chapter5 test`")
+                                      " pixels: run `make " CHAPTER_NAME " test`")
                                          .c_str());
             all_right &= wrong == 0;
         }
@@ -109,8 +110,8 @@ int main(int argc, char* argv[]) {
             transposed.pixels[i] = v >= 0.0f && v <= 255.0f ? static_cast<std::uint8_t>(v) : 128;
         }
         std::filesystem::create_directories("build");
-        write_image(input, "build/chapter5-input");
-        write_image(transposed, "build/chapter5-transposed");
+        write_image(input, "build/" CHAPTER_NAME "-input");
+        write_image(transposed, "build/" CHAPTER_NAME "-transposed");
         std::printf("Open the PNG files: the transposed image is the input mirrored across its main diagonal "
                     "(top left to bottom right).\n");
         return all_right ? 0 : 1;

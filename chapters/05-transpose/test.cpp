@@ -1,6 +1,7 @@
 // Chapter 5 tests: the transpose, naive, through a shared tile and through a padded one.
 // Run them with `make chapter5 test`.
 #include "transpose.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "compare.h"
@@ -84,7 +85,7 @@ tutorial::ComparisonReport run_transpose(const Transpose& transpose, const Matri
 // Every matrix case in one report: the first failing one in full, a line for each other,
 // and what the failing shapes share (a side that is no multiple of the tile, say).
 tutorial::ShapeSweep sweep_matrix_cases(const std::string& name, const Transpose& transpose) {
-    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(5));
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const MatrixCase& c : matrix_cases()) {
         std::ostringstream label;
         label << c;
@@ -135,7 +136,7 @@ void check_rejects_bad_arguments(const Transpose& transpose, const std::string& 
 
 }  // namespace
 
-TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the input", "[chapter5][graded]") {
+TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the input", CHAPTER_TAG "[graded]") {
     REQUIRE(kTransposeTile == 32);
     REQUIRE(kTransposeBlockRows == 8);
     for (const MatrixCase& c : matrix_cases()) {
@@ -156,34 +157,34 @@ TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the 
     }
 }
 
-TEST_CASE("transpose_naive moves every element to its mirror place, bit for bit", "[chapter5][gpu][graded]") {
+TEST_CASE("transpose_naive moves every element to its mirror place, bit for bit", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_naive", transpose_naive));
 }
 
-TEST_CASE("transpose_shared moves every element to its mirror place, bit for bit", "[chapter5][gpu][graded]") {
+TEST_CASE("transpose_shared moves every element to its mirror place, bit for bit", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_shared", transpose_shared));
 }
 
-TEST_CASE("transpose_padded moves every element to its mirror place, bit for bit", "[chapter5][gpu][graded]") {
+TEST_CASE("transpose_padded moves every element to its mirror place, bit for bit", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_padded", transpose_padded));
 }
 
 TEST_CASE("transpose_naive rejects bad sizes, null pointers and an in-place call, naming the argument",
-          "[chapter5]") {
+          CHAPTER_TAG) {
     check_rejects_bad_arguments(transpose_naive, "transpose_naive");
 }
 
 TEST_CASE("transpose_shared rejects bad sizes, null pointers and an in-place call, naming the argument",
-          "[chapter5]") {
+          CHAPTER_TAG) {
     check_rejects_bad_arguments(transpose_shared, "transpose_shared");
 }
 
 TEST_CASE("transpose_padded rejects bad sizes, null pointers and an in-place call, naming the argument",
-          "[chapter5]") {
+          CHAPTER_TAG) {
     check_rejects_bad_arguments(transpose_padded, "transpose_padded");
 }
 
-TEST_CASE("transpose_reference swaps rows and columns, with zero tolerance", "[chapter5][reference]") {
+TEST_CASE("transpose_reference swaps rows and columns, with zero tolerance", CHAPTER_TAG "[reference]") {
     // 2 x 3 -> 3 x 2
     const tutorial::ExpectedOutput t = tutorial::transpose_reference({1, 2, 3, 4, 5, 6}, 2, 3);
     CHECK(t.value == std::vector<double>{1, 4, 2, 5, 3, 6});
@@ -191,7 +192,7 @@ TEST_CASE("transpose_reference swaps rows and columns, with zero tolerance", "[c
     CHECK_THROWS_AS(tutorial::transpose_reference({1, 2, 3}, 2, 2), std::invalid_argument);
 }
 
-TEST_CASE("require_transpose_arguments names the argument", "[chapter5][reference]") {
+TEST_CASE("require_transpose_arguments names the argument", CHAPTER_TAG "[reference]") {
     float a = 0.0f, b = 0.0f;
     CHECK_THROWS_WITH(tutorial::require_transpose_arguments("f", &a, &b, 0, 3, 100),
                       "f: argument rows must be between 1 and 100, got 0");

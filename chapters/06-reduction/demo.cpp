@@ -8,6 +8,7 @@
 // additions a term goes through). The loop's chain is a million additions long; the
 // kernels' trees are a few dozen deep, and that is why their sums are closer.
 #include "reduction.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "random.h"
@@ -28,9 +29,9 @@ void print_row(const char* how, double got, double exact, long long depth, doubl
     const double bound = tutorial::float_sum_error_factor(depth) * magnitude;
     const double error = std::fabs(got - exact);
     std::printf("  %-28s %16.4f %12.4f %8lld %12.4f  %s\n", how, got, error, depth, bound,
-                std::isnan(got) ? "WRONG: never written (run `make chapter6 test`)"
+                std::isnan(got) ? "WRONG: never written (run `make " CHAPTER_NAME " test`)"
                 : error <= bound ? "within its bound"
-                                 : "WRONG: past its bound (run `make chapter6 test`)");
+                                 : "WRONG: past its bound (run `make " CHAPTER_NAME " test`)");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 // The trees take two passes (256 blocks, then one); the warp kernel 64 blocks of one
 // float4 per thread, then one block over their 64 partial sums.
 #include "reduction.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -14,7 +15,7 @@ int main(int argc, char** argv) {
     tutorial::DeviceBuffer<float> sum(1), workspace(reduce_workspace_floats(n));
     // One addition per element, less one.
     const double flops = n - 1;
-    tutorial::profile::Chapter chapter{6, "06-reduction", "65536 floats", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "65536 floats", {}};
     chapter.variants.push_back({"shared-memory tree, interleaved addressing (t % 2s == 0)", "reduce_interleaved_kernel",
                                 flops, [&] { reduce_interleaved(input.data(), sum.data(), n, workspace.data()); }});
     chapter.variants.push_back({"shared-memory tree, sequential addressing (t < s)", "reduce_sequential_kernel", flops,

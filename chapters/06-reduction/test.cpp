@@ -2,6 +2,7 @@
 // sequential addressing) and by float4 loads and warp shuffles.
 // Run them with `make chapter6 test`.
 #include "reduction.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "compare.h"
@@ -147,7 +148,7 @@ tutorial::ComparisonReport check_exact_sum(const Reduce& reduce, const SumCase& 
 // small integers and must be exact.
 tutorial::ShapeSweep sweep_sum_cases(const std::string& name, const Reduce& reduce, const std::vector<SumCase>& cases,
                                      const std::function<long long(int)>& depth_of) {
-    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(6));
+    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const SumCase& c : cases) {
         std::ostringstream label;
         label << c;
@@ -192,7 +193,7 @@ std::uint32_t bits(float x) {
 
 }  // namespace
 
-TEST_CASE("reduce_warp_blocks gives one block per 1024 elements, at most kReduceWarpMaxBlocks", "[chapter6]") {
+TEST_CASE("reduce_warp_blocks gives one block per 1024 elements, at most kReduceWarpMaxBlocks", CHAPTER_TAG) {
     REQUIRE(kReduceBlock == 256);
     CHECK(reduce_warp_blocks(1) == 1);
     CHECK(reduce_warp_blocks(4 * B) == 1);
@@ -202,7 +203,7 @@ TEST_CASE("reduce_warp_blocks gives one block per 1024 elements, at most kReduce
     CHECK(reduce_warp_blocks(2147483647) == kReduceWarpMaxBlocks);
 }
 
-TEST_CASE("reduce_workspace_floats holds every pass's partial sums", "[chapter6]") {
+TEST_CASE("reduce_workspace_floats holds every pass's partial sums", CHAPTER_TAG) {
     CHECK(reduce_workspace_floats(1) == 1);        // 6c's one block: the sum itself, but room for one
     CHECK(reduce_workspace_floats(B) == 1);
     CHECK(reduce_workspace_floats(B + 1) == 2);    // the tree: 2 partial sums, then the sum
@@ -211,22 +212,22 @@ TEST_CASE("reduce_workspace_floats holds every pass's partial sums", "[chapter6]
     CHECK(reduce_workspace_floats(2147483647) == std::size_t(8388608 + 32768 + 128));
 }
 
-TEST_CASE("reduce_interleaved sums random floats within the error bound of its tree", "[chapter6][gpu][graded]") {
+TEST_CASE("reduce_interleaved sums random floats within the error bound of its tree", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_sum_cases("reduce_interleaved", reduce_interleaved, sum_cases(!kOnCpuBackend),
                                   reduce_tree_depth));
 }
 
-TEST_CASE("reduce_sequential sums random floats within the error bound of its tree", "[chapter6][gpu][graded]") {
+TEST_CASE("reduce_sequential sums random floats within the error bound of its tree", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_sum_cases("reduce_sequential", reduce_sequential, sum_cases(!kOnCpuBackend),
                                   reduce_tree_depth));
 }
 
-TEST_CASE("reduce_warp sums random floats within the error bound of its order of additions", "[chapter6][gpu][graded]") {
+TEST_CASE("reduce_warp sums random floats within the error bound of its order of additions", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep_sum_cases("reduce_warp", reduce_warp, sum_cases(true), reduce_warp_depth));
 }
 
 TEST_CASE("every reduction sums small integers exactly, so no element is missed or counted twice",
-          "[chapter6][gpu][graded]") {
+          CHAPTER_TAG "[gpu][graded]") {
     SECTION("reduce_interleaved") {
         REQUIRE_SWEEP(sweep_sum_cases("reduce_interleaved on small integers", reduce_interleaved,
                                       sum_cases(!kOnCpuBackend), nullptr));
@@ -240,7 +241,7 @@ TEST_CASE("every reduction sums small integers exactly, so no element is missed 
     }
 }
 
-TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", "[chapter6][gpu]") {
+TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", CHAPTER_TAG "[gpu]") {
     // Large enough for several blocks in every pass (and, on a GPU, for 6c's loop to go round).
     const int n = kOnCpuBackend ? 97 * B + 13 : kOneFloat4PerThread + 4 * 7 + 2;
     const std::vector<float> values = tutorial::random_floats(static_cast<std::size_t>(n), tutorial::derive_seed(tutorial::run_seed(), {n, 2}));
@@ -259,7 +260,7 @@ TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", "[c
 // 2^28 floats are 1 GiB: on the CPU backend one sum takes minutes, so these run on a
 // GPU only (the CPU backend does not compile them).
 TEST_CASE("every reduction sums 2^28 floats within its error bound, and small integers exactly",
-          "[chapter6][gpu][large]") {
+          CHAPTER_TAG "[gpu][large]") {
     const SumCase c{1 << 28};
     INFO(c);
     SECTION("reduce_interleaved") {
@@ -277,19 +278,19 @@ TEST_CASE("every reduction sums 2^28 floats within its error bound, and small in
 }
 #endif
 
-TEST_CASE("reduce_interleaved rejects a bad n and null pointers, naming the argument", "[chapter6]") {
+TEST_CASE("reduce_interleaved rejects a bad n and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(reduce_interleaved, "reduce_interleaved");
 }
 
-TEST_CASE("reduce_sequential rejects a bad n and null pointers, naming the argument", "[chapter6]") {
+TEST_CASE("reduce_sequential rejects a bad n and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(reduce_sequential, "reduce_sequential");
 }
 
-TEST_CASE("reduce_warp rejects a bad n and null pointers, naming the argument", "[chapter6]") {
+TEST_CASE("reduce_warp rejects a bad n and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(reduce_warp, "reduce_warp");
 }
 
-TEST_CASE("sum_reference sums in double, with a tolerance from the depth of the summation", "[chapter6][reference]") {
+TEST_CASE("sum_reference sums in double, with a tolerance from the depth of the summation", CHAPTER_TAG "[reference]") {
     const std::vector<float> values{0.5f, -2.0f, 1.25f, 3.0f};
     const tutorial::ExpectedOutput s = tutorial::sum_reference(values, 2);
     REQUIRE(s.value.size() == 1);
@@ -299,7 +300,7 @@ TEST_CASE("sum_reference sums in double, with a tolerance from the depth of the 
     CHECK_THROWS_AS(tutorial::sum_reference({}, 1), std::invalid_argument);
 }
 
-TEST_CASE("require_reduce_arguments names the argument", "[chapter6][reference]") {
+TEST_CASE("require_reduce_arguments names the argument", CHAPTER_TAG "[reference]") {
     float a = 0.0f, b = 0.0f;
     CHECK_THROWS_WITH(tutorial::require_reduce_arguments("g", &a, &b, 0, &b), "g: argument n must be at least 1, got 0");
     CHECK_THROWS_WITH(tutorial::require_reduce_arguments("g", &a, &b, 5, nullptr),

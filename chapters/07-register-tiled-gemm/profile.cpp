@@ -2,6 +2,7 @@
 // every step's block tile, so every tile is full and the float4 paths are taken). The kernel
 // names are the instances the host code launches at that size, as ptxas names them.
 #include "register_tiled_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -13,7 +14,7 @@ int main(int argc, char** argv) {
     const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
     tutorial::DeviceBuffer<float> C(M * N);
     constexpr double flops = 2.0 * M * N * K;
-    tutorial::profile::Chapter chapter{7, "07-register-tiled-gemm", "M = N = K = 256", {}};
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
     chapter.variants.push_back({"7a: a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", flops,
                                 [&] { register_tiled_gemm_1d(A.data(), B.data(), C.data(), M, N, K); }});
     chapter.variants.push_back({"7b: a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", flops,

@@ -6,6 +6,7 @@
 // matrix that does not start on 16 bytes. The tolerances are those of chapter 2: the
 // error bound of a float sum of K products.
 #include "register_tiled_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "device_buffer.h"
@@ -82,18 +83,18 @@ tutorial::ComparisonReport run_offset_case(const tutorial::GemmFunction& gemm, G
 
 }  // namespace
 
-TEST_CASE("Each step matches the CPU reference for chapter 2's shapes at its block tile", "[chapter7][gpu][graded]") {
+TEST_CASE("Each step matches the CPU reference for chapter 2's shapes at its block tile", CHAPTER_TAG "[gpu][graded]") {
     // One report per step: the first failing shape in full, then a line each, then what the
     // failing shapes share.
     const Step step = GENERATE(from_range(steps()));
-    REQUIRE_SWEEP(tutorial::sweep_gemm_shapes(step.name, 7, {step.tile}, "block tile",
+    REQUIRE_SWEEP(tutorial::sweep_gemm_shapes(step.name, TUTORIAL_CHAPTER, {step.tile}, "block tile",
                                               [&step](int) { return step.gemm; }));
 }
 
-TEST_CASE("Each step is right when rows are not a multiple of four floats", "[chapter7][gpu][graded]") {
+TEST_CASE("Each step is right when rows are not a multiple of four floats", CHAPTER_TAG "[gpu][graded]") {
     const Step step = GENERATE(from_range(steps()));
     tutorial::ShapeSweep sweep(std::string(step.name) + " on rows that are not a multiple of 4 floats",
-                               tutorial::default_sweep_options(7));
+                               tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const GemmShape& shape : vector_width_shapes()) {
         std::ostringstream label;
         label << shape;
@@ -105,11 +106,11 @@ TEST_CASE("Each step is right when rows are not a multiple of four floats", "[ch
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("Each step is right when the matrices do not start on 16 bytes", "[chapter7][gpu][graded]") {
+TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPTER_TAG "[gpu][graded]") {
     const Step step = GENERATE(from_range(steps()));
     const GemmShape shape{136, 132, 40};  // every row a multiple of 4 floats: only the start is off
     tutorial::ShapeSweep sweep(std::string(step.name) + " on matrices that do not start on 16 bytes",
-                               tutorial::default_sweep_options(7));
+                               tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (int offset : {1, 2, 3}) {
         sweep.run("matrices starting " + std::to_string(offset) + " floats into their buffers",
                   {{"offset", offset, 0, "", ""}}, [&] { return run_offset_case(step.gemm, shape, offset, step.tile); });
@@ -117,7 +118,7 @@ TEST_CASE("Each step is right when the matrices do not start on 16 bytes", "[cha
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", "[chapter7]") {
+TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
     const Step step = GENERATE(from_range(steps()));
     INFO(step.name);
     tutorial::check_gemm_rejects_bad_arguments(step.gemm, step.name);
@@ -128,9 +129,9 @@ TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", 
 // would take minutes, so there the test is hidden ([.large]: it runs only when named);
 // on a GPU it runs with the others.
 #ifdef TUTORIAL_EMU
-#define LARGE_GEMM_TAGS "[chapter7][gpu][.large]"
+#define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][.large]"
 #else
-#define LARGE_GEMM_TAGS "[chapter7][gpu][large]"
+#define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][large]"
 #endif
 TEST_CASE("7c and 7d are right on large shapes, full tiles and partial ones", LARGE_GEMM_TAGS) {
     const std::vector<Step> all = steps();

@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
-# A maintainer adds a chapter: in a scratch clone, copy chapter 2 (folder and solution)
-# to a new number, add its one registry line, write its skeleton from the solution's
-# markers (make skeletons), and nothing else. Then every verb must know the new chapter:
-# make help, its tests (the solution passes, the skeleton fails), hint, status, grade,
-# solution, reset, the benchmark build and the course site's pages.
+# A maintainer adds a chapter: in a scratch clone, copy chapter 2 (a GEMM chapter, whose
+# benchmark borrows chapter 1) and chapter 5 (a chapter with its own CPU reference and a
+# demo that writes images) to new numbers, add their registry lines, write their skeletons
+# from the solutions' markers (make skeletons), and nothing else. Then
+#  - each copy is a chapter of its own: an #error put into every header of the original's
+#    folder does not reach it (its build sees its own folder only), its test tags are
+#    [chapterN] of its new number, and its demo and profile write files of its own name;
+#  - every verb knows the chapter-2 copy: make help, its tests (the solution passes, the
+#    skeleton fails), hint, status, grade, solution, reset, the benchmark build and the
+#    course site's pages.
 #
 # Run by `make check`; alone: bash tests/workflow/new_chapter.sh [--keep]
 set -u
@@ -13,32 +18,73 @@ start_session new-chapter "${1:-}"
 reuse_build_of "$root"
 
 registry=$(python3 -m tools.tutorial chapters --fields)
-source_folder=$(awk -F'\t' '$1 == 2 {print $2}' <<<"$registry")
-number=$(($(cut -f1 <<<"$registry" | sort -n | tail -n 1) + 1))
-folder=$(printf '%02d' "$number")-copy-of-${source_folder#*-}
-echo "new chapter: chapter$number in $folder, a copy of $source_folder"
+last=$(cut -f1 <<<"$registry" | sort -n | tail -n 1)
+backend=$(make -s print-backend | head -n 1)
+# copy_chapter SOURCE NUMBER: copy chapter SOURCE's two folders to chapter NUMBER, with a
+# registry line of the same settings (borrows=...) and a title that says what it is.
+# Sets $folder, and $source_folder.
+copy_chapter() {
+    source_folder=$(awk -F'\t' -v n="$1" '$1 == n {print $2}' <<<"$registry")
+    folder=$(printf '%02d' "$2")-copy-of-${source_folder#*-}
+    local settings
+    settings=$(awk -v n="$1" '!/^#/ && $1 == n { for (i = 3; i <= NF && $i ~ /=/; i++) printf "%s  ", $i }' chapters/registry)
+    cp -r "chapters/$source_folder" "chapters/$folder"
+    cp -r "solutions/$source_folder" "solutions/$folder"
+    printf '%s  %s  %s%s\n' "$2" "$folder" "$settings" "A copy of chapter $1, added by tests/workflow/new_chapter.sh" >>chapters/registry
+    echo "new chapter: chapter$2 in $folder, a copy of $source_folder"
+}
 
-# ---- Adding the chapter: two folders and one line ---------------------------------------------
-cp -r "chapters/$source_folder" "chapters/$folder"
-cp -r "solutions/$source_folder" "solutions/$folder"
-printf '%s  %s  %s\n' "$number" "$folder" "A copy of chapter 2, added by tests/workflow/new_chapter.sh" >>chapters/registry
+# ---- Adding the chapters: two folders and one line each ---------------------------------------
+gemm=$((last + 1))
+copy_chapter 2 "$gemm"
+gemm_folder=$folder gemm_source=$source_folder
+other=$((last + 2))
+copy_chapter 5 "$other"
+other_folder=$folder other_source=$source_folder
+number=$gemm folder=$gemm_folder
+
 run "make skeletons" make skeletons
-expect_status 0 "the skeleton is written from the solution's markers"
-expect "^wrote chapters/$folder/" "it writes the new chapter's skeleton"
-if [ "$(grep -c '^wrote chapters/' <<<"$out")" = 1 ]; then ok; else
-    fail "only the new chapter's skeleton should be written: the others are already what their solutions make"; fi
-expect "^wrote .github/workflows/classroom.yml" "the Classroom workflow gains the new chapter's step"
-changed=$(git status --porcelain | grep -vE "^( M chapters/registry| M .github/workflows/classroom.yml|\?\? chapters/$folder/|\?\? solutions/$folder/)$")
+expect_status 0 "the skeletons are written from the solutions' markers"
+expect "^wrote chapters/$gemm_folder/" "it writes the GEMM copy's skeleton"
+expect "^wrote chapters/$other_folder/" "it writes the other copy's skeleton"
+if [ "$(grep -c '^wrote chapters/' <<<"$out")" = 2 ]; then ok; else
+    fail "only the new chapters' skeletons should be written: the others are already what their solutions make"; fi
+expect "^wrote .github/workflows/classroom.yml" "the Classroom workflow gains the new chapters' steps"
+changed=$(git status --porcelain | grep -vE "^( M chapters/registry| M .github/workflows/classroom.yml|\?\? (chapters|solutions)/($gemm_folder|$other_folder)/)$")
 if [ -z "$changed" ]; then ok; else
-    out=$changed; fail "nothing but the two folders and the registry line may change"; fi
+    out=$changed; fail "nothing but the new folders and the registry lines may change"; fi
+
+# ---- A copy sees nothing of its original ---------------------------------------------------------
+# From here on, anything that reads an original's header fails to compile.
+for header in "chapters/$gemm_source"/*.h "chapters/$other_source"/*.h; do
+    printf '#error "a copied chapter read its original'"'"'s header %s"\n' "$header" >>"$header"
+done
+
+for n in "$gemm" "$other"; do
+    run "make chapter$n test SOLUTIONS=1" make "chapter$n" test SOLUTIONS=1
+    expect_status 0 "the solution passes chapter$n's tests, built against the copy's headers alone"
+    expect "All tests passed" "and says so"
+    expect_not "read its original's header" "no file of the copy reaches the original's headers"
+
+    run "chapter$n's test tags" "build/$backend/solutions/bin/chapter$n-tests" --list-tags
+    expect "\[chapter$n\]" "the copy's tests are tagged with its own number"
+    expect_not "\[chapter(2|5)\]" "and with no tag of the original"
+done
+
+run "make chapter$other run SOLUTIONS=1" make "chapter$other" run SOLUTIONS=1
+expect_status 0 "the copy's demo runs"
+expect "wrote build/chapter$other-input.png" "its files are named after its own number"
+expect_not "chapter5" "nothing it prints names the original"
+
+run "make chapter$other profile SOLUTIONS=1 BACKEND=emu" make "chapter$other" profile SOLUTIONS=1 BACKEND=emu
+expect_status 0 "the copy's profile runs"
+expect "^Chapter $other" "it is the new chapter's profile"
+if ls build/profile/solutions | grep -q "^chapter$other-"; then ok; else
+    out=$(ls build/profile/solutions); fail "the profile's files should be named chapter$other-..."; fi
 
 # ---- Every verb knows it ---------------------------------------------------------------------------
 run "make help" make help
 expect "^  chapter$number +A copy of chapter 2" "make help lists the new chapter"
-
-run "make chapter$number test SOLUTIONS=1" make "chapter$number" test SOLUTIONS=1
-expect_status 0 "the solution passes the new chapter's tests"
-expect "All tests passed" "and says so"
 
 run "make chapter$number test" make "chapter$number" test
 expect_status nonzero "the skeleton fails the new chapter's tests"
@@ -71,7 +117,7 @@ if python3 -m tools.tutorial skeletons >/dev/null; then ok; else
 
 check_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
 run "make chapter$number bench-binaries BACKEND=cuda SOLUTIONS=1" make "chapter$number" bench-binaries BACKEND=cuda SOLUTIONS=1 ARCH=sm_${check_arch:-90}
-expect_status 0 "the new chapter's benchmark compiles and links"
+expect_status 0 "the new chapter's benchmark compiles and links, with chapter 1's solution it borrows"
 
 run "the site's pages" python3 -m tools.tutorial docs "$scratch/pages"
 expect_status 0 "the site's pages are written"

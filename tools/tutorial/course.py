@@ -34,6 +34,8 @@ class Chapter:
     number: str
     folder: str
     title: str
+    # The chapters whose reference solutions its benchmark times (borrows=N,M).
+    borrows: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -76,10 +78,18 @@ def read_chapters(path: Path = REGISTRY) -> list[Chapter]:
     for number, line in enumerate((ROOT / path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):
             continue
-        fields = line.split(None, 2)
+        fields = line.split()
         if len(fields) < 3 or not fields[0].isdigit():
-            raise Refusal(f"{path}:{number}: expected 'number folder title', got: {line}")
-        chapters.append(Chapter(*fields))
+            raise Refusal(f"{path}:{number}: expected 'number folder [key=value ...] title', got: {line}")
+        settings = {}
+        while len(fields) > 3 and "=" in fields[2]:
+            key, value = fields.pop(2).split("=", 1)
+            settings[key] = value
+        unknown = set(settings) - {"borrows"}
+        if unknown:
+            raise Refusal(f"{path}:{number}: unknown setting {sorted(unknown)[0]}= (the one known is borrows=)")
+        borrows = tuple(n for n in settings.get("borrows", "").split(",") if n)
+        chapters.append(Chapter(fields[0], fields[1], " ".join(fields[2:]), borrows))
     if not chapters:
         raise Refusal(f"{path} lists no chapters")
     return chapters

@@ -1,0 +1,21 @@
+/// @file tutorial_chapter.h
+/// @brief A chapter's identity, from its line in chapters/registry: its name and test tag.
+///
+/// The build compiles every file of chapter N with -DTUTORIAL_CHAPTER=N, the number of its
+/// registry line. Code names its chapter through these macros, never by a literal, so a
+/// chapter folder copied and given a new number in the registry is that new chapter in its
+/// test tags, its messages and the files its programs write (docs/maintainers.md).
+#pragma once
+
+#ifndef TUTORIAL_CHAPTER
+#error "TUTORIAL_CHAPTER is not defined: the Makefile defines it (-DTUTORIAL_CHAPTER=N) for the files of chapter N only"
+#endif
+
+#define TUTORIAL_CHAPTER_STRING_(n) #n
+/// @brief The chapter's number as a string literal: "5".
+#define TUTORIAL_CHAPTER_STRING(n) TUTORIAL_CHAPTER_STRING_(n)
+/// @brief The chapter's name as make knows it, a string literal: "chapter5" (`make chapter5 test`).
+#define CHAPTER_NAME "chapter" TUTORIAL_CHAPTER_STRING(TUTORIAL_CHAPTER)
+/// @brief The chapter's Catch2 tag, a string literal: "[chapter5]". Tags join by
+/// concatenation: `TEST_CASE("...", CHAPTER_TAG "[graded]")`.
+#define CHAPTER_TAG "[" CHAPTER_NAME "]"
