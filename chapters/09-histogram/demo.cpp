@@ -8,6 +8,7 @@
 // 16-bit pairs (two letters, or a letter and a space) into 65536 bins with 9a and 9c. Each
 // result is compared with the CPU's; the demo prints the most common bytes and pairs.
 #include "histogram.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "histogram_reference.h"
@@ -76,7 +77,7 @@ bool check(const char* how, void (*histogram)(const Sample*, std::size_t, unsign
     bins.poison();
     histogram(input.data(), n, bins.data(), num_bins);
     const bool right = bins.download() == expected;
-    std::printf("  %-32s %s\n", how, right ? "the same as the CPU's" : "WRONG (run `make chapter9 test`)");
+    std::printf("  %-32s %s\n", how, right ? "the same as the CPU's" : "WRONG (run `make " CHAPTER_NAME " test`)");
     return right;
 }
 

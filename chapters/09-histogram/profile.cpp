@@ -6,6 +6,7 @@
 // 9c: 4 clusters of 8 blocks, one uint4 per thread, an atomic in the owner's shared
 // memory per sample (7 in 8 of them in another block's).
 #include "histogram.h"
+#include "tutorial_chapter.h"
 
 #include "device_buffer.h"
 #include "profile/profile.h"
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     const tutorial::DeviceBuffer<std::uint16_t> samples(words);
     tutorial::DeviceBuffer<unsigned int> bins(kMaxBins);
     // No floating-point work: a histogram counts.
-    tutorial::profile::Chapter chapter{9, "09-histogram", "2^18 bytes into 256 bins; 2^17 16-bit samples into 2^16 bins",
+    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "2^18 bytes into 256 bins; 2^17 16-bit samples into 2^16 bins",
                                        {}};
     chapter.variants.push_back({"global atomics, one per byte", "histogram_global_kernel", 0,
                                 [&] { histogram_global(bytes.data(), n8, bins.data(), 256); }});

@@ -1,8 +1,9 @@
 // Chapter 9 tests: the histogram of 8-bit and 16-bit samples, by global atomics (9a), by
 // a private histogram per block in shared memory (9b) and by a histogram spread over a
 // thread block cluster's distributed shared memory (9c).
-// Run them with `make chapter9 test`.
+// Run them with `make chapterN test`, N being this chapter's number in chapters/registry.
 #include "histogram.h"
+#include "tutorial_chapter.h"
 
 #include "catch.h"
 #include "compare.h"
@@ -146,7 +147,7 @@ std::vector<HistogramCase> cases(int sample_bytes, const std::vector<int>& bin_c
 template <class Sample>
 tutorial::ShapeSweep sweep(const std::string& what, HistogramFunction<Sample> histogram,
                            const std::vector<HistogramCase>& all, int slice_of_bins = 0) {
-    tutorial::ShapeSweep result(what, tutorial::default_sweep_options(9));
+    tutorial::ShapeSweep result(what, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const HistogramCase& c : all) {
         const int slice = slice_of_bins ? cluster_slice(c.num_bins) : 0;
         result.run(label_of(c),
@@ -209,7 +210,7 @@ HistogramFunction<std::uint16_t> cluster16 = histogram_cluster;
 }  // namespace
 
 TEST_CASE("histogram_shared_blocks and histogram_cluster_clusters give one 16-byte load per thread, within their caps",
-          "[chapter9]") {
+          CHAPTER_TAG) {
     CHECK(histogram_shared_blocks(0, 1) == 1);
     CHECK(histogram_shared_blocks(16 * kHistogramBlock, 1) == 1);
     CHECK(histogram_shared_blocks(16 * kHistogramBlock + 1, 1) == 2);
@@ -222,31 +223,31 @@ TEST_CASE("histogram_shared_blocks and histogram_cluster_clusters give one 16-by
     CHECK(cluster_slice(9) == 2);
 }
 
-TEST_CASE("histogram_global counts 8-bit samples exactly", "[chapter9][gpu][graded]") {
+TEST_CASE("histogram_global counts 8-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep("histogram_global, 8-bit", global8, cases(1, {256, 1, 100}, 0)));
 }
 
-TEST_CASE("histogram_global counts 16-bit samples exactly", "[chapter9][gpu][graded]") {
+TEST_CASE("histogram_global counts 16-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep("histogram_global, 16-bit", global16, cases(2, {kMaxBins, 1000, 65529}, 0)));
 }
 
-TEST_CASE("histogram_shared counts 8-bit samples exactly", "[chapter9][gpu][graded]") {
+TEST_CASE("histogram_shared counts 8-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep("histogram_shared, 8-bit", shared8, cases(1, {256, 1, 100}, shared_grid_full(1))));
 }
 
-TEST_CASE("histogram_shared counts 16-bit samples exactly", "[chapter9][gpu][graded]") {
+TEST_CASE("histogram_shared counts 16-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
     REQUIRE_SWEEP(sweep("histogram_shared, 16-bit", shared16,
                         cases(2, {kSharedMaxBins, 1000, 4099}, kOnCpuBackend ? 0 : shared_grid_full(2))));
 }
 
-TEST_CASE("histogram_cluster counts 16-bit samples exactly, over a cluster's shared memory", "[chapter9][gpu][graded]") {
+TEST_CASE("histogram_cluster counts 16-bit samples exactly, over a cluster's shared memory", CHAPTER_TAG "[gpu][graded]") {
     if (skip_without_clusters()) return;
     // 2^16 bins (8 slices of 8192), bin counts that are no multiple of the cluster size
     // (the last slice is partial), and one bin.
     REQUIRE_SWEEP(sweep("histogram_cluster", cluster16, cases(2, {kMaxBins, 65529, 9, 1}, kClusterGridFull), 1));
 }
 
-TEST_CASE("histogram_cluster gives every block of a cluster its own slice of bins", "[chapter9][gpu][graded]") {
+TEST_CASE("histogram_cluster gives every block of a cluster its own slice of bins", CHAPTER_TAG "[gpu][graded]") {
     if (skip_without_clusters()) return;
     // Every bin has samples: a sample counted into the wrong block's slice, or a slice
     // merged into the wrong bins, shows in every slice.
@@ -261,7 +262,7 @@ TEST_CASE("histogram_cluster gives every block of a cluster its own slice of bin
 // Large inputs take minutes on the CPU backend: a GPU only. One bin gets more than 65535
 // samples in every block's (9b) or cluster's (9c) share: a private count of 16 bits wraps.
 TEST_CASE("every step counts 2^28 bytes of one value, more than 2^16 in each block's private bin",
-          "[chapter9][gpu][large]") {
+          CHAPTER_TAG "[gpu][large]") {
     const long long n8 = 1LL << 28;
     SECTION("histogram_global") {
         REQUIRE_MATCH(run_case<std::uint8_t>(global8, {1, n8, 256, Distribution::single, 5}, 0));
@@ -278,29 +279,29 @@ TEST_CASE("every step counts 2^28 bytes of one value, more than 2^16 in each blo
 }
 #endif
 
-TEST_CASE("histogram_global rejects a bad num_bins and null pointers, naming the argument", "[chapter9]") {
+TEST_CASE("histogram_global rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG) {
     SECTION("8-bit") { check_rejects_bad_arguments(global8, "histogram_global", 256); }
     SECTION("16-bit") { check_rejects_bad_arguments(global16, "histogram_global", kMaxBins); }
 }
 
-TEST_CASE("histogram_shared rejects a bad num_bins and null pointers, naming the argument", "[chapter9]") {
+TEST_CASE("histogram_shared rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG) {
     SECTION("8-bit") { check_rejects_bad_arguments(shared8, "histogram_shared", 256); }
     SECTION("16-bit") { check_rejects_bad_arguments(shared16, "histogram_shared", kSharedMaxBins); }
 }
 
-TEST_CASE("histogram_cluster rejects a bad num_bins and null pointers, naming the argument", "[chapter9][gpu]") {
+TEST_CASE("histogram_cluster rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG "[gpu]") {
     if (skip_without_clusters()) return;
     check_rejects_bad_arguments(cluster16, "histogram_cluster", kMaxBins);
 }
 
-TEST_CASE("an empty input needs no input pointer, and gives zero bins", "[chapter9][gpu]") {
+TEST_CASE("an empty input needs no input pointer, and gives zero bins", CHAPTER_TAG "[gpu]") {
     tutorial::DeviceBuffer<unsigned int> bins(256);
     bins.poison();
     histogram_shared(static_cast<const std::uint8_t*>(nullptr), 0, bins.data(), 256);
     CHECK(bins.download() == std::vector<unsigned int>(256, 0u));
 }
 
-TEST_CASE("histogram_reference counts each value below num_bins and drops the others", "[chapter9][reference]") {
+TEST_CASE("histogram_reference counts each value below num_bins and drops the others", CHAPTER_TAG "[reference]") {
     const std::vector<std::uint8_t> bytes{3, 0, 3, 255, 7, 3};
     CHECK(tutorial::histogram_reference(bytes, 8) == std::vector<unsigned int>{1, 0, 0, 3, 0, 0, 0, 1});
     const std::vector<std::uint16_t> words{65535, 2, 2};
@@ -311,7 +312,7 @@ TEST_CASE("histogram_reference counts each value below num_bins and drops the ot
     CHECK_THROWS_AS(tutorial::histogram_reference(bytes, 0), std::invalid_argument);
 }
 
-TEST_CASE("compare_bins names what the wrong bins share", "[chapter9][reference]") {
+TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[reference]") {
     tutorial::HistogramContext c;
     c.samples = {1, 1, 1, 2, 3, 0, 5, 6};
     c.num_bins = 8;
@@ -340,7 +341,7 @@ TEST_CASE("compare_bins names what the wrong bins share", "[chapter9][reference]
     CHECK(report.text.find("16-bit counter") != std::string::npos);
 }
 
-TEST_CASE("require_histogram_arguments names the argument", "[chapter9][reference]") {
+TEST_CASE("require_histogram_arguments names the argument", CHAPTER_TAG "[reference]") {
     unsigned int bin = 0;
     CHECK_THROWS_WITH(tutorial::require_histogram_arguments("h", &bin, 1, &bin, 0, 256),
                       "h: argument num_bins must be between 1 and 256, got 0");
