@@ -18,7 +18,7 @@ namespace emu {
 namespace detail {
 
 /// @brief Where a CUDA thread stands between two switches of the scheduler.
-enum class Status { Ready, Running, AtBarrier, AtWarp, Exited };
+enum class Status { Ready, Running, AtBarrier, AtWarp, AtClusterBarrier, Exited };
 
 /// @brief One CUDA thread of the running block.
 struct ThreadState {
@@ -51,6 +51,16 @@ struct SharedVariable {
 };
 
 struct GridState;
+struct BlockRun;
+
+/// @brief The blocks of one thread block cluster, run together on one worker thread
+/// (emu/src/cluster.cpp).
+struct ClusterRun {
+    std::vector<BlockRun*> blocks;  ///< by rank in the cluster
+    dim3 dims;                      ///< blocks per cluster
+    uint3 index{0, 0, 0};           ///< the cluster's coordinates in the grid of clusters
+    unsigned epoch = 0;             ///< cluster barriers all threads have passed together
+};
 
 /// @brief The block a worker thread is running: its threads, its shared memory, its fault.
 struct BlockRun {
@@ -74,6 +84,10 @@ struct BlockRun {
     bool used_shared = false;
     bool used_barrier = false;
     bool order_sensitive = false;
+    uint3 index{0, 0, 0};           ///< blockIdx
+    std::size_t exited_threads = 0; ///< threads that have returned from the kernel
+    ClusterRun* cluster = nullptr;  ///< its cluster, in a cluster launch
+    unsigned cluster_rank = 0;      ///< its rank in the cluster
 };
 
 /// @brief What a worker thread keeps from block to block: the fibers' stacks and its block.
@@ -86,6 +100,7 @@ struct Worker {
     std::vector<const Stack*> stack_list;
     CrashContext crash;
     BlockRun block;
+    std::vector<std::unique_ptr<BlockRun>> cluster_blocks;  ///< for cluster launches
 };
 
 /// @brief One grid run, shared by the workers.
@@ -123,6 +138,29 @@ BlockRun& block_or_die(const char* what);
 // ---- block_runner.cpp ---------------------------------------------------------------------
 /// @brief Run blocks of @p grid on the calling worker thread until none is left.
 void work(GridState& grid);
+/// @brief The calling worker thread's state, made on first use.
+Worker& this_worker();
+/// @brief Give @p w at least @p count fiber stacks.
+void ensure_stacks(Worker& w, std::size_t count);
+/// @brief The body of every CUDA thread's fiber; @p argument is its BlockRun.
+void thread_main(void* argument);
+/// @brief The order in which @p count threads (or blocks) run in round @p round of block
+/// (or cluster) @p unit, under @p schedule.
+void order_threads(const Schedule& schedule, std::size_t count, unsigned long long unit, unsigned round,
+                   std::vector<unsigned>& order);
+/// @brief Prepare @p b to run block @p linear of @p grid: its threads, its shared memory.
+void start_block(GridState& grid, BlockRun& b, unsigned long long linear);
+/// @brief Fold what block @p b did into @p grid, and its fault if it has one.
+void finish_block(GridState& grid, BlockRun& b);
+
+// ---- cluster.cpp ----------------------------------------------------------------------------
+/// @brief Blocks per cluster of the running grid (1 when it was not launched with clusters).
+unsigned long long cluster_size(const GridRun& run);
+/// @brief Run cluster @p linear of @p grid on the calling worker thread.
+void run_cluster(GridState& grid, unsigned long long linear);
+/// @brief During a launch's probe (cluster_dims_of()), note the kernel's cluster shape
+/// @p cluster (0 x 0 x 0: none) and stop the kernel; otherwise nothing.
+void end_probe(dim3 cluster);
 
 // ---- worker_pool.cpp ------------------------------------------------------------------------
 /// @brief Run work(grid) on up to @p workers worker threads; return when all are done.

@@ -38,6 +38,8 @@ void describe_for_crash(char* out, std::size_t size) {
                   b->current->index.z, blockIdx.x, blockIdx.y, blockIdx.z, running_kernel().c_str());
 }
 
+}  // namespace
+
 Worker& this_worker() {
     if (worker == nullptr) {
         worker = new Worker;  // lives as long as its thread: the process
@@ -76,7 +78,10 @@ void thread_main(void* argument) {
         }
     }
     me.status = Status::Exited;
+    ++b.exited_threads;
 }
+
+namespace {
 
 std::uint64_t mix(std::uint64_t x) {  // splitmix64
     x += 0x9e3779b97f4a7c15ull;
@@ -84,6 +89,8 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
 }
+
+}  // namespace
 
 // The threads in the order they run in round @p round (the part before the first barrier
 // is round 0). Random orders depend only on the seed, the block and the round, never on
@@ -103,14 +110,10 @@ void order_threads(const Schedule& schedule, std::size_t count, unsigned long lo
     }
 }
 
-void run_block(GridState& grid, unsigned long long linear) {
-    Worker& w = this_worker();
-    BlockRun& b = w.block;
+void start_block(GridState& grid, BlockRun& b, unsigned long long linear) {
     const GridRun& run = *grid.run;
     const LaunchRequest& request = *run.request;
     const std::size_t count = static_cast<std::size_t>(request.block.x) * request.block.y * request.block.z;
-    ensure_stacks(w, count);
-
     b.grid = &grid;
     b.run = &run;
     b.linear = linear;
@@ -120,15 +123,13 @@ void run_block(GridState& grid, unsigned long long linear) {
     b.fault = KernelFault{};
     b.used_barrier = false;
     b.order_sensitive = false;
+    b.exited_threads = 0;
+    b.cluster = nullptr;
+    b.cluster_rank = 0;
+    b.index = uint3{static_cast<unsigned>(linear % request.grid.x),
+                    static_cast<unsigned>(linear / request.grid.x % request.grid.y),
+                    static_cast<unsigned>(linear / (static_cast<unsigned long long>(request.grid.x) * request.grid.y))};
     reset_shared_memory(b, request.shared_bytes);
-
-    blockIdx = uint3{static_cast<unsigned>(linear % request.grid.x),
-                     static_cast<unsigned>(linear / request.grid.x % request.grid.y),
-                     static_cast<unsigned>(linear / (static_cast<unsigned long long>(request.grid.x) * request.grid.y))};
-    blockDim = request.block;
-    gridDim = request.grid;
-    current_block = &b;
-    w.running_block.store(linear + 1, std::memory_order_relaxed);
     for (std::size_t i = 0; i < count; ++i) {
         ThreadState& t = b.threads[i];
         t.index = uint3{static_cast<unsigned>(i % request.block.x), static_cast<unsigned>(i / request.block.x % request.block.y),
@@ -136,6 +137,40 @@ void run_block(GridState& grid, unsigned long long linear) {
         t.status = Status::Ready;
         t.predicate = 0;
     }
+}
+
+void finish_block(GridState& grid, BlockRun& b) {
+    if (!b.faulted) grid.finished.fetch_add(1);
+    if (b.used_shared) grid.used_shared = true;
+    if (b.used_barrier) grid.used_barrier = true;
+    if (b.order_sensitive) grid.order_sensitive = true;
+    std::size_t seen = grid.static_shared.load();
+    while (b.static_bytes > seen && !grid.static_shared.compare_exchange_weak(seen, b.static_bytes)) {
+    }
+    if (b.faulted) {
+        std::lock_guard<std::mutex> lock(grid.mutex);
+        if (b.linear < grid.first_fault.load()) {
+            grid.first_fault = b.linear;
+            grid.fault = b.fault;
+        }
+    }
+}
+
+namespace {
+
+void run_block(GridState& grid, unsigned long long linear) {
+    Worker& w = this_worker();
+    BlockRun& b = w.block;
+    const GridRun& run = *grid.run;
+    const LaunchRequest& request = *run.request;
+    const std::size_t count = static_cast<std::size_t>(request.block.x) * request.block.y * request.block.z;
+    ensure_stacks(w, count);
+    start_block(grid, b, linear);
+    blockIdx = b.index;
+    blockDim = request.block;
+    gridDim = request.grid;
+    current_block = &b;
+    w.running_block.store(linear + 1, std::memory_order_relaxed);
 
     std::vector<unsigned> order;
     for (unsigned round = 0; !b.faulted; ++round) {
@@ -188,30 +223,22 @@ void run_block(GridState& grid, unsigned long long linear) {
     for (std::size_t i = 0; i < count; ++i) b.threads[i].fiber.reset();
     current_block = nullptr;
     w.running_block.store(0, std::memory_order_relaxed);
-    if (!b.faulted) grid.finished.fetch_add(1);
-
-    if (b.used_shared) grid.used_shared = true;
-    if (b.used_barrier) grid.used_barrier = true;
-    if (b.order_sensitive) grid.order_sensitive = true;
-    std::size_t seen = grid.static_shared.load();
-    while (b.static_bytes > seen && !grid.static_shared.compare_exchange_weak(seen, b.static_bytes)) {
-    }
-    if (b.faulted) {
-        std::lock_guard<std::mutex> lock(grid.mutex);
-        if (linear < grid.first_fault.load()) {
-            grid.first_fault = linear;
-            grid.fault = b.fault;
-        }
-    }
+    finish_block(grid, b);
 }
 
 }  // namespace
 
 void work(GridState& grid) {
+    // A cluster launch hands out whole clusters: their blocks run together (cluster.cpp).
+    const unsigned long long per_cluster = cluster_size(*grid.run);
     for (;;) {
-        const unsigned long long block = grid.next.fetch_add(1);
-        if (block >= grid.total || block > grid.first_fault.load()) return;
-        run_block(grid, block);
+        const unsigned long long unit = grid.next.fetch_add(1);
+        if (unit * per_cluster >= grid.total || unit * per_cluster > grid.first_fault.load()) return;
+        if (grid.run->cluster.x == 0) {
+            run_block(grid, unit);
+        } else {
+            run_cluster(grid, unit);
+        }
     }
 }
 

@@ -104,7 +104,9 @@ std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane) 
         }
     }
     bool at_barrier = false;
-    for (const Elsewhere& e : elsewhere) at_barrier = at_barrier || e.first->status == Status::AtBarrier;
+    for (const Elsewhere& e : elsewhere) {
+        at_barrier = at_barrier || e.first->status == Status::AtBarrier || e.first->status == Status::AtClusterBarrier;
+    }
 
     std::ostringstream out;
     out << std::showbase;
@@ -128,7 +130,9 @@ std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane) 
     }
     for (const Elsewhere& e : elsewhere) {
         out << "\n    " << lanes_text(e.lanes) << " wait at "
-            << (e.first->status == Status::AtBarrier ? std::string("__syncthreads()") : warp_op_name(e.first->warp_op))
+            << (e.first->status == Status::AtBarrier          ? std::string("__syncthreads()")
+                : e.first->status == Status::AtClusterBarrier ? std::string("cluster.sync()")
+                                                              : std::string(warp_op_name(e.first->warp_op)))
             << " at " << e.first->file << ":" << e.first->line << " (the first is thread " << coordinates(e.first->index)
             << ")";
     }
@@ -185,7 +189,9 @@ std::string time_limit_message(const BlockRun& b, double seconds, const char* fi
             out << (g.threads == 1 ? "waits" : "wait") << " for a turn to run";
         } else {
             out << (g.threads == 1 ? "waits at " : "wait at ")
-                << (g.first->status == Status::AtBarrier ? std::string("__syncthreads()") : warp_op_name(g.first->warp_op))
+                << (g.first->status == Status::AtBarrier          ? std::string("__syncthreads()")
+                    : g.first->status == Status::AtClusterBarrier ? std::string("cluster.sync()")
+                                                                  : std::string(warp_op_name(g.first->warp_op)))
                 << " at " << g.first->file << ":" << g.first->line;
         }
         out << " (the first is thread " << coordinates(g.first->index) << ")";

@@ -44,6 +44,7 @@ const char* base_text(cudaError_t error) {
         case cudaErrorAssert: return "device-side assert triggered";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
         case cudaErrorNotSupported: return "operation not supported";
+        case cudaErrorInvalidClusterSize: return "invalid cluster size";
         case cudaErrorUnknown: return "unknown error";
     }
     return "unrecognized error code";
@@ -136,6 +137,7 @@ const char* cudaGetErrorName(cudaError_t error) {
         EMU_NAME_(cudaErrorAssert)
         EMU_NAME_(cudaErrorLaunchFailure)
         EMU_NAME_(cudaErrorNotSupported)
+        EMU_NAME_(cudaErrorInvalidClusterSize)
         EMU_NAME_(cudaErrorUnknown)
 #undef EMU_NAME_
     }

@@ -4,6 +4,8 @@
 
 #include "cuda_check.h"
 
+#include <cooperative_groups.h>
+
 namespace traffic_kernels {
 
 namespace {
@@ -240,6 +242,43 @@ __global__ void auto_pointer_kernel(const float* in, float* out, int quads) {
 void auto_pointer(const float* in, float* out, int quads) {
     auto_pointer_kernel<<<blocks_for(quads), kBlock>>>(in, out, quads);
     CUDA_CHECK_KERNEL("auto_pointer_kernel");
+}
+
+// A histogram of in[t] % 32, in[t + threads] % 32 and in[t + 2 threads] % 32 per block,
+// in shared memory: three atomicAdd calls per thread; bins copied to out[block * 32 + b].
+__global__ void shared_atomics_kernel(const unsigned* in, unsigned* out) {
+    __shared__ unsigned bins[32];
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) bins[b] = 0;
+    __syncthreads();
+    for (int k = 0; k < 3; ++k) atomicAdd(&bins[in[(k * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x] % 32], 1u);
+    __syncthreads();
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) out[blockIdx.x * 32 + b] = bins[b];
+}
+
+void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    shared_atomics_kernel<<<blocks, threads>>>(in, out);
+    CUDA_CHECK_KERNEL("shared_atomics_kernel");
+}
+
+// Pairs of blocks: each thread adds in[i] to word threadIdx.x % 32 of its own block's
+// shared memory and to the same word of the other block's; out[i] = its block's word.
+__global__ void __cluster_dims__(2, 1, 1) remote_atomics_kernel(const unsigned* in, unsigned* out) {
+    namespace cg = cooperative_groups;
+    __shared__ unsigned words[32];
+    cg::cluster_group cluster = cg::this_cluster();
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
+    cluster.sync();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&words[threadIdx.x % 32], in[i]);
+    unsigned* other = cluster.map_shared_rank(&words[0], cluster.block_rank() ^ 1);
+    atomicAdd(other + threadIdx.x % 32, in[i]);
+    cluster.sync();
+    out[i] = words[threadIdx.x % 32];
+}
+
+void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    remote_atomics_kernel<<<blocks, threads>>>(in, out);
+    CUDA_CHECK_KERNEL("remote_atomics_kernel");
 }
 
 }  // namespace traffic_kernels
