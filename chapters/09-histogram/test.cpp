@@ -323,7 +323,16 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         INFO(report.text);
         CHECK(report.text.find(words) != std::string::npos);
     };
-    says({0, 0, 0, 0, 0, 0, 0, 0}, "never added to the global bins");
+    says({0, 0, 0, 0, 0, 0, 0, 0}, "None of the 8 samples was counted");
+    {
+        tutorial::HistogramContext longer = c;
+        longer.samples.assign(100, 2);
+        std::vector<unsigned int> hundred(8, 0u);
+        hundred[2] = 100;
+        const tutorial::ComparisonReport report = tutorial::compare_bins(std::vector<unsigned int>(8, 0u), hundred, longer);
+        INFO(report.text);
+        CHECK(report.text.find("never added to the global bins") != std::string::npos);
+    }
     says({0, 2, 0, 0, 4294967295u, 0, 0, 4294967295u}, "off by the same -1");
     says({1, 3, 1, 1, 0, 1, 0, 0}, "the last 1 sample were not counted");  // sample 6
     says({1, 2, 1, 1, 0, 1, 1, 0}, "the first 1 sample were not counted");
