@@ -33,11 +33,16 @@ constexpr bool kOnCpuBackend = false;
 // How the samples are drawn. Uniform: every value as likely (little contention).
 // Skewed: value = range · u^4 for u uniform in [0, 1), so low values are far more common
 // (a few busy bins). Single: one value, the same for every sample (every thread on one
-// bin), drawn at random below num_bins.
-enum class Distribution { uniform, skewed, single };
+// bin), drawn at random below num_bins. In bins: uniform below num_bins, so that every bin
+// gets samples even when num_bins is small (uniform 16-bit samples into 9 bins are nearly
+// all dropped).
+enum class Distribution { uniform, skewed, single, in_bins };
 
 const char* name_of(Distribution d) {
-    return d == Distribution::uniform ? "uniform" : d == Distribution::skewed ? "skewed" : "one value";
+    return d == Distribution::uniform  ? "uniform"
+           : d == Distribution::skewed ? "skewed"
+           : d == Distribution::single ? "one value"
+                                       : "uniform below num_bins";
 }
 
 struct HistogramCase {
@@ -64,10 +69,11 @@ std::vector<unsigned int> samples_of(const HistogramCase& c) {
     const auto count = static_cast<std::size_t>(c.n);
     const unsigned int range = 1u << (8 * c.sample_bytes);
     std::vector<unsigned int> values(count);
-    if (c.distribution == Distribution::uniform) {
+    if (c.distribution == Distribution::uniform || c.distribution == Distribution::in_bins) {
         const std::vector<std::uint8_t> bytes = tutorial::random_bytes(count * c.sample_bytes, seed);
+        const unsigned int below = c.distribution == Distribution::in_bins ? static_cast<unsigned int>(c.num_bins) : range;
         for (std::size_t i = 0; i < count; ++i) {
-            values[i] = c.sample_bytes == 1 ? bytes[i] : bytes[2 * i] | (bytes[2 * i + 1] << 8);
+            values[i] = (c.sample_bytes == 1 ? bytes[i] : bytes[2 * i] | (bytes[2 * i + 1] << 8)) % below;
         }
     } else if (c.distribution == Distribution::skewed) {
         const std::vector<float> u = tutorial::random_floats(count, seed, 0.0f, 1.0f);
@@ -125,7 +131,7 @@ std::vector<HistogramCase> cases(int sample_bytes, const std::vector<int>& bin_c
         all.push_back({sample_bytes, n, bin_counts.front()});
     }
     for (int num_bins : bin_counts) {
-        for (Distribution d : {Distribution::uniform, Distribution::skewed, Distribution::single}) {
+        for (Distribution d : {Distribution::uniform, Distribution::skewed, Distribution::single, Distribution::in_bins}) {
             all.push_back({sample_bytes, 30011, num_bins, d});
         }
     }
@@ -253,7 +259,7 @@ TEST_CASE("histogram_cluster gives every block of a cluster its own slice of bin
     // merged into the wrong bins, shows in every slice.
     std::vector<HistogramCase> all;
     for (int num_bins : {kMaxBins, 8 * 1000 + 3, 64, 8, 7}) {
-        all.push_back({2, 4 * static_cast<long long>(num_bins) + 17, num_bins, Distribution::uniform, 2});
+        all.push_back({2, 4 * static_cast<long long>(num_bins) + 17, num_bins, Distribution::in_bins, 2});
     }
     REQUIRE_SWEEP(sweep("histogram_cluster's slices", cluster16, all, 1));
 }
