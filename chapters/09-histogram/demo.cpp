@@ -110,7 +110,7 @@ int main() {
             std::printf("  histogram_cluster (9c) not run: %s\n", why.c_str());
         }
         print_top(pair_bins, 2, pairs.size());
-        std::printf("\nThe bytes fall in 27 of the 256 bins, the pairs in 729 of the 65536: a skewed input, where "
+        std::printf("\nThe bytes fall in 27 of the 256 bins, the pairs in at most 27 × 27 = 729 of the 65536: a skewed input, where "
                     "many threads add to the same few bins at once.\n");
         return all_right ? 0 : 1;
     } catch (const std::exception& error) {
