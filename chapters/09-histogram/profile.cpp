@@ -26,9 +26,9 @@ int main(int argc, char** argv) {
     // No floating-point work: a histogram counts.
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "2^18 bytes into 256 bins; 2^17 16-bit samples into 2^16 bins",
                                        {}};
-    chapter.variants.push_back({"global atomics, one per byte", "histogram_global_kernel", 0,
+    chapter.variants.push_back({"global atomics, one per byte", "histogram_global_kernel<unsigned char>", 0,
                                 [&] { histogram_global(bytes.data(), n8, bins.data(), 256); }});
-    chapter.variants.push_back({"private histogram in shared memory, uint4 loads, merged", "histogram_shared_kernel", 0,
+    chapter.variants.push_back({"private histogram in shared memory, uint4 loads, merged", "histogram_shared_kernel<unsigned char>", 0,
                                 [&] { histogram_shared(bytes.data(), n8, bins.data(), 256); }});
     if (cluster_launch_supported()) {
         chapter.variants.push_back({"2^16 bins over a cluster's distributed shared memory", "histogram_cluster_kernel", 0,
