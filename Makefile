@@ -67,10 +67,10 @@ chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chap
 # A chapter's objects also depend on a record of its flags, rewritten when its registry
 # line changes (a new number, a new borrowing), so that only that chapter rebuilds.
 chapter_record = $(if $(call chapter_in,$(1)),$(BUILD)/chapter-flags/$(call folder_of,$(call chapter_in,$(1))).txt)
+registry_facts_of = $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))))
 $(BUILD)/chapter-flags/%.txt: FORCE
 	@mkdir -p $(@D)
-	@echo '$(foreach n,$(CHAPTERS),$(if $(filter $*,$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))))' | cmp -s - $@ || \
-	 echo '$(foreach n,$(CHAPTERS),$(if $(filter $*,$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))))' > $@
+	@echo '$(call registry_facts_of,$*)' | cmp -s - $@ || echo '$(call registry_facts_of,$*)' > $@
 
 # ---- One rule per kind of source -------------------------------------------------------------
 # Objects mirror the source tree: chapters/02-tiled-gemm/test.cpp -> build/emu/chapters/02-tiled-gemm/test.o.
@@ -80,12 +80,13 @@ FLAGS_RECORD := $(BUILD)/compile-flags.txt
 
 # run_compiler LABEL, COMMAND: print "  LABEL  source", run the compiler, then its
 # messages in one piece, so that files compiled in parallel never mix their errors.
-# It also adds the command to compile_commands.json, for editors (tools/compile_db.py).
+# It also leaves the command, one argument a line, in COMPILE_DB/SOURCE.args ($(3): the
+# source), which each link gathers into compile_commands.json, for editors (tools/compile_db.py).
 run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
 	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages"; \
-	  python3 tools/compile_db.py $(COMPILE_DB) '$(3)' $(2) >/dev/null 2>&1; exit $$status; }
+	  $(if $(3),mkdir -p $(COMPILE_DB)/$(dir $(3)) && printf '%s\n' $(3) $(2) >$(COMPILE_DB)/$(3).args;) exit $$status; }
 COMPILE_DB := build/$(BACKEND)/compile_commands
-# Only when it is missing (the compiles and links keep it up to date otherwise).
+# Only when it is missing (the links keep it up to date otherwise).
 compile_commands.json:
 	@python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true
 
@@ -185,11 +186,26 @@ endif
 $(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 
-# ---- Running what was built ---------------------------------------------------------------------
-# TIMEOUT=seconds: a kernel still running after it is stopped, on either backend (default 20).
-ifdef TIMEOUT
-  ifeq ($(shell echo '$(TIMEOUT)' | grep -Ex '[0-9]*[.]?[0-9]+' | grep -v -Ex '[0.]+'),)
-    $(error TIMEOUT=$(TIMEOUT) is not a positive number of seconds)
+# ---- Settings --------------------------------------------------------------------------------------
+# Each is checked here, once, for every verb (test, run, bench, profile, grade, watch, ...)
+# and handed to the programs in the environment. BACKEND is checked above.
+# SEED=n: the seed of the random inputs, a whole number from 0 to 4294967295 (Catch2's range:
+# the test runner's own seed is ours). TUTORIAL_SEED reaches every program.
+shell_quote = '$(subst ','\'',$(1))'
+ifneq ($(SEED),)
+  ifneq ($(shell [[ $(call shell_quote,$(SEED)) =~ ^[0-9]+$$ ]] && echo digits),digits)
+    $(error SEED=$(SEED) is not a whole number from 0 to 4294967295: it has a character other than the digits 0-9 (leave SEED out for the default))
+  endif
+  ifneq ($(shell s=$$(echo $(SEED) | sed 's/^0*//'); [[ $$s =~ ^[0-9]{0,10}$$ ]] && (( $${s:-0} <= 4294967295 )) && echo ok),ok)
+    $(error SEED=$(SEED) is not a whole number from 0 to 4294967295: it is too large (leave SEED out for the default))
+  endif
+  export TUTORIAL_SEED := $(SEED)
+endif
+# TIMEOUT=seconds: a kernel still running after it is stopped, on either backend (default
+# 20; 0: no limit). TUTORIAL_TIMEOUT reaches the GPU's programs, EMU_TIMEOUT the CPU backend.
+ifneq ($(TIMEOUT),)
+  ifneq ($(shell [[ $(call shell_quote,$(TIMEOUT)) =~ ^([0-9]+([.][0-9]*)?|[.][0-9]+)$$ ]] && echo number),number)
+    $(error TIMEOUT=$(TIMEOUT) is not a number of seconds (0: no limit; leave TIMEOUT out for 20))
   endif
   export TUTORIAL_TIMEOUT := $(TIMEOUT)
   export EMU_TIMEOUT := $(TIMEOUT)
@@ -216,7 +232,7 @@ endif
 #: ... SOLUTIONS=1          the same, with the reference solutions in solutions/
 #: ... SEED=n               make the random test inputs from seed n (the default is fixed)
 #: ... ARGS='...'           pass options to the Catch2 test runner, e.g. ARGS=--success
-#: ... TIMEOUT=s            stop a kernel still running after s seconds (default 20), on the GPU or the CPU
+#: ... TIMEOUT=s            stop a kernel still running after s seconds (default 20; 0: never), on the GPU or the CPU
 #: ... JOBS=n               compile n files at a time (the default: one per core; JOBS=1 for one at a time)
 #: make chapterN run        build chapter N and run its demo (ARGS='...' passes options to it)
 #: ... IMAGE=photo.pgm      chapter 3's demo blurs this 8-bit grayscale PGM instead of a test image
@@ -231,18 +247,18 @@ test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; \
 	for binary in $^; do \
 	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \
-	  TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS) || failed=1; \
+	  TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS) || failed=1; \
 	done; \
 	exit $$failed
 
 .PHONY: run
 run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 	@if [ "$(words $(NAMED))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
-	@TUTORIAL_SEED=$(SEED) ./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)
+	@./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)
 
 .PHONY: test-common
 test-common: $(BUILD)/bin/common-tests
-	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+	@./$< $(ARGS)
 
 # ---- The learner's and instructor's workflow: tools/tutorial ----------------------------------------
 #: make status              your progress: a row per chapter (files, build, tests), then what to do next
@@ -285,7 +301,7 @@ grade:
 	@for n in $(SELECTED); do \
 	  binary=$(BIN)/chapter$$n-tests; rm -f $$binary.results; \
 	  if [ "$$(cat $(GRADE_DIR)/chapter$$n-build.status)" = 0 ]; then \
-	    TUTORIAL_SEED=$(SEED) TUTORIAL_RESULTS_FILE=$$binary.results \
+	    TUTORIAL_RESULTS_FILE=$$binary.results \
 	      $$binary >$(GRADE_DIR)/chapter$$n-test.log 2>&1 || true; \
 	  fi; \
 	done

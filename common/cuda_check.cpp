@@ -2,8 +2,10 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -35,11 +37,12 @@ double kernel_time_limit_seconds() {
         }
         char* end = nullptr;
         const double seconds = std::strtod(text, &end);
-        if (*end != '\0' || !(seconds > 0)) {
-            std::fprintf(stderr, "TIMEOUT=%s is not a positive number of seconds (TUTORIAL_TIMEOUT)\n", text);
+        if (end == text || *end != '\0' || !(seconds >= 0) || std::isinf(seconds)) {
+            std::fprintf(stderr, "TIMEOUT=%s is not a number of seconds, 0 for no limit (TUTORIAL_TIMEOUT)\n", text);
             std::exit(2);
         }
-        return seconds;
+        // 0 is no limit, as for the CPU backend's EMU_TIMEOUT.
+        return seconds == 0 ? std::numeric_limits<double>::infinity() : seconds;
     }();
     return limit;
 }

@@ -47,7 +47,8 @@ void throw_if_cuda_error(cudaError_t code, const char* expression, const char* f
 void check_kernel(const char* kernel_name, const char* file, int line);
 
 /// @brief How long check_kernel() waits for a kernel on the GPU before it stops the
-/// program, in seconds: TUTORIAL_TIMEOUT (make's TIMEOUT=) or kDefaultKernelTimeLimitSeconds.
+/// program, in seconds: TUTORIAL_TIMEOUT (make's TIMEOUT=) or kDefaultKernelTimeLimitSeconds; 0 is
+/// no limit (infinity), as for the CPU backend.
 /// An invalid value stops the program with exit status 2 and a message.
 double kernel_time_limit_seconds();
 

@@ -49,7 +49,7 @@ $(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchma
 
 .PHONY: test-benchmark bench-binaries bench
 test-benchmark: $(BUILD)/bin/benchmark-tests
-	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+	@./$< $(ARGS)
 
 # Builds the benchmarks without running them (make check uses it).
 bench-binaries: $(BENCH_BINARIES)
@@ -79,7 +79,7 @@ sanitize-preflight:
 
 # sanitize-run/SUITE/TOOL: the suite's binary is its second word.
 $(SANITIZE_RUNS): sanitize-run/%: sanitize-preflight $$(call suite_binary,$$(firstword $$(subst /, ,$$*)))
-	@TUTORIAL_SEED=$(SEED) bash tools/sanitize.sh run $(notdir $*) $(call suite_binary,$(firstword $(subst /, ,$*))) \
+	@bash tools/sanitize.sh run $(notdir $*) $(call suite_binary,$(firstword $(subst /, ,$*))) \
 	  $(SANITIZE_OUTPUT)/$(subst /,-,$*).log "$(firstword $(subst /, ,$*)) ($(TREE))" $(ARGS)
 
 sanitize: $(SANITIZE_RUNS)

@@ -84,7 +84,7 @@ $(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(EMU_PLANTED_OBJECTS) $(HARNESS_OB
 
 .PHONY: test-emu
 test-emu: $(BUILD)/bin/emu-tests
-	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+	@./$< $(ARGS)
 
 # SCHEDULE=... reaches the programs as EMU_SCHEDULE (emu/include/emu/control.h).
 ifdef SCHEDULE

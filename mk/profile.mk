@@ -170,7 +170,7 @@ profile-probe: $(BUILD)/bin/profile-probe $(PROBE_PTXAS)
 endif
 
 test-profile: $(BUILD)/bin/profile-tests
-	@TUTORIAL_SEED=$(SEED) ./$< $(ARGS)
+	@./$< $(ARGS)
 
 # The lessons quote their profile (tables between markers in each chapter's README.md), made
 # from the reference solutions' predicted tables, on the CPU, so that anyone can remake them.

@@ -48,6 +48,15 @@ else
     fail "the common library fails its tests" "see $logs/common.log"
 fi
 
+# Nothing generated is tracked: what the build and Python write is made again from the sources.
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    skip "no generated file is tracked: this tree is not a git clone"
+elif generated=$(git ls-files | grep -E '(^|/)__pycache__/|\.pyc$|\.o$|^build/|(^|/)compile_commands\.json$'); then
+    fail "generated files are tracked (git rm --cached them)" "$generated"
+else
+    pass "no generated file is tracked (Python bytecode, objects, build/, compile_commands.json)"
+fi
+
 echo "chapters/ and solutions/"
 if report=$(tutorial skeletons 2>&1); then
     pass "every skeleton is what its solution's markers make"

@@ -1,16 +1,13 @@
 """compile_commands.json for editors (clangd, VS Code), written by the build itself.
 
-  python3 tools/compile_db.py FRAGMENTS SOURCE COMPILER ARGS...   (after a compile)
-  python3 tools/compile_db.py FRAGMENTS                           (after a link)
+  python3 tools/compile_db.py FRAGMENTS        (after a link, once per program)
 
-The Makefile's compile rules call this after each compile with the command they ran, and
-its link rule without a command, so that a build that compiles nothing still writes the
-file for its backend.
-It records, for the source file an editor shows, a command that clang understands, in
-FRAGMENTS/<source>.json (one file per source: compiles running in parallel never write
-the same file), then gathers every fragment of FRAGMENTS into compile_commands.json at
-the top of the repository, replacing it in one rename. So the file always describes the
-backend of the latest build:
+Each compile rule of the Makefile leaves the command it ran in FRAGMENTS/<source>.args
+(the source, then one argument a line; written by the shell, one file per source, so that
+compiles running in parallel never write the same file). This script, run once after each
+link, gathers them into compile_commands.json at the top of the repository, replacing it
+in one rename, and turns each command into one that clang understands. So the file always
+describes the backend of the latest build:
 - a .cpp file: the compiler's own command;
 - a .cu file with BACKEND=cuda: nvcc's command as clang's CUDA mode (-x cuda, one GPU
   architecture, the toolkit's path), since clangd cannot read nvcc's options;
@@ -90,24 +87,27 @@ def entry(source: str, args: list[str]) -> dict:
 
 
 def main() -> int:
-    if len(sys.argv) < 2 or len(sys.argv) == 3:
+    if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
         return 2
     fragments = Path(sys.argv[1])
-    if len(sys.argv) > 3:
-        record = entry(sys.argv[2], sys.argv[3:])
-        own = fragments / (record["file"] + ".json")
-        own.parent.mkdir(parents=True, exist_ok=True)
-        temporary = own.with_name(f"{own.name}.{os.getpid()}")
-        temporary.write_text(json.dumps(record))
-        temporary.replace(own)
-
     entries = []
+    for path in sorted(fragments.rglob("*.args")):
+        try:
+            source, *args = path.read_text().splitlines()
+        except (OSError, ValueError):
+            continue  # a fragment being written now; the next link gathers it
+        if args:
+            entries.append(entry(source, args))
+    # A build from before the .args fragments left <source>.json ones: keep those not recompiled since.
+    done = {e["file"] for e in entries}
     for path in sorted(fragments.rglob("*.json")):
         try:
-            entries.append(json.loads(path.read_text()))
+            old = json.loads(path.read_text())
         except (OSError, ValueError):
-            continue  # a fragment being written now; the next compile gathers it
+            continue
+        if old.get("file") not in done:
+            entries.append(old)
     database = ROOT / "compile_commands.json"
     temporary = database.with_name(f".compile_commands.json.{os.getpid()}")
     temporary.write_text(json.dumps(entries, indent=1) + "\n")

@@ -1,7 +1,5 @@
 """What docs/results.md says of this chapter: BARS and summary(c), as tools/tutorial/results.py reads them."""
 
-from tools.tutorial.results import format_speedup
-
 BARS = [
     ("box mean 3×3, 8000×8000", 9.7, "8000 x 8000, R=1", ["global", "shared"]),
     ("box mean 5×5, 8000×8000", 8.4, "8000 x 8000, R=2", ["global", "shared"]),
@@ -17,8 +15,8 @@ GOALS = [
 def summary(c):
     gain_3 = c.number_of("8000 x 8000, R=1", "shared", "speedup")
     gain_5 = c.number_of("8000 x 8000, R=2", "shared", "speedup")
-    numbers = (f"The shared-memory tile is {format_speedup(gain_3)} as fast as global memory at 3×3 "
-               f"and {format_speedup(gain_5)} at 5×5")
+    numbers = (f"The shared-memory tile is {c.format_speedup(gain_3)} as fast as global memory at 3×3 "
+               f"and {c.format_speedup(gain_5)} at 5×5")
     if gain_3 is not None and gain_5 is not None and gain_5 > gain_3:
         return (numbers + ": at 3×3 the L1 cache already serves most of the 9 repeated reads, so the halo "
                 "tile has little to save, while at 5×5 each pixel is read 25 times and staging it once pays more.")

@@ -1,7 +1,5 @@
 """What docs/results.md says of this chapter: BARS and summary(c), as tools/tutorial/results.py reads them."""
 
-from tools.tutorial.results import format_percent
-
 BARS = [
     ("moving average, N=64", 16.7, "64 Mi floats, N=64", ["naive", "read-only", "shared"]),
     ("moving average, N=255", 4.8, "64 Mi floats, N=255", ["naive", "read-only", "shared"]),
@@ -15,8 +13,8 @@ GOALS = [(f"moving average, N={n}, prefix sums (4d)", 70.0, 85.0, f"64 Mi floats
 def summary(c):
     naive = [c.number_of(f"64 Mi floats, N={n}", "naive", "percent_of_ceiling") for n in (8, 255)]
     shared = [c.number_of(f"64 Mi floats, N={n}", "shared", "percent_of_ceiling") for n in (8, 255)]
-    numbers = (f"naive {format_percent(naive[0])} at N=8 and {format_percent(naive[1])} at N=255, "
-               f"shared {format_percent(shared[0])} and {format_percent(shared[1])}")
+    numbers = (f"naive {c.format_percent(naive[0])} at N=8 and {c.format_percent(naive[1])} at N=255, "
+               f"shared {c.format_percent(shared[0])} and {c.format_percent(shared[1])}")
     if None not in naive + shared and naive[1] < naive[0] and shared[1] > naive[1]:
         return ("The naive kernel asks global memory for every input N times, and the caches absorb less of "
                 "that as the window grows, while the shared-memory kernel loads each block's window once, "

@@ -1,7 +1,5 @@
 """What docs/results.md says of this chapter: BARS, GOALS and summary(c), as tools/tutorial/results.py reads them."""
 
-from tools.tutorial.results import format_percent
-
 # No published bar to compare with: the ceiling is the copy measured in the same run.
 BARS = []
 
@@ -18,9 +16,9 @@ AWKWARD_WITHIN = 5.0
 def summary(c):
     shares = {v: c.number_of(SQUARE, v, "percent_of_ceiling") for v in ("naive", "shared", "padded")}
     awkward = c.number_of(AWKWARD, "padded", "percent_of_ceiling")
-    text = (f"At {SQUARE} the naive transpose reaches {format_percent(shares['naive'])} of copy "
-            f"bandwidth, the shared tile {format_percent(shares['shared'])} and the padded tile "
-            f"{format_percent(shares['padded'])} ({format_percent(awkward)} at {AWKWARD})")
+    text = (f"At {SQUARE} the naive transpose reaches {c.format_percent(shares['naive'])} of copy "
+            f"bandwidth, the shared tile {c.format_percent(shares['shared'])} and the padded tile "
+            f"{c.format_percent(shares['padded'])} ({c.format_percent(awkward)} at {AWKWARD})")
     if None in shares.values() or awkward is None:
         return text + "."
     square_goal = all((c.number_of(p, v, "percent_of_ceiling") or 0) >= at for _, at, _, p, vs in GOALS for v in vs)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bad input gets a clear error that names it, and exit status 2 (make's own for an error):
 # an unknown BACKEND, BACKEND=cuda without a GPU, no Catch2, a TIMEOUT that is not a
-# number of seconds, an unknown chapter, a SEED that is not a whole number in range, test
+# number of seconds, an unknown chapter, a SEED that is not a whole number in range (for
+# test, run, bench, profile, grade and watch alike), test
 # options that select no test; and `make check` outside a git clone skips, and
 # names, only the items that need git. Runs in this tree (nothing here builds anything).
 #
@@ -31,22 +32,30 @@ run "no Catch2" make chapter1 test CATCH_VERSION=none
 expect_status 2 "without the test framework there is nothing to run"
 expect "Catch2.*is not installed: run .make setup." "it says what to do"
 
-for bad in abc -5 0; do
-    run "TIMEOUT=$bad" make chapter1 test TIMEOUT=$bad
-    expect_status 2 "a time limit must be a positive number of seconds"
-    expect "TIMEOUT=$bad is not a positive number of seconds" "the message names the setting and its value"
+for bad in abc -5 1e3 "1 2"; do
+    run "TIMEOUT=$bad" make chapter1 test "TIMEOUT=$bad"
+    expect_status 2 "a time limit must be a number of seconds"
+    expect "TIMEOUT=$bad is not a number of seconds \(0: no limit" "the message names the setting and its value"
 done
 
 run "an unknown chapter" make chapter99 test
 expect_status 2 "there is no such chapter"
 expect "There is no chapter99; the chapters are: chapter1" "it lists the chapters there are"
 
-# The test programs' own refusals, through make as a student types them.
-for bad in abc 1.5 12abc -5; do
+# make checks each setting once, for every verb that takes it.
+for bad in abc 1.5 12abc -5 4294967296; do
     run "SEED=$bad" make chapter1 test SEED=$bad
     expect_status 2 "a seed must be a whole number in range"
-    expect "SEED.*$bad" "the message names the setting and its value"
+    expect "SEED=$bad is not a whole number from 0 to 4294967295" "the message names the setting and its value"
     expect_not "^All tests passed" "no test runs with a seed nobody asked for"
+done
+for verb in run bench profile grade watch; do
+    run "make chapter2 $verb SEED=abc" make chapter2 $verb SEED=abc
+    expect_status 2 "make chapter2 $verb refuses a bad seed too"
+    expect "SEED=abc is not a whole number" "with the same message"
+    run "make chapter2 $verb TIMEOUT=abc" make chapter2 $verb TIMEOUT=abc
+    expect_status 2 "make chapter2 $verb refuses a bad time limit too"
+    expect "TIMEOUT=abc is not a number of seconds" "with the same message"
 done
 run "ARGS that select no test" make chapter1 test "ARGS=[nonexistent]"
 expect_status 2 "a filter that selects nothing is an error, not a green run"

@@ -19,7 +19,7 @@ reuse_build_of "$root"
 
 registry=$(python3 -m tools.tutorial chapters --fields)
 last=$(cut -f1 <<<"$registry" | sort -n | tail -n 1)
-backend=$(make -s print-backend | head -n 1)
+backend=$(make -s print-backend | sed -n 1p)
 # copy_chapter SOURCE NUMBER: copy chapter SOURCE's two folders to chapter NUMBER, with a
 # registry line of the same settings (borrows=...) and a title that says what it is.
 # Sets $folder, and $source_folder.

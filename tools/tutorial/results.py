@@ -83,6 +83,14 @@ class Chapter:
     def speedup(self, problem, variant):
         return format_speedup(self.number_of(problem, variant, "speedup"))
 
+    # The formats, for the pages' own sentences: a chapter's results_page.py gets all it
+    # needs through `c` and imports nothing from the tools.
+    def format_percent(self, value):
+        return format_percent(value)
+
+    def format_speedup(self, value):
+        return format_speedup(value)
+
 
 def significant(value, digits):
     """`value` with `digits` significant digits, never in exponent form: a CPU row is
