@@ -430,9 +430,9 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         add("shared atomics", "atomics (thread-level)", double(p.shared_atomics.accesses), std::nullopt);
     }
     if (p.remote_atomics.requests > 0) {
-        add("distributed shared atomics", "instructions (warp-level)", double(p.remote_atomics.requests), std::nullopt,
+        add("DSMEM atomics", "instructions (warp-level)", double(p.remote_atomics.requests), std::nullopt,
             "atomics on another block's shared memory (cluster.map_shared_rank)");
-        add("distributed shared atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
+        add("DSMEM atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
     }
     add("block", "__syncthreads() per block", p.barriers_per_block(), std::nullopt);
     if (variant.flops > 0 && p.global_load.accesses > 0) {

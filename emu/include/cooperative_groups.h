@@ -1,6 +1,7 @@
 /// @file cooperative_groups.h
 /// @brief The part of CUDA's Cooperative Groups the CPU backend runs: the thread block
-/// (this_thread_block()) and the thread block cluster (this_cluster()), with CUDA's
+/// (this_thread_block()), the thread block cluster (this_cluster()) and the grid's ranks
+/// (this_grid(), without its sync()), with CUDA's
 /// names and types, so that `namespace cg = cooperative_groups;` code compiles unchanged.
 ///
 /// With BACKEND=emu this header takes the place of the CUDA Toolkit's. Clusters run as
@@ -14,6 +15,10 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+
+// cooperative_groups::thread_block and this_thread_block() (shared with the asynchronous
+// copies of chapter 8).
+#include "emu/thread_block.h"
 
 /// @cond EMU_INTERNALS
 namespace emu {
@@ -136,32 +141,6 @@ inline unsigned int atomicDec(::emu::remote_ptr<unsigned int> address, unsigned 
 
 namespace cooperative_groups {
 
-/// @brief The running thread's block: its barrier and its threads' coordinates.
-class thread_block {
-public:
-    /// @brief __syncthreads(): every thread of the block waits here for the others.
-    static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-        ::emu::detail::syncthreads(file, line);
-    }
-    /// @brief Threads in the block.
-    static unsigned int size() { return blockDim.x * blockDim.y * blockDim.z; }
-    /// @brief The same: threads in the block.
-    static unsigned int num_threads() { return size(); }
-    /// @brief The calling thread's linear index in the block (x fastest).
-    static unsigned int thread_rank() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
-    /// @brief blockIdx.
-    static dim3 group_index() { return dim3(blockIdx); }
-    /// @brief threadIdx.
-    static dim3 thread_index() { return dim3(threadIdx); }
-    /// @brief blockDim.
-    static dim3 group_dim() { return blockDim; }
-    /// @brief blockDim.
-    static dim3 dim_threads() { return blockDim; }
-};
-
-/// @brief The running thread's block.
-inline thread_block this_thread_block() { return thread_block(); }
-
 /// @brief The thread block cluster of the running block (compute capability 9.0).
 class cluster_group {
 public:
@@ -233,11 +212,35 @@ public:
 /// @brief The running block's cluster.
 inline cluster_group this_cluster() { return cluster_group(); }
 
-/// @brief group.sync(), as a free function.
-inline void sync(const thread_block& group, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    (void)group;
-    thread_block::sync(file, line);
-}
+/// @brief The grid, for its threads' and blocks' ranks. Its sync() needs a cooperative
+/// launch, which the CPU backend does not have: it is left out (a compile error).
+class grid_group {
+public:
+    /// @brief Threads in the grid.
+    static unsigned long long num_threads() { return num_blocks() * thread_block::size(); }
+    /// @brief The same: threads in the grid.
+    static unsigned long long size() { return num_threads(); }
+    /// @brief The calling thread's linear index in the grid: block_rank() * block size + its rank in the block.
+    static unsigned long long thread_rank() { return block_rank() * thread_block::size() + thread_block::thread_rank(); }
+    /// @brief Blocks in the grid.
+    static unsigned long long num_blocks() {
+        return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z;
+    }
+    /// @brief The block's linear index in the grid (x fastest).
+    static unsigned long long block_rank() {
+        return blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+    }
+    /// @brief gridDim.
+    static dim3 dim_blocks() { return gridDim; }
+    /// @brief blockIdx.
+    static dim3 block_index() { return dim3(blockIdx); }
+    /// @brief Always true here: the grid is known.
+    static bool is_valid() { return true; }
+};
+
+/// @brief The running grid.
+inline grid_group this_grid() { return grid_group(); }
+
 /// @brief group.sync(), as a free function.
 inline void sync(const cluster_group& group, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     (void)group;

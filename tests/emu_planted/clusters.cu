@@ -44,7 +44,7 @@ __global__ void __cluster_dims__(2, 1, 1) pair_histogram_planted(const unsigned*
     const int per_block = (bins + 1) / 2;
     for (int b = threadIdx.x; b < per_block; b += blockDim.x) pair_bins[b] = 0;
     cluster.sync();
-    for (int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += blockDim.x * gridDim.x) {
+    for (int i = static_cast<int>(cg::this_grid().thread_rank()); i < n; i += blockDim.x * gridDim.x) {
         const int bin = static_cast<int>(values[i] % static_cast<unsigned>(bins));
         atomicAdd(cluster.map_shared_rank(pair_bins, bin / per_block) + bin % per_block, 1u);
     }

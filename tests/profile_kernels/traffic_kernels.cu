@@ -262,7 +262,9 @@ void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads) 
 
 // Pairs of blocks: each thread adds in[i] to word threadIdx.x % 32 of its own block's
 // shared memory and to the same word of the other block's; out[i] = its block's word.
-__global__ void __cluster_dims__(2, 1, 1) remote_atomics_kernel(const unsigned* in, unsigned* out) {
+// Clusters need sm_90: for older architectures (a build for several) the body is empty.
+__global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
     namespace cg = cooperative_groups;
     __shared__ unsigned words[32];
     cg::cluster_group cluster = cg::this_cluster();
@@ -274,10 +276,21 @@ __global__ void __cluster_dims__(2, 1, 1) remote_atomics_kernel(const unsigned* 
     atomicAdd(other + threadIdx.x % 32, in[i]);
     cluster.sync();
     out[i] = words[threadIdx.x % 32];
+#endif
 }
 
 void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
-    remote_atomics_kernel<<<blocks, threads>>>(in, out);
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 2;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, remote_atomics_kernel, in, out));
     CUDA_CHECK_KERNEL("remote_atomics_kernel");
 }
 

@@ -85,7 +85,7 @@ void auto_pointer(const float* in, float* out, int quads);
 /// k = 0, 1, 2 (three atomicAdd calls); out[32 b + bin] = the block's counts.
 void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 
-/// @brief Clusters of 2 blocks (`__cluster_dims__(2, 1, 1)`, @p blocks even) of @p threads
+/// @brief Clusters of 2 blocks (cudaLaunchKernelEx, @p blocks even; sm_90) of @p threads
 /// threads: thread t of block b adds in[b threads + t] to word t % 32 of its block's
 /// shared memory and to the same word of the other block of its pair (map_shared_rank);
 /// out[b threads + t] = word t % 32 of block b after both.
