@@ -1,7 +1,5 @@
 """What docs/results.md says of this chapter: BARS, GOALS and summary(c), as tools/tutorial/results.py reads them."""
 
-from tools.tutorial.results import format_percent, format_speedup
-
 # No published bar: the ceiling is the copy measured in the same run, and the library
 # (CUB's HistogramEven) runs in the same run too, as every problem's baseline.
 BARS = []
@@ -20,10 +18,10 @@ def summary(c):
     share = c.number_of(UNIFORM8, SHARED, "percent_of_ceiling")
     ahead = [c.number_of(p, SHARED, "speedup") for p in PROBLEMS8]
     cluster = [c.number_of(p, CLUSTER, "speedup") for p in PROBLEMS16]
-    text = (f"Counting {UNIFORM8}, private histograms in shared memory read at {format_percent(share)} of copy "
+    text = (f"Counting {UNIFORM8}, private histograms in shared memory read at {c.format_percent(share)} of copy "
             f"bandwidth; against CUB's HistogramEven they run " +
-            ", ".join(f"{format_speedup(s)} as fast ({p.split(', ')[-1]})" for s, p in zip(ahead, PROBLEMS8)))
+            ", ".join(f"{c.format_speedup(s)} as fast ({p.split(', ')[-1]})" for s, p in zip(ahead, PROBLEMS8)))
     if any(s is not None for s in cluster):
         text += ("; into 2^16 bins, the cluster's distributed shared memory runs " +
-                 ", ".join(f"{format_speedup(s)} as fast as CUB ({p.split(', ')[-1]})" for s, p in zip(cluster, PROBLEMS16)))
+                 ", ".join(f"{c.format_speedup(s)} as fast as CUB ({p.split(', ')[-1]})" for s, p in zip(cluster, PROBLEMS16)))
     return text + " (goals: 9b 90% of copy and ahead of CUB on every 8-bit input; 9c 5× CUB)."
