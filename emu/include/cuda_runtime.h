@@ -165,7 +165,7 @@ struct dim3 {
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
-// float2, float4 and uchar4, for vector loads and stores (chapters 3, 5, 6 and 7).
+// float2, float4, uchar4 and uint4, for vector loads and stores (chapters 3, 5, 6, 7 and 9).
 #include "emu/vector_types.h"
 
 typedef struct CUstream_st* cudaStream_t;  ///< a stream; 0 is the default stream
