@@ -18,6 +18,7 @@ REQUIRE_GPU := bash tools/require-gpu.sh
 
 # ---- Benchmarks ------------------------------------------------------------------------
 # A chapter has a benchmark when its folder has bench.cpp. The harness (common/benchmark/,
+# whose .cu files, such as the CUB histogram chapter 9 times, nvcc compiles,
 # and common/gemm/*_benchmark.cpp for what several chapters' benchmarks share) needs cuBLAS
 # and a GPU, so only benchmarks link it. A benchmark may time an earlier chapter's reference
 # solution as its baseline (chapter 2 compares with chapter 1's naive kernel): its registry

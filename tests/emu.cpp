@@ -1197,6 +1197,191 @@ TEST_CASE("cuTensorMapEncodeTiled refuses what the driver refuses", "[emu][async
     CHECK(function == nullptr);
 }
 
+// ---- Shared-memory atomics and thread block clusters ----------------------------------------
+namespace {
+
+// Seeded random values, and the histogram of values % bins they give.
+std::vector<unsigned> random_values(std::size_t count, std::uint64_t seed) {
+    const std::vector<std::uint8_t> bytes = tutorial::random_bytes(count * 4, seed);
+    std::vector<unsigned> values(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        values[i] = bytes[4 * i] | bytes[4 * i + 1] << 8 | bytes[4 * i + 2] << 16 | static_cast<unsigned>(bytes[4 * i + 3]) << 24;
+    }
+    return values;
+}
+
+template <class Count>
+std::vector<Count> reference_histogram(const std::vector<unsigned>& values, int bins) {
+    std::vector<Count> counts(bins, 0);
+    for (unsigned v : values) ++counts[v % static_cast<unsigned>(bins)];
+    return counts;
+}
+
+// Run the cluster histogram on @p values; the launch's result, and the counts in @p got.
+template <class Count>
+cudaError_t run_cluster_histogram(const std::vector<unsigned>& values, int bins, unsigned cluster_size, unsigned clusters,
+                                  planted::ClusterBug bug, std::vector<Count>& got, bool non_portable = false) {
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<Count> histogram(std::vector<Count>(bins, 0));
+    const cudaError_t launched = planted::cluster_histogram<Count>(in.data(), static_cast<int>(values.size()), histogram.data(),
+                                                                   bins, cluster_size, clusters, bug, non_portable);
+    got = histogram.download();
+    return launched;
+}
+
+std::string cluster_site(int line) { return "tests/emu_planted/clusters.cu:" + std::to_string(line); }
+
+}  // namespace
+
+TEST_CASE("a histogram spread over a cluster's shared memory counts exactly, for every cluster size and schedule", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kClusterAtomicLine), "atomicAdd(copy + bin % per_block"));
+    Schedules order("forward,reverse,random:7");
+    // Bins not a multiple of the cluster, fewer bins than blocks, and several clusters.
+    for (const unsigned cluster_size : {2u, 4u, 8u}) {
+        for (const int bins : {1, 7, 257, 1000}) {
+            for (const unsigned clusters : {1u, 3u}) {
+                const std::size_t n = 1 + (tutorial::derive_seed(tutorial::run_seed(), {bins, cluster_size, clusters}) % 3000);
+                const auto values = random_values(n, tutorial::derive_seed(tutorial::run_seed(), {bins, cluster_size}));
+                std::vector<unsigned> got;
+                INFO("cluster of " << cluster_size << ", " << clusters << " clusters, " << bins << " bins, " << n << " values");
+                REQUIRE(run_cluster_histogram(values, bins, cluster_size, clusters, planted::ClusterBug::none, got) == cudaSuccess);
+                REQUIRE(got == reference_histogram<unsigned>(values, bins));
+            }
+        }
+    }
+}
+
+TEST_CASE("64-bit shared atomics, __cluster_dims__ and a 16-block non-portable cluster count exactly", "[emu]") {
+    const auto values = random_values(5000, tutorial::derive_seed(tutorial::run_seed(), {64}));
+    std::vector<unsigned long long> wide;
+    REQUIRE(run_cluster_histogram(values, 999, 4, 2, planted::ClusterBug::none, wide) == cudaSuccess);
+    CHECK(wide == reference_histogram<unsigned long long>(values, 999));
+
+    std::vector<unsigned> got;
+    REQUIRE(run_cluster_histogram(values, 333, 16, 2, planted::ClusterBug::none, got, true) == cudaSuccess);
+    CHECK(got == reference_histogram<unsigned>(values, 333));
+
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> pair(std::vector<unsigned>(101, 0));
+    planted::pair_histogram(in.data(), static_cast<int>(values.size()), pair.data(), 101, 6);
+    CHECK(pair.download() == reference_histogram<unsigned>(values, 101));
+
+    DeviceBuffer<unsigned long long> private_counts(std::vector<unsigned long long>(64, 0));
+    planted::private_histogram(in.data(), static_cast<int>(values.size()), private_counts.data(), false);
+    CHECK(private_counts.download() == reference_histogram<unsigned long long>(values, 64));
+}
+
+TEST_CASE("a remote atomic before the first cluster.sync() is reported at its line", "[emu]") {
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {1}));
+    std::vector<unsigned> got;
+    const std::string text = error_text(
+        [&] { run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got); }, cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>"));
+    CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
+    CHECK(contains(text, "before the cluster's first cluster.sync()"));
+}
+
+TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {
+    Schedules order("forward");
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {2}));
+    std::vector<unsigned> got;
+    const std::string text = error_text(
+        [&] { run_cluster_histogram(values, 100, 4, 1, planted::ClusterBug::no_last_barrier, got); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
+    CHECK(contains(text, "block (1,0,0), thread"));
+    CHECK(contains(text, "reaches the shared memory of block (0,0,0) (rank 0 of its cluster), whose threads have all returned"));
+    CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
+}
+
+TEST_CASE("a plain load from a pair block's shared memory needs the final cluster.sync(), or is reported", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kNeighbourMapLine), "map_shared_rank(word"));
+    DeviceBuffer<unsigned> out(6 * 32);
+    out.poison();
+    planted::neighbour_read(out.data(), 6, true);
+    const std::vector<unsigned> got = out.download();
+    for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == ((i / 32) ^ 1) * 32 + i % 32);
+
+    Schedules order("forward");
+    const std::string text = error_text([&] { planted::neighbour_read(out.data(), 6, false); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "shared memory of a block that has exited, in neighbour_read_planted"));
+    CHECK(contains(text, "block (1,0,0), thread (0,0,0) (rank 1 of its cluster)"));
+    CHECK(contains(text, "an access through the pointer that cluster.map_shared_rank() gave at " +
+                             cluster_site(planted::kNeighbourMapLine) +
+                             " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"));
+}
+
+TEST_CASE("a block owner past the cluster is a map_shared_rank() rank outside the cluster, at its line", "[emu]") {
+    const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {3}));
+    std::vector<unsigned> got;
+    const std::string text = error_text(
+        [&] { run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got); }, cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>"));
+    CHECK(contains(text, "at " + cluster_site(planted::kClusterMapLine)));
+    CHECK(contains(text, "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"));
+}
+
+TEST_CASE("threads that return before the last cluster.sync() are a divergent cluster barrier", "[emu]") {
+    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {4}));
+    std::vector<unsigned> got;
+    const std::string text = error_text(
+        [&] { run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got); },
+        cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "divergent cluster.sync() in cluster_histogram_planted<Count>"));
+    CHECK(contains(text, "32 threads wait at cluster.sync() at " + cluster_site(planted::kClusterLastBarrierLine) +
+                             " (the first is thread (0,0,0))"));
+    CHECK(contains(text, "96 threads have finished the kernel (the first is thread (32,0,0))"));
+}
+
+TEST_CASE("bins zeroed after the cluster barrier while other blocks count into them depend on block order", "[emu]") {
+    Schedules order("forward,reverse");
+    const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {5}));
+    std::vector<unsigned> got;
+    const std::string text = error_text(
+        [&] { run_cluster_histogram(values, 64, 2, 1, planted::ClusterBug::no_barrier_after_zeroing, got); },
+        cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, kOrderMessage));
+    CHECK(contains(text, "the blocks of each cluster also ran in another order"));
+}
+
+TEST_CASE("a shared atomic through a decayed __shared__ array one bin past its end is stopped at its line", "[emu]") {
+    const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {6}));
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned long long> counts(std::vector<unsigned long long>(64, 0));
+    const std::string text = error_text(
+        [&] { planted::private_histogram(in.data(), static_cast<int>(values.size()), counts.data(), true); },
+        cudaErrorIllegalAddress);
+    INFO(text);
+    CHECK(contains(text, "out-of-bounds shared memory access in private_histogram_planted"));
+    CHECK(contains(text, "at tests/emu_planted/clusters.cu:" + std::to_string(planted::kPrivateAtomicLine)));
+}
+
+TEST_CASE("cluster launches a GPU refuses are refused with cudaErrorInvalidClusterSize and a message", "[emu]") {
+    const auto values = random_values(100, 1);
+    std::vector<unsigned> got;
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> histogram(10);
+    // 9 blocks per cluster without the non-portable attribute; 32 blocks in any case.
+    CHECK(planted::cluster_histogram<unsigned>(in.data(), 100, histogram.data(), 10, 9, 1, planted::ClusterBug::none) ==
+          cudaErrorInvalidClusterSize);
+    CHECK(contains(cudaGetErrorString(cudaErrorInvalidClusterSize), "a cluster of 9 x 1 x 1 = 9 blocks; a cluster may have at most 8"));
+    CHECK(planted::cluster_histogram<unsigned>(in.data(), 100, histogram.data(), 10, 32, 1, planted::ClusterBug::none, true) ==
+          cudaErrorInvalidClusterSize);
+    // __cluster_dims__(2, 1, 1) with a grid of 5 blocks: refused at the launch.
+    CHECK_THROWS_AS(planted::pair_histogram(in.data(), 100, histogram.data(), 10, 5), CudaError);
+    CHECK(contains(cudaGetErrorString(cudaErrorInvalidClusterSize), "a grid of 5 x 1 x 1 blocks and clusters of 2 x 1 x 1 blocks"));
+    CHECK(planted::max_active_clusters(4) >= 1);
+    cudaDeviceProp prop;
+    REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
+    CHECK(prop.clusterLaunch == 1);
+    CHECK(prop.sharedMemPerBlockOptin == 232448);
+}
+
 // ---- What a student sees -------------------------------------------------------------------
 // Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
 // would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
@@ -1265,4 +1450,32 @@ TEST_CASE("planted: a TMA tile copy that expects more bytes than its box holds",
     DeviceBuffer<float> out(6 * planted::kTmaBoxRows * planted::kTmaBoxCols);
     planted::tma_tiles(map, out.data(), rows, cols, planted::TmaBug::too_many_bytes_expected);
     SUCCEED();
+}
+
+TEST_CASE("planted: a cluster histogram without the cluster.sync() after zeroing its bins", "[.][planted]") {
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {11}));
+    std::vector<unsigned> got;
+    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got);
+    REQUIRE(got == reference_histogram<unsigned>(values, 100));
+}
+
+TEST_CASE("planted: a cluster histogram without its final cluster.sync()", "[.][planted]") {
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {12}));
+    std::vector<unsigned> got;
+    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_last_barrier, got);
+    REQUIRE(got == reference_histogram<unsigned>(values, 100));
+}
+
+TEST_CASE("planted: a cluster histogram whose bin owner is rounded down", "[.][planted]") {
+    const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {13}));
+    std::vector<unsigned> got;
+    run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got);
+    REQUIRE(got == reference_histogram<unsigned>(values, 103));
+}
+
+TEST_CASE("planted: a cluster histogram whose threads return before the last cluster.sync()", "[.][planted]") {
+    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {14}));
+    std::vector<unsigned> got;
+    run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got);
+    REQUIRE(got == reference_histogram<unsigned>(values, 50));
 }

@@ -241,6 +241,45 @@ TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it doe
         for (int c = 0; c < 32; ++c) REQUIRE(result[r * 32 + c] == input[c * 32 + r]);
 }
 
+TEST_CASE("shared atomics count one instruction per warp and call; remote ones apart", "[profile]") {
+    // 2 blocks of 48 threads: warps of 32 and 16 lanes, 3 calls each: 2 x 2 x 3 = 12
+    // instructions, 2 x 48 x 3 = 288 atomics.
+    const std::vector<unsigned> values = [] {
+        const std::vector<std::uint8_t> bytes = tutorial::random_bytes(3 * 2 * 48, 21);
+        return std::vector<unsigned>(bytes.begin(), bytes.end());
+    }();
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> out(std::vector<unsigned>(64, 7));
+    const LaunchProfile local = profile_of([&] { traffic_kernels::shared_atomics(in.data(), out.data(), 2, 48); });
+    CHECK(local.shared_atomics.requests == 12);
+    CHECK(local.shared_atomics.accesses == 288);
+    CHECK(local.remote_atomics.requests == 0);
+    const std::vector<unsigned> counts = out.download();
+    for (int block = 0; block < 2; ++block) {
+        std::vector<unsigned> expected(32, 0);
+        for (int k = 0; k < 3; ++k) {
+            for (int t = 0; t < 48; ++t) ++expected[values[(k * 2 + block) * 48 + t] % 32];
+        }
+        for (int b = 0; b < 32; ++b) REQUIRE(counts[block * 32 + b] == expected[b]);
+    }
+
+    // 4 blocks (2 clusters) of 64 threads, one local and one remote call each: 4 x 2 = 8
+    // instructions and 256 atomics of each kind.
+    DeviceBuffer<unsigned> words(std::vector<unsigned>(256, 7));
+    const LaunchProfile pairs = profile_of([&] { traffic_kernels::remote_atomics(in.data(), words.data(), 4, 64); });
+    CHECK(pairs.shared_atomics.requests == 8);
+    CHECK(pairs.shared_atomics.accesses == 256);
+    CHECK(pairs.remote_atomics.requests == 8);
+    CHECK(pairs.remote_atomics.accesses == 256);
+    const std::vector<unsigned> sums = words.download();
+    for (int i = 0; i < 256; ++i) {
+        const int block = i / 64, partner = block ^ 1, word = i % 32;
+        unsigned expected = 0;
+        for (int t = word; t < 64; t += 32) expected += values[block * 64 + t] + values[partner * 64 + t];
+        REQUIRE(sums[i] == expected);
+    }
+}
+
 TEST_CASE("launches while counting is off are not recorded", "[profile]") {
     DeviceBuffer<float> in(tutorial::random_floats(64, 2));
     DeviceBuffer<float> out(std::vector<float>(64, -7.0f));

@@ -9,6 +9,7 @@
 #include "profile/profile.h"
 #include "random.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -70,5 +71,14 @@ int main(int argc, char** argv) {
         [&] { stage_tile_async(in.data(), out.data(), 8, 4); });
     add("global to shared by cp.async, 16-byte copies", "stage_tile_async_kernel<16>",
         [&] { stage_tile_async(in.data(), out.data(), 8, 16); });
+    // Atomics on shared memory: one instruction per warp and call (smsp__inst_executed_op_shared_atom.sum);
+    // in a cluster, atomics on the other block's shared memory counted apart (sm_90).
+    const std::vector<std::uint8_t> random = tutorial::random_bytes(3 * 8 * 256, 5);
+    const tutorial::DeviceBuffer<unsigned> values(std::vector<unsigned>(random.begin(), random.end()));
+    tutorial::DeviceBuffer<unsigned> counts(8 * 256);
+    add("shared atomics, 3 per thread, 32 bins", "shared_atomics_kernel",
+        [&] { shared_atomics(values.data(), counts.data(), 8, 256); });
+    add("clusters of 2: an atomic on each block's own and its pair's shared memory", "remote_atomics_kernel",
+        [&] { remote_atomics(values.data(), counts.data(), 8, 256); });
     return tutorial::profile::run(argc, argv, probe);
 }

@@ -442,6 +442,19 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
             s.ideal_wavefronts == s.requests ? "wavefronts - requests"
                                              : "wavefronts beyond the ideal (8- and 16-byte elements need 2 and 4)");
     }
+    // Atomics on shared memory: instructions, not wavefronts (lanes that hit one word are
+    // serialised, which the model does not predict). Remote ones (a cluster's distributed
+    // shared memory) have no ncu counter here yet: see docs/profile.md.
+    const auto shared_atomic_instructions = metric(m, "smsp__inst_executed_op_shared_atom.sum");
+    if (p.shared_atomics.requests > 0 || shared_atomic_instructions.value_or(0) > 0) {
+        add("shared atomics", "instructions (warp-level)", double(p.shared_atomics.requests), shared_atomic_instructions);
+        add("shared atomics", "atomics (thread-level)", double(p.shared_atomics.accesses), std::nullopt);
+    }
+    if (p.remote_atomics.requests > 0) {
+        add("DSMEM atomics", "instructions (warp-level)", double(p.remote_atomics.requests), std::nullopt,
+            "atomics on another block's shared memory (cluster.map_shared_rank)");
+        add("DSMEM atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
+    }
     add("block", "__syncthreads() per block", p.barriers_per_block(), std::nullopt);
     if (variant.flops > 0 && p.global_load.accesses > 0) {
         add("arithmetic intensity", "flops per global load", variant.flops / double(p.global_load.accesses), std::nullopt,

@@ -39,6 +39,7 @@ enum cudaError {
     cudaErrorMisalignedAddress = 716,
     cudaErrorLaunchFailure = 719,
     cudaErrorNotSupported = 801,
+    cudaErrorInvalidClusterSize = 912,
     cudaErrorUnknown = 999,
 };
 /// @brief The type every runtime call returns.
@@ -81,13 +82,16 @@ enum cudaDeviceAttr {
     cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
     cudaDevAttrMaxBlocksPerMultiprocessor = 106,
     cudaDevAttrReservedSharedMemoryPerBlock = 111,
+    cudaDevAttrClusterLaunch = 120,
 };
 
-/// @brief Kernel attributes for cudaFuncSetAttribute(); only the dynamic shared memory
-/// limit means something on the CPU backend, the carveout is accepted and ignored.
+/// @brief Kernel attributes for cudaFuncSetAttribute(): the dynamic shared memory limit,
+/// and whether clusters of more than 8 blocks (up to 16) may be launched; the carveout is
+/// accepted and ignored.
 enum cudaFuncAttribute {
     cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
     cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+    cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
 };
 
 /// @brief What cudaFuncGetAttributes() reports about a kernel.
@@ -138,6 +142,7 @@ struct cudaDeviceProp {
     size_t sharedMemPerBlockOptin;      ///< 227 KiB, the limit after cudaFuncSetAttribute()
     int maxBlocksPerMultiProcessor;     ///< 32
     size_t reservedSharedMemPerBlock;   ///< 1 KiB
+    int clusterLaunch;                  ///< 1: thread block clusters, as on compute capability 9.0
 };
 
 /// @brief Three unsigned coordinates: the type of threadIdx and blockIdx.
@@ -160,7 +165,7 @@ struct dim3 {
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
-// float2, float4 and uchar4, for vector loads and stores (chapters 3, 5, 6 and 7).
+// float2, float4, uchar4 and uint4, for vector loads and stores (chapters 3, 5, 6, 7 and 9).
 #include "emu/vector_types.h"
 
 typedef struct CUstream_st* cudaStream_t;  ///< a stream; 0 is the default stream
@@ -235,6 +240,48 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
 template <class T>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T* kernel) {
     return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+
+// ---- Launches with attributes (thread block clusters) ----------------------------------
+/// @brief What a launch attribute sets; the CPU backend knows the cluster dimension.
+enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,                            ///< ignored
+    cudaLaunchAttributeClusterDimension = 4,                  ///< val.clusterDim: blocks per cluster
+    cudaLaunchAttributeClusterSchedulingPolicyPreference = 5, ///< accepted and ignored
+};
+/// @brief The value of a launch attribute (CUDA's union, with the members the backend reads).
+union cudaLaunchAttributeValue {
+    char pad[64];  ///< CUDA's size
+    /// @brief Blocks per cluster along x, y and z.
+    struct {
+        unsigned int x;
+        unsigned int y;
+        unsigned int z;
+    } clusterDim;
+    int clusterSchedulingPolicyPreference;  ///< accepted and ignored
+};
+/// @brief One launch attribute: which, and its value.
+struct cudaLaunchAttribute {
+    cudaLaunchAttributeID id;      ///< which attribute
+    char pad[8 - sizeof(cudaLaunchAttributeID)];
+    cudaLaunchAttributeValue val;  ///< its value
+};
+/// @brief A launch's configuration for cudaLaunchKernelEx().
+struct cudaLaunchConfig_t {
+    dim3 gridDim;                  ///< blocks (a multiple of the cluster dimension)
+    dim3 blockDim;                 ///< threads per block
+    size_t dynamicSmemBytes;       ///< dynamic shared memory per block
+    cudaStream_t stream;           ///< accepted; everything runs in order
+    cudaLaunchAttribute* attrs;    ///< the attributes, or null
+    unsigned int numAttrs;         ///< how many
+};
+/// @brief How many clusters of @p config's shape can be resident at once (see
+/// docs/cpu-backend.md for how the CPU backend counts them).
+cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* kernel, const cudaLaunchConfig_t* config);
+/// @brief The same for a kernel named directly.
+template <class T>
+cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, T* kernel, const cudaLaunchConfig_t* config) {
+    return cudaOccupancyMaxActiveClusters(clusters, reinterpret_cast<const void*>(kernel), config);
 }
 
 // ---- Streams and events --------------------------------------------------------------

@@ -546,12 +546,14 @@ void async_shared_access(const void* address, std::size_t bytes, const char* fil
     }
 }
 
-const char* waiting_call(const ThreadState& t) {
+namespace {
+
+const char* waiting_call_in(const BlockRun* b, const ThreadState& t) {
     switch (t.status) {
         case Status::AtBarrier: return "__syncthreads()";
+        case Status::AtClusterBarrier: return "cluster.sync()";
         case Status::AtWarp: return warp_op_name(t.warp_op);
         case Status::AtAsync: {
-            const BlockRun* b = current_block;
             if (b != nullptr && b->async) {
                 const std::size_t i = static_cast<std::size_t>(&t - b->threads.data());
                 if (i < b->async->threads.size() && b->async->threads[i].api != nullptr) return b->async->threads[i].api;
@@ -559,6 +561,20 @@ const char* waiting_call(const ThreadState& t) {
             return "a barrier wait";
         }
         default: return "its next step";
+    }
+}
+
+}  // namespace
+
+const char* waiting_call(const BlockRun& b, const ThreadState& t) { return waiting_call_in(&b, t); }
+
+const char* waiting_call(const ThreadState& t) { return waiting_call_in(current_block, t); }
+
+void async_enter_block(BlockRun& b) {
+    if (b.async) {
+        update_watch(*b.async);
+    } else {
+        async_watch = 0;
     }
 }
 

@@ -18,8 +18,9 @@
 namespace emu {
 namespace detail {
 
-/// @brief Where a CUDA thread stands between two switches of the scheduler.
-enum class Status { Ready, Running, AtBarrier, AtWarp, AtAsync, Exited };  // AtAsync: a barrier or pipeline wait
+/// @brief Where a CUDA thread stands between two switches of the scheduler. AtAsync: at a
+/// barrier or pipeline wait (async_copy.cpp); AtClusterBarrier: at cluster.sync() (cluster.cpp).
+enum class Status { Ready, Running, AtBarrier, AtWarp, AtAsync, AtClusterBarrier, Exited };
 
 /// @brief One CUDA thread of the running block.
 struct ThreadState {
@@ -54,6 +55,16 @@ struct SharedVariable {
 
 struct GridState;
 struct AsyncState;
+struct BlockRun;
+
+/// @brief The blocks of one thread block cluster, run together on one worker thread
+/// (emu/src/cluster.cpp).
+struct ClusterRun {
+    std::vector<BlockRun*> blocks;  ///< by rank in the cluster
+    dim3 dims;                      ///< blocks per cluster
+    uint3 index{0, 0, 0};           ///< the cluster's coordinates in the grid of clusters
+    unsigned epoch = 0;             ///< cluster barriers all threads have passed together
+};
 
 /// @brief The block a worker thread is running: its threads, its shared memory, its fault.
 struct BlockRun {
@@ -86,6 +97,10 @@ struct BlockRun {
     /// Asynchronous copies, barriers and pipelines of the block (async_copy.cpp); made
     /// the first time a block of this worker uses them.
     std::unique_ptr<AsyncState, void (*)(AsyncState*)> async{nullptr, nullptr};
+    uint3 index{0, 0, 0};           ///< blockIdx
+    std::size_t exited_threads = 0; ///< threads that have returned from the kernel
+    ClusterRun* cluster = nullptr;  ///< its cluster, in a cluster launch
+    unsigned cluster_rank = 0;      ///< its rank in the cluster
 };
 
 /// @brief What a worker thread keeps from block to block: the fibers' stacks and its block.
@@ -98,6 +113,7 @@ struct Worker {
     std::vector<const Stack*> stack_list;
     CrashContext crash;
     BlockRun block;
+    std::vector<std::unique_ptr<BlockRun>> cluster_blocks;  ///< for cluster launches
 };
 
 /// @brief One grid run, shared by the workers.
@@ -138,6 +154,32 @@ BlockRun& block_or_die(const char* what);
 // ---- block_runner.cpp ---------------------------------------------------------------------
 /// @brief Run blocks of @p grid on the calling worker thread until none is left.
 void work(GridState& grid);
+/// @brief The calling worker thread's state, made on first use.
+Worker& this_worker();
+/// @brief Give @p w at least @p count fiber stacks.
+void ensure_stacks(Worker& w, std::size_t count);
+/// @brief The body of every CUDA thread's fiber; @p argument is its BlockRun.
+void thread_main(void* argument);
+/// @brief The order in which @p count threads (or blocks) run in round @p round of block
+/// (or cluster) @p unit, under @p schedule.
+void order_threads(const Schedule& schedule, std::size_t count, unsigned long long unit, unsigned round,
+                   std::vector<unsigned>& order);
+/// @brief Prepare @p b to run block @p linear of @p grid: its threads, its shared memory.
+void start_block(GridState& grid, BlockRun& b, unsigned long long linear);
+/// @brief Fold what block @p b did into @p grid, and its fault if it has one.
+void finish_block(GridState& grid, BlockRun& b);
+/// @brief The message for the running thread of the current block, which crashed as
+/// @p crash says.
+std::string crash_message(const CrashRecovery& crash);
+
+// ---- cluster.cpp ----------------------------------------------------------------------------
+/// @brief Blocks per cluster of the running grid (1 when it was not launched with clusters).
+unsigned long long cluster_size(const GridRun& run);
+/// @brief Run cluster @p linear of @p grid on the calling worker thread.
+void run_cluster(GridState& grid, unsigned long long linear);
+/// @brief During a launch's probe (cluster_dims_of()), note the kernel's cluster shape
+/// @p cluster (0 x 0 x 0: none) and stop the kernel; otherwise nothing.
+void end_probe(dim3 cluster);
 
 // ---- worker_pool.cpp ------------------------------------------------------------------------
 /// @brief Run work(grid) on up to @p workers worker threads; return when all are done.
@@ -163,8 +205,14 @@ void async_checkpoint(BlockRun& b);
 /// @brief When no thread can run: threads waiting at a barrier or pipeline that can never
 /// complete are a hang on a GPU; record the fault in @p b and return true.
 bool async_stuck(BlockRun& b);
-/// @brief "__syncthreads()", "__shfl_sync", or the async call a waiting thread is at.
+/// @brief "__syncthreads()", "__shfl_sync", "cluster.sync()", or the async call a waiting
+/// thread @p t of the running block is at.
 const char* waiting_call(const ThreadState& t);
+/// @brief The same for a thread @p t of block @p b, which need not be the running one.
+const char* waiting_call(const BlockRun& b, const ThreadState& t);
+/// @brief The calling worker thread switches to block @p b (a cluster's blocks take turns):
+/// its shared accesses are watched when @p b has copies in flight.
+void async_enter_block(BlockRun& b);
 
 // ---- warp.cpp -------------------------------------------------------------------------------
 /// @brief What resolve_warps() did.

@@ -40,6 +40,8 @@ void describe_for_crash(char* out, std::size_t size) {
                   b->current->index.z, blockIdx.x, blockIdx.y, blockIdx.z, running_kernel().c_str());
 }
 
+}  // namespace
+
 Worker& this_worker() {
     if (worker == nullptr) {
         worker = new Worker;  // lives as long as its thread: the process
@@ -65,7 +67,8 @@ void thread_main(void* argument) {
     ThreadState& me = *b.current;
     CrashRecovery recovery;
     if (sigsetjmp(recovery.jump, 1) != 0) {
-        // The thread crashed (fiber.cpp); run_block() words the message on its own stack.
+        // The thread crashed (fiber.cpp); run_block() or run_cluster() words the message on
+        // its own stack.
         if (!b.faulted) {
             b.faulted = true;
             b.crash = recovery;
@@ -73,6 +76,7 @@ void thread_main(void* argument) {
         }
         me.recovery = nullptr;
         me.status = Status::Exited;
+        ++b.exited_threads;
         return;
     }
     me.recovery = &recovery;
@@ -95,9 +99,9 @@ void thread_main(void* argument) {
     arm_crash_recovery(nullptr);
     me.recovery = nullptr;
     me.status = Status::Exited;
+    ++b.exited_threads;
 }
 
-// The message for the running thread of @p b, which crashed as @p crash says.
 std::string crash_message(const CrashRecovery& crash) {
     std::ostringstream out;
     const std::string site = source_line_of(crash.instruction);
@@ -124,12 +128,16 @@ std::string crash_message(const CrashRecovery& crash) {
     return out.str();
 }
 
+namespace {
+
 std::uint64_t mix(std::uint64_t x) {  // splitmix64
     x += 0x9e3779b97f4a7c15ull;
     x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
     x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
     return x ^ (x >> 31);
 }
+
+}  // namespace
 
 // The threads in the order they run in round @p round (the part before the first barrier
 // is round 0). Random orders depend only on the seed, the block and the round, never on
@@ -149,14 +157,10 @@ void order_threads(const Schedule& schedule, std::size_t count, unsigned long lo
     }
 }
 
-void run_block(GridState& grid, unsigned long long linear) {
-    Worker& w = this_worker();
-    BlockRun& b = w.block;
+void start_block(GridState& grid, BlockRun& b, unsigned long long linear) {
     const GridRun& run = *grid.run;
     const LaunchRequest& request = *run.request;
     const std::size_t count = static_cast<std::size_t>(request.block.x) * request.block.y * request.block.z;
-    ensure_stacks(w, count);
-
     b.grid = &grid;
     b.run = &run;
     b.linear = linear;
@@ -167,16 +171,13 @@ void run_block(GridState& grid, unsigned long long linear) {
     b.crash.signal = 0;
     b.used_barrier = false;
     b.order_sensitive = false;
+    b.exited_threads = 0;
+    b.cluster = nullptr;
+    b.cluster_rank = 0;
+    b.index = uint3{static_cast<unsigned>(linear % request.grid.x),
+                    static_cast<unsigned>(linear / request.grid.x % request.grid.y),
+                    static_cast<unsigned>(linear / (static_cast<unsigned long long>(request.grid.x) * request.grid.y))};
     reset_shared_memory(b, request.shared_bytes);
-    async_begin_block(b);
-
-    blockIdx = uint3{static_cast<unsigned>(linear % request.grid.x),
-                     static_cast<unsigned>(linear / request.grid.x % request.grid.y),
-                     static_cast<unsigned>(linear / (static_cast<unsigned long long>(request.grid.x) * request.grid.y))};
-    blockDim = request.block;
-    gridDim = request.grid;
-    current_block = &b;
-    w.running_block.store(linear + 1, std::memory_order_relaxed);
     for (std::size_t i = 0; i < count; ++i) {
         ThreadState& t = b.threads[i];
         t.index = uint3{static_cast<unsigned>(i % request.block.x), static_cast<unsigned>(i / request.block.x % request.block.y),
@@ -184,6 +185,41 @@ void run_block(GridState& grid, unsigned long long linear) {
         t.status = Status::Ready;
         t.predicate = 0;
     }
+    async_begin_block(b);
+}
+
+void finish_block(GridState& grid, BlockRun& b) {
+    if (!b.faulted) grid.finished.fetch_add(1);
+    if (b.used_shared) grid.used_shared = true;
+    if (b.used_barrier) grid.used_barrier = true;
+    if (b.order_sensitive) grid.order_sensitive = true;
+    std::size_t seen = grid.static_shared.load();
+    while (b.static_bytes > seen && !grid.static_shared.compare_exchange_weak(seen, b.static_bytes)) {
+    }
+    if (b.faulted) {
+        std::lock_guard<std::mutex> lock(grid.mutex);
+        if (b.linear < grid.first_fault.load()) {
+            grid.first_fault = b.linear;
+            grid.fault = b.fault;
+        }
+    }
+}
+
+namespace {
+
+void run_block(GridState& grid, unsigned long long linear) {
+    Worker& w = this_worker();
+    BlockRun& b = w.block;
+    const GridRun& run = *grid.run;
+    const LaunchRequest& request = *run.request;
+    const std::size_t count = static_cast<std::size_t>(request.block.x) * request.block.y * request.block.z;
+    ensure_stacks(w, count);
+    start_block(grid, b, linear);
+    blockIdx = b.index;
+    blockDim = request.block;
+    gridDim = request.grid;
+    current_block = &b;
+    w.running_block.store(linear + 1, std::memory_order_relaxed);
 
     std::vector<unsigned> order;
     for (unsigned round = 0; !b.faulted; ++round) {
@@ -248,30 +284,22 @@ void run_block(GridState& grid, unsigned long long linear) {
     async_end_block(b);
     current_block = nullptr;
     w.running_block.store(0, std::memory_order_relaxed);
-    if (!b.faulted) grid.finished.fetch_add(1);
-
-    if (b.used_shared) grid.used_shared = true;
-    if (b.used_barrier) grid.used_barrier = true;
-    if (b.order_sensitive) grid.order_sensitive = true;
-    std::size_t seen = grid.static_shared.load();
-    while (b.static_bytes > seen && !grid.static_shared.compare_exchange_weak(seen, b.static_bytes)) {
-    }
-    if (b.faulted) {
-        std::lock_guard<std::mutex> lock(grid.mutex);
-        if (linear < grid.first_fault.load()) {
-            grid.first_fault = linear;
-            grid.fault = b.fault;
-        }
-    }
+    finish_block(grid, b);
 }
 
 }  // namespace
 
 void work(GridState& grid) {
+    // A cluster launch hands out whole clusters: their blocks run together (cluster.cpp).
+    const unsigned long long per_cluster = cluster_size(*grid.run);
     for (;;) {
-        const unsigned long long block = grid.next.fetch_add(1);
-        if (block >= grid.total || block > grid.first_fault.load()) return;
-        run_block(grid, block);
+        const unsigned long long unit = grid.next.fetch_add(1);
+        if (unit * per_cluster >= grid.total || unit * per_cluster > grid.first_fault.load()) return;
+        if (grid.run->cluster.x == 0) {
+            run_block(grid, unit);
+        } else {
+            run_cluster(grid, unit);
+        }
     }
 }
 

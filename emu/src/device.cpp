@@ -67,6 +67,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->sharedMemPerBlockOptin = kSharedPerBlockOptin;
     prop->maxBlocksPerMultiProcessor = 32;
     prop->reservedSharedMemPerBlock = 1024;
+    prop->clusterLaunch = 1;
     return cudaSuccess;
 }
 
@@ -101,6 +102,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) 
         case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
         case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
         case cudaDevAttrReservedSharedMemoryPerBlock: *value = static_cast<int>(p.reservedSharedMemPerBlock); break;
+        case cudaDevAttrClusterLaunch: *value = p.clusterLaunch; break;
         default: return fail(cudaErrorInvalidValue);
     }
     return cudaSuccess;

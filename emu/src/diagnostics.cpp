@@ -104,7 +104,9 @@ std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane) 
         }
     }
     bool at_barrier = false;
-    for (const Elsewhere& e : elsewhere) at_barrier = at_barrier || e.first->status == Status::AtBarrier;
+    for (const Elsewhere& e : elsewhere) {
+        at_barrier = at_barrier || e.first->status == Status::AtBarrier || e.first->status == Status::AtClusterBarrier;
+    }
 
     std::ostringstream out;
     out << std::showbase;

@@ -45,6 +45,7 @@ const char* base_text(cudaError_t error) {
         case cudaErrorMisalignedAddress: return "misaligned address";
         case cudaErrorLaunchFailure: return "unspecified launch failure";
         case cudaErrorNotSupported: return "operation not supported";
+        case cudaErrorInvalidClusterSize: return "invalid cluster size";
         case cudaErrorUnknown: return "unknown error";
     }
     return "unrecognized error code";
@@ -138,6 +139,7 @@ const char* cudaGetErrorName(cudaError_t error) {
         EMU_NAME_(cudaErrorMisalignedAddress)
         EMU_NAME_(cudaErrorLaunchFailure)
         EMU_NAME_(cudaErrorNotSupported)
+        EMU_NAME_(cudaErrorInvalidClusterSize)
         EMU_NAME_(cudaErrorUnknown)
 #undef EMU_NAME_
     }

@@ -102,6 +102,7 @@ struct GridRun {
     Schedule schedule;
     unsigned workers;              ///< at most this many blocks run at once
     const void* watch = nullptr;   ///< note which thread touches this address
+    dim3 cluster{0, 0, 0};         ///< blocks per cluster; 0 x 0 x 0 for a launch without clusters
 };
 
 /// @brief What came of it.
@@ -126,6 +127,14 @@ struct GridOutcome {
 /// as launched, its template arguments from @p signature (its __PRETTY_FUNCTION__, or
 /// null when unknown), and where it was launched.
 std::string kernel_label(const GridRun& run, const char* signature);
+
+/// @brief A kernel's `__cluster_dims__` (0 x 0 x 0 if it has none): what its first statement
+/// tells when @p body runs as a probe, which ends there (emu/src/cluster.cpp).
+dim3 cluster_dims_of(const KernelBody& body);
+/// @brief Check the cluster shape of a launch, from its attribute or the kernel's
+/// @p compiled dimensions, as a GPU does; put it in @p cluster. On an error, @p problem says why.
+cudaError_t check_cluster(const LaunchRequest& request, dim3 compiled, bool non_portable, dim3& cluster,
+                          std::string& problem);
 
 /// @brief Run every block of the grid, in parallel on worker threads.
 GridOutcome run_grid(const GridRun& run);

@@ -37,6 +37,7 @@ std::string kernel_label(const GridRun& run, const char* signature) {
 }
 
 void kernel_entered(const char* signature) {
+    end_probe(dim3(0, 0, 0));  // a launch's probe of a kernel without __cluster_dims__ ends here
     if (current_block != nullptr && current_block->grid->signature.load(std::memory_order_relaxed) == nullptr) {
         current_block->grid->signature.store(signature, std::memory_order_relaxed);
     }

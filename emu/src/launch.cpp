@@ -23,6 +23,9 @@ struct KernelRecord {
     bool launched = false;
     std::size_t static_shared = 0;    // bytes of __shared__ variables, once launched
     bool depends_on_order = true;     // false once seen using neither shared memory nor barriers
+    bool probed = false;              // compiled_cluster is known (cluster_dims_of)
+    dim3 compiled_cluster{0, 0, 0};   // __cluster_dims__, 0 x 0 x 0 if none
+    bool non_portable_cluster = false;  // cudaFuncAttributeNonPortableClusterSizeAllowed
 };
 
 std::mutex records_mutex;
@@ -186,31 +189,47 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
     out << ".\n  Some thread reads shared memory that another thread of its block writes, with no __syncthreads() "
            "in between (between lanes of one warp: no __syncwarp()): before the value is written, or after it was "
            "overwritten for the next step.";
+    if (run.cluster.x != 0) {
+        out << "\n  In a cluster launch the blocks of each cluster also ran in another order: a block that uses "
+               "another's shared memory (cluster.map_shared_rank()) with no cluster.sync() between the owner's "
+               "writes and that use gives such results too.";
+    }
     return out.str();
 }
 
 }  // namespace
 
-void launch(const LaunchRequest& request, const KernelBody& body) {
+cudaError_t launch(const LaunchRequest& request, const KernelBody& body) {
     forget_error_details();
     claim_crash_signals();  // a test framework may have replaced the handler since the last launch
     const std::string site = std::string(request.file) + ":" + std::to_string(request.line);
     const std::string name = std::string(request.kernel_text) + " (launched at " + site + ")";
     if (inside_kernel()) {
         // The workers are busy running the kernel that launches: waiting for them would hang.
-        fail(cudaErrorNotSupported, name + ": a kernel launched from a kernel (dynamic parallelism) cannot run "
-                                           "on the CPU backend.");
-        return;
+        return fail(cudaErrorNotSupported, name + ": a kernel launched from a kernel (dynamic parallelism) cannot run "
+                                                  "on the CPU backend.");
     }
     KernelRecord record = record_of(request.kernel);
     std::string problem;
     if (const cudaError_t error = check_configuration(request, record, problem)) {
-        fail(error, name + " was launched with " + problem);
-        return;
+        return fail(error, name + " was launched with " + problem);
+    }
+    if (!record.probed) {
+        record.compiled_cluster = cluster_dims_of(body);
+        record.probed = true;
+        std::lock_guard<std::mutex> lock(records_mutex);
+        records()[request.kernel].probed = true;
+        records()[request.kernel].compiled_cluster = record.compiled_cluster;
+    }
+    dim3 cluster;
+    if (const cudaError_t error =
+            check_cluster(request, record.compiled_cluster, record.non_portable_cluster, cluster, problem)) {
+        return fail(error, name + " was launched with " + problem);
     }
 
     const std::vector<Schedule>& orders = schedules();
     GridRun run{&request, &body, request.kernel_text, site, shared_limit(record), orders[0], worker_count()};
+    if (request.cluster_given || record.compiled_cluster.x != 0) run.cluster = cluster;
     // A kernel that used neither shared memory nor barriers before cannot depend on the
     // order of its threads through them: skip the copy of memory it would need.
     const bool may_compare = orders.size() > 1 && record.depends_on_order;
@@ -228,9 +247,9 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
     }
     if (first.faulted) {
         report(first.fault);
-        return;
+        return cudaSuccess;
     }
-    if (!may_compare || !(first.used_shared || first.used_barrier) || first.order_sensitive) return;
+    if (!may_compare || !(first.used_shared || first.used_barrier) || first.order_sensitive) return cudaSuccess;
 
     const Snapshot after = Snapshot::take();
     for (std::size_t i = 1; i < orders.size(); ++i) {
@@ -239,7 +258,7 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
         const GridOutcome other = quietly([&] { return run_grid(run); });
         if (other.faulted && other.fault.code == cudaErrorLaunchTimeout) {
             report(other.fault);  // a kernel that never ends: nothing to compare
-            return;
+            return cudaSuccess;
         }
         if (other.faulted) {
             after.restore();
@@ -248,7 +267,7 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
                              orders[0].name() + " order: the result depends on thread order, a sign of a missing "
                              "`__syncthreads()` or a shared-memory race.";
             report(fault);
-            return;
+            return cudaSuccess;
         }
         const Allocation* allocation = nullptr;
         std::size_t offset = 0;
@@ -256,9 +275,10 @@ void launch(const LaunchRequest& request, const KernelBody& body) {
             const std::string message = order_message(run, other, before, after, allocation, offset, orders[0], orders[i]);
             after.restore();
             report(KernelFault{cudaErrorLaunchFailure, message});
-            return;
+            return cudaSuccess;
         }
     }
+    return cudaSuccess;
 }
 
 }  // namespace detail
@@ -285,6 +305,10 @@ cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attr, int
             return cudaSuccess;
         case cudaFuncAttributePreferredSharedMemoryCarveout:
             return value >= -1 && value <= 100 ? cudaSuccess : fail(cudaErrorInvalidValue);
+        case cudaFuncAttributeNonPortableClusterSizeAllowed:
+            if (value != 0 && value != 1) return fail(cudaErrorInvalidValue);
+            record.non_portable_cluster = value == 1;
+            return cudaSuccess;
     }
     return fail(cudaErrorInvalidValue);
 }
@@ -296,5 +320,35 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
     attributes->sharedSizeBytes = record.static_shared;
     attributes->maxThreadsPerBlock = static_cast<int>(kMaxThreadsPerBlock);
     attributes->maxDynamicSharedSizeBytes = static_cast<int>(record.max_dynamic_shared);
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* kernel, const cudaLaunchConfig_t* config) {
+    if (clusters == nullptr || kernel == nullptr || config == nullptr) return fail(cudaErrorInvalidValue);
+    const KernelRecord record = record_of(kernel);
+    LaunchRequest request{kernel, "kernel", "cudaOccupancyMaxActiveClusters", 0, config->gridDim, config->blockDim,
+                          config->dynamicSmemBytes, nullptr, 0, false, dim3()};
+    for (unsigned i = 0; i < config->numAttrs && config->attrs != nullptr; ++i) {
+        if (config->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+            const auto& d = config->attrs[i].val.clusterDim;
+            request.cluster_given = true;
+            request.cluster = dim3(d.x, d.y, d.z);
+        }
+    }
+    dim3 cluster;
+    std::string problem;
+    if (!request.cluster_given && !record.probed) {
+        return fail(cudaErrorInvalidValue, "cudaOccupancyMaxActiveClusters(): config has no "
+                                           "cudaLaunchAttributeClusterDimension, and the CPU backend knows a kernel's "
+                                           "__cluster_dims__ only once it has been launched.");
+    }
+    if (const cudaError_t error = check_cluster(request, record.compiled_cluster, record.non_portable_cluster, cluster, problem)) {
+        return fail(error, "cudaOccupancyMaxActiveClusters(): " + problem);
+    }
+    // Each worker thread runs one cluster at a time; a block that cannot start fits none.
+    const unsigned long long threads = static_cast<unsigned long long>(config->blockDim.x) * config->blockDim.y * config->blockDim.z;
+    const bool fits = threads >= 1 && threads <= kMaxThreadsPerBlock &&
+                      record.static_shared + config->dynamicSmemBytes <= shared_limit(record);
+    *clusters = fits ? static_cast<int>(worker_count()) : 0;
     return cudaSuccess;
 }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 
 namespace emu {
@@ -111,6 +112,9 @@ struct State {
     std::map<std::pair<const void*, unsigned>, SiteStats> shared_sites;
     std::atomic<std::uint64_t> barriers{0};
     std::atomic<bool> casts{false};  // a pointer parameter was cast: see LaunchProfile::uncounted_casts
+    // Atomics on shared memory: executions per block, call site, thread and kind (own or remote).
+    std::mutex atomics_mutex;
+    std::map<std::tuple<unsigned long long, const char*, int, bool, std::uint32_t>, std::uint32_t> atomics;
     std::vector<LaunchProfile> done;
     std::vector<BlockBuffer*> buffers;  // every worker's, to sum up at the end of a launch
 };
@@ -511,6 +515,10 @@ void launch_begins(const emu::detail::LaunchRequest& request) {
     s.barriers = 0;
     s.bulk_copies = s.bulk_shared_bytes = s.bulk_global_bytes = 0;
     s.casts = false;
+    {
+        std::lock_guard<std::mutex> atomics_lock(s.atomics_mutex);
+        s.atomics.clear();
+    }
     recording = true;
 }
 
@@ -524,6 +532,21 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
         b->launch = 0;
     }
     LaunchProfile& p = s.current;
+    {
+        // A warp's k-th execution of an atomic call is one instruction, as for loads and
+        // stores: per warp and site, the most executions of any of its lanes.
+        std::lock_guard<std::mutex> atomics_lock(s.atomics_mutex);
+        std::map<std::tuple<unsigned long long, const char*, int, bool, std::uint32_t>, std::uint32_t> per_warp;
+        for (const auto& entry : s.atomics) {
+            auto key = entry.first;
+            std::get<4>(key) /= kWarpSize;
+            std::uint32_t& most = per_warp[key];
+            most = std::max(most, entry.second);
+            (std::get<3>(entry.first) ? p.remote_atomics : p.shared_atomics).accesses += entry.second;
+        }
+        for (const auto& entry : per_warp) (std::get<3>(entry.first) ? p.remote_atomics : p.shared_atomics).requests += entry.second;
+        s.atomics.clear();
+    }
     p.kernel = outcome.kernel;
     p.static_shared = outcome.static_shared;
     p.faulted = outcome.faulted;
@@ -590,6 +613,15 @@ void record_at(Direction direction, const void* address, std::size_t size, const
         case Where::shared: record(Space::shared, direction, address, size, site); break;
         case Where::neither: break;
     }
+}
+
+void record_shared_atomic(bool remote, const char* file, int line) {
+    if (!recording) return;
+    State& s = state();
+    const unsigned long long block =
+        blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
+    std::lock_guard<std::mutex> lock(s.atomics_mutex);
+    ++s.atomics[std::make_tuple(block, file, line, remote, linear_thread())];
 }
 
 void note_barrier() {

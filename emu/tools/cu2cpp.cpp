@@ -17,7 +17,8 @@
 //     must be 128-byte aligned).
 //  3. In a `__global__` function's body, each named pointer parameter is shadowed by a
 //     bounds-checked ::emu::global_ptr of the same name. The signature is unchanged, so
-//     declarations elsewhere (headers) still match.
+//     declarations elsewhere (headers) still match. The body starts by telling the backend
+//     the kernel's signature and, for `__cluster_dims__(x, y, z)`, its cluster shape.
 //  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
 //     `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1: the subscripts that follow), so that an
 //     access outside the buffer is reported at its own line.
@@ -25,6 +26,8 @@
 //     a pointer to a CUDA vector type, `(const float4*)(p + i)` or `(float4*)&A[i]`, becomes
 //     `::emu::pointer_cast<const float4*>(p + i)`: a checked pointer may be cast, and the
 //     profiler counts the 16-byte accesses made through the result (emu/memory.h).
+//  6. `T* p = cluster.map_shared_rank(ptr, rank);` becomes `auto p = ...`: p keeps the
+//     checked pointer into another block's shared memory (emu/include/cooperative_groups.h).
 //
 // Compile errors must point at the student's file, line and column: the output starts
 // with `#line 1 "<input>"`, and after each rewrite the rest of the original line goes on
@@ -224,6 +227,8 @@ private:
                 replace(i, i + 1, "::emu::pointer_cast");
             } else if (t == "(") {
                 rewrite_vector_cast(i);
+            } else if (t == "map_shared_rank" && (text(i - 1) == "." || text(i - 1) == "->")) {
+                rewrite_remote_pointer(i);
             }
         }
     }
@@ -381,10 +386,18 @@ private:
     // 3. __global__ void name(params) { body }
     void rewrite_kernel(std::size_t keyword) {
         std::size_t open = std::string::npos;
+        std::string cluster_dims;  // the arguments of __cluster_dims__(x, y, z), if any
         for (std::size_t i = keyword + 1; i + 1 < tokens_.size(); ++i) {
             const std::string& t = text(i);
             if (t == ";" || t == "{" || t == "}") return;
             if (tokens_[i].kind == Token::Identifier && text(i + 1) == "(") {
+                if (t == "__cluster_dims__") {
+                    const std::size_t close_dims = match(i + 1);
+                    if (close_dims == std::string::npos) return;
+                    cluster_dims = source_text(i + 2, close_dims);
+                    i = close_dims;
+                    continue;
+                }
                 if (t == "__launch_bounds__" || t == "__attribute__" || t == "alignas" || t == "__align__" ||
                     t == "decltype" || t == "__declspec") {
                     i = match(i + 1);
@@ -419,7 +432,10 @@ private:
             }
         }
         // The kernel's signature names its template arguments in messages.
-        std::string prologue = " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__);";
+        // A kernel declared with __cluster_dims__ tells the launch its cluster shape there.
+        std::string prologue = cluster_dims.empty()
+                                   ? " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__);"
+                                   : " ::emu::detail::kernel_entered(__PRETTY_FUNCTION__, dim3(" + cluster_dims + "));";
         for (const std::string& name : pointers) {
             prologue += " auto emu_checked_" + name + " = ::emu::checked_parameter(" + name + ", \"" + name + "\");";
         }
@@ -430,6 +446,38 @@ private:
             insert_before(body_end, "}");
         }
         insert_after(body, prologue);
+    }
+
+    // 6. `T* p = cluster.map_shared_rank(ptr, rank);` -> `auto p = ...`, so that p keeps
+    // the checked pointer map_shared_rank() returns (emu::remote_ptr). Only a declaration
+    // of one pointer whose whole initializer is the call; anything else is left as it is.
+    void rewrite_remote_pointer(std::size_t call) {
+        const std::size_t open = call + 1;
+        if (text(open) != "(") return;
+        const std::size_t close = match(open);
+        if (close == std::string::npos || text(close + 1) != ";") return;
+        // Back over the object expression (`cluster`, `cg::this_cluster()`) to the `=`.
+        std::size_t i = call - 1;
+        while (i > 0) {
+            const std::string& t = text(i - 1);
+            if (t == ")") {
+                i = match_back(i - 1);
+            } else if (tokens_[i - 1].kind == Token::Identifier || t == "::" || t == "." || t == "->") {
+                --i;
+            } else {
+                break;
+            }
+        }
+        if (i < 3 || text(i - 1) != "=") return;
+        const std::size_t equals = i - 1, name = equals - 1, star = equals - 2;
+        if (tokens_[name].kind != Token::Identifier || text(star) != "*") return;
+        std::size_t first = star;
+        while (first > 0 && (tokens_[first - 1].kind == Token::Identifier || text(first - 1) == "::" ||
+                             text(first - 1) == "<" || text(first - 1) == ">")) {
+            --first;
+        }
+        if (first == star || inside_edit(first)) return;
+        replace(first, star + 1, "auto");
     }
 
     // 5. (const float4*)operand -> ::emu::pointer_cast<const float4*>(operand), where the

@@ -199,4 +199,40 @@ void tma_tiles(const struct CUtensorMap_st& map, float* out, int rows, int cols,
 enum class CopyRuleBug { none, none_bulk, size_12, misaligned_16, source_past_end, bulk_size_not_multiple_of_16 };
 void copy_rules(const float* in, float* out, int n, CopyRuleBug bug);
 
+/// @brief The mistakes planted in the cluster histogram.
+enum class ClusterBug {
+    none,                           ///< correct
+    no_first_barrier,               ///< no cluster.sync() between zeroing the bins and counting
+    no_barrier_after_zeroing,       ///< a cluster.sync() before zeroing, none between zeroing and counting
+    no_last_barrier,                ///< no cluster.sync() before the blocks merge their bins and exit
+    owner_rounded_down,             ///< bins per block rounded down: the last bins' owner is past the cluster
+    half_block_skips_last_barrier,  ///< threads 32 and up return before the last cluster.sync()
+};
+/// @brief A histogram of values[i] % bins with its bins spread over the shared memory of
+/// each cluster's blocks (distributed shared memory, map_shared_rank and atomicAdd),
+/// launched with cudaLaunchKernelEx on @p clusters clusters of @p cluster_size blocks of
+/// 128 threads; counts of type Count (unsigned or unsigned long long) are added to
+/// @p histogram. The kernel allows clusters of more than 8 blocks only with @p non_portable.
+/// Returns cudaLaunchKernelEx's result; errors of the kernel's execution throw.
+template <class Count>
+cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, int bins, unsigned cluster_size,
+                              unsigned clusters, ClusterBug bug, bool non_portable = false);
+/// @brief The same with `__cluster_dims__(2, 1, 1)` on the kernel and a <<<blocks, 96>>> launch.
+void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned blocks);
+/// @brief A histogram of values[i] % 64 with a private `__shared__ unsigned long long
+/// counts[64]` per block (3 blocks), merged with atomics; with @p one_bin_too_many the
+/// bins are values[i] % 65, one past the array.
+void private_histogram(const unsigned* values, int n, unsigned long long* histogram, bool one_bin_too_many);
+/// @brief Clusters of 2 blocks of 32 threads: out[32 b + t] = 32 b' + t, read by thread t
+/// of block b from the shared memory of the other block b' of its pair (a plain load
+/// through map_shared_rank()); without @p final_barrier, blocks may exit while their pair
+/// still reads them.
+void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier);
+extern const int kNeighbourMapLine;  ///< the line of its map_shared_rank() call
+/// @brief cudaOccupancyMaxActiveClusters for the cluster histogram with clusters of @p cluster_size.
+int max_active_clusters(unsigned cluster_size);
+/// @brief The lines in tests/emu_planted/clusters.cu of the remote atomic, of the
+/// map_shared_rank() call, of the last cluster.sync(), and of the private histogram's atomic.
+extern const int kClusterAtomicLine, kClusterMapLine, kClusterLastBarrierLine, kPrivateAtomicLine;
+
 }  // namespace planted

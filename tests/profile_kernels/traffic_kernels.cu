@@ -5,6 +5,7 @@
 #include "cuda_check.h"
 
 #include <cuda_pipeline.h>
+#include <cooperative_groups.h>
 
 namespace traffic_kernels {
 
@@ -267,6 +268,56 @@ __global__ void auto_pointer_kernel(const float* in, float* out, int quads) {
 void auto_pointer(const float* in, float* out, int quads) {
     auto_pointer_kernel<<<blocks_for(quads), kBlock>>>(in, out, quads);
     CUDA_CHECK_KERNEL("auto_pointer_kernel");
+}
+
+// A histogram of in[t] % 32, in[t + threads] % 32 and in[t + 2 threads] % 32 per block,
+// in shared memory: three atomicAdd calls per thread; bins copied to out[block * 32 + b].
+__global__ void shared_atomics_kernel(const unsigned* in, unsigned* out) {
+    __shared__ unsigned bins[32];
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) bins[b] = 0;
+    __syncthreads();
+    for (int k = 0; k < 3; ++k) atomicAdd(&bins[in[(k * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x] % 32], 1u);
+    __syncthreads();
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) out[blockIdx.x * 32 + b] = bins[b];
+}
+
+void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    shared_atomics_kernel<<<blocks, threads>>>(in, out);
+    CUDA_CHECK_KERNEL("shared_atomics_kernel");
+}
+
+// Pairs of blocks: each thread adds in[i] to word threadIdx.x % 32 of its own block's
+// shared memory and to the same word of the other block's; out[i] = its block's word.
+// Clusters need sm_90: for older architectures (a build for several) the body is empty.
+__global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    __shared__ unsigned words[32];
+    cg::cluster_group cluster = cg::this_cluster();
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
+    cluster.sync();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(&words[threadIdx.x % 32], in[i]);
+    unsigned* other = cluster.map_shared_rank(&words[0], cluster.block_rank() ^ 1);
+    atomicAdd(other + threadIdx.x % 32, in[i]);
+    cluster.sync();
+    out[i] = words[threadIdx.x % 32];
+#endif
+}
+
+void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 2;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, remote_atomics_kernel, in, out));
+    CUDA_CHECK_KERNEL("remote_atomics_kernel");
 }
 
 }  // namespace traffic_kernels

@@ -83,4 +83,15 @@ void cast_forms(const float* in, float* out);
 /// (Not in the probe: nvcc loads only the x component, 4 bytes.)
 void auto_pointer(const float* in, float* out, int quads);
 
+/// @brief @p blocks blocks of @p threads threads, each with a histogram of 32 bins in
+/// shared memory: thread t of block b adds 1 to bin in[(k blocks + b) threads + t] % 32 for
+/// k = 0, 1, 2 (three atomicAdd calls); out[32 b + bin] = the block's counts.
+void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
+
+/// @brief Clusters of 2 blocks (cudaLaunchKernelEx, @p blocks even; sm_90) of @p threads
+/// threads: thread t of block b adds in[b threads + t] to word t % 32 of its block's
+/// shared memory and to the same word of the other block of its pair (map_shared_rank);
+/// out[b threads + t] = word t % 32 of block b after both.
+void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
+
 }  // namespace traffic_kernels

@@ -25,6 +25,9 @@
 #define __launch_bounds__(...)                       ///< a hint for nvcc's register allocation: ignored
 #define __align__(n) alignas(n)                      ///< alignment of a type or variable
 #define __grid_constant__                            ///< a kernel parameter qualifier: ignored
+/// A kernel's compile-time cluster shape: the translator passes the dimensions to
+/// ::emu::detail::kernel_entered(), which tells the launch (see cu2cpp.cpp and cluster.cpp).
+#define __cluster_dims__(...)
 // __restrict__ is g++'s own keyword already. __noinline__ is left out: libstdc++ itself
 // writes __attribute__((__noinline__)), which such a macro would break.
 
@@ -47,6 +50,12 @@ void syncthreads(const char* file, int line);
 int syncthreads_count(int predicate, const char* file, int line);
 void note_order_sensitive_atomic();
 void kernel_entered(const char* signature);
+/// @brief The same for a kernel declared with `__cluster_dims__(x, y, z)`.
+void kernel_entered(const char* signature, dim3 cluster_dims);
+/// @brief Check an atomic's @p bytes at @p address when it lies in shared memory: inside a
+/// variable or the dynamic bytes of its block, and for another block of the cluster, after
+/// the first cluster.sync() and before that block exits (emu/src/cluster.cpp).
+void check_shared_atomic(const void* address, std::size_t bytes, const char* file, int line);
 /// @brief The warp-level primitives (see warp_primitive()).
 enum class WarpOp { syncwarp, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, activemask };
 [[noreturn]] void unsupported_outside_kernel(const char* what);
@@ -231,10 +240,18 @@ struct Same {
 #define EMU_VALUE_(T) typename ::emu::detail::Same<T>::type
 /// @endcond
 
+// Every atomic on a raw pointer first checks it when it points into shared memory (a
+// decayed __shared__ array, or a cluster.map_shared_rank() pointer): the CPU backend
+// catches an index past a shared array, and an access to another block of the cluster
+// before the cluster barrier or after that block exited. The source location is the
+// caller's (__builtin_FILE()/__builtin_LINE() as default arguments).
+#define EMU_ATOMIC_SITE_ const char *file = __builtin_FILE(), int line = __builtin_LINE()
+#define EMU_CHECK_ATOMIC_(address) ::emu::detail::check_shared_atomic((address), sizeof(T), file, line)
 /// @brief *address += value; returns the old value.
 template <class T>
-inline T atomicAdd(T* address, EMU_VALUE_(T) value) {
+inline T atomicAdd(T* address, EMU_VALUE_(T) value, EMU_ATOMIC_SITE_) {
     static_assert(std::is_arithmetic<T>::value, "atomicAdd needs a number");
+    EMU_CHECK_ATOMIC_(address);
     if constexpr (std::is_floating_point<T>::value) {
         ::emu::detail::note_order_sensitive_atomic();
         T old = *address;
@@ -250,7 +267,8 @@ inline T atomicAdd(T* address, EMU_VALUE_(T) value) {
 /// @cond EMU_INTERNALS
 #define EMU_FETCH_ATOMIC_(name, builtin)                                   \
     template <class T>                                                     \
-    inline T name(T* address, EMU_VALUE_(T) value) {                       \
+    inline T name(T* address, EMU_VALUE_(T) value, EMU_ATOMIC_SITE_) {     \
+        EMU_CHECK_ATOMIC_(address);                                        \
         return builtin(address, value, __ATOMIC_SEQ_CST);                  \
     }
 EMU_FETCH_ATOMIC_(atomicSub, __atomic_fetch_sub)  // *address -= value; returns the old value
@@ -261,14 +279,16 @@ EMU_FETCH_ATOMIC_(atomicXor, __atomic_fetch_xor)  // *address ^= value; returns 
 /// @endcond
 /// @brief *address = value; returns the old value.
 template <class T>
-inline T atomicExch(T* address, EMU_VALUE_(T) value) {
+inline T atomicExch(T* address, EMU_VALUE_(T) value, EMU_ATOMIC_SITE_) {
+    EMU_CHECK_ATOMIC_(address);
     T old;
     __atomic_exchange(address, &value, &old, __ATOMIC_SEQ_CST);
     return old;
 }
 /// @brief *address = (*address == compare ? value : *address); returns the old value.
 template <class T>
-inline T atomicCAS(T* address, EMU_VALUE_(T) compare, EMU_VALUE_(T) value) {
+inline T atomicCAS(T* address, EMU_VALUE_(T) compare, EMU_VALUE_(T) value, EMU_ATOMIC_SITE_) {
+    EMU_CHECK_ATOMIC_(address);
     __atomic_compare_exchange(address, &compare, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     return compare;
 }
@@ -284,19 +304,46 @@ T atomic_replace_while(T* address, T value, Replaces replaces) {
     }
     return old;
 }
+// Store next(old) computed from the value found; return the value found.
+template <class T, class Next>
+T atomic_update(T* address, Next next) {
+    T old = *address;
+    T value = next(old);
+    while (!__atomic_compare_exchange(address, &old, &value, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        value = next(old);
+    }
+    return old;
+}
 }  // namespace detail
 }  // namespace emu
 /// @endcond
 /// @brief *address = max(*address, value); returns the old value.
 template <class T>
-inline T atomicMax(T* address, EMU_VALUE_(T) value) {
+inline T atomicMax(T* address, EMU_VALUE_(T) value, EMU_ATOMIC_SITE_) {
+    EMU_CHECK_ATOMIC_(address);
     return ::emu::detail::atomic_replace_while(address, value, [](T old, T v) { return old < v; });
 }
 /// @brief *address = min(*address, value); returns the old value.
 template <class T>
-inline T atomicMin(T* address, EMU_VALUE_(T) value) {
+inline T atomicMin(T* address, EMU_VALUE_(T) value, EMU_ATOMIC_SITE_) {
+    EMU_CHECK_ATOMIC_(address);
     return ::emu::detail::atomic_replace_while(address, value, [](T old, T v) { return v < old; });
 }
+/// @brief *address = (*address >= value ? 0 : *address + 1), on unsigned int; returns the old value.
+inline unsigned int atomicInc(unsigned int* address, unsigned int value, const char* file = __builtin_FILE(),
+                              int line = __builtin_LINE()) {
+    ::emu::detail::check_shared_atomic(address, sizeof(unsigned int), file, line);
+    return ::emu::detail::atomic_update(address, [value](unsigned int old) { return old >= value ? 0u : old + 1; });
+}
+/// @brief *address = (*address == 0 || *address > value ? value : *address - 1); returns the old value.
+inline unsigned int atomicDec(unsigned int* address, unsigned int value, const char* file = __builtin_FILE(),
+                              int line = __builtin_LINE()) {
+    ::emu::detail::check_shared_atomic(address, sizeof(unsigned int), file, line);
+    return ::emu::detail::atomic_update(address,
+                                        [value](unsigned int old) { return old == 0 || old > value ? value : old - 1; });
+}
+#undef EMU_CHECK_ATOMIC_
+#undef EMU_ATOMIC_SITE_
 /// @cond EMU_INTERNALS
 // On a kernel's pointer parameter (an emu::global_ptr), the same, after checking the
 // address: atomicAdd(counter, 1) as well as atomicAdd(&counter[i], 1).
@@ -314,6 +361,12 @@ EMU_CHECKED_ATOMIC_(atomicExch)
 EMU_CHECKED_ATOMIC_(atomicCAS)
 EMU_CHECKED_ATOMIC_(atomicMax)
 EMU_CHECKED_ATOMIC_(atomicMin)
+inline unsigned int atomicInc(::emu::global_ptr<unsigned int> address, unsigned int value) {
+    return atomicInc(&*address, value);
+}
+inline unsigned int atomicDec(::emu::global_ptr<unsigned int> address, unsigned int value) {
+    return atomicDec(&*address, value);
+}
 #undef EMU_CHECKED_ATOMIC_
 /// @endcond
 #undef EMU_VALUE_

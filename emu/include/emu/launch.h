@@ -47,10 +47,18 @@ struct LaunchRequest {
     std::size_t shared_bytes;     ///< dynamic shared memory per block
     const PointerArgument* pointers;  ///< the pointer arguments
     std::size_t pointer_count;        ///< how many
+    bool cluster_given = false;       ///< cudaLaunchKernelEx() set cudaLaunchAttributeClusterDimension
+    dim3 cluster;                     ///< if so: blocks per cluster
 };
 
-/// @brief Check the configuration, run the grid, record errors (emu/src/launch.cpp).
-void launch(const LaunchRequest& request, const KernelBody& body);
+/// @brief Check the configuration, run the grid, record errors (emu/src/launch.cpp);
+/// return the launch error (cudaSuccess when the grid ran, whatever it did).
+cudaError_t launch(const LaunchRequest& request, const KernelBody& body);
+
+/// @brief The launch configuration of cudaLaunchKernelEx() in @p request: the grid, block,
+/// dynamic shared memory and cluster attribute of @p config; cudaSuccess or the error
+/// an attribute gives (emu/src/cluster.cpp). @p text is the call's arguments as written.
+cudaError_t configure_launch_ex(LaunchRequest& request, const cudaLaunchConfig_t* config, const char* text);
 
 /// @brief Print the element of type T at @p element into @p out.
 template <class T>
@@ -118,15 +126,16 @@ public:
     /// @brief Remember @p kernel and its configuration in @p request.
     ConfiguredLaunch(void (*kernel)(P...), detail::LaunchRequest request) : kernel_(kernel), request_(request) {}
 
-    /// @brief Launch: convert and copy @p args, then run the grid to completion.
+    /// @brief Launch: convert and copy @p args, then run the grid to completion; return
+    /// the launch's error (a configuration the GPU would refuse), cudaSuccess otherwise.
     template <class... A>
-    void operator()(A&&... args) {
+    cudaError_t operator()(A&&... args) {
         static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel has parameters");
         const detail::KernelCall<P...> call(kernel_, std::forward<A>(args)...);
         detail::PointerArgument pointers[sizeof...(P) + 1];
         request_.pointers = pointers;
         request_.pointer_count = call.describe_pointers(pointers);
-        detail::launch(request_, call);
+        return detail::launch(request_, call);
     }
 
 private:
@@ -146,7 +155,7 @@ public:
     /// (everything runs in order on the CPU backend).
     ConfiguredLaunch<P...> operator()(dim3 grid, dim3 block, std::size_t shared_bytes = 0, cudaStream_t = 0) const {
         detail::LaunchRequest request{reinterpret_cast<const void*>(kernel_), text_, file_, line_, grid, block,
-                                      shared_bytes, nullptr, 0};
+                                      shared_bytes, nullptr, 0, false, dim3()};
         return ConfiguredLaunch<P...>(kernel_, request);
     }
 
@@ -163,4 +172,21 @@ Launcher<P...> launch(void (*kernel)(P...), const char* text, const char* file, 
     return Launcher<P...>(kernel, text, file, line);
 }
 
+/// @brief cudaLaunchKernelEx(&config, kernel, args...) at @p file:@p line, its arguments
+/// written as @p text: the kernel with the configuration and attributes of @p config (the
+/// cluster dimension among them).
+template <class... P, class... A>
+cudaError_t launch_kernel_ex(const char* file, int line, const char* text, const cudaLaunchConfig_t* config,
+                             void (*kernel)(P...), A&&... args) {
+    detail::LaunchRequest request{reinterpret_cast<const void*>(kernel), text, file, line, dim3(), dim3(), 0, nullptr, 0,
+                                  false, dim3()};
+    if (const cudaError_t error = detail::configure_launch_ex(request, config, text)) return error;
+    return ConfiguredLaunch<P...>(kernel, request)(std::forward<A>(args)...);
+}
+
 }  // namespace emu
+
+/// @brief Launch a kernel with a configuration and attributes, as CUDA's template does:
+/// `cudaLaunchKernelEx(&config, kernel, args...)`. A macro, so that messages can name
+/// where the launch is written.
+#define cudaLaunchKernelEx(...) ::emu::launch_kernel_ex(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)

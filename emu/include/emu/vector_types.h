@@ -1,5 +1,5 @@
 /// @file vector_types.h
-/// @brief CUDA's float2 and float4, with CUDA's size and alignment, for the CPU backend.
+/// @brief CUDA's float2, float4, uchar4 and uint4, with CUDA's size and alignment, for the CPU backend.
 ///
 /// A kernel loads four floats with one instruction through a float4 pointer (chapter
 /// 6's reduction does). The GPU requires the address to be a multiple of the type's
@@ -38,3 +38,14 @@ struct alignas(4) uchar4 {
 inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
     return uchar4{x, y, z, w};
 }
+
+/// @brief Four unsigned ints, 16-byte aligned, as CUDA's uint4: 16 bytes in one load
+/// (chapter 9 loads its samples so).
+struct alignas(16) uint4 {
+    unsigned int x;  ///< first component
+    unsigned int y;  ///< second component
+    unsigned int z;  ///< third component
+    unsigned int w;  ///< fourth component
+};
+/// @brief A uint4 from its components, as CUDA's make_uint4().
+inline uint4 make_uint4(unsigned int x, unsigned int y, unsigned int z, unsigned int w) { return uint4{x, y, z, w}; }

@@ -1,0 +1,96 @@
+/// @file histogram.h
+/// @brief Chapter 9's API: the histogram of 8-bit or 16-bit samples, by one global atomic
+/// per sample (9a), by a private histogram per block in shared memory merged at the end
+/// (9b), and by a histogram spread over the distributed shared memory of a thread block
+/// cluster (9c, sm_90 and later).
+///
+/// Shared by your chapters/09-histogram/histogram.cu, the reference solution, the tests
+/// and the benchmark. You do not need to edit it.
+///
+/// Every function counts sample value v in bin v: bins[v] = how many of the n samples
+/// equal v, for v < num_bins. A sample whose value is num_bins or more falls outside
+/// every bin and is not counted (as cub::DeviceHistogram::HistogramEven drops samples
+/// outside its range). The bins are overwritten, not added to.
+#pragma once
+
+#include "launch_config.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+/// @brief Threads per block of 9a and 9b: 8 warps.
+constexpr int kHistogramBlock = 256;
+
+/// @brief The most blocks 9b launches. Each block merges its whole private histogram
+/// into the global one at the end, so more blocks mean more merging; 1024 blocks of 256
+/// threads are several per SM on any GPU of this course (an H100 has 132 SMs), and with
+/// more samples each thread goes round its grid-stride loop more often.
+constexpr int kHistogramMaxBlocks = 1024;
+
+/// @brief The most bins 9b's private histogram holds: 12288 32-bit counts are 48 KB, the
+/// shared memory a block gets without opting in to more.
+constexpr int kSharedMaxBins = 12288;
+
+/// @brief The most bins of any histogram here: one per 16-bit value.
+constexpr int kMaxBins = 65536;
+
+/// @brief Blocks per cluster in 9c: 8, the largest portable cluster size. 2^16 bins of
+/// 4 bytes (256 KB) need more shared memory than one block may have (227 KB on an H100);
+/// 8 blocks hold 32 KB each.
+constexpr int kClusterSize = 8;
+
+/// @brief Threads per block of 9c: 16 warps.
+constexpr int kClusterBlock = 512;
+
+/// @brief The most clusters 9c launches (32 × 8 = 256 blocks); each merges every bin
+/// once at the end, so more clusters mean more merging.
+constexpr int kClusterMaxClusters = 32;
+
+/// @brief Blocks 9b launches for @p n samples of @p sample_bytes bytes: one per
+/// 16-byte load per thread, at least 1, at most kHistogramMaxBlocks.
+int histogram_shared_blocks(std::size_t n, int sample_bytes);
+
+/// @brief Clusters 9c launches for @p n 16-bit samples: one per 16-byte load per thread
+/// of its kClusterSize blocks, at least 1, at most kClusterMaxClusters.
+int histogram_cluster_clusters(std::size_t n);
+
+/// @brief Bins each block of a cluster owns in 9c: ⌈num_bins / kClusterSize⌉. Block rank r
+/// owns bins r · slice … (r + 1) · slice − 1 (the last block's slice may reach past
+/// num_bins: those counts are never used).
+inline int cluster_slice(int num_bins) { return (num_bins + kClusterSize - 1) / kClusterSize; }
+
+/// @brief True when this device can launch 9c's clusters: compute capability 9.0 or
+/// later (the CPU backend always can). Sets @p why to the reason when it cannot.
+bool cluster_launch_supported(std::string* why = nullptr);
+
+/// @brief bins[v] = how many of input[0 … n − 1] equal v, for v < num_bins; one
+/// atomicAdd in global memory per sample.
+/// @param input    device pointer to @p n samples, at any address (null allowed when n = 0)
+/// @param n        samples, ≥ 0
+/// @param bins     device pointer to @p num_bins counts, overwritten
+/// @param num_bins bins, 1 … 256 for 8-bit samples
+/// @throws std::invalid_argument naming the argument for a bad num_bins or a null pointer
+/// @throws tutorial::CudaError if a launch or a kernel fails
+void histogram_global(const std::uint8_t* input, std::size_t n, unsigned int* bins, int num_bins);
+
+/// @brief The same for 16-bit samples, num_bins 1 … 65536.
+void histogram_global(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins);
+
+/// @brief The same histogram by histogram_shared_blocks(n) blocks, each counting a
+/// grid-stride share of the input (16 bytes at a time) into a private histogram in
+/// shared memory with shared atomics, then adding its non-zero counts to the bins with
+/// one global atomicAdd each. Same arguments, result and errors as histogram_global().
+void histogram_shared(const std::uint8_t* input, std::size_t n, unsigned int* bins, int num_bins);
+
+/// @brief The same for 16-bit samples, num_bins 1 … kSharedMaxBins.
+void histogram_shared(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins);
+
+/// @brief The same histogram by clusters of kClusterSize blocks whose shared memories
+/// together hold it: block rank r of a cluster owns cluster_slice(num_bins) bins, every
+/// block counts its samples into the owner's bins through distributed shared memory, and
+/// each block adds its own slice to the bins at the end. num_bins 1 … 65536.
+/// @throws std::invalid_argument naming the argument for a bad num_bins or a null pointer
+/// @throws std::runtime_error on a GPU before compute capability 9.0, saying so
+/// @throws tutorial::CudaError if a launch or a kernel fails
+void histogram_cluster(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins);

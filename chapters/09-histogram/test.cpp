@@ -1,0 +1,366 @@
+// Chapter 9 tests: the histogram of 8-bit and 16-bit samples, by global atomics (9a), by
+// a private histogram per block in shared memory (9b) and by a histogram spread over a
+// thread block cluster's distributed shared memory (9c).
+// Run them with `make chapterN test`, N being this chapter's number in chapters/registry.
+#include "histogram.h"
+#include "tutorial_chapter.h"
+
+#include "catch.h"
+#include "compare.h"
+#include "device_buffer.h"
+#include "expect.h"
+#include "histogram_reference.h"
+#include "random.h"
+#include "sweep.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+#ifdef TUTORIAL_EMU
+constexpr bool kOnCpuBackend = true;
+#else
+constexpr bool kOnCpuBackend = false;
+#endif
+
+// How the samples are drawn. Uniform: every value as likely (little contention).
+// Skewed: value = range · u^4 for u uniform in [0, 1), so low values are far more common
+// (a few busy bins). Single: one value, the same for every sample (every thread on one
+// bin), drawn at random below num_bins. In bins: uniform below num_bins, so that every bin
+// gets samples even when num_bins is small (uniform 16-bit samples into 9 bins are nearly
+// all dropped).
+enum class Distribution { uniform, skewed, single, in_bins };
+
+const char* name_of(Distribution d) {
+    return d == Distribution::uniform  ? "uniform"
+           : d == Distribution::skewed ? "skewed"
+           : d == Distribution::single ? "one value"
+                                       : "uniform below num_bins";
+}
+
+struct HistogramCase {
+    int sample_bytes;  // 1 or 2
+    long long n;
+    int num_bins;
+    Distribution distribution = Distribution::uniform;
+    int offset = 0;  // samples between a 16-byte boundary and the input: misaligns the vector loads
+};
+
+std::string label_of(const HistogramCase& c) {
+    std::ostringstream out;
+    out << c.sample_bytes * 8 << "-bit, n = " << c.n << ", num_bins = " << c.num_bins << ", " << name_of(c.distribution);
+    if (c.offset != 0) {
+        out << ", starting " << c.offset << " sample" << (c.offset > 1 ? "s" : "") << " past a 16-byte boundary";
+    }
+    return out.str();
+}
+
+// The samples of case @p c, as values (each below 2^(8 · sample_bytes)).
+std::vector<unsigned int> samples_of(const HistogramCase& c) {
+    const std::uint64_t seed = tutorial::derive_seed(
+        tutorial::run_seed(), {c.sample_bytes, c.n, c.num_bins, static_cast<long long>(c.distribution), c.offset});
+    const auto count = static_cast<std::size_t>(c.n);
+    const unsigned int range = 1u << (8 * c.sample_bytes);
+    std::vector<unsigned int> values(count);
+    if (c.distribution == Distribution::uniform || c.distribution == Distribution::in_bins) {
+        const std::vector<std::uint8_t> bytes = tutorial::random_bytes(count * c.sample_bytes, seed);
+        const unsigned int below = c.distribution == Distribution::in_bins ? static_cast<unsigned int>(c.num_bins) : range;
+        for (std::size_t i = 0; i < count; ++i) {
+            values[i] = (c.sample_bytes == 1 ? bytes[i] : bytes[2 * i] | (bytes[2 * i + 1] << 8)) % below;
+        }
+    } else if (c.distribution == Distribution::skewed) {
+        const std::vector<float> u = tutorial::random_floats(count, seed, 0.0f, 1.0f);
+        for (std::size_t i = 0; i < count; ++i) {
+            const double x = static_cast<double>(u[i]);
+            values[i] = std::min(range - 1, static_cast<unsigned int>(range * (x * x * x * x)));
+        }
+    } else {
+        const std::vector<float> u = tutorial::random_floats(1, seed, 0.0f, 1.0f);
+        const unsigned int value = std::min(static_cast<unsigned int>(c.num_bins) - 1,
+                                            static_cast<unsigned int>(static_cast<double>(u[0]) * c.num_bins));
+        values.assign(count, value);
+    }
+    return values;
+}
+
+template <class Sample>
+using HistogramFunction = void (*)(const Sample*, std::size_t, unsigned int*, int);
+
+// Runs @p histogram on the samples of @p c placed c.offset samples past the start of a
+// fresh allocation (cudaMalloc gives 256-byte alignment), with the bins poisoned first,
+// and compares its bins with the CPU's.
+template <class Sample>
+tutorial::ComparisonReport run_case(HistogramFunction<Sample> histogram, const HistogramCase& c, int slice) {
+    tutorial::HistogramContext context;
+    context.samples = samples_of(c);
+    context.num_bins = c.num_bins;
+    context.slice = slice;
+    context.seed = tutorial::run_seed();
+    std::vector<Sample> padded(static_cast<std::size_t>(c.offset), Sample(0));
+    padded.reserve(padded.size() + context.samples.size());
+    for (unsigned int value : context.samples) padded.push_back(static_cast<Sample>(value));
+    const std::vector<Sample> samples(padded.begin() + c.offset, padded.end());
+    // One sample at least, so that an empty input still has a valid address to pass.
+    tutorial::DeviceBuffer<Sample> input(padded.empty() ? std::vector<Sample>{Sample(0)} : padded);
+    tutorial::DeviceBuffer<unsigned int> bins(static_cast<std::size_t>(c.num_bins));
+    bins.poison();
+    histogram(input.data() + c.offset, static_cast<std::size_t>(c.n), bins.data(), c.num_bins);
+    return tutorial::compare_bins(bins.download(), tutorial::histogram_reference(samples, c.num_bins), context);
+}
+
+// The lengths every step is tried at: empty; one sample; a 16-byte vector of 8-bit
+// samples less one, exactly, one more; the same for 16-bit ones; a block's share of one
+// vector per thread and one more; a prime.
+std::vector<long long> lengths(int sample_bytes) {
+    const long long vector = 16 / sample_bytes;
+    const long long block = vector * kHistogramBlock;
+    return {0, 1, 2, 3, vector - 1, vector, vector + 1, 2 * vector + 5, block, block + 1, 4099, 20011};
+}
+
+std::vector<HistogramCase> cases(int sample_bytes, const std::vector<int>& bin_counts, long long grid_full) {
+    std::vector<HistogramCase> all;
+    const int full = sample_bytes == 1 ? 256 : kMaxBins;
+    for (long long n : lengths(sample_bytes)) {
+        all.push_back({sample_bytes, n, bin_counts.front()});
+    }
+    for (int num_bins : bin_counts) {
+        for (Distribution d : {Distribution::uniform, Distribution::skewed, Distribution::single, Distribution::in_bins}) {
+            all.push_back({sample_bytes, 30011, num_bins, d});
+        }
+    }
+    // Misaligned starts: 8-bit samples 1, 3 and 15 bytes past a boundary, 16-bit ones 1, 3
+    // and 7 samples; with a length that leaves a tail too.
+    for (int offset : sample_bytes == 1 ? std::vector<int>{1, 3, 15} : std::vector<int>{1, 3, 7}) {
+        all.push_back({sample_bytes, 5, bin_counts.front(), Distribution::uniform, offset});
+        all.push_back({sample_bytes, 10007, bin_counts.front(), Distribution::uniform, offset});
+    }
+    // More than 65535 samples in one bin: a 16-bit count wraps (8-bit ones wrap sooner).
+    all.push_back({sample_bytes, 70001, bin_counts.front(), Distribution::single, 3});
+    // Past a full grid of one vector per thread: the grid-stride loop goes round again.
+    if (grid_full > 0) {
+        all.push_back({sample_bytes, grid_full + 16 / sample_bytes * 3 + 5, full, Distribution::skewed, 1});
+    }
+    return all;
+}
+
+template <class Sample>
+tutorial::ShapeSweep sweep(const std::string& what, HistogramFunction<Sample> histogram,
+                           const std::vector<HistogramCase>& all, int slice_of_bins = 0) {
+    tutorial::ShapeSweep result(what, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const HistogramCase& c : all) {
+        const int slice = slice_of_bins ? cluster_slice(c.num_bins) : 0;
+        result.run(label_of(c),
+                   {{"n", c.n, 16 / c.sample_bytes, "", "16-byte vector"},
+                    {"offset", c.offset, 0, "", ""},
+                    {"num_bins", c.num_bins, slice_of_bins ? kClusterSize : 0, "", "cluster"}},
+                   [&] { return run_case<Sample>(histogram, c, slice); });
+    }
+    return result;
+}
+
+// 9b's grid is full at kHistogramMaxBlocks blocks of one vector per thread.
+long long shared_grid_full(int sample_bytes) {
+    return static_cast<long long>(kHistogramMaxBlocks) * kHistogramBlock * (16 / sample_bytes);
+}
+// 9c's at kClusterMaxClusters clusters.
+constexpr long long kClusterGridFull = static_cast<long long>(kClusterMaxClusters) * kClusterSize * kClusterBlock * 8;
+
+// On a GPU before sm_90, 9c cannot run: its tests say so in one line and stop.
+bool skip_without_clusters() {
+    std::string why;
+    if (cluster_launch_supported(&why)) {
+        return false;
+    }
+    WARN("histogram_cluster is skipped: " << why << ".");
+    return true;
+}
+
+template <class Sample>
+void check_rejects_bad_arguments(HistogramFunction<Sample> histogram, const std::string& name, int most_bins) {
+    // Validation must reject the call before any kernel could touch these addresses.
+    Sample sample[1] = {0};
+    unsigned int bin[1] = {0};
+    SECTION("num_bins below 1") {
+        REQUIRE_THROWS_WITH(histogram(sample, 1, bin, 0),
+                            name + ": argument num_bins must be between 1 and " + std::to_string(most_bins) + ", got 0");
+    }
+    SECTION("num_bins too many") {
+        REQUIRE_THROWS_WITH(histogram(sample, 1, bin, most_bins + 1),
+                            name + ": argument num_bins must be between 1 and " + std::to_string(most_bins) + ", got " +
+                                std::to_string(most_bins + 1));
+    }
+    SECTION("null input") {
+        REQUIRE_THROWS_WITH(histogram(nullptr, 4, bin, 1), name + ": argument input is a null pointer");
+    }
+    SECTION("null bins") {
+        REQUIRE_THROWS_WITH(histogram(sample, 4, nullptr, 1), name + ": argument bins is a null pointer");
+    }
+    SECTION("the exception type is std::invalid_argument") {
+        REQUIRE_THROWS_AS(histogram(sample, 1, bin, -3), std::invalid_argument);
+    }
+}
+
+HistogramFunction<std::uint8_t> global8 = histogram_global;
+HistogramFunction<std::uint16_t> global16 = histogram_global;
+HistogramFunction<std::uint8_t> shared8 = histogram_shared;
+HistogramFunction<std::uint16_t> shared16 = histogram_shared;
+HistogramFunction<std::uint16_t> cluster16 = histogram_cluster;
+
+}  // namespace
+
+TEST_CASE("histogram_shared_blocks and histogram_cluster_clusters give one 16-byte load per thread, within their caps",
+          CHAPTER_TAG) {
+    CHECK(histogram_shared_blocks(0, 1) == 1);
+    CHECK(histogram_shared_blocks(16 * kHistogramBlock, 1) == 1);
+    CHECK(histogram_shared_blocks(16 * kHistogramBlock + 1, 1) == 2);
+    CHECK(histogram_shared_blocks(8 * kHistogramBlock + 1, 2) == 2);
+    CHECK(histogram_shared_blocks(std::size_t(1) << 40, 1) == kHistogramMaxBlocks);
+    CHECK(histogram_cluster_clusters(1) == 1);
+    CHECK(histogram_cluster_clusters(8 * kClusterBlock * kClusterSize + 1) == 2);
+    CHECK(histogram_cluster_clusters(std::size_t(1) << 40) == kClusterMaxClusters);
+    CHECK(cluster_slice(kMaxBins) * kClusterSize == kMaxBins);
+    CHECK(cluster_slice(9) == 2);
+}
+
+TEST_CASE("histogram_global counts 8-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
+    REQUIRE_SWEEP(sweep("histogram_global, 8-bit", global8, cases(1, {256, 1, 100}, 0)));
+}
+
+TEST_CASE("histogram_global counts 16-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
+    REQUIRE_SWEEP(sweep("histogram_global, 16-bit", global16, cases(2, {kMaxBins, 1000, 65529}, 0)));
+}
+
+TEST_CASE("histogram_shared counts 8-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
+    REQUIRE_SWEEP(sweep("histogram_shared, 8-bit", shared8, cases(1, {256, 1, 100}, shared_grid_full(1))));
+}
+
+TEST_CASE("histogram_shared counts 16-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
+    REQUIRE_SWEEP(sweep("histogram_shared, 16-bit", shared16,
+                        cases(2, {kSharedMaxBins, 1000, 4099}, kOnCpuBackend ? 0 : shared_grid_full(2))));
+}
+
+TEST_CASE("histogram_cluster counts 16-bit samples exactly, over a cluster's shared memory", CHAPTER_TAG "[gpu][graded]") {
+    if (skip_without_clusters()) return;
+    // 2^16 bins (8 slices of 8192), bin counts that are no multiple of the cluster size
+    // (the last slice is partial), and one bin.
+    REQUIRE_SWEEP(sweep("histogram_cluster", cluster16, cases(2, {kMaxBins, 65529, 9, 1}, kClusterGridFull), 1));
+}
+
+TEST_CASE("histogram_cluster gives every block of a cluster its own slice of bins", CHAPTER_TAG "[gpu][graded]") {
+    if (skip_without_clusters()) return;
+    // Every bin has samples: a sample counted into the wrong block's slice, or a slice
+    // merged into the wrong bins, shows in every slice.
+    std::vector<HistogramCase> all;
+    for (int num_bins : {kMaxBins, 8 * 1000 + 3, 64, 8, 7}) {
+        all.push_back({2, 4 * static_cast<long long>(num_bins) + 17, num_bins, Distribution::in_bins, 2});
+    }
+    REQUIRE_SWEEP(sweep("histogram_cluster's slices", cluster16, all, 1));
+}
+
+#ifndef TUTORIAL_EMU
+// Large inputs take minutes on the CPU backend: a GPU only. One bin gets more than 65535
+// samples in every block's (9b) or cluster's (9c) share: a private count of 16 bits wraps.
+TEST_CASE("every step counts 2^28 bytes of one value, more than 2^16 in each block's private bin",
+          CHAPTER_TAG "[gpu][large]") {
+    const long long n8 = 1LL << 28;
+    SECTION("histogram_global") {
+        REQUIRE_MATCH(run_case<std::uint8_t>(global8, {1, n8, 256, Distribution::single, 5}, 0));
+    }
+    SECTION("histogram_shared") {
+        REQUIRE_MATCH(run_case<std::uint8_t>(shared8, {1, n8, 256, Distribution::single, 5}, 0));
+        REQUIRE_MATCH(run_case<std::uint8_t>(shared8, {1, n8, 256, Distribution::skewed, 0}, 0));
+    }
+    SECTION("histogram_cluster") {
+        if (skip_without_clusters()) return;
+        REQUIRE_MATCH(run_case<std::uint16_t>(cluster16, {2, n8 / 2, kMaxBins, Distribution::single, 3}, cluster_slice(kMaxBins)));
+        REQUIRE_MATCH(run_case<std::uint16_t>(cluster16, {2, n8 / 2, kMaxBins, Distribution::uniform, 0}, cluster_slice(kMaxBins)));
+    }
+}
+#endif
+
+TEST_CASE("histogram_global rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG) {
+    SECTION("8-bit") { check_rejects_bad_arguments(global8, "histogram_global", 256); }
+    SECTION("16-bit") { check_rejects_bad_arguments(global16, "histogram_global", kMaxBins); }
+}
+
+TEST_CASE("histogram_shared rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG) {
+    SECTION("8-bit") { check_rejects_bad_arguments(shared8, "histogram_shared", 256); }
+    SECTION("16-bit") { check_rejects_bad_arguments(shared16, "histogram_shared", kSharedMaxBins); }
+}
+
+TEST_CASE("histogram_cluster rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG "[gpu]") {
+    if (skip_without_clusters()) return;
+    check_rejects_bad_arguments(cluster16, "histogram_cluster", kMaxBins);
+}
+
+TEST_CASE("an empty input needs no input pointer, and gives zero bins", CHAPTER_TAG "[gpu]") {
+    tutorial::DeviceBuffer<unsigned int> bins(256);
+    bins.poison();
+    histogram_shared(static_cast<const std::uint8_t*>(nullptr), 0, bins.data(), 256);
+    CHECK(bins.download() == std::vector<unsigned int>(256, 0u));
+}
+
+TEST_CASE("histogram_reference counts each value below num_bins and drops the others", CHAPTER_TAG "[reference]") {
+    const std::vector<std::uint8_t> bytes{3, 0, 3, 255, 7, 3};
+    CHECK(tutorial::histogram_reference(bytes, 8) == std::vector<unsigned int>{1, 0, 0, 3, 0, 0, 0, 1});
+    const std::vector<std::uint16_t> words{65535, 2, 2};
+    std::vector<unsigned int> expected(65536, 0u);
+    expected[2] = 2;
+    expected[65535] = 1;
+    CHECK(tutorial::histogram_reference(words, 65536) == expected);
+    CHECK_THROWS_AS(tutorial::histogram_reference(bytes, 0), std::invalid_argument);
+}
+
+TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[reference]") {
+    tutorial::HistogramContext c;
+    c.samples = {1, 1, 1, 2, 3, 0, 5, 6};
+    c.num_bins = 8;
+    const std::vector<unsigned int> right{1, 3, 1, 1, 0, 1, 1, 0};
+    CHECK(tutorial::compare_bins(right, right, c).ok());
+    auto says = [&](const std::vector<unsigned int>& got, const std::string& words) {
+        const tutorial::ComparisonReport report = tutorial::compare_bins(got, right, c);
+        INFO(report.text);
+        CHECK(report.text.find(words) != std::string::npos);
+    };
+    says({0, 0, 0, 0, 0, 0, 0, 0}, "None of the 8 samples was counted");
+    {
+        tutorial::HistogramContext longer = c;
+        longer.samples.assign(100, 2);
+        std::vector<unsigned int> hundred(8, 0u);
+        hundred[2] = 100;
+        const tutorial::ComparisonReport report = tutorial::compare_bins(std::vector<unsigned int>(8, 0u), hundred, longer);
+        INFO(report.text);
+        CHECK(report.text.find("never added to the global bins") != std::string::npos);
+    }
+    says({0, 2, 0, 0, 4294967295u, 0, 0, 4294967295u}, "off by the same -1");
+    says({1, 3, 1, 1, 0, 1, 0, 0}, "the last 1 sample were not counted");  // sample 6
+    says({1, 2, 1, 1, 0, 1, 1, 0}, "the first 1 sample were not counted");
+    says({1, 3, 1, 0, 1, 1, 1, 0}, "wrong bin");
+    says({1, 2, 1, 0, 0, 1, 1, 0}, "2 counts of 8 are missing");
+    c.slice = 4;  // bins 0-3 are block 0's, 4-7 block 1's
+    says({1, 3, 0, 1, 0, 1, 2, 0}, "wrong block's slice");
+    c.slice = 0;
+    c.samples.assign(70000, 1);
+    std::vector<unsigned int> many(8, 0u), wrapped(8, 0u);
+    many[1] = 70000;
+    wrapped[1] = 70000 - 65536;
+    const tutorial::ComparisonReport report = tutorial::compare_bins(wrapped, many, c);
+    INFO(report.text);
+    CHECK(report.text.find("16-bit counter") != std::string::npos);
+}
+
+TEST_CASE("require_histogram_arguments names the argument", CHAPTER_TAG "[reference]") {
+    unsigned int bin = 0;
+    CHECK_THROWS_WITH(tutorial::require_histogram_arguments("h", &bin, 1, &bin, 0, 256),
+                      "h: argument num_bins must be between 1 and 256, got 0");
+    CHECK_THROWS_WITH(tutorial::require_histogram_arguments("h", nullptr, 1, &bin, 4, 256),
+                      "h: argument input is a null pointer");
+    CHECK_NOTHROW(tutorial::require_histogram_arguments("h", nullptr, 0, &bin, 4, 256));
+}

@@ -1,0 +1,330 @@
+// Chapter 9: the histogram of 8-bit and 16-bit samples, three ways: one atomicAdd in
+// global memory per sample (9a), a private histogram per block in shared memory, merged
+// into the global one at the end (9b), and a histogram too large for one block's shared
+// memory, spread over the distributed shared memory of a thread block cluster (9c).
+//
+// Reference solution.
+//
+// Sample value v goes to bin v; a value of num_bins or more is not counted. The host
+// code (at the end of the file) checks the arguments, sets the bins to zero and
+// launches the kernels: it is written.
+#include "histogram.h"
+
+#include "cuda_check.h"
+#include "histogram_reference.h"
+
+#include <cooperative_groups.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cg = cooperative_groups;
+
+// 9a: one thread per sample, one atomicAdd in global memory each. Simple and right, but
+// every sample is a read-modify-write in L2; threads that meet on the same bin (a
+// skewed input, or one repeated value) wait for each other there.
+template <class Sample>
+__global__ void histogram_global_kernel(const Sample* input, long long n, unsigned int* bins, int num_bins) {
+    // BEGIN SOLUTION: this thread's sample i = blockIdx.x * blockDim.x + threadIdx.x (a
+    //   long long: the grid may cover more than 2^31 samples). If i < n and its value
+    //   v = input[i] is below num_bins, add 1 to bins[v] with atomicAdd: a plain
+    //   bins[v] += 1 from two threads at once loses one of the two.
+    const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const unsigned int value = input[i];
+        if (value < static_cast<unsigned int>(num_bins)) {
+            atomicAdd(&bins[value], 1u);
+        }
+    }
+    // END SOLUTION
+}
+
+// The samples one 16-byte load brought, one call of count(value) each: 16 bytes, or
+// 8 16-bit values, in the order they lie in memory (the GPU is little-endian: the
+// sample at the lowest address is in the lowest bits of .x).
+template <class Sample, class Count>
+__device__ void for_each_sample_of(const uint4& vector, Count&& count) {
+    constexpr int bits = 8 * static_cast<int>(sizeof(Sample));
+    constexpr unsigned int mask = (1u << bits) - 1u;
+    const unsigned int words[4] = {vector.x, vector.y, vector.z, vector.w};
+    for (int w = 0; w < 4; ++w) {
+        for (int shift = 0; shift < 32; shift += bits) {
+            count((words[w] >> shift) & mask);
+        }
+    }
+}
+
+// 9b: each block counts its share of the samples into a histogram of its own, in shared
+// memory, with shared-memory atomics (fast, and contended only within the block); at the
+// end it adds each of its counts to the global bins with one atomicAdd. The samples come
+// 16 bytes at a time, by a grid-stride loop: after the first `head` samples (before the
+// first 16-byte boundary), taken one by one, the grid's threads take the aligned uint4s
+// in turn, then the last few samples one by one again.
+template <class Sample>
+__global__ void histogram_shared_kernel(const Sample* input, long long n, long long head, unsigned int* bins,
+                                        int num_bins) {
+    // num_bins counts: the host sizes the launch's dynamic shared memory to them.
+    extern __shared__ unsigned int block_bins[];
+
+    // BEGIN SOLUTION: the private histogram starts at zero: shared memory holds whatever
+    //   the block before left there. Threads threadIdx.x, + blockDim.x, ... below num_bins
+    //   zero block_bins; then a barrier, so that no thread counts into a bin another
+    //   thread has yet to zero.
+    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
+        block_bins[b] = 0;
+    }
+    // Every bin is zero before any thread counts into it.
+    __syncthreads();
+    // END SOLUTION
+
+    // BEGIN SOLUTION: count one sample: a lambda, auto count = [&](unsigned int value)
+    //   { ... }, that adds 1 to block_bins[value] when value < num_bins. Several threads
+    //   of the block may meet on one bin: atomicAdd, which works on shared memory too.
+    //| auto count = [&](unsigned int value) { (void)value; };
+    auto count = [&](unsigned int value) {
+        if (value < static_cast<unsigned int>(num_bins)) {
+            atomicAdd(&block_bins[value], 1u);
+        }
+    };
+    // END SOLUTION
+
+    // BEGIN SOLUTION: the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
+    //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
+    //   samples come in each uint4. The head: thread < head
+    //   counts input[thread]. The middle: vectors = (n - head) / per_vector uint4s start at
+    //   aligned = reinterpret_cast<const uint4*>(input + head); for v = thread,
+    //   thread + threads, ... below vectors, for_each_sample_of<Sample>(aligned[v], count).
+    //   The tail: tail = head + vectors * per_vector; thread < n - tail counts
+    //   input[tail + thread]. Then a barrier: the merge reads every bin.
+    constexpr int per_vector = 16 / sizeof(Sample);  // samples per uint4
+    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+    if (thread < head) {
+        count(input[thread]);
+    }
+    const long long vectors = (n - head) / per_vector;
+    // The host chose head so that input + head is 16-byte aligned, as uint4 loads must be.
+    const auto aligned = reinterpret_cast<const uint4*>(input + head);
+    for (long long v = thread; v < vectors; v += threads) {
+        for_each_sample_of<Sample>(aligned[v], count);
+    }
+    const long long tail = head + vectors * per_vector;
+    if (thread < n - tail) {
+        count(input[tail + thread]);
+    }
+    // The merge reads bins that other threads of the block count into.
+    __syncthreads();
+    // END SOLUTION
+
+    // BEGIN SOLUTION: the merge: threads threadIdx.x, + blockDim.x, ... below num_bins
+    //   add their block_bins[b] to bins[b] with atomicAdd (other blocks add to the same
+    //   bins), skipping the zeros, which would add nothing.
+    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
+        const unsigned int count_b = block_bins[b];
+        if (count_b != 0) {
+            atomicAdd(&bins[b], count_b);
+        }
+    }
+    // END SOLUTION
+}
+
+// 9c: 2^16 bins of 4 bytes are 256 KB, more than a block's shared memory. A cluster of
+// kClusterSize blocks holds them together: block rank r owns the `slice` bins from
+// r * slice on, in its own shared memory. Every block counts its samples into whichever
+// block owns each sample's bin, through cluster.map_shared_rank(), which gives the
+// address of the same variable in another block of the cluster (distributed shared
+// memory). Two cluster barriers: one before the first remote access (the owner must
+// have zeroed its bins, and must have started at all), one before any block goes on to
+// merge and exit (its bins must stay while other blocks still count into them).
+__global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n, long long head, unsigned int* bins,
+                                         int num_bins) {
+    // Clusters exist from sm_90 on. Built for an older GPU, the kernel is empty: there
+    // histogram_cluster() refuses to launch it.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    // This block's slice of the bins: cluster_slice(num_bins) counts (the host sizes the
+    // dynamic shared memory to them).
+    extern __shared__ unsigned int slice_bins[];
+
+    cg::cluster_group cluster = cg::this_cluster();
+    // Bins each block owns, cluster_slice(num_bins) (a host function, so written out here).
+    const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
+
+    // BEGIN SOLUTION: zero this block's slice (threads threadIdx.x, + blockDim.x, ...
+    //   below slice), then cluster.sync(): every block of the cluster must have zeroed its
+    //   slice before any block counts into it, and __syncthreads() waits for this block
+    //   alone.
+    for (int b = threadIdx.x; b < slice; b += blockDim.x) {
+        slice_bins[b] = 0;
+    }
+    // Every block's slice is zero (and every block has started) before anyone counts.
+    cluster.sync();
+    // END SOLUTION
+
+    // BEGIN SOLUTION: count one sample: a value below num_bins belongs to block rank
+    //   owner = value / slice, at offset value % slice of its slice_bins. Get the owner's
+    //   copy with cluster.map_shared_rank(slice_bins, owner) and atomicAdd 1 there.
+    //| auto count = [&](unsigned int value) { (void)value; };
+    auto count = [&](unsigned int value) {
+        if (value < static_cast<unsigned int>(num_bins)) {
+            const unsigned int owner = value / slice;
+            const unsigned int offset = value % slice;
+            auto owner_bins = cluster.map_shared_rank(slice_bins, owner);
+            atomicAdd(&owner_bins[offset], 1u);
+        }
+    };
+    // END SOLUTION
+
+    // BEGIN SOLUTION: the grid-stride loop of 9b over 16-bit samples, counting with
+    //   count(); then cluster.sync(): the merge below reads this block's slice, which
+    //   other blocks count into, and no block may exit while another can still reach its
+    //   shared memory.
+    constexpr int per_vector = 16 / sizeof(std::uint16_t);
+    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+    if (thread < head) {
+        count(input[thread]);
+    }
+    const long long vectors = (n - head) / per_vector;
+    const auto aligned = reinterpret_cast<const uint4*>(input + head);
+    for (long long v = thread; v < vectors; v += threads) {
+        for_each_sample_of<std::uint16_t>(aligned[v], count);
+    }
+    const long long tail = head + vectors * per_vector;
+    if (thread < n - tail) {
+        count(input[tail + thread]);
+    }
+    // Every block of the cluster has finished counting into this block's slice, and no
+    // block touches another's shared memory after this: each may merge and exit.
+    cluster.sync();
+    // END SOLUTION
+
+    // BEGIN SOLUTION: the merge: this block (rank cluster.block_rank()) adds its slice to
+    //   the global bins: slice_bins[b] to bins[rank * slice + b], for b below slice whose
+    //   bin is below num_bins (the last slice may reach past it), with atomicAdd, skipping
+    //   zeros.
+    const int first_bin = static_cast<int>(cluster.block_rank()) * slice;
+    for (int b = threadIdx.x; b < slice && first_bin + b < num_bins; b += blockDim.x) {
+        const unsigned int count_b = slice_bins[b];
+        if (count_b != 0) {
+            atomicAdd(&bins[first_bin + b], count_b);
+        }
+    }
+    // END SOLUTION
+#endif
+}
+
+namespace {
+
+// Samples before the first 16-byte boundary at or after `input`: 0 to 15 (bytes) or
+// 0 to 7 (16-bit values), at most n.
+template <class Sample>
+long long unaligned_head(const Sample* input, std::size_t n) {
+    const auto misaligned_bytes = static_cast<long long>(reinterpret_cast<std::uintptr_t>(input) % 16);
+    const long long head = ((16 - misaligned_bytes) % 16) / static_cast<long long>(sizeof(Sample));
+    return head < static_cast<long long>(n) ? head : static_cast<long long>(n);
+}
+
+template <class Sample>
+void launch_global(const char* function, const Sample* input, std::size_t n, unsigned int* bins, int num_bins) {
+    tutorial::require_histogram_arguments(function, input, n, bins, num_bins, 1 << (8 * sizeof(Sample)));
+    CUDA_CHECK(cudaMemset(bins, 0, sizeof(unsigned int) * static_cast<std::size_t>(num_bins)));
+    if (n == 0) {
+        return;
+    }
+    const unsigned blocks = tutorial::ceil_div(static_cast<long long>(n), kHistogramBlock);
+    histogram_global_kernel<Sample><<<blocks, kHistogramBlock>>>(input, static_cast<long long>(n), bins, num_bins);
+    CUDA_CHECK_KERNEL("histogram_global_kernel");
+}
+
+template <class Sample>
+void launch_shared(const char* function, const Sample* input, std::size_t n, unsigned int* bins, int num_bins) {
+    const int most_bins = sizeof(Sample) == 1 ? 256 : kSharedMaxBins;
+    tutorial::require_histogram_arguments(function, input, n, bins, num_bins, most_bins);
+    CUDA_CHECK(cudaMemset(bins, 0, sizeof(unsigned int) * static_cast<std::size_t>(num_bins)));
+    if (n == 0) {
+        return;
+    }
+    const int blocks = histogram_shared_blocks(n, static_cast<int>(sizeof(Sample)));
+    const std::size_t shared_bytes = sizeof(unsigned int) * static_cast<std::size_t>(num_bins);
+    histogram_shared_kernel<Sample><<<blocks, kHistogramBlock, shared_bytes>>>(
+        input, static_cast<long long>(n), unaligned_head(input, n), bins, num_bins);
+    CUDA_CHECK_KERNEL("histogram_shared_kernel");
+}
+
+}  // namespace
+
+int histogram_shared_blocks(std::size_t n, int sample_bytes) {
+    const long long per_block = 16LL * kHistogramBlock / sample_bytes;  // one uint4 per thread
+    const long long blocks = (static_cast<long long>(n) + per_block - 1) / per_block;
+    return static_cast<int>(blocks < 1 ? 1 : blocks < kHistogramMaxBlocks ? blocks : kHistogramMaxBlocks);
+}
+
+int histogram_cluster_clusters(std::size_t n) {
+    const long long per_cluster = 8LL * kClusterBlock * kClusterSize;  // one uint4 of 16-bit samples per thread
+    const long long clusters = (static_cast<long long>(n) + per_cluster - 1) / per_cluster;
+    return static_cast<int>(clusters < 1 ? 1 : clusters < kClusterMaxClusters ? clusters : kClusterMaxClusters);
+}
+
+bool cluster_launch_supported(std::string* why) {
+    int device = 0, major = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major >= 9) {
+        return true;
+    }
+    if (why != nullptr) {
+        int minor = 0;
+        CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+        *why = "thread block clusters need compute capability 9.0 or later; this GPU has " + std::to_string(major) +
+               "." + std::to_string(minor);
+    }
+    return false;
+}
+
+void histogram_global(const std::uint8_t* input, std::size_t n, unsigned int* bins, int num_bins) {
+    launch_global("histogram_global", input, n, bins, num_bins);
+}
+
+void histogram_global(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins) {
+    launch_global("histogram_global", input, n, bins, num_bins);
+}
+
+void histogram_shared(const std::uint8_t* input, std::size_t n, unsigned int* bins, int num_bins) {
+    launch_shared("histogram_shared", input, n, bins, num_bins);
+}
+
+void histogram_shared(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins) {
+    launch_shared("histogram_shared", input, n, bins, num_bins);
+}
+
+void histogram_cluster(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins) {
+    tutorial::require_histogram_arguments("histogram_cluster", input, n, bins, num_bins, kMaxBins);
+    std::string why;
+    if (!cluster_launch_supported(&why)) {
+        throw std::runtime_error("histogram_cluster: " + why);
+    }
+    CUDA_CHECK(cudaMemset(bins, 0, sizeof(unsigned int) * static_cast<std::size_t>(num_bins)));
+    if (n == 0) {
+        return;
+    }
+    // Each block's slice; 2^16 bins make 32 KB a block, 256 KB a cluster. Over 48 KB a
+    // block (kClusterSize below 6) the kernel would have to opt in to more with
+    // cudaFuncSetAttribute(histogram_cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
+    const std::size_t shared_bytes = sizeof(unsigned int) * static_cast<std::size_t>(cluster_slice(num_bins));
+
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>(histogram_cluster_clusters(n) * kClusterSize));
+    config.blockDim = dim3(kClusterBlock);
+    config.dynamicSmemBytes = shared_bytes;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = kClusterSize;  // the grid's x extent is a multiple of it
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, histogram_cluster_kernel, input, static_cast<long long>(n),
+                                  unaligned_head(input, n), bins, num_bins));
+    CUDA_CHECK_KERNEL("histogram_cluster_kernel");
+}
