@@ -5,7 +5,7 @@
 // can be, it times the library a user would call (CUB: cub::DeviceScan::InclusiveSum in
 // double, then one pass of differences), moving_average_naive (the baseline),
 // moving_average_readonly, moving_average_shared, moving_average_prefix (4d) and
-// moving_average_stream (4e), moving_average_stream_wave (4f), and checks the result against the CPU after timing.
+// moving_average_stream (4e), and checks the result against the CPU after timing.
 //
 // The rate is effective bandwidth: the compulsory bytes, the input read once and the
 // size - N + 1 outputs written once, over the time; its ceiling is the
@@ -102,7 +102,6 @@ int main(int argc, char* argv[]) {
                 {"shared", moving_average_shared},
                 {"prefix sums", moving_average_prefix},  // 4d, the chapter's optional step
                 {"one pass (4e)", moving_average_stream},  // 4e, going further still
-                {"one pass, one wave (4f)", moving_average_stream_wave},  // 4f, a candidate
             };
             for (const auto& [variant, moving_average] : variants) {
                 benchmark::WorkToTime work;

@@ -267,13 +267,11 @@ __device__ __forceinline__ void block_exclusive_scan(double value, double& befor
 
 }  // namespace
 
-// span: outputs per block, a multiple of kStreamChunk (4e: kStreamSpan; 4f: longer).
 __global__ void __launch_bounds__(kMovingAverageBlock)
-    moving_average_stream_kernel(const float* input, float* output, int size, int window, int span,
-                                 bool vector_input) {
+    moving_average_stream_kernel(const float* input, float* output, int size, int window, bool vector_input) {
     // TODO(chapter4): 4e, step 1 (going further). The block's first output, first =
-    //   blockIdx.x * span (a long long), and how many it computes: outputs =
-    //   min(span, size - window + 1 - first). The shared ring of prefix sums,
+    //   blockIdx.x * kStreamSpan (a long long), and how many it computes: outputs =
+    //   min(kStreamSpan, size - window + 1 - first). The shared ring of prefix sums,
     //   __shared__ double ring[kStreamRingDoubles], with ring[ring_slot(0)] = 0 (P(0): no
     //   inputs yet), the staged outputs, __shared__ float stage[kStreamStageFloats], the
     //   scan's __shared__ double warp_totals[kMovingAverageBlock / 32], and the carry, the
@@ -295,7 +293,7 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
         //   those at i = t, t + 256, ...: output[first + j] = stage[stage_slot(i)] for
         //   j = base + i + 1 - window inside 0 .. outputs - 1. The next chunk overwrites ring
         //   slots and the stage that this one read: __syncthreads().
-        (void)input, (void)output, (void)size, (void)window, (void)span, (void)vector_input;
+        (void)input, (void)output, (void)size, (void)window, (void)vector_input;
 }
 
 void moving_average_stream(const float* input, float* output, int size, int window) {
@@ -309,63 +307,6 @@ void moving_average_stream(const float* input, float* output, int size, int wind
     const int blocks = static_cast<int>(tutorial::ceil_div(outputs, kStreamSpan));
     // Every thread's first input is a multiple of 8 floats past the array's start.
     const bool aligned = reinterpret_cast<std::uintptr_t>(input) % 16 == 0;
-    moving_average_stream_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, kStreamSpan, aligned);
-    CUDA_CHECK_KERNEL("moving_average_stream_kernel");
-}
-
-// ---- 4f (going further, a candidate): 4e's kernel in one wave ---------------------------
-// 4e's 2048 blocks for 64 Mi floats are 3.1 waves on an H100 (132 multiprocessors × 5
-// blocks, which the 45 KB of shared memory a block allows, if registers allow as many): the fourth wave keeps a tenth
-// of the places busy while the rest wait. 4f launches as many blocks as the GPU holds at
-// once and gives each an equal span, rounded up to whole chunks; the longer spans also
-// read fewer inputs twice (window − 1 per span).
-
-namespace {
-
-// The kernel's static shared memory: on an H100, 228 KB hold 5 blocks of it (with 1 KB
-// reserved per block).
-constexpr std::size_t kStreamSharedBytes =
-    kStreamRingDoubles * sizeof(double) + kStreamStageFloats * sizeof(float) + kMovingAverageBlock / 32 * sizeof(double);
-
-}  // namespace
-
-int moving_average_wave_span(int size, int window) {
-    int device = 0, multiprocessors = 0, threads = 0, shared = 0, reserved = 0, registers = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&registers, cudaDevAttrMaxRegistersPerMultiprocessor, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
-    int per_multiprocessor = threads / kMovingAverageBlock;
-    const int by_shared = static_cast<int>(static_cast<std::size_t>(shared) / (kStreamSharedBytes + static_cast<std::size_t>(reserved)));
-    if (by_shared < per_multiprocessor) per_multiprocessor = by_shared;
-    // And by registers, given to a warp in units of 256 (the CPU backend reports 0: no limit).
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, moving_average_stream_kernel));
-    if (attributes.numRegs > 0) {
-        const int per_warp = (attributes.numRegs * 32 + 255) / 256 * 256;
-        const int by_registers = registers / (per_warp * (kMovingAverageBlock / 32));
-        if (by_registers < per_multiprocessor) per_multiprocessor = by_registers;
-    }
-    if (per_multiprocessor < 1) per_multiprocessor = 1;
-    const long long wave = static_cast<long long>(multiprocessors) * per_multiprocessor;
-    const long long outputs = static_cast<long long>(size) - window + 1;
-    const long long per_block = (outputs + wave - 1) / wave;
-    const long long chunks = (per_block + kStreamChunk - 1) / kStreamChunk;
-    return static_cast<int>((chunks > 0 ? chunks : 1) * kStreamChunk);
-}
-
-void moving_average_stream_wave(const float* input, float* output, int size, int window) {
-    tutorial::require_moving_average_arguments("moving_average_stream_wave", input, output, size, window);
-    if (window > kStreamMaxWindow) {
-        moving_average_prefix(input, output, size, window);
-        return;
-    }
-    const int outputs = size - window + 1;
-    const int span = moving_average_wave_span(size, window);
-    const int blocks = static_cast<int>(tutorial::ceil_div(outputs, span));
-    const bool aligned = reinterpret_cast<std::uintptr_t>(input) % 16 == 0;
-    moving_average_stream_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, span, aligned);
+    moving_average_stream_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, aligned);
     CUDA_CHECK_KERNEL("moving_average_stream_kernel");
 }

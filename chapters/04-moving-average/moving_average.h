@@ -96,16 +96,3 @@ constexpr int kStreamMaxWindow = kMovingAverageBlock * kPrefixItems;  // 2048
 /// consecutive order. Windows longer than kStreamMaxWindow go to moving_average_prefix().
 /// Same arguments, result and errors as moving_average_naive().
 void moving_average_stream(const float* input, float* output, int size, int window);
-
-/// @brief 4f (going further, a candidate): outputs per block of moving_average_stream_wave()
-/// for @p size and @p window: the outputs shared equally over as many blocks as the current
-/// GPU holds at once (its multiprocessors × the blocks of 4e's kernel one holds),
-/// rounded up to a whole number of chunks of kMovingAverageBlock × kPrefixItems.
-/// @throws tutorial::CudaError if the device cannot be queried
-int moving_average_wave_span(int size, int window);
-
-/// @brief 4f: moving_average_stream()'s kernel with moving_average_wave_span() outputs per
-/// block instead of kStreamSpan: one wave of blocks, none waiting for a place on the GPU, and
-/// fewer inputs read twice. Windows longer than kStreamMaxWindow go to
-/// moving_average_prefix(). Same arguments, result and errors as moving_average_naive().
-void moving_average_stream_wave(const float* input, float* output, int size, int window);

@@ -387,12 +387,6 @@ std::vector<SignalCase> stream_signal_cases() {
     return cases;
 }
 
-// The span 4f's blocks run their prefix sums over, for the error bound; a window past
-// kStreamMaxWindow goes to 4d, whose spans are shorter.
-int wave_span(const SignalCase& c) {
-    return c.window > kStreamMaxWindow ? kPrefixSpan : moving_average_wave_span(c.size, c.window);
-}
-
 }  // namespace
 
 TEST_CASE("moving_average_stream is within its own error bound for every size and window, across chunks and blocks",
@@ -414,44 +408,4 @@ TEST_CASE("moving_average_stream is right when the arrays do not start on 16 byt
 TEST_CASE("moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_stream, "moving_average_stream");
-}
-
-// ---- 4f (going further, a candidate): 4e's kernel in one wave. Tagged [extra].
-
-TEST_CASE("moving_average_wave_span gives whole chunks that cover every output in one wave of blocks",
-          CHAPTER_TAG "[extra][gpu]") {
-    cudaDeviceProp prop{};
-    REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
-    // A multiprocessor holds at most 5 of 4e's blocks, by shared memory (45 KB each) on any GPU here.
-    const long long most_blocks = 5ll * prop.multiProcessorCount;
-    for (const SignalCase& c : {SignalCase{1, 1}, SignalCase{kChunk, 3}, SignalCase{kStreamSpan + 1, 1025},
-                                SignalCase{64 << 20, 8}, SignalCase{2147483647, 1025}}) {
-        INFO(c);
-        const int span = moving_average_wave_span(c.size, c.window);
-        const long long outputs = static_cast<long long>(c.size) - c.window + 1;
-        CHECK(span >= kChunk);
-        CHECK(span % kChunk == 0);
-        CHECK((outputs + span - 1) / span <= most_blocks);
-    }
-}
-
-TEST_CASE("moving_average_stream_wave is within its own error bound for every size and window, across chunks and blocks",
-          CHAPTER_TAG "[extra][gpu]") {
-    const SignalCase c = GENERATE(from_range(stream_signal_cases()));
-    INFO(c);
-    // Its prefix sums run over a block's span and window, in double: 4d's bound for that length
-    // (for windows past kStreamMaxWindow, 4d's own span, shorter).
-    REQUIRE_MATCH(run_prefix_case(c, 0, moving_average_stream_wave, wave_span(c)));
-}
-
-TEST_CASE("moving_average_stream_wave is right when the arrays do not start on 16 bytes", CHAPTER_TAG "[extra][gpu]") {
-    const int offset = GENERATE(1, 2, 3);
-    const SignalCase c = GENERATE(SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025});
-    INFO(c << ", arrays starting " << offset << " floats into their buffers");
-    REQUIRE_MATCH(run_prefix_case(c, offset, moving_average_stream_wave, wave_span(c)));
-}
-
-TEST_CASE("moving_average_stream_wave rejects bad sizes, windows and null pointers, naming the argument",
-          CHAPTER_TAG "[extra]") {
-    check_rejects_bad_arguments(moving_average_stream_wave, "moving_average_stream_wave");
 }
