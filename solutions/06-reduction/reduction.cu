@@ -178,7 +178,8 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
 // (so a warp's loads stay 512 contiguous bytes each), and only then adds them, in the
 // same order as 6c would: the sum is the same chain of additions, with four times as
 // many bytes requested before the first wait.
-__global__ void __launch_bounds__(kReduceBlock) reduce_unrolled_kernel(const float* input, float* partial, int n, int head) {
+__global__ void __launch_bounds__(kReduceBlock, 2048 / kReduceBlock)
+    reduce_unrolled_kernel(const float* input, float* partial, int n, int head) {
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
 
@@ -235,23 +236,13 @@ int reduce_one_wave_blocks(int n) {
     int device = 0;
     int multiprocessors = 0;
     int threads_per_multiprocessor = 0;
-    int registers_per_multiprocessor = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&registers_per_multiprocessor, cudaDevAttrMaxRegistersPerMultiprocessor, device));
-    // Blocks a multiprocessor holds: by threads, and by registers (a warp's registers
-    // are given in units of 256). Its 32 bytes of shared memory limit nothing. (The CPU
-    // backend reports 0 registers: no limit there.)
-    cudaFuncAttributes attributes{};
-    CUDA_CHECK(cudaFuncGetAttributes(&attributes, reduce_unrolled_kernel));
-    int per_multiprocessor = threads_per_multiprocessor / kReduceBlock;
-    if (attributes.numRegs > 0) {
-        const int per_warp = (attributes.numRegs * 32 + 255) / 256 * 256;
-        const int by_registers = registers_per_multiprocessor / (per_warp * (kReduceBlock / 32));
-        if (by_registers < per_multiprocessor) per_multiprocessor = by_registers;
-    }
-    const int wave = multiprocessors * (per_multiprocessor > 0 ? per_multiprocessor : 1);
+    // __launch_bounds__(kReduceBlock, 2048 / kReduceBlock) holds the kernel to registers
+    // that let a multiprocessor of 2048 threads hold 8 of its blocks; no shared memory
+    // beyond 32 bytes limits it further.
+    const int wave = multiprocessors * (threads_per_multiprocessor / kReduceBlock);
     const int blocks = reduce_unrolled_blocks(n);
     return blocks < wave ? blocks : wave;
 }
