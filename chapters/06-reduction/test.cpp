@@ -84,25 +84,6 @@ std::vector<SumCase> sum_cases(bool grid_stride_rounds) {
     return cases;
 }
 
-long long unrolled_depth(int n) { return reduce_two_pass_depth(n, reduce_unrolled_blocks(n)); }
-long long one_wave_depth(int n) { return reduce_two_pass_depth(n, reduce_one_wave_blocks(n)); }
-
-// 6c's cases, and for 6d's unrolled loop: a grid whose threads have exactly
-// kReduceUnroll float4s each, one float4 short of it (the remainder loop alone for the
-// last threads), and, past reduce_unrolled's largest grid, rounds of the unrolled loop
-// followed by the remainder loop (reduce_one_wave's smaller grid goes round more often).
-std::vector<SumCase> unrolled_cases() {
-    std::vector<SumCase> cases = sum_cases(true);
-    cases.push_back({16 * B * 5});
-    cases.push_back({16 * B * 5 - 4});
-    cases.push_back({16 * B * 5 + 7, 2});
-    if (!kOnCpuBackend) {
-        cases.push_back({4 * kOneFloat4PerThread + 4 * B * 3 + 1});
-        cases.push_back({9 * kOneFloat4PerThread + 999983, 1});
-    }
-    return cases;
-}
-
 // Runs `reduce` on `values`, placed `offset` floats into a fresh allocation, with the
 // sum and the workspace poisoned with NaN first, so that a value never written, or a
 // partial sum read before it was written, shows.
@@ -210,19 +191,6 @@ std::uint32_t bits(float x) {
     return b;
 }
 
-// Runs each reduction twice on the same values: the sums must agree to the last bit.
-template <std::size_t COUNT>
-void check_same_bits_twice(const std::pair<const char*, Reduce> (&variants)[COUNT], const std::vector<float>& values) {
-    const auto n = values.size();
-    for (const auto& [name, reduce] : variants) {
-        const float first = run_reduce(reduce, values, 0);
-        const float second = run_reduce(reduce, values, 0);
-        INFO(name << " on n = " << n << ": " << first << " the first time, " << second
-                  << " the second: the blocks' partial sums must be added in a fixed order");
-        CHECK(bits(first) == bits(second));
-    }
-}
-
 }  // namespace
 
 TEST_CASE("reduce_warp_blocks gives one block per 1024 elements, at most kReduceWarpMaxBlocks", CHAPTER_TAG) {
@@ -273,63 +241,19 @@ TEST_CASE("every reduction sums small integers exactly, so no element is missed 
     }
 }
 
-// ---- 6d (going further): four float4s in flight per thread, and a grid of one wave.
-// Tagged [extra]: the chapter is done without it.
-
-TEST_CASE("reduce_unrolled_blocks gives one block per 4096 elements, at most kReduceWarpMaxBlocks", CHAPTER_TAG "[extra]") {
-    REQUIRE(kReduceUnroll == 4);
-    CHECK(reduce_unrolled_blocks(1) == 1);
-    CHECK(reduce_unrolled_blocks(16 * B) == 1);
-    CHECK(reduce_unrolled_blocks(16 * B + 1) == 2);
-    CHECK(reduce_unrolled_blocks(4 * kOneFloat4PerThread) == kReduceWarpMaxBlocks);
-    CHECK(reduce_unrolled_blocks(2147483647) == kReduceWarpMaxBlocks);
-}
-
-TEST_CASE("reduce_one_wave_blocks fills the GPU once, and never needs more workspace than reduce_warp", CHAPTER_TAG "[extra][gpu]") {
-    cudaDeviceProp prop{};
-    REQUIRE(cudaGetDeviceProperties(&prop, 0) == cudaSuccess);
-    const int wave = prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / B);
-    INFO(prop.multiProcessorCount << " multiprocessors of " << prop.maxThreadsPerMultiProcessor << " threads");
-    CHECK(reduce_one_wave_blocks(1) == 1);
-    CHECK(reduce_one_wave_blocks(2147483647) == std::min(wave, kReduceWarpMaxBlocks));
-    for (int n : {1, 1009, 16 * B + 1, kOneFloat4PerThread, 2147483647}) {
-        INFO("n = " << n);
-        CHECK(reduce_one_wave_blocks(n) <= reduce_unrolled_blocks(n));
-        CHECK(static_cast<std::size_t>(reduce_one_wave_blocks(n)) <= reduce_workspace_floats(n));
-    }
-}
-
-TEST_CASE("reduce_unrolled sums random floats within the error bound of its order of additions", CHAPTER_TAG "[extra][gpu]") {
-    REQUIRE_SWEEP(sweep_sum_cases("reduce_unrolled", reduce_unrolled, unrolled_cases(), unrolled_depth));
-}
-
-TEST_CASE("reduce_one_wave sums random floats within the error bound of its order of additions", CHAPTER_TAG "[extra][gpu]") {
-    REQUIRE_SWEEP(sweep_sum_cases("reduce_one_wave", reduce_one_wave, unrolled_cases(), one_wave_depth));
-}
-
-TEST_CASE("6d's reductions sum small integers exactly, so no element is missed or counted twice", CHAPTER_TAG "[extra][gpu]") {
-    SECTION("reduce_unrolled") {
-        REQUIRE_SWEEP(sweep_sum_cases("reduce_unrolled on small integers", reduce_unrolled, unrolled_cases(), nullptr));
-    }
-    SECTION("reduce_one_wave") {
-        REQUIRE_SWEEP(sweep_sum_cases("reduce_one_wave on small integers", reduce_one_wave, unrolled_cases(), nullptr));
-    }
-}
-
 TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", CHAPTER_TAG "[gpu]") {
     // Large enough for several blocks in every pass (and, on a GPU, for 6c's loop to go round).
     const int n = kOnCpuBackend ? 97 * B + 13 : kOneFloat4PerThread + 4 * 7 + 2;
     const std::vector<float> values = tutorial::random_floats(static_cast<std::size_t>(n), tutorial::derive_seed(tutorial::run_seed(), {n, 2}));
     const std::pair<const char*, Reduce> variants[] = {
         {"reduce_interleaved", reduce_interleaved}, {"reduce_sequential", reduce_sequential}, {"reduce_warp", reduce_warp}};
-    check_same_bits_twice(variants, values);
-}
-
-TEST_CASE("6d's reductions give the same sum, bit for bit, when run twice", CHAPTER_TAG "[extra][gpu]") {
-    const int n = kOnCpuBackend ? 97 * B + 13 : 3 * kOneFloat4PerThread + 999983;
-    const std::vector<float> values = tutorial::random_floats(static_cast<std::size_t>(n), tutorial::derive_seed(tutorial::run_seed(), {n, 2}));
-    const std::pair<const char*, Reduce> variants[] = {{"reduce_unrolled", reduce_unrolled}, {"reduce_one_wave", reduce_one_wave}};
-    check_same_bits_twice(variants, values);
+    for (const auto& [name, reduce] : variants) {
+        const float first = run_reduce(reduce, values, 0);
+        const float second = run_reduce(reduce, values, 0);
+        INFO(name << " on n = " << n << ": " << first << " the first time, " << second
+                  << " the second: the blocks' partial sums must be added in a fixed order");
+        CHECK(bits(first) == bits(second));
+    }
 }
 
 #ifndef TUTORIAL_EMU
@@ -351,14 +275,6 @@ TEST_CASE("every reduction sums 2^28 floats within its error bound, and small in
         REQUIRE_MATCH(check_random_sum(reduce_warp, c, reduce_warp_depth(c.n)));
         REQUIRE_MATCH(check_exact_sum(reduce_warp, c));
     }
-    SECTION("reduce_unrolled") {
-        REQUIRE_MATCH(check_random_sum(reduce_unrolled, c, unrolled_depth(c.n)));
-        REQUIRE_MATCH(check_exact_sum(reduce_unrolled, c));
-    }
-    SECTION("reduce_one_wave") {
-        REQUIRE_MATCH(check_random_sum(reduce_one_wave, c, one_wave_depth(c.n)));
-        REQUIRE_MATCH(check_exact_sum(reduce_one_wave, c));
-    }
 }
 #endif
 
@@ -372,15 +288,6 @@ TEST_CASE("reduce_sequential rejects a bad n and null pointers, naming the argum
 
 TEST_CASE("reduce_warp rejects a bad n and null pointers, naming the argument", CHAPTER_TAG) {
     check_rejects_bad_arguments(reduce_warp, "reduce_warp");
-}
-
-TEST_CASE("reduce_unrolled and reduce_one_wave reject a bad n and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
-    SECTION("reduce_unrolled") {
-        check_rejects_bad_arguments(reduce_unrolled, "reduce_unrolled");
-    }
-    SECTION("reduce_one_wave") {
-        check_rejects_bad_arguments(reduce_one_wave, "reduce_one_wave");
-    }
 }
 
 TEST_CASE("sum_reference sums in double, with a tolerance from the depth of the summation", CHAPTER_TAG "[reference]") {

@@ -172,79 +172,9 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     // END SOLUTION
 }
 
-// 6d: reduce_warp_kernel with kReduceUnroll float4 loads in flight per thread. A load
-// takes hundreds of cycles to come back; 6c's thread waits for each one before it asks
-// for the next. Here each thread asks for kReduceUnroll float4s, a grid stride apart
-// (so a warp's loads stay 512 contiguous bytes each), and only then adds them, in the
-// same order as 6c would: the sum is the same chain of additions, with four times as
-// many bytes requested before the first wait.
-__global__ void __launch_bounds__(kReduceBlock, 2048 / kReduceBlock)
-    reduce_unrolled_kernel(const float* input, float* partial, int n, int head) {
-    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
-
-    float sum = thread < head ? input[thread] : 0.0f;
-
-    const long long vectors = (n - head) / 4;
-    const auto aligned = reinterpret_cast<const float4*>(input + head);
-    long long v = thread;
-    // BEGIN SOLUTION: while the last of this thread's next kReduceUnroll float4s,
-    //   v + (kReduceUnroll - 1) * threads, is below vectors: load all kReduceUnroll of
-    //   them (aligned[v + k * threads], k = 0 .. kReduceUnroll - 1) into an array, then
-    //   add each as (x + y) + (z + w), in order of k; v += kReduceUnroll * threads.
-    while (v + (kReduceUnroll - 1) * threads < vectors) {
-        float4 loaded[kReduceUnroll];
-#pragma unroll
-        for (int k = 0; k < kReduceUnroll; ++k) {
-            loaded[k] = aligned[v + k * threads];
-        }
-#pragma unroll
-        for (int k = 0; k < kReduceUnroll; ++k) {
-            sum += (loaded[k].x + loaded[k].y) + (loaded[k].z + loaded[k].w);
-        }
-        v += kReduceUnroll * threads;
-    }
-    // END SOLUTION
-    // Fewer than kReduceUnroll float4s left for this thread: one at a time, as in 6c.
-    for (; v < vectors; v += threads) {
-        const float4 four = aligned[v];
-        sum += (four.x + four.y) + (four.z + four.w);
-    }
-
-    const long long tail = head + 4 * vectors;
-    if (thread < n - tail) {
-        sum += input[tail + thread];
-    }
-
-    sum = block_sum(sum);
-    if (threadIdx.x == 0) {
-        partial[blockIdx.x] = sum;
-    }
-}
-
 int reduce_warp_blocks(int n) {
     const int blocks = tutorial::ceil_div(n, 4 * kReduceBlock);
     return blocks < kReduceWarpMaxBlocks ? blocks : kReduceWarpMaxBlocks;
-}
-
-int reduce_unrolled_blocks(int n) {
-    const int blocks = tutorial::ceil_div(n, kReduceUnroll * 4 * kReduceBlock);
-    return blocks < kReduceWarpMaxBlocks ? blocks : kReduceWarpMaxBlocks;
-}
-
-int reduce_one_wave_blocks(int n) {
-    int device = 0;
-    int multiprocessors = 0;
-    int threads_per_multiprocessor = 0;
-    CUDA_CHECK(cudaGetDevice(&device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-    // __launch_bounds__(kReduceBlock, 2048 / kReduceBlock) holds the kernel to registers
-    // that let a multiprocessor of 2048 threads hold 8 of its blocks; no shared memory
-    // beyond 32 bytes limits it further.
-    const int wave = multiprocessors * (threads_per_multiprocessor / kReduceBlock);
-    const int blocks = reduce_unrolled_blocks(n);
-    return blocks < wave ? blocks : wave;
 }
 
 std::size_t reduce_workspace_floats(int n) {
@@ -316,30 +246,4 @@ void reduce_warp(const float* input, float* sum, int n, float* workspace) {
         reduce_warp_kernel<<<1, kReduceBlock>>>(workspace, sum, blocks, unaligned_head(workspace, blocks));
         CUDA_CHECK_KERNEL("reduce_warp_kernel");
     }
-}
-
-namespace {
-
-// 6d's two passes: `blocks` blocks of the unrolled kernel, then one block of 6c's kernel
-// over their partial sums (at most kReduceWarpMaxBlocks of them: one float4 or less per
-// thread, where unrolling buys nothing).
-void reduce_unrolled_passes(const float* input, float* sum, int n, float* workspace, int blocks) {
-    reduce_unrolled_kernel<<<blocks, kReduceBlock>>>(input, blocks == 1 ? sum : workspace, n, unaligned_head(input, n));
-    CUDA_CHECK_KERNEL("reduce_unrolled_kernel");
-    if (blocks > 1) {
-        reduce_warp_kernel<<<1, kReduceBlock>>>(workspace, sum, blocks, unaligned_head(workspace, blocks));
-        CUDA_CHECK_KERNEL("reduce_warp_kernel");
-    }
-}
-
-}  // namespace
-
-void reduce_unrolled(const float* input, float* sum, int n, float* workspace) {
-    tutorial::require_reduce_arguments("reduce_unrolled", input, sum, n, workspace);
-    reduce_unrolled_passes(input, sum, n, workspace, reduce_unrolled_blocks(n));
-}
-
-void reduce_one_wave(const float* input, float* sum, int n, float* workspace) {
-    tutorial::require_reduce_arguments("reduce_one_wave", input, sum, n, workspace);
-    reduce_unrolled_passes(input, sum, n, workspace, reduce_one_wave_blocks(n));
 }
