@@ -1313,6 +1313,23 @@ TEST_CASE("a plain load from a pair block's shared memory needs the final cluste
                              " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"));
 }
 
+TEST_CASE("asynchronous copies in a cluster's blocks are waited for, or the read before the wait is reported", "[emu]") {
+    const std::vector<unsigned> input = random_values(6 * 32, tutorial::derive_seed(tutorial::run_seed(), {6, 32}));
+    DeviceBuffer<unsigned> in(input), out(6 * 32);
+    out.poison();
+    planted::staged_pair_sum(in.data(), out.data(), 6, true);
+    const std::vector<unsigned> got = out.download();
+    for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == input[i] + 2 * input[((i / 32) ^ 1) * 32 + i % 32]);
+
+    const std::string text = error_text([&] { planted::staged_pair_sum(in.data(), out.data(), 6, false); }, cudaErrorLaunchFailure);
+    INFO(text);
+    const std::string clusters = "tests/emu_planted/clusters.cu";
+    CHECK(contains(text, "shared memory read " + site_of(clusters, "= staged[threadIdx.x] + 2 * pair[threadIdx.x]") +
+                             " before the asynchronous copy issued " + site_of(clusters, "__pipeline_memcpy_async(&staged") +
+                             " was waited for"));
+    CHECK(contains(text, "staged_pair_sum_planted"));
+}
+
 TEST_CASE("a block owner past the cluster is a map_shared_rank() rank outside the cluster, at its line", "[emu]") {
     const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {3}));
     std::vector<unsigned> got;

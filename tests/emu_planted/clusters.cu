@@ -5,6 +5,7 @@
 #include "cuda_check.h"
 
 #include <cooperative_groups.h>
+#include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
 
@@ -81,14 +82,28 @@ __global__ void __cluster_dims__(2, 1, 1) neighbour_read_planted(unsigned* out, 
     if (final_barrier) cluster.sync();
 }
 
+// Asynchronous copies inside a cluster: each block stages its 32 inputs with cp.async,
+// then reads its own copy and its pair block's.
+__global__ void __cluster_dims__(2, 1, 1) staged_pair_sum_planted(const unsigned* in, unsigned* out, bool wait) {
+    __shared__ unsigned staged[32];
+    cg::cluster_group cluster = cg::this_cluster();
+    __pipeline_memcpy_async(&staged[threadIdx.x], &in[blockIdx.x * 32 + threadIdx.x], sizeof(unsigned));
+    __pipeline_commit();
+    if (wait) __pipeline_wait_prior(0);
+    cluster.sync();
+    const unsigned* pair = cluster.map_shared_rank(staged, cluster.block_rank() ^ 1);
+    out[blockIdx.x * 32 + threadIdx.x] = staged[threadIdx.x] + 2 * pair[threadIdx.x];
+    cluster.sync();
+}
+
 }  // namespace
 
 // The lines of the accesses and barriers above, for the tests to find in the messages.
-const int kClusterAtomicLine = 32;
-const int kClusterLastBarrierLine = 35;
-const int kClusterMapLine = 31;
-const int kPrivateAtomicLine = 66;
-const int kNeighbourMapLine = 79;
+const int kClusterAtomicLine = 33;
+const int kClusterLastBarrierLine = 36;
+const int kClusterMapLine = 32;
+const int kPrivateAtomicLine = 67;
+const int kNeighbourMapLine = 80;
 
 template <class Count>
 cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, int bins, unsigned cluster_size,
@@ -126,6 +141,11 @@ void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins
 void private_histogram(const unsigned* values, int n, unsigned long long* histogram, bool one_bin_too_many) {
     private_histogram_planted<<<3, 256>>>(values, n, histogram, one_bin_too_many);
     CUDA_CHECK_KERNEL("private_histogram_planted");
+}
+
+void staged_pair_sum(const unsigned* in, unsigned* out, unsigned blocks, bool wait) {
+    staged_pair_sum_planted<<<blocks, 32>>>(in, out, wait);
+    CUDA_CHECK_KERNEL("staged_pair_sum_planted");
 }
 
 void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier) {

@@ -229,6 +229,11 @@ void private_histogram(const unsigned* values, int n, unsigned long long* histog
 /// still reads them.
 void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier);
 extern const int kNeighbourMapLine;  ///< the line of its map_shared_rank() call
+/// @brief Clusters of 2 blocks of 32 threads: each block stages in[32 b + t] in shared memory
+/// with cp.async (__pipeline_memcpy_async), then out[32 b + t] = in[32 b + t] + 2 in[32 b' + t],
+/// b' the other block of its pair, read from the pair's shared memory after a cluster.sync();
+/// without @p wait, no __pipeline_wait_prior() before the reads.
+void staged_pair_sum(const unsigned* in, unsigned* out, unsigned blocks, bool wait);
 /// @brief cudaOccupancyMaxActiveClusters for the cluster histogram with clusters of @p cluster_size.
 int max_active_clusters(unsigned cluster_size);
 /// @brief The lines in tests/emu_planted/clusters.cu of the remote atomic, of the
