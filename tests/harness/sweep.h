@@ -10,8 +10,13 @@
 ///  - what the failing shapes have in common, checked against the passing ones ("fails
 ///    only when K is not a multiple of 16"), or that every shape fails.
 ///
+/// Only the run's first failing sweep is reported so; each later one is a line (how many
+/// shapes fail, the first of them), so that a run where everything fails (a skeleton) fits
+/// on a screen or two. A test case that checks several steps (REQUIRE_SWEEPS) is one report:
+/// its first failing step as above, a line for each other.
+///
 /// TUTORIAL_VERBOSE=1 (or VERBOSE=1, which `make ... VERBOSE=1` puts in the environment)
-/// shows every failing shape in full.
+/// shows every failing shape, and every failing sweep, in full.
 ///
 /// On a GPU a failing shape is run a second time on the same inputs: a result that
 /// changes from run to run is a race, or a read of shared memory no thread wrote. A failure on the GPU ends with the two commands
