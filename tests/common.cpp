@@ -567,6 +567,41 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     }
 }
 
+TEST_CASE("several sweeps in one test report the first failing one, then a line for each other", "[common][sweep]") {
+    SweepOptions options;
+    options.chapter = 7;
+    std::vector<ShapeSweep> sweeps;
+    for (const char* step : {"step_a", "step_b", "step_c"}) {
+        ShapeSweep sweep(step, options);
+        const bool passes = std::string(step) == "step_b";
+        for (int K = 1; K <= 4; ++K) {
+            sweep.run("K=" + std::to_string(K), mnk(4, 4, K, 4), [&] { return fake_report(passes ? 0 : K, 9.0f); });
+        }
+        sweeps.push_back(sweep);
+    }
+    // report() is the full text only for a run's first failing report; the second sweep
+    // that fails is always a line here, whichever the first was.
+    const std::string text = sweeps_report(sweeps);
+    INFO(text);
+    CHECK(contains(text, "step_a fails for 4 of 4 shapes"));
+    CHECK_FALSE(contains(text, "step_b"));
+    CHECK(contains(text, "step_c fails for 4 of 4 shapes; the first, K=1:"));
+    CHECK(text.find("Map of C") == text.rfind("Map of C"));
+    const std::size_t step_c_at = text.find("step_c");
+    CHECK(text.find("Map of C", step_c_at) == std::string::npos);
+
+    SECTION("the brief names the first failing shape and how to see it in full") {
+        CHECK(sweeps[0].brief() ==
+              "step_a fails for 4 of 4 shapes; the first, K=1: wrong at 1 of 16 elements (6.25%) (VERBOSE=1 "
+              "shows it in full).");
+        CHECK(sweeps[1].brief().empty());
+    }
+    SECTION("every sweep passing is no report") {
+        std::vector<ShapeSweep> passing{sweeps[1]};
+        CHECK(sweeps_report(passing).empty());
+    }
+}
+
 TEST_CASE("an output that holds nothing but the poison is untouched, even where the poison is right", "[common]") {
     // A byte image poisoned with 0 whose right value is 0 at a few pixels: no thread wrote it.
     OutputLayout layout = layout_of(3, 4, 0);

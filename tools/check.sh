@@ -110,6 +110,14 @@ while IFS=$'\t' read -r number folder _; do
             else
                 fail "the skeleton's report names neither the file to edit nor make chapter$number hint" "full log: $log"
             fi
+            # Its first report in full, the rest a line each: the whole run, build lines
+            # included, stays short enough to read (tests/harness/sweep.h).
+            lines=$(wc -l <"$log")
+            if [ "$lines" -le 150 ]; then
+                pass "the skeleton's failing run prints $lines lines (at most 150)"
+            else
+                fail "the skeleton's failing run prints $lines lines, more than 150" "full log: $log"
+            fi
         fi
     fi
 done < <(tutorial chapters --fields)

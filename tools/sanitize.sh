@@ -91,6 +91,24 @@ run() {
     fi
     echo "$verdict" >"$log.verdict"
     printf '  %-10s %-22s %-64s %5d s  %s\n' "$tool" "$label" "$verdict" "$seconds" "$log"
+    # A count of errors says nothing of where they are: the first report in full (the
+    # access or barrier, the kernel, its file and line) follows the verdict.
+    if [ "$status" -eq "$SANITIZER_EXIT" ] || { [ -n "$warnings" ] && [ "$warnings" -gt 0 ]; }; then
+        first_report "$log" | sed 's/^/      /'
+    fi
+}
+
+# The first error a compute-sanitizer log reports, as it reports it: from the first line
+# "========= <text>" that is not the tool's banner, its summary or the exit notice, to the
+# line "=========" that ends the error's block (at most 25 lines).
+first_report() {
+    awk '
+        /^========= (COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|Target application)/ { next }
+        !started && /^========= [^ ]/ { started = 1 }
+        started {
+            if ($0 ~ /^=========[ ]*$/ || ++lines > 25) exit
+            print
+        }' "$1"
 }
 
 summary() {

@@ -87,7 +87,9 @@ tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_averag
 // Every signal case in one report: the first failing one in full, a line for each other,
 // and what the failing cases share (more than one block of outputs, say).
 tutorial::ShapeSweep sweep_signal_cases(const std::string& name, const MovingAverage& moving_average, Halo halo) {
-    tutorial::ShapeSweep sweep(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+    options.case_prefix = name + ", ";  // the three steps' cases share a test case
+    tutorial::ShapeSweep sweep(name, options);
     for (const SignalCase& c : signal_cases()) {
         std::ostringstream label;
         label << c;
@@ -156,29 +158,51 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
 }
 
 TEST_CASE("moving_average_shared_bytes is room for the block plus the window - 1 halo, in floats", CHAPTER_TAG "[graded]") {
-    CHECK(moving_average_shared_bytes(1) == B * sizeof(float));
-    CHECK(moving_average_shared_bytes(64) == (B + 63) * sizeof(float));
-    CHECK(moving_average_shared_bytes(3 * B) == (4 * B - 1) * sizeof(float));
-    // 48 KB exactly, and one float more.
-    CHECK(moving_average_shared_bytes(kFirstWindowPast48KB - 1) == kSharedMemoryWithoutOptIn);
-    CHECK(moving_average_shared_bytes(kFirstWindowPast48KB) == kSharedMemoryWithoutOptIn + sizeof(float));
-    // (256 + 2e9 - 1) floats is 8000001020 bytes: more than an int, or 32 bits, holds.
-    CHECK(moving_average_shared_bytes(2000000000) == std::size_t{8000001020});
+    // Checked all at once, with one report listing every wrong window: one mistake (the
+    // halo forgotten, an int product) is wrong for several windows in the same way.
+    struct Expected {
+        int window;
+        std::size_t bytes;
+        const char* why;  // what the window tests
+    };
+    const std::vector<Expected> expected{
+        {1, B * sizeof(float), "no halo"},
+        {64, (B + 63) * sizeof(float), "a halo shorter than the block"},
+        {3 * B, (4 * B - 1) * sizeof(float), "a halo longer than the block"},
+        {kFirstWindowPast48KB - 1, kSharedMemoryWithoutOptIn, "48 KB exactly"},
+        {kFirstWindowPast48KB, kSharedMemoryWithoutOptIn + sizeof(float), "one float past 48 KB"},
+        // (256 + 2e9 - 1) floats is 8000001020 bytes: more than an int, or 32 bits, holds.
+        {2000000000, std::size_t{8000001020}, "more bytes than an int or 32 bits hold"},
+    };
+    std::ostringstream wrong;
+    int wrong_count = 0;
+    for (const Expected& e : expected) {
+        const std::size_t got = moving_average_shared_bytes(e.window);
+        if (got != e.bytes) {
+            ++wrong_count;
+            wrong << "  window " << e.window << " (" << e.why << "): got " << got << ", expected " << e.bytes << "\n";
+        }
+    }
+    if (wrong_count > 0) {
+        FAIL("moving_average_shared_bytes(window) must be (" << B << " + window - 1) * sizeof(float) bytes, "
+             << "the block's " << B << " outputs and the window - 1 inputs of its halo; it is wrong for "
+             << wrong_count << " of " << expected.size() << " windows:\n"
+             << wrong.str());
+    }
+    SUCCEED();
 }
 
-TEST_CASE("moving_average_naive matches the CPU reference for every size and window", CHAPTER_TAG "[gpu][graded]") {
-    REQUIRE_SWEEP(sweep_signal_cases("moving_average_naive", moving_average_naive, Halo::none));
-}
-
-TEST_CASE("moving_average_readonly matches the CPU reference for every size and window", CHAPTER_TAG "[gpu][graded]") {
-    REQUIRE_SWEEP(sweep_signal_cases("moving_average_readonly", moving_average_readonly, Halo::none));
-}
-
-TEST_CASE("moving_average_shared matches the CPU reference for every size and window, past 48 KB too",
+// 4a-4c in one test case, a sweep each: a run where all three fail (the skeleton) prints
+// the first failing step's report and a line for each other.
+TEST_CASE("moving_average_naive, _readonly and _shared match the CPU reference for every size and window",
           CHAPTER_TAG "[gpu][graded]") {
-    // The largest case needs more than 48 KB of shared memory per block, so the kernel must
-    // be opted in to it (cudaFuncSetAttribute).
-    REQUIRE_SWEEP(sweep_signal_cases("moving_average_shared", moving_average_shared, Halo::loaded));
+    // The largest case needs more than 48 KB of shared memory per block, so the shared
+    // kernel must be opted in to it (cudaFuncSetAttribute).
+    std::vector<tutorial::ShapeSweep> sweeps;
+    sweeps.push_back(sweep_signal_cases("moving_average_naive", moving_average_naive, Halo::none));
+    sweeps.push_back(sweep_signal_cases("moving_average_readonly", moving_average_readonly, Halo::none));
+    sweeps.push_back(sweep_signal_cases("moving_average_shared", moving_average_shared, Halo::loaded));
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input and float* __restrict__ output",
@@ -333,33 +357,37 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
 
 }  // namespace
 
-TEST_CASE("moving_average_prefix is within its own error bound for every size and window, long ones too",
+TEST_CASE("moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
-    // One report for every case, as for 4a-4c: the first failing one in full.
-    tutorial::ShapeSweep sweep("moving_average_prefix", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const SignalCase& c : prefix_signal_cases()) {
-        std::ostringstream label;
-        label << c;
-        sweep.run(label.str(),
-                  {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                   {"outputs", c.size - c.window + 1, kPrefixSpan, "", "block"}},
-                  [&] { return run_prefix_case(c, 0); });
-    }
-    REQUIRE_SWEEP(sweep);
-}
-
-TEST_CASE("moving_average_prefix is right when the arrays do not start on 16 bytes", CHAPTER_TAG "[extra][gpu]") {
-    tutorial::ShapeSweep sweep("moving_average_prefix on arrays that do not start on 16 bytes",
-                               tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const int offset : {1, 2, 3}) {
-        for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8}}) {
+    // Both sweeps in one test case: the first failing one in full, the other in a line.
+    std::vector<tutorial::ShapeSweep> sweeps;
+    {
+        // One report for every case, as for 4a-4c: the first failing one in full.
+        tutorial::ShapeSweep sweep("moving_average_prefix", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+        for (const SignalCase& c : prefix_signal_cases()) {
             std::ostringstream label;
-            label << c << ", arrays starting " << offset << " floats into their buffers";
-            sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
-                      [&] { return run_prefix_case(c, offset); });
+            label << c;
+            sweep.run(label.str(),
+                      {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
+                       {"outputs", c.size - c.window + 1, kPrefixSpan, "", "block"}},
+                      [&] { return run_prefix_case(c, 0); });
         }
+        sweeps.push_back(sweep);
     }
-    REQUIRE_SWEEP(sweep);
+    {
+        tutorial::ShapeSweep sweep("moving_average_prefix on arrays that do not start on 16 bytes",
+                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+        for (const int offset : {1, 2, 3}) {
+            for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8}}) {
+                std::ostringstream label;
+                label << c << ", arrays starting " << offset << " floats into their buffers";
+                sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
+                          [&] { return run_prefix_case(c, offset); });
+            }
+        }
+        sweeps.push_back(sweep);
+    }
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
@@ -389,20 +417,39 @@ std::vector<SignalCase> stream_signal_cases() {
 
 }  // namespace
 
-TEST_CASE("moving_average_stream is within its own error bound for every size and window, across chunks and blocks",
+TEST_CASE("moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
-    REQUIRE(kStreamSpan == 16 * kChunk);
-    const SignalCase c = GENERATE(from_range(stream_signal_cases()));
-    INFO(c);
-    // Its prefix sums run over a block's whole span and window, in double: 4d's bound for that length.
-    REQUIRE_MATCH(run_prefix_case(c, 0, moving_average_stream, kStreamSpan));
-}
-
-TEST_CASE("moving_average_stream is right when the arrays do not start on 16 bytes", CHAPTER_TAG "[extra][gpu]") {
-    const int offset = GENERATE(1, 2, 3);
-    const SignalCase c = GENERATE(SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025});
-    INFO(c << ", arrays starting " << offset << " floats into their buffers");
-    REQUIRE_MATCH(run_prefix_case(c, offset, moving_average_stream, kStreamSpan));
+    // Both sweeps in one test case: the first failing one in full, the other in a line.
+    std::vector<tutorial::ShapeSweep> sweeps;
+    {
+        REQUIRE(kStreamSpan == 16 * kChunk);
+        // One report for every case, as for 4a-4d: the first failing one in full. Its prefix
+        // sums run over a block's whole span and window, in double: 4d's bound for that length.
+        tutorial::ShapeSweep sweep("moving_average_stream", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+        for (const SignalCase& c : stream_signal_cases()) {
+            std::ostringstream label;
+            label << c;
+            sweep.run(label.str(),
+                      {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
+                       {"outputs", c.size - c.window + 1, kStreamSpan, "", "block"}},
+                      [&] { return run_prefix_case(c, 0, moving_average_stream, kStreamSpan); });
+        }
+        sweeps.push_back(sweep);
+    }
+    {
+        tutorial::ShapeSweep sweep("moving_average_stream on arrays that do not start on 16 bytes",
+                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+        for (const int offset : {1, 2, 3}) {
+            for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}}) {
+                std::ostringstream label;
+                label << c << ", arrays starting " << offset << " floats into their buffers";
+                sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
+                          [&] { return run_prefix_case(c, offset, moving_average_stream, kStreamSpan); });
+            }
+        }
+        sweeps.push_back(sweep);
+    }
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",

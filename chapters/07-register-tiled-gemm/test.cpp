@@ -86,39 +86,52 @@ tutorial::ComparisonReport run_offset_case(const tutorial::GemmFunction& gemm, G
 
 }  // namespace
 
+// The steps run in one test case, each a sweep of its own: a run where every step fails
+// (the skeleton) prints the first failing step's report and one line for each other.
 TEST_CASE("Each step matches the CPU reference for chapter 2's shapes at its block tile", CHAPTER_TAG "[gpu][graded]") {
-    // One report per step: the first failing shape in full, then a line each, then what the
-    // failing shapes share.
-    const Step step = GENERATE(from_range(steps()));
-    REQUIRE_SWEEP(tutorial::sweep_gemm_shapes(step.name, TUTORIAL_CHAPTER, {step.tile}, "block tile",
-                                              [&step](int) { return step.gemm; }, step.work, true));
+    std::vector<tutorial::ShapeSweep> sweeps;
+    for (const Step& step : steps()) {
+        sweeps.push_back(tutorial::sweep_gemm_shapes(step.name, TUTORIAL_CHAPTER, {step.tile}, "block tile",
+                                                     [&step](int) { return step.gemm; }, step.work, true,
+                                                     std::string(step.name) + ", "));
+    }
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("Each step is right when rows are not a multiple of four floats", CHAPTER_TAG "[gpu][graded]") {
-    const Step step = GENERATE(from_range(steps()));
-    tutorial::ShapeSweep sweep(std::string(step.name) + " on rows that are not a multiple of 4 floats",
-                               tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const GemmShape& shape : vector_width_shapes()) {
-        std::ostringstream label;
-        label << shape;
-        sweep.run(label.str(),
-                  {{"M", shape.M, 4, "4", "floats"}, {"N", shape.N, 4, "4", "floats"}, {"K", shape.K, 4, "4", "floats"}},
-                  [&] { return tutorial::run_gemm_case(step.gemm, shape, step.tile); },
-                  tutorial::gemm_ownership(shape, step.tile, step.work, true));
+    std::vector<tutorial::ShapeSweep> sweeps;
+    for (const Step& step : steps()) {
+        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+        options.case_prefix = std::string(step.name) + ", ";
+        tutorial::ShapeSweep sweep(std::string(step.name) + " on rows that are not a multiple of 4 floats", options);
+        for (const GemmShape& shape : vector_width_shapes()) {
+            std::ostringstream label;
+            label << shape;
+            sweep.run(label.str(),
+                      {{"M", shape.M, 4, "4", "floats"}, {"N", shape.N, 4, "4", "floats"}, {"K", shape.K, 4, "4", "floats"}},
+                      [&] { return tutorial::run_gemm_case(step.gemm, shape, step.tile); },
+                      tutorial::gemm_ownership(shape, step.tile, step.work, true));
+        }
+        sweeps.push_back(sweep);
     }
-    REQUIRE_SWEEP(sweep);
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPTER_TAG "[gpu][graded]") {
-    const Step step = GENERATE(from_range(steps()));
     const GemmShape shape{136, 132, 40};  // every row a multiple of 4 floats: only the start is off
-    tutorial::ShapeSweep sweep(std::string(step.name) + " on matrices that do not start on 16 bytes",
-                               tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (int offset : {1, 2, 3}) {
-        sweep.run("matrices starting " + std::to_string(offset) + " floats into their buffers",
-                  {{"offset", offset, 0, "", ""}}, [&] { return run_offset_case(step.gemm, shape, offset, step.tile); });
+    std::vector<tutorial::ShapeSweep> sweeps;
+    for (const Step& step : steps()) {
+        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+        options.case_prefix = std::string(step.name) + ", ";
+        tutorial::ShapeSweep sweep(std::string(step.name) + " on matrices that do not start on 16 bytes", options);
+        for (int offset : {1, 2, 3}) {
+            sweep.run("matrices starting " + std::to_string(offset) + " floats into their buffers",
+                      {{"offset", offset, 0, "", ""}},
+                      [&] { return run_offset_case(step.gemm, shape, offset, step.tile); });
+        }
+        sweeps.push_back(sweep);
     }
-    REQUIRE_SWEEP(sweep);
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {

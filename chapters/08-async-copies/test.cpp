@@ -24,6 +24,7 @@
 #include <cmath>
 #include <cstdint>
 #include <iostream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -174,10 +175,17 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages) {
     return text.str();
 }
 
+// The report of a failing `sweep`: in full with what the probes say (`diagnosis`, run only
+// then) when it is the run's first full report, else its one line (tutorial::take_full_report).
+std::string sweep_report_with_diagnosis(const tutorial::ShapeSweep& sweep, const std::function<std::string()>& diagnosis) {
+    if (!tutorial::take_full_report()) return tutorial::wrap_report_text(sweep.brief());
+    return sweep.text() + diagnosis();
+}
+
 // Passes when every shape of `sweep` passed; otherwise fails with its report and what the
 // probe says about `gemm`'s pipeline.
 void require_sweep_with_diagnosis(const tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, int stages) {
-    if (!sweep.ok()) FAIL(sweep.text() << pipeline_diagnosis(gemm, stages));
+    if (!sweep.ok()) FAIL(sweep_report_with_diagnosis(sweep, [&] { return pipeline_diagnosis(gemm, stages); }));
     SUCCEED();
 }
 
@@ -269,11 +277,13 @@ TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 
         sweep_shapes(sweep, gemm_at(stages), chapter2_shapes(), stages, true);
     }
     if (!sweep.ok()) {
-        std::string diagnosis;
-        for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-            diagnosis += "\nWith " + std::to_string(stages) + " stage(s):" + pipeline_diagnosis(gemm_at(stages), stages);
-        }
-        FAIL(sweep.text() << diagnosis);
+        FAIL(sweep_report_with_diagnosis(sweep, [&] {
+            std::string diagnosis;
+            for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+                diagnosis += "\nWith " + std::to_string(stages) + " stage(s):" + pipeline_diagnosis(gemm_at(stages), stages);
+            }
+            return diagnosis;
+        }));
     }
     SUCCEED();
 }

@@ -77,8 +77,10 @@ OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool 
 
 ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::vector<int>& tiles,
                              const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at,
-                             ThreadWork work, bool stages_in_shared) {
-    ShapeSweep sweep(what, default_sweep_options(chapter));
+                             ThreadWork work, bool stages_in_shared, const std::string& case_prefix) {
+    SweepOptions options = default_sweep_options(chapter);
+    options.case_prefix = case_prefix;
+    ShapeSweep sweep(what, options);
     const bool several_tiles = tiles.size() > 1;
     for (int tile : tiles) {
         const GemmFunction gemm = gemm_at(tile);

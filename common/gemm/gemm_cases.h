@@ -49,9 +49,11 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
 /// @param gemm_at  the entry point at one tile
 /// @param work     what one thread of the kernel computes (see gemm_ownership())
 /// @param stages_in_shared whether its threads load tiles into shared memory for each other
+/// @param case_prefix put before each shape's label in the recorded cases (SweepOptions)
 ShapeSweep sweep_gemm_shapes(const std::string& what, int chapter, const std::vector<int>& tiles,
                              const std::string& unit, const std::function<GemmFunction(int tile)>& gemm_at,
-                             ThreadWork work = ThreadWork::one_element, bool stages_in_shared = false);
+                             ThreadWork work = ThreadWork::one_element, bool stages_in_shared = false,
+                             const std::string& case_prefix = "");
 
 /// @brief Which elements of C each thread computes. For ThreadWork::one_element, with
 /// tile × tile blocks, x along the columns: row = blockIdx.y·tile + threadIdx.y, col =

@@ -304,6 +304,31 @@ SweepOptions default_sweep_options(int chapter) {
     return options;
 }
 
+bool take_full_report() {
+    static bool full_report_given = false;
+    const char* verbose = std::getenv("TUTORIAL_VERBOSE");
+    if (verbose == nullptr || *verbose == '\0') verbose = std::getenv("VERBOSE");
+    if (verbose != nullptr && *verbose != '\0' && std::string(verbose) != "0") return true;
+    if (full_report_given) return false;
+    full_report_given = true;
+    return true;
+}
+
+std::string sweeps_report(const std::vector<ShapeSweep>& sweeps) {
+    std::string out;
+    bool first = true;
+    for (const ShapeSweep& sweep : sweeps) {
+        if (sweep.ok()) continue;
+        if (first) {
+            out += sweep.report();
+            first = false;
+        } else {
+            out += wrap_report_text(sweep.brief());
+        }
+    }
+    return out;
+}
+
 ShapeSweep::ShapeSweep(std::string what, SweepOptions options) : what_(std::move(what)), options_(options) {}
 
 void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> parameters,
@@ -313,7 +338,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     shape.parameters = std::move(parameters);
     if (stopped_) {
         ++skipped_;
-        record_case(label, false, "not run: an earlier shape stopped this test");
+        record_case(options_.case_prefix + label, false, "not run: an earlier shape stopped this test");
         return;
     }
     ComparisonReport report;
@@ -324,7 +349,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
         error = exception.what();
     }
     if (error.empty() && report.ok()) {
-        record_case(label, true, "");
+        record_case(options_.case_prefix + label, true, "");
         shapes_.push_back(std::move(shape));
         return;
     }
@@ -378,8 +403,28 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     }
     shape.full = full.str();
     shape.line = line.str();
-    record_case(label, false, shape.line);
+    record_case(options_.case_prefix + label, false, shape.line);
     shapes_.push_back(std::move(shape));
+}
+
+std::string ShapeSweep::brief() const {
+    if (failed_ == 0) return "";
+    std::ostringstream out;
+    out << what_ << " fails for " << failed_ << " of " << shapes_.size() << " shapes";
+    if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
+    for (const Shape& shape : shapes_) {
+        if (shape.passed) continue;
+        out << "; the first, " << shape.label << ": " << shape.line;
+        break;
+    }
+    out << (options_.verbose ? "." : " (VERBOSE=1 shows it in full).");
+    return out.str();
+}
+
+std::string ShapeSweep::report() const {
+    if (failed_ == 0) return "";
+    if (take_full_report()) return text();
+    return wrap_report_text(brief());
 }
 
 std::string ShapeSweep::text() const {

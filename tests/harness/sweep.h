@@ -10,8 +10,13 @@
 ///  - what the failing shapes have in common, checked against the passing ones ("fails
 ///    only when K is not a multiple of 16"), or that every shape fails.
 ///
+/// Only the run's first failing sweep is reported so; each later one is a line (how many
+/// shapes fail, the first of them), so that a run where everything fails (a skeleton) fits
+/// on a screen or two. A test case that checks several steps (REQUIRE_SWEEPS) is one report:
+/// its first failing step as above, a line for each other.
+///
 /// TUTORIAL_VERBOSE=1 (or VERBOSE=1, which `make ... VERBOSE=1` puts in the environment)
-/// shows every failing shape in full.
+/// shows every failing shape, and every failing sweep, in full.
 ///
 /// On a GPU a failing shape is run a second time on the same inputs: a result that
 /// changes from run to run is a race, or a read of shared memory no thread wrote. A failure on the GPU ends with the two commands
@@ -95,10 +100,20 @@ struct SweepOptions {
     bool on_gpu = false;             ///< run a failing shape twice and name the diagnosing commands
     bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1 or VERBOSE=1)
     std::size_t further_listed = 12; ///< the most one-line entries for further failing shapes
+    /// Put before each shape's label in the cases the run records (make grade), for a test
+    /// case that runs several sweeps whose shapes have the same labels: "7b, ".
+    std::string case_prefix;
 };
 
 /// @brief SweepOptions for chapter @p chapter on this build's backend and environment.
 SweepOptions default_sweep_options(int chapter);
+
+/// @brief Whether the failure about to be reported may print in full: true for the run's
+/// first failing sweep, and for every one with TUTORIAL_VERBOSE=1 (or VERBOSE=1); false for
+/// the later ones, which print a line each, so that a run that fails everywhere (a skeleton)
+/// fits on one screen with its first report whole. Each call that returns true uses up the
+/// run's one full report.
+bool take_full_report();
 
 /// @brief Runs a check over many shapes and writes one short report of the failures.
 class ShapeSweep {
@@ -125,6 +140,14 @@ public:
     /// @brief The report: empty when every shape passed.
     std::string text() const;
 
+    /// @brief The report in one line: how many shapes fail, and the first with its line.
+    /// Empty when every shape passed.
+    std::string brief() const;
+
+    /// @brief What a failing test prints: text() for the run's first failing report (see
+    /// take_full_report()), brief() for the later ones. Empty when every shape passed.
+    std::string report() const;
+
 /// @cond SWEEP_INTERNALS
 private:
     struct Shape {
@@ -144,6 +167,11 @@ private:
 /// @endcond
 };
 
+/// @brief The report of a test case that runs several sweeps (one per step of a chapter,
+/// say): the first failing sweep's report() in full or brief (see take_full_report()), then
+/// one line for each further failing sweep. Empty when every sweep passed.
+std::string sweeps_report(const std::vector<ShapeSweep>& sweeps);
+
 }  // namespace tutorial
 
 /// @brief Pass when every shape of @p sweep passed; otherwise fail with its report.
@@ -151,7 +179,18 @@ private:
     do {                                      \
         const auto& tutorial_sweep_ = (sweep); \
         if (!tutorial_sweep_.ok()) {          \
-            FAIL(tutorial_sweep_.text());     \
+            FAIL(tutorial_sweep_.report());   \
         }                                     \
         SUCCEED();                            \
+    } while (false)
+
+/// @brief Pass when every shape of every sweep in @p sweeps (a std::vector<ShapeSweep>)
+/// passed; otherwise fail with tutorial::sweeps_report(): one report, then a line a sweep.
+#define REQUIRE_SWEEPS(sweeps)                                              \
+    do {                                                                    \
+        const std::string tutorial_sweeps_report_ = tutorial::sweeps_report(sweeps); \
+        if (!tutorial_sweeps_report_.empty()) {                             \
+            FAIL(tutorial_sweeps_report_);                                  \
+        }                                                                   \
+        SUCCEED();                                                          \
     } while (false)
