@@ -135,7 +135,7 @@ endif
 	    --output $(ROOFLINE_OUTPUT)/chapter$$n.svg || failed=1; \
 	done; exit $$failed
 
-#: make roofline-figures    (maintainers) each lesson's figures/roofline.svg: the reference solutions' predicted
+#: make roofline-figures    (maintainers) each lesson's figures/NN-name-roofline.svg: the reference solutions' predicted
 #:                          intensity against an H100's roofline (make profile SOLUTIONS=1 BACKEND=emu first)
 .PHONY: roofline-figures
 roofline-figures:
@@ -145,5 +145,5 @@ roofline-figures:
 	@failed=0; for n in $(ROOFLINE_SELECTED); do \
 	  folder=$$(python3 -m tools.tutorial chapters --fields | awk -v n=$$n '$$1 == n {print $$2}'); \
 	  python3 -m tools.tutorial roofline $$n --profile build/profile/solutions/chapter$$n-predicted.csv \
-	    --output chapters/$$folder/figures/roofline.svg || failed=1; \
+	    --output chapters/$$folder/figures/$$folder-roofline.svg || failed=1; \
 	done; exit $$failed

@@ -68,7 +68,7 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     // TODO(chapter9): count one sample: a lambda, auto count = [&](unsigned int value)
     //   { ... }, that adds 1 to block_bins[value] when value < num_bins. Several threads
     //   of the block may meet on one bin: atomicAdd, which works on shared memory too.
-    auto count = [&](unsigned int value) { (void)value; };
+    [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
 
     // TODO(chapter9): the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
     //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
@@ -101,9 +101,9 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     // dynamic shared memory to them).
     extern __shared__ unsigned int slice_bins[];
 
-    cg::cluster_group cluster = cg::this_cluster();
+    [[maybe_unused]] cg::cluster_group cluster = cg::this_cluster();
     // Bins each block owns, cluster_slice(num_bins) (a host function, so written out here).
-    const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
+    [[maybe_unused]] const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
 
     // TODO(chapter9): zero this block's slice (threads threadIdx.x, + blockDim.x, ...
     //   below slice), then cluster.sync(): every block of the cluster must have zeroed its
@@ -113,7 +113,7 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     // TODO(chapter9): count one sample: a value below num_bins belongs to block rank
     //   owner = value / slice, at offset value % slice of its slice_bins. Get the owner's
     //   copy with cluster.map_shared_rank(slice_bins, owner) and atomicAdd 1 there.
-    auto count = [&](unsigned int value) { (void)value; };
+    [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
 
     // TODO(chapter9): the grid-stride loop of 9b over 16-bit samples, counting with
     //   count(); then cluster.sync(): the merge below reads this block's slice, which

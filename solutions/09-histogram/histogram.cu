@@ -81,7 +81,7 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     // BEGIN SOLUTION: count one sample: a lambda, auto count = [&](unsigned int value)
     //   { ... }, that adds 1 to block_bins[value] when value < num_bins. Several threads
     //   of the block may meet on one bin: atomicAdd, which works on shared memory too.
-    //| auto count = [&](unsigned int value) { (void)value; };
+    //| [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
     auto count = [&](unsigned int value) {
         if (value < static_cast<unsigned int>(num_bins)) {
             atomicAdd(&block_bins[value], 1u);
@@ -146,9 +146,9 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     // dynamic shared memory to them).
     extern __shared__ unsigned int slice_bins[];
 
-    cg::cluster_group cluster = cg::this_cluster();
+    [[maybe_unused]] cg::cluster_group cluster = cg::this_cluster();
     // Bins each block owns, cluster_slice(num_bins) (a host function, so written out here).
-    const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
+    [[maybe_unused]] const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
 
     // BEGIN SOLUTION: zero this block's slice (threads threadIdx.x, + blockDim.x, ...
     //   below slice), then cluster.sync(): every block of the cluster must have zeroed its
@@ -164,7 +164,7 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     // BEGIN SOLUTION: count one sample: a value below num_bins belongs to block rank
     //   owner = value / slice, at offset value % slice of its slice_bins. Get the owner's
     //   copy with cluster.map_shared_rank(slice_bins, owner) and atomicAdd 1 there.
-    //| auto count = [&](unsigned int value) { (void)value; };
+    //| [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
     auto count = [&](unsigned int value) {
         if (value < static_cast<unsigned int>(num_bins)) {
             const unsigned int owner = value / slice;
