@@ -196,6 +196,7 @@ void run_cluster(GridState& grid, unsigned long long linear) {
     auto any_faulted = [&] { return std::any_of(c.blocks.begin(), c.blocks.end(), [](const BlockRun* b) { return b->faulted; }); };
     std::vector<unsigned> block_order, order;
     for (unsigned round = 0; !any_faulted(); ++round) {
+        race_new_epoch();  // threads that synchronised go on: accesses before are ordered (races.cpp)
         // Blocks in the schedule's order too (a different stream of random orders than threads').
         order_threads(run.schedule, n, ~linear, round, block_order);
         for (unsigned r : block_order) {
@@ -384,6 +385,7 @@ void* map_shared_rank(const void* address, unsigned rank, const char* file, int 
 void check_shared_atomic(const void* address, std::size_t bytes, const char* file, int line) {
     BlockRun* b = current_block;
     if (b == nullptr || b->current == nullptr) return;
+    race_atomic(address, bytes);  // its change is no plain store (races.cpp)
     const char* at = static_cast<const char*>(address);
     if (in_arena(*b, at)) {
         check_shared_access(*b, *b, at, bytes, "an atomic", file, line);
