@@ -1295,6 +1295,25 @@ TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) 
     CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
 }
 
+TEST_CASE("a __syncthreads() in place of the final cluster.sync() is reported when one block runs ahead", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kClusterLastBarrierLine), "__syncthreads()"));
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {3}));
+    for (const unsigned cluster_size : {2u, 4u}) {
+        // Forward, the blocks take turns and all count before any merges: no access after
+        // an exit. Reverse, a block runs ahead to its end while the others have yet to count.
+        Schedules order("forward,reverse");
+        std::vector<unsigned> got;
+        const std::string text = error_text(
+            [&] { run_cluster_histogram(values, 100, cluster_size, 2, planted::ClusterBug::block_barrier_as_last, got); },
+            cudaErrorIllegalAddress);
+        INFO("clusters of " << cluster_size << ": " << text);
+        CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
+        CHECK(contains(text, "whose threads have all returned"));
+        CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
+        CHECK(contains(text, "This happens in the reverse thread order only"));
+    }
+}
+
 TEST_CASE("a plain load from a pair block's shared memory needs the final cluster.sync(), or is reported", "[emu]") {
     REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kNeighbourMapLine), "map_shared_rank(word"));
     DeviceBuffer<unsigned> out(6 * 32);
@@ -1549,6 +1568,14 @@ TEST_CASE("planted: a cluster histogram without its final cluster.sync()", "[.][
     const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {12}));
     std::vector<unsigned> got;
     run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_last_barrier, got);
+    REQUIRE(got == reference_histogram<unsigned>(values, 100));
+}
+
+TEST_CASE("planted: a cluster histogram with __syncthreads() in place of its final cluster.sync()", "[.][planted]") {
+    Schedules order("forward,reverse");
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {16}));
+    std::vector<unsigned> got;
+    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::block_barrier_as_last, got);
     REQUIRE(got == reference_histogram<unsigned>(values, 100));
 }
 

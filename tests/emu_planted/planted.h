@@ -207,6 +207,7 @@ enum class ClusterBug {
     no_last_barrier,                ///< no cluster.sync() before the blocks merge their bins and exit
     owner_rounded_down,             ///< bins per block rounded down: the last bins' owner is past the cluster
     half_block_skips_last_barrier,  ///< threads 32 and up return before the last cluster.sync()
+    block_barrier_as_last,          ///< __syncthreads() where the last cluster.sync() belongs
 };
 /// @brief A histogram of values[i] % bins with its bins spread over the shared memory of
 /// each cluster's blocks (distributed shared memory, map_shared_rank and atomicAdd),
