@@ -102,10 +102,12 @@ void race_access(const void* address, std::size_t size, const char* name, const 
                 << coordinates(r.changer_index) << " changed it at "
                 << (r.changer_file != nullptr ? r.changer_file : "?") << ":" << r.changer_line << ", then thread "
                 << coordinates(r.owner->index) << " at " << (r.file != nullptr ? r.file : "?") << ":" << r.line
-                << ", with no __syncthreads() (or other synchronisation) between. Here the threads ran one at a time, "
-                   "so no update was lost; on a GPU the lanes of a warp load the word together and store together, "
-                   "and all but one increment vanish. Use atomicAdd() (on a __shared__ copy per block, then merged "
-                   "into global memory), or give each thread a word of its own.";
+                << ", with no __syncthreads() (or other synchronisation) between. Where each adds to what it read "
+                   "(bins[v] += 1), the lanes of a warp on a GPU load the word together and store together, and all "
+                   "but one increment vanish; here the threads ran one at a time, so none was lost. (Where each "
+                   "stores a value of its own, which one remains is not defined either.) Use atomicAdd() (on a "
+                   "__shared__ copy per block, then merged into global memory), or give each thread a word of its "
+                   "own.";
             throw KernelFault{cudaErrorLaunchFailure, out.str()};
         }
         r.changer = r.owner;
