@@ -411,17 +411,19 @@ void check_shared_atomic(const void* address, std::size_t bytes, const char* fil
     const char* at = static_cast<const char*>(address);
     if (in_arena(*b, at)) {
         check_shared_access(*b, *b, at, bytes, "an atomic", file, line);
-        traffic::detail::record_shared_atomic(false, file, line);  // the profiler, when it records
+        traffic::detail::record_atomic(traffic::detail::AtomicSpace::shared, file, line);  // the profiler, when it records
         return;
     }
-    if (b->cluster == nullptr) return;
-    for (const BlockRun* owner : b->cluster->blocks) {
-        if (owner != b && in_arena(*owner, at)) {
-            check_shared_access(*b, *owner, at, bytes, "an atomic", file, line);
-            traffic::detail::record_shared_atomic(true, file, line);
-            return;
+    if (b->cluster != nullptr) {
+        for (const BlockRun* owner : b->cluster->blocks) {
+            if (owner != b && in_arena(*owner, at)) {
+                check_shared_access(*b, *owner, at, bytes, "an atomic", file, line);
+                traffic::detail::record_atomic(traffic::detail::AtomicSpace::remote, file, line);
+                return;
+            }
         }
     }
+    if (find_allocation(at) != nullptr) traffic::detail::record_atomic(traffic::detail::AtomicSpace::global, file, line);
 }
 
 void end_probe(dim3 cluster) {
