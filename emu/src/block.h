@@ -184,6 +184,8 @@ void end_probe(dim3 cluster);
 // ---- races.cpp ------------------------------------------------------------------------------
 /// @brief Threads synchronised: what they accessed before is ordered before what follows.
 void race_new_epoch();
+/// @brief Block @p linear of @p run starts: a new epoch, and whether its accesses are checked.
+void race_start_block(const GridRun& run, unsigned long long linear);
 /// @brief The running thread makes an atomic on the @p size bytes at @p address: the change
 /// the next access sees is not a plain store.
 void race_atomic(const void* address, std::size_t size);

@@ -171,7 +171,7 @@ void start_block(GridState& grid, BlockRun& b, unsigned long long linear) {
     b.crash.signal = 0;
     b.used_barrier = false;
     b.order_sensitive = false;
-    race_new_epoch();  // a new block: the last one's accesses are not its threads' (races.cpp)
+    race_start_block(run, linear);  // a new block: the last one's accesses are not its threads' (races.cpp)
     b.exited_threads = 0;
     b.cluster = nullptr;
     b.cluster_rank = 0;

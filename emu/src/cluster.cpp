@@ -193,6 +193,7 @@ void run_cluster(GridState& grid, unsigned long long linear) {
         c.blocks.push_back(&b);
     }
 
+    race_start_block(run, c.blocks[0]->linear);  // the cluster's blocks are checked, or not, together
     auto any_faulted = [&] { return std::any_of(c.blocks.begin(), c.blocks.end(), [](const BlockRun* b) { return b->faulted; }); };
     auto has_ready = [&](const BlockRun& b) {
         for (std::size_t i = 0; i < count; ++i) {

@@ -79,6 +79,9 @@ extern __thread AccessSite pending_shared_site;
 /// atomic and with no synchronisation between (emu/src/races.cpp).
 void race_access(const void* address, std::size_t size, const char* name, const void* base, const char* file,
                  int line);
+/// @brief Whether the running block's accesses go to race_access(): only in the first blocks
+/// of a launch's first run, as the check costs time on every access.
+extern __thread bool race_checked;
 
 /// @brief Set when the running grid has passed its time limit (emu/src/time_limit.cpp).
 extern std::atomic<bool> time_is_up;
@@ -292,7 +295,7 @@ private:
         if (__builtin_expect(address == detail::watched_address, 0)) {
             detail::note_watched_access();
         }
-        detail::race_access(address, size, name_, origin_, file_, line_);
+        if (__builtin_expect(detail::race_checked, 0)) detail::race_access(address, size, name_, origin_, file_, line_);
         return address;
     }
 
@@ -392,7 +395,7 @@ struct shared_array {
         }
         if constexpr (sizeof...(Rest) == 0) {
             if (__builtin_expect(detail::async_watch != 0, 0)) detail::async_shared_access(&rows[index], sizeof(T), file, line);
-            detail::race_access(&rows[index], sizeof(T), nullptr, nullptr, file, line);
+            if (__builtin_expect(detail::race_checked, 0)) detail::race_access(&rows[index], sizeof(T), nullptr, nullptr, file, line);
         }
         return rows[index];
     }
@@ -470,7 +473,7 @@ public:
                                                  bytes_, file_, line_);
         }
         if (__builtin_expect(detail::async_watch != 0, 0)) detail::async_shared_access(&base_[index], sizeof(T), file_, line_);
-        detail::race_access(&base_[index], sizeof(T), name_, base_, file_, line_);
+        if (__builtin_expect(detail::race_checked, 0)) detail::race_access(&base_[index], sizeof(T), name_, base_, file_, line_);
         return EMU_ELEMENT_(traffic::Space::shared, &base_[index]);
     }
     /// @brief The same array, whose failed accesses name @p file:@p line (see emu::at()).
