@@ -30,8 +30,8 @@ PROFILE_SELECTED := $(foreach n,$(SELECTED),$(if $(wildcard chapters/$(call fold
 
 # The counters, with the names Nsight Compute uses on Hopper. The core ones were checked
 # on an H200; the launch__ and sm__maximum_warps ones are ncu's occupancy figures, asked for
-# too, with the global side of cp.async (LDGSTS, chapter 8) and the shared atomic instructions
-# (neither yet checked on a GPU); if ncu does not know one, the core ones are measured alone.
+# too, with the global side of cp.async (LDGSTS, chapter 8), the shared atomic instructions and
+# the global atomic requests, ATOM and RED (none yet checked on a GPU); if ncu does not know one, the core ones are measured alone.
 PROFILE_METRICS_CORE := l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,$\
 l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,$\
 l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,$\
@@ -39,6 +39,7 @@ l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_confli
 sm__warps_active.avg.pct_of_peak_sustained_active,dram__bytes_read.sum
 PROFILE_METRICS := $(PROFILE_METRICS_CORE),sm__maximum_warps_per_active_cycle_pct,launch__registers_per_thread,$\
 smsp__inst_executed_op_shared_atom.sum,$\
+l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum,l1tex__t_requests_pipe_lsu_mem_global_op_red.sum,$\
 launch__occupancy_limit_registers,launch__occupancy_limit_shared_mem,launch__occupancy_limit_warps,launch__occupancy_limit_blocks,$\
 l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum
 

@@ -1295,6 +1295,25 @@ TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) 
     CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
 }
 
+TEST_CASE("a __syncthreads() in place of the final cluster.sync() is reported when one block runs ahead", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kClusterLastBarrierLine), "__syncthreads()"));
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {3}));
+    for (const unsigned cluster_size : {2u, 4u}) {
+        // Forward, the blocks take turns and all count before any merges: no access after
+        // an exit. Reverse, a block runs ahead to its end while the others have yet to count.
+        Schedules order("forward,reverse");
+        std::vector<unsigned> got;
+        const std::string text = error_text(
+            [&] { run_cluster_histogram(values, 100, cluster_size, 2, planted::ClusterBug::block_barrier_as_last, got); },
+            cudaErrorIllegalAddress);
+        INFO("clusters of " << cluster_size << ": " << text);
+        CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
+        CHECK(contains(text, "whose threads have all returned"));
+        CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
+        CHECK(contains(text, "This happens in the reverse thread order only"));
+    }
+}
+
 TEST_CASE("a plain load from a pair block's shared memory needs the final cluster.sync(), or is reported", "[emu]") {
     REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kNeighbourMapLine), "map_shared_rank(word"));
     DeviceBuffer<unsigned> out(6 * 32);
@@ -1399,6 +1418,84 @@ TEST_CASE("cluster launches a GPU refuses are refused with cudaErrorInvalidClust
     CHECK(prop.sharedMemPerBlockOptin == 232448);
 }
 
+// ---- Non-atomic read-modify-writes ----------------------------------------------------------
+namespace {
+
+// Run the block histogram; the counts in @p histogram, and whether it saw a value in bin 0.
+void run_block_histogram(const std::vector<unsigned>& values, int bins, unsigned blocks, unsigned threads,
+                         planted::HistogramBug bug, std::vector<unsigned>& histogram, unsigned& saw_zero) {
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> counts(std::vector<unsigned>(bins, 0));
+    DeviceBuffer<unsigned> flag(std::vector<unsigned>{0});
+    planted::block_histogram(in.data(), static_cast<int>(values.size()), counts.data(), bins, flag.data(), blocks, threads, bug);
+    histogram = counts.download();
+    saw_zero = flag.download()[0];
+}
+
+std::string histogram_site(int line) { return "tests/emu_planted/histograms.cu:" + std::to_string(line); }
+
+}  // namespace
+
+TEST_CASE("a histogram with shared atomics and a flag all its writers set to 1 passes the race detector", "[emu]") {
+    Schedules order("forward,reverse,random:3");
+    for (const unsigned threads : {1u, 32u, 33u, 128u}) {
+        for (const int bins : {1, 7, 37, 128}) {
+            for (const unsigned blocks : {1u, 3u}) {
+                const std::size_t n = 1 + tutorial::derive_seed(tutorial::run_seed(), {bins, int(threads), int(blocks)}) % 2000;
+                const auto values = random_values(n, tutorial::derive_seed(tutorial::run_seed(), {bins, int(threads)}));
+                INFO(blocks << " blocks of " << threads << " threads, " << bins << " bins, " << n << " values");
+                std::vector<unsigned> got;
+                unsigned saw_zero = 7;
+                run_block_histogram(values, bins, blocks, threads, planted::HistogramBug::none, got, saw_zero);
+                const std::vector<unsigned> expected = reference_histogram<unsigned>(values, bins);
+                REQUIRE(got == expected);
+                REQUIRE(saw_zero == (expected[0] > 0 ? 1u : 0u));
+            }
+        }
+    }
+}
+
+TEST_CASE("a non-atomic increment of a __shared__ bin is reported at its line, in every schedule", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/histograms.cu", planted::kSharedIncrementLine), "s_bins[v]++;"));
+    const auto values = random_values(1000, tutorial::derive_seed(tutorial::run_seed(), {21}));
+    for (const char* order_name : {"forward", "reverse", "random:5"}) {
+        Schedules order(order_name);
+        std::vector<unsigned> got;
+        unsigned saw_zero = 0;
+        const std::string text = error_text(
+            [&] { run_block_histogram(values, 37, 2, 64, planted::HistogramBug::shared_plain_increment, got, saw_zero); },
+            cudaErrorLaunchFailure);
+        INFO(order_name << ": " << text);
+        CHECK(contains(text, "race in block_histogram_planted"));
+        CHECK(contains(text, "two threads of block (0,0,0) updated shared word s_bins["));
+        CHECK(contains(text, "at " + histogram_site(planted::kSharedIncrementLine) + " without an atomic"));
+        CHECK(contains(text, "a read-modify-write that is not atomic loses updates"));
+    }
+}
+
+TEST_CASE("a non-atomic add to a global bin is reported at its line", "[emu]") {
+    REQUIRE(contains(source_line("tests/emu_planted/histograms.cu", planted::kGlobalAddLine), "histogram[v] += 1;"));
+    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {22}));
+    std::vector<unsigned> got;
+    unsigned saw_zero = 0;
+    const std::string text = error_text(
+        [&] { run_block_histogram(values, 10, 1, 96, planted::HistogramBug::global_plain_add, got, saw_zero); },
+        cudaErrorLaunchFailure);
+    INFO(text);
+    CHECK(contains(text, "two threads of block (0,0,0) updated global word histogram["));
+    CHECK(contains(text, "at " + histogram_site(planted::kGlobalAddLine) + " without an atomic"));
+}
+
+TEST_CASE("a bad number of bins for the block histogram is refused by name", "[emu]") {
+    DeviceBuffer<unsigned> in(std::vector<unsigned>{1, 2}), counts(std::vector<unsigned>(1, 0)), flag(std::vector<unsigned>{0});
+    try {
+        planted::block_histogram(in.data(), 2, counts.data(), 0, flag.data(), 1, 32, planted::HistogramBug::none);
+        FAIL("0 bins were accepted");
+    } catch (const std::invalid_argument& error) {
+        CHECK(contains(error.what(), "bins must be in [1, 128]"));
+    }
+}
+
 // ---- What a student sees -------------------------------------------------------------------
 // Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
 // would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
@@ -1469,6 +1566,14 @@ TEST_CASE("planted: a TMA tile copy that expects more bytes than its box holds",
     SUCCEED();
 }
 
+TEST_CASE("planted: a histogram whose __shared__ bins are incremented without an atomic", "[.][planted]") {
+    const auto values = random_values(1000, tutorial::derive_seed(tutorial::run_seed(), {15}));
+    std::vector<unsigned> got;
+    unsigned saw_zero = 0;
+    run_block_histogram(values, 37, 2, 64, planted::HistogramBug::shared_plain_increment, got, saw_zero);
+    REQUIRE(got == reference_histogram<unsigned>(values, 37));
+}
+
 TEST_CASE("planted: a cluster histogram without the cluster.sync() after zeroing its bins", "[.][planted]") {
     const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {11}));
     std::vector<unsigned> got;
@@ -1480,6 +1585,14 @@ TEST_CASE("planted: a cluster histogram without its final cluster.sync()", "[.][
     const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {12}));
     std::vector<unsigned> got;
     run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_last_barrier, got);
+    REQUIRE(got == reference_histogram<unsigned>(values, 100));
+}
+
+TEST_CASE("planted: a cluster histogram with __syncthreads() in place of its final cluster.sync()", "[.][planted]") {
+    Schedules order("forward,reverse");
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {16}));
+    std::vector<unsigned> got;
+    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::block_barrier_as_last, got);
     REQUIRE(got == reference_histogram<unsigned>(values, 100));
 }
 

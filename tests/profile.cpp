@@ -263,6 +263,22 @@ TEST_CASE("shared atomics count one instruction per warp and call; remote ones a
         for (int b = 0; b < 32; ++b) REQUIRE(counts[block * 32 + b] == expected[b]);
     }
 
+    CHECK(local.global_atomics.requests == 0);
+
+    // 3 blocks of 40 threads (warps of 32 and 8 lanes), two global calls each: 3 x 2 x 2 =
+    // 12 instructions, 3 x 40 x 2 = 240 atomics, and no shared ones.
+    DeviceBuffer<unsigned> bins(std::vector<unsigned>(64, 0));
+    const LaunchProfile global = profile_of([&] { traffic_kernels::global_atomics(in.data(), bins.data(), 3, 40); });
+    CHECK(global.global_atomics.requests == 12);
+    CHECK(global.global_atomics.accesses == 240);
+    CHECK(global.shared_atomics.requests == 0);
+    std::vector<unsigned> expected_bins(64, 0);
+    for (int i = 0; i < 3 * 40; ++i) {
+        ++expected_bins[values[i] % 32];
+        expected_bins[32 + i % 40 % 32] += values[i];
+    }
+    REQUIRE(bins.download() == expected_bins);
+
     // 4 blocks (2 clusters) of 64 threads, one local and one remote call each: 4 x 2 = 8
     // instructions and 256 atomics of each kind.
     DeviceBuffer<unsigned> words(std::vector<unsigned>(256, 7));

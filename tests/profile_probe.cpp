@@ -80,5 +80,10 @@ int main(int argc, char** argv) {
         [&] { shared_atomics(values.data(), counts.data(), 8, 256); });
     add("clusters of 2: an atomic on each block's own and its pair's shared memory", "remote_atomics_kernel",
         [&] { remote_atomics(values.data(), counts.data(), 8, 256); });
+    // Atomics on global memory: one request per warp and call, ATOM and RED pipes together
+    // (l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum).
+    tutorial::DeviceBuffer<unsigned> bins(std::vector<unsigned>(64, 0));
+    add("global atomics, 2 per thread, 64 words", "global_atomics_kernel",
+        [&] { global_atomics(values.data(), bins.data(), 8, 256); });
     return tutorial::profile::run(argc, argv, probe);
 }

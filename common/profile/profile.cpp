@@ -455,6 +455,19 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
             "atomics on another block's shared memory (cluster.map_shared_rank)");
         add("DSMEM atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
     }
+    // Atomics on global memory: ncu counts them as requests of the global atomic (atom,
+    // when the returned value is used) and reduction (red, when it is not) pipes; the model
+    // cannot tell which the compiler chose, so it compares their sum.
+    const auto atom_requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum");
+    const auto red_requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
+    const std::optional<double> global_atomic_requests =
+        atom_requests || red_requests ? std::optional<double>(atom_requests.value_or(0) + red_requests.value_or(0))
+                                      : std::nullopt;
+    if (p.global_atomics.requests > 0 || global_atomic_requests.value_or(0) > 0) {
+        add("global atomics", "instructions (warp-level)", double(p.global_atomics.requests), global_atomic_requests,
+            "ncu: l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum");
+        add("global atomics", "atomics (thread-level)", double(p.global_atomics.accesses), std::nullopt);
+    }
     add("block", "__syncthreads() per block", p.barriers_per_block(), std::nullopt);
     if (variant.flops > 0 && p.global_load.accesses > 0) {
         add("arithmetic intensity", "flops per global load", variant.flops / double(p.global_load.accesses), std::nullopt,

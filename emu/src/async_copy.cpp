@@ -389,6 +389,7 @@ BarrierState& lookup(BlockRun& b, void* address, const char* api, const char* fi
 }
 
 void wake(BlockRun& b, AsyncState& s, BarrierState& bar) {
+    race_new_epoch();  // the waiting threads go on after what the arriving ones did (races.cpp)
     for (std::size_t i = 0; i < b.thread_count; ++i) {
         ThreadAsync& t = s.threads[i];
         if (t.waiting == &bar && bar.phase > t.target) {

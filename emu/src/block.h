@@ -181,6 +181,15 @@ void run_cluster(GridState& grid, unsigned long long linear);
 /// @p cluster (0 x 0 x 0: none) and stop the kernel; otherwise nothing.
 void end_probe(dim3 cluster);
 
+// ---- races.cpp ------------------------------------------------------------------------------
+/// @brief Threads synchronised: what they accessed before is ordered before what follows.
+void race_new_epoch();
+/// @brief Block @p linear of @p run starts: a new epoch, and whether its accesses are checked.
+void race_start_block(const GridRun& run, unsigned long long linear);
+/// @brief The running thread makes an atomic on the @p size bytes at @p address: the change
+/// the next access sees is not a plain store.
+void race_atomic(const void* address, std::size_t size);
+
 // ---- worker_pool.cpp ------------------------------------------------------------------------
 /// @brief Run work(grid) on up to @p workers worker threads; return when all are done.
 void run_on_workers(GridState& grid, unsigned workers);

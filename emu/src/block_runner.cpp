@@ -171,6 +171,7 @@ void start_block(GridState& grid, BlockRun& b, unsigned long long linear) {
     b.crash.signal = 0;
     b.used_barrier = false;
     b.order_sensitive = false;
+    race_start_block(run, linear);  // a new block: the last one's accesses are not its threads' (races.cpp)
     b.exited_threads = 0;
     b.cluster = nullptr;
     b.cluster_rank = 0;
@@ -223,6 +224,7 @@ void run_block(GridState& grid, unsigned long long linear) {
 
     std::vector<unsigned> order;
     for (unsigned round = 0; !b.faulted; ++round) {
+        race_new_epoch();  // threads that synchronised go on: accesses before are ordered (races.cpp)
         order_threads(run.schedule, count, linear, round, order);
         for (unsigned i : order) {
             ThreadState& t = b.threads[i];

@@ -193,13 +193,32 @@ void run_cluster(GridState& grid, unsigned long long linear) {
         c.blocks.push_back(&b);
     }
 
+    race_start_block(run, c.blocks[0]->linear);  // the cluster's blocks are checked, or not, together
     auto any_faulted = [&] { return std::any_of(c.blocks.begin(), c.blocks.end(), [](const BlockRun* b) { return b->faulted; }); };
+    auto has_ready = [&](const BlockRun& b) {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (b.threads[i].status == Status::Ready) return true;
+        }
+        return false;
+    };
+    // In the forward order the blocks take turns in every round. In the others, one block at
+    // a time runs as far as it can (past its own __syncthreads() too) before the next gets a
+    // turn, as a GPU may run them: a block that reaches its end exits, and its shared memory
+    // is gone for blocks that still use it without a final cluster.sync().
+    const bool block_at_a_time = run.schedule.kind != Schedule::Forward;
+    std::vector<char> started(n * count, 0);
     std::vector<unsigned> block_order, order;
     for (unsigned round = 0; !any_faulted(); ++round) {
+        race_new_epoch();  // threads that synchronised go on: accesses before are ordered (races.cpp)
         // Blocks in the schedule's order too (a different stream of random orders than threads').
         order_threads(run.schedule, n, ~linear, round, block_order);
+        BlockRun* focus = nullptr;  // the one block that runs this round, block at a time
         for (unsigned r : block_order) {
             BlockRun& b = *c.blocks[r];
+            if (block_at_a_time) {
+                if (focus != nullptr || !has_ready(b)) continue;
+                focus = &b;
+            }
             enter(w, b);
             order_threads(run.schedule, count, b.linear, round, order);
             for (unsigned i : order) {
@@ -209,7 +228,10 @@ void run_cluster(GridState& grid, unsigned long long linear) {
                 w.running_thread.store(i, std::memory_order_relaxed);
                 t.status = Status::Running;
                 b.current = &t;
-                if (round == 0) t.fiber.start(*w.stacks[r * count + i], &thread_main, &b);
+                if (!started[r * count + i]) {
+                    started[r * count + i] = 1;
+                    t.fiber.start(*w.stacks[r * count + i], &thread_main, &b);
+                }
                 arm_crash_recovery(t.recovery);  // null before its first run: thread_main() arms its own
                 t.fiber.resume();
                 arm_crash_recovery(nullptr);
@@ -222,9 +244,10 @@ void run_cluster(GridState& grid, unsigned long long linear) {
         if (any_faulted()) break;
         // A barrier phase or pipeline stage that completed in this round let threads go on
         // that came earlier in the order: they run in the next.
+        // Block at a time, only the block that ran goes on; the others wait for their turn.
         bool woken = false;
         for (const BlockRun* b : c.blocks) {
-            for (std::size_t i = 0; i < count && !woken; ++i) woken = b->threads[i].status == Status::Ready;
+            if (focus == nullptr || b == focus) woken = woken || has_ready(*b);
         }
         if (woken) continue;
         // Nobody can run. Warp primitives whose lanes have all arrived complete first.
@@ -288,6 +311,7 @@ void run_cluster(GridState& grid, unsigned long long linear) {
             }
         }
         if (progress) continue;
+        if (std::any_of(c.blocks.begin(), c.blocks.end(), [&](const BlockRun* b) { return has_ready(*b); })) continue;
         const std::size_t total = n * count;
         if (exited == total) break;  // the cluster is done
         if (at_cluster == total && agree == total) {
@@ -384,20 +408,23 @@ void* map_shared_rank(const void* address, unsigned rank, const char* file, int 
 void check_shared_atomic(const void* address, std::size_t bytes, const char* file, int line) {
     BlockRun* b = current_block;
     if (b == nullptr || b->current == nullptr) return;
+    race_atomic(address, bytes);  // its change is no plain store (races.cpp)
     const char* at = static_cast<const char*>(address);
     if (in_arena(*b, at)) {
         check_shared_access(*b, *b, at, bytes, "an atomic", file, line);
-        traffic::detail::record_shared_atomic(false, file, line);  // the profiler, when it records
+        traffic::detail::record_atomic(traffic::detail::AtomicSpace::shared, file, line);  // the profiler, when it records
         return;
     }
-    if (b->cluster == nullptr) return;
-    for (const BlockRun* owner : b->cluster->blocks) {
-        if (owner != b && in_arena(*owner, at)) {
-            check_shared_access(*b, *owner, at, bytes, "an atomic", file, line);
-            traffic::detail::record_shared_atomic(true, file, line);
-            return;
+    if (b->cluster != nullptr) {
+        for (const BlockRun* owner : b->cluster->blocks) {
+            if (owner != b && in_arena(*owner, at)) {
+                check_shared_access(*b, *owner, at, bytes, "an atomic", file, line);
+                traffic::detail::record_atomic(traffic::detail::AtomicSpace::remote, file, line);
+                return;
+            }
         }
     }
+    if (find_allocation(at) != nullptr) traffic::detail::record_atomic(traffic::detail::AtomicSpace::global, file, line);
 }
 
 void end_probe(dim3 cluster) {

@@ -112,9 +112,9 @@ struct State {
     std::map<std::pair<const void*, unsigned>, SiteStats> shared_sites;
     std::atomic<std::uint64_t> barriers{0};
     std::atomic<bool> casts{false};  // a pointer parameter was cast: see LaunchProfile::uncounted_casts
-    // Atomics on shared memory: executions per block, call site, thread and kind (own or remote).
+    // Atomics: executions per block, call site, space (own shared memory, remote, global) and thread.
     std::mutex atomics_mutex;
-    std::map<std::tuple<unsigned long long, const char*, int, bool, std::uint32_t>, std::uint32_t> atomics;
+    std::map<std::tuple<unsigned long long, const char*, int, detail::AtomicSpace, std::uint32_t>, std::uint32_t> atomics;
     std::vector<LaunchProfile> done;
     std::vector<BlockBuffer*> buffers;  // every worker's, to sum up at the end of a launch
 };
@@ -536,15 +536,19 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
         // A warp's k-th execution of an atomic call is one instruction, as for loads and
         // stores: per warp and site, the most executions of any of its lanes.
         std::lock_guard<std::mutex> atomics_lock(s.atomics_mutex);
-        std::map<std::tuple<unsigned long long, const char*, int, bool, std::uint32_t>, std::uint32_t> per_warp;
+        std::map<std::tuple<unsigned long long, const char*, int, AtomicSpace, std::uint32_t>, std::uint32_t> per_warp;
+        const auto counts_of = [&p](AtomicSpace space) -> AtomicCounts& {
+            return space == AtomicSpace::shared ? p.shared_atomics
+                                                : space == AtomicSpace::remote ? p.remote_atomics : p.global_atomics;
+        };
         for (const auto& entry : s.atomics) {
             auto key = entry.first;
             std::get<4>(key) /= kWarpSize;
             std::uint32_t& most = per_warp[key];
             most = std::max(most, entry.second);
-            (std::get<3>(entry.first) ? p.remote_atomics : p.shared_atomics).accesses += entry.second;
+            counts_of(std::get<3>(entry.first)).accesses += entry.second;
         }
-        for (const auto& entry : per_warp) (std::get<3>(entry.first) ? p.remote_atomics : p.shared_atomics).requests += entry.second;
+        for (const auto& entry : per_warp) counts_of(std::get<3>(entry.first)).requests += entry.second;
         s.atomics.clear();
     }
     p.kernel = outcome.kernel;
@@ -615,13 +619,13 @@ void record_at(Direction direction, const void* address, std::size_t size, const
     }
 }
 
-void record_shared_atomic(bool remote, const char* file, int line) {
+void record_atomic(AtomicSpace space, const char* file, int line) {
     if (!recording) return;
     State& s = state();
     const unsigned long long block =
         blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
     std::lock_guard<std::mutex> lock(s.atomics_mutex);
-    ++s.atomics[std::make_tuple(block, file, line, remote, linear_thread())];
+    ++s.atomics[std::make_tuple(block, file, line, space, linear_thread())];
 }
 
 void note_barrier() {

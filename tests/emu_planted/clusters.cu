@@ -33,7 +33,7 @@ __global__ void cluster_histogram_planted(const unsigned* values, int n, Count* 
         atomicAdd(copy + bin % per_block, Count(1));
     }
     if (bug == ClusterBug::half_block_skips_last_barrier && threadIdx.x >= 32) return;
-    if (bug != ClusterBug::no_last_barrier) cluster.sync();
+    if (bug == ClusterBug::block_barrier_as_last) __syncthreads(); else if (bug != ClusterBug::no_last_barrier) cluster.sync();
     const int first = static_cast<int>(cluster.block_rank()) * room;
     for (int b = threadIdx.x; b < room && first + b < bins; b += blockDim.x) atomicAdd(&histogram[first + b], owned[b]);
 }

@@ -207,6 +207,7 @@ enum class ClusterBug {
     no_last_barrier,                ///< no cluster.sync() before the blocks merge their bins and exit
     owner_rounded_down,             ///< bins per block rounded down: the last bins' owner is past the cluster
     half_block_skips_last_barrier,  ///< threads 32 and up return before the last cluster.sync()
+    block_barrier_as_last,          ///< __syncthreads() where the last cluster.sync() belongs
 };
 /// @brief A histogram of values[i] % bins with its bins spread over the shared memory of
 /// each cluster's blocks (distributed shared memory, map_shared_rank and atomicAdd),
@@ -239,5 +240,20 @@ int max_active_clusters(unsigned cluster_size);
 /// @brief The lines in tests/emu_planted/clusters.cu of the remote atomic, of the
 /// map_shared_rank() call, of the last cluster.sync(), and of the private histogram's atomic.
 extern const int kClusterAtomicLine, kClusterMapLine, kClusterLastBarrierLine, kPrivateAtomicLine;
+
+/// @brief The mistakes planted in the block histogram.
+enum class HistogramBug {
+    none,                    ///< atomicAdd on a __shared__ copy per block, merged with atomicAdd
+    shared_plain_increment,  ///< `s_bins[v]++` on the __shared__ copy
+    global_plain_add,        ///< `histogram[v] += 1` straight into global memory
+};
+/// @brief Adds the histogram of values[i] % @p bins (1 to 128 bins) to @p histogram, with
+/// @p blocks blocks of @p threads threads; sets *@p saw_zero to 1 when some value falls in
+/// bin 0 (every thread that sees one stores 1 to a __shared__ flag). Throws
+/// std::invalid_argument for other numbers of bins.
+void block_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned* saw_zero, unsigned blocks,
+                     unsigned threads, HistogramBug bug);
+/// @brief The lines in tests/emu_planted/histograms.cu of `s_bins[v]++` and of `histogram[v] += 1`.
+extern const int kSharedIncrementLine, kGlobalAddLine;
 
 }  // namespace planted

@@ -305,6 +305,20 @@ __global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
 #endif
 }
 
+// Two global atomics per thread: a count whose old value is unused (a GPU may issue it as a
+// reduction, RED) and a sum whose old value is used (ATOM).
+__global__ void global_atomics_kernel(const unsigned* in, unsigned* out) {
+    const unsigned v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    atomicAdd(&out[v % 32], 1u);
+    const unsigned before = atomicAdd(&out[32 + threadIdx.x % 32], v);
+    if (before == 0xffffffffu) out[0] = 0;  // uses the old value; never true for the test's inputs
+}
+
+void global_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    global_atomics_kernel<<<blocks, threads>>>(in, out);
+    CUDA_CHECK_KERNEL("global_atomics_kernel");
+}
+
 void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(blocks);

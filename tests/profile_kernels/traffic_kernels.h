@@ -94,4 +94,10 @@ void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 /// out[b threads + t] = word t % 32 of block b after both.
 void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 
+/// @brief @p blocks blocks of @p threads threads: thread t of block b adds 1 to
+/// out[in[b threads + t] % 32] with atomicAdd, and in[b threads + t] to out[32 + t % 32]
+/// with atomicAdd, using the old value it returns (out has 64 words): two atomics per thread
+/// on global memory.
+void global_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
+
 }  // namespace traffic_kernels

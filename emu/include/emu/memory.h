@@ -73,6 +73,16 @@ struct AccessSite {
 /// noted by emu::at(), taken by the check of the element.
 extern __thread AccessSite pending_shared_site;
 
+/// @brief Note that the running CUDA thread accesses the @p size bytes at @p address, element
+/// @p address - @p base of @p name (null base: a `__shared__` variable, looked up), written at
+/// @p file:@p line; stop the kernel when two threads of the block changed it without an
+/// atomic and with no synchronisation between (emu/src/races.cpp).
+void race_access(const void* address, std::size_t size, const char* name, const void* base, const char* file,
+                 int line);
+/// @brief Whether the running block's accesses go to race_access(): only in the first blocks
+/// of a launch's first run, as the check costs time on every access.
+extern __thread bool race_checked;
+
 /// @brief Set when the running grid has passed its time limit (emu/src/time_limit.cpp).
 extern std::atomic<bool> time_is_up;
 /// @brief Stop the running CUDA thread, which is at @p file:@p line (null: not known),
@@ -285,6 +295,7 @@ private:
         if (__builtin_expect(address == detail::watched_address, 0)) {
             detail::note_watched_access();
         }
+        if (__builtin_expect(detail::race_checked, 0)) detail::race_access(address, size, name_, origin_, file_, line_);
         return address;
     }
 
@@ -384,6 +395,7 @@ struct shared_array {
         }
         if constexpr (sizeof...(Rest) == 0) {
             if (__builtin_expect(detail::async_watch != 0, 0)) detail::async_shared_access(&rows[index], sizeof(T), file, line);
+            if (__builtin_expect(detail::race_checked, 0)) detail::race_access(&rows[index], sizeof(T), nullptr, nullptr, file, line);
         }
         return rows[index];
     }
@@ -461,6 +473,7 @@ public:
                                                  bytes_, file_, line_);
         }
         if (__builtin_expect(detail::async_watch != 0, 0)) detail::async_shared_access(&base_[index], sizeof(T), file_, line_);
+        if (__builtin_expect(detail::race_checked, 0)) detail::race_access(&base_[index], sizeof(T), name_, base_, file_, line_);
         return EMU_ELEMENT_(traffic::Space::shared, &base_[index]);
     }
     /// @brief The same array, whose failed accesses name @p file:@p line (see emu::at()).

@@ -78,7 +78,7 @@ struct SharedCounts {
     std::uint64_t bank_conflicts() const { return wavefronts - ideal_wavefronts; }
 };
 
-/// @brief Atomics on shared memory of one launch, counted per instruction: a warp's
+/// @brief Atomics of one launch (on shared or global memory), counted per instruction: a warp's
 /// execution of one atomic call, whatever its lanes' addresses (lanes that hit the same
 /// word are serialised by the hardware, which these counts do not model).
 struct AtomicCounts {
@@ -129,6 +129,7 @@ struct LaunchProfile {
     SharedCounts shared_load, shared_store;  ///< shared memory
     AtomicCounts shared_atomics;        ///< atomics on the block's own shared memory
     AtomicCounts remote_atomics;        ///< atomics on another block's (distributed shared memory, clusters)
+    AtomicCounts global_atomics;        ///< atomics on global memory (a cudaMalloc buffer)
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
     WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
     bool faulted = false;               ///< the launch stopped with an error: the counts are partial
@@ -169,9 +170,11 @@ void note_pointer_cast_to(const void* address);
 void record_at(Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief Record one access by the running CUDA thread.
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
-/// @brief Record an atomic by the running CUDA thread on shared memory, its block's own
-/// or (@p remote) another block's of its cluster, written at @p file:@p line.
-void record_shared_atomic(bool remote, const char* file, int line);
+/// @brief Where an atomic's word lies.
+enum class AtomicSpace : unsigned char { shared, remote, global };
+/// @brief Record an atomic by the running CUDA thread, written at @p file:@p line, on its
+/// block's own shared memory, another block's of its cluster, or global memory.
+void record_atomic(AtomicSpace space, const char* file, int line);
 /// @brief The launch hooks, called by emu/src/launch.cpp around the first run of a grid.
 struct LaunchHooks;
 }  // namespace detail
