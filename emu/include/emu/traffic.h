@@ -348,13 +348,27 @@ private:
 };
 
 /// @brief What an access to element type T in space S gives: `T&`, or in a profiling
-/// build an element_ref.
+/// build an element_ref. Objects that cannot be copied (a `cuda::barrier` in a __shared__
+/// array) are synchronisation, not data: they stay `T&`, so their members can be called.
 #ifdef EMU_PROFILE
 template <class T, Space S>
-using element_t = element_ref<T, S>;
+using element_t = std::conditional_t<std::is_copy_constructible<T>::value, element_ref<T, S>, T&>;
 #else
 template <class T, Space S>
 using element_t = T&;
+#endif
+
+#ifdef EMU_PROFILE
+/// @brief The element_t of @p address: a counted element_ref, or the object itself.
+template <Space S, class T>
+inline element_t<T, S> make_element(T* address, const void* site) {
+    if constexpr (std::is_copy_constructible<T>::value) {
+        return element_ref<T, S>(address, site);
+    } else {
+        (void)site;
+        return *address;
+    }
+}
 #endif
 /// @endcond
 
@@ -368,7 +382,7 @@ using element_t = T&;
 #ifdef EMU_PROFILE
 #define EMU_ELEMENT_ACCESS_ __attribute__((noinline))
 #define EMU_ELEMENT_(space, address) \
-    ::emu::traffic::element_ref<std::remove_reference_t<decltype(*(address))>, space>((address), __builtin_return_address(0))
+    ::emu::traffic::make_element<space>((address), __builtin_return_address(0))
 #else
 #define EMU_ELEMENT_ACCESS_
 #define EMU_ELEMENT_(space, address) (*(address))
