@@ -320,7 +320,7 @@ grade_guard = $(TUTORIAL) guard --student $(call kernels_of,$(1)) \
 	--backend-parts $(BACKEND_LIBRARY) --binary $(or $(3),$(BIN)/chapter$(1)-tests) --out $(GRADE_DIR)/chapter$(1)-guard.txt >/dev/null
 grade:
 	@rm -rf $(GRADE_DIR) && mkdir -p $(GRADE_DIR) && $(call build_each,$(SELECTED),$(GRADE_DIR))
-	@for n in $(SELECTED); do \
+	@mkdir -p $(GRADE_DIR); for n in $(SELECTED); do \
 	  if [ -d solutions/$$($(TUTORIAL) chapters --fields | awk -F'\t' -v n=$$n '$$1 == n {print $$2}') ]; then \
 	    $(MAKE) $(BUILD)/solutions/bin/chapter$$n-tests$(EXPECTED_SUFFIX) SOLUTIONS=1 BACKEND=$(BACKEND) \
 	      >$(GRADE_DIR)/chapter$$n-baseline-build.log 2>&1; \

@@ -231,8 +231,8 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
 #else
     // The Tensor Memory Accelerator writes shared memory in 16-byte units from a
     // 128-byte-aligned destination.
-    __shared__ alignas(128) float A_tiles[STAGES][TILE][TILE];
-    __shared__ alignas(128) float B_tiles[STAGES][TILE][TILE];
+    __shared__ __align__(128) float A_tiles[STAGES][TILE][TILE];
+    __shared__ __align__(128) float B_tiles[STAGES][TILE][TILE];
     __shared__ BlockBarrier filled[STAGES];
     const int col = blockIdx.x * TILE + threadIdx.x;
     const int row = blockIdx.y * TILE + threadIdx.y;

@@ -126,7 +126,6 @@ std::vector<long long> lengths(int sample_bytes) {
 
 std::vector<HistogramCase> cases(int sample_bytes, const std::vector<int>& bin_counts, long long grid_full) {
     std::vector<HistogramCase> all;
-    const int full = sample_bytes == 1 ? 256 : kMaxBins;
     for (long long n : lengths(sample_bytes)) {
         all.push_back({sample_bytes, n, bin_counts.front()});
     }
@@ -143,9 +142,10 @@ std::vector<HistogramCase> cases(int sample_bytes, const std::vector<int>& bin_c
     }
     // More than 65535 samples in one bin: a 16-bit count wraps (8-bit ones wrap sooner).
     all.push_back({sample_bytes, 70001, bin_counts.front(), Distribution::single, 3});
-    // Past a full grid of one vector per thread: the grid-stride loop goes round again.
+    // Past a full grid of one vector per thread: the grid-stride loop goes round again (with
+    // the most bins the function takes: 9b's 16-bit histogram holds fewer than 2^16).
     if (grid_full > 0) {
-        all.push_back({sample_bytes, grid_full + 16 / sample_bytes * 3 + 5, full, Distribution::skewed, 1});
+        all.push_back({sample_bytes, grid_full + 16 / sample_bytes * 3 + 5, bin_counts.front(), Distribution::skewed, 1});
     }
     return all;
 }

@@ -28,6 +28,11 @@
 #include <vector>
 #pragma clang force_cuda_host_device begin
 #include "cuda_runtime.h"
+// The asynchronous copies, barriers and cooperative groups of chapters 8 and 9.
+#include "cooperative_groups.h"
+#include "cuda/barrier"
+#include "cuda/pipeline"
+#include "cuda_pipeline.h"
 #pragma clang force_cuda_host_device end
 
 #undef __global__

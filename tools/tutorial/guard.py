@@ -21,7 +21,8 @@ files or run commands. Each object compiled from a student file (on either backe
    printing functions, math (all of libm), operator new and delete, and the std:: library
    except files, threads, processes, signals and the ways to end a program; the CUDA
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
-   that its translation calls, namespaces emu::detail and emu::traffic::detail); and
+   that its translation calls, namespaces emu::detail and emu::traffic::detail, and
+   emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>); and
    the functions of common/ and of the chapter's own .cpp files other than its references
    (every function whose name says "reference": a chapter names its references so) and
    the test-case machinery (members named *cases*, which run the reference). Never the
@@ -82,7 +83,7 @@ SPECIAL = re.compile(r"^(typeinfo name for |typeinfo for |vtable for |VTT for |c
                      r"TLS wrapper function for |non-virtual thunk to |virtual thunk to )")
 # The CPU backend: the cuda* API and what its translation of a .cu file calls.
 EMU_ALLOWED = re.compile(r"^(cuda\w*|blockIdx|blockDim|gridDim|threadIdx|warpSize|"
-                         r"emu::detail::.*|emu::traffic::detail::.*)(\(|$)")
+                         r"emu::detail::.*|emu::traffic::detail::.*|emu::async::.*)(\(|$)")
 
 STRONG = set("TDBRGSC")
 WEAK = set("WVu")

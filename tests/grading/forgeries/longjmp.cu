@@ -1,6 +1,6 @@
 // Jumps back into a static initializer from inside a test, never to return to it.
 // expect: calls or uses (_setjmp|setjmp)
-// expect: calls or uses longjmp
+// expect: calls or uses (__)?longjmp
 #include <csetjmp>
 namespace {
 std::jmp_buf escape;
