@@ -46,7 +46,13 @@ void async_double_buffered_gemm(const float* A, const float* B, float* C, int M,
 
 /// @brief 8b: C = A·B through a block-scope `cuda::pipeline` of @p stages stages: up to
 /// @p stages tiles of A and of B are in flight while the oldest is multiplied.
-/// Same arguments, result and errors as async_double_buffered_gemm(), and:
+/// Same result and errors as async_double_buffered_gemm(), and:
+/// @param A device pointer to M×K
+/// @param B device pointer to K×N
+/// @param C device pointer to M×N, overwritten
+/// @param M rows of A and C, ≥ 1
+/// @param N columns of B and C, ≥ 1
+/// @param K columns of A and rows of B, ≥ 1
 /// @param stages 1 to kMaxPipelineStages (a template parameter of the kernel)
 /// @throws std::invalid_argument for a stage count outside 1..kMaxPipelineStages
 void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N, int K, int stages);

@@ -21,7 +21,7 @@ void require_histogram_arguments(const char* function, const void* input, std::s
 /// @brief bins[v] = how many of @p samples equal v, for v < @p num_bins; larger values
 /// are not counted.
 std::vector<unsigned int> histogram_reference(const std::vector<std::uint8_t>& samples, int num_bins);
-/// @copydoc histogram_reference(const std::vector<std::uint8_t>&, int)
+/// @brief The same for 16-bit @p samples: bins[v] = how many equal v, for v < @p num_bins.
 std::vector<unsigned int> histogram_reference(const std::vector<std::uint16_t>& samples, int num_bins);
 
 /// @brief What the comparison knows of how the bins were made, to say what went wrong.
