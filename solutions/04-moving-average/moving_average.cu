@@ -372,7 +372,7 @@ static_assert(kStreamMaxWindow <= kStreamChunk, "the ring holds a chunk and a wi
 // Thread t writes the prefix sums of positions 8t .. 8t + 7; without the padding, the 32
 // threads of a warp writing their k-th ones would be 64 bytes apart, 16 of them in each
 // pair of banks; with it, 72 bytes apart, and the warp's 32 doubles fill the banks twice.
-// [[maybe_unused]]: the student's file calls these only once 4e's TODO is done.
+// [[maybe_unused]]: the student's file calls these only once its step 4e is written.
 [[maybe_unused]] __device__ __forceinline__ int ring_slot(long long position) {
     const int slot = static_cast<int>(position & (kStreamRing - 1));
     return slot + (slot >> 3);
