@@ -23,7 +23,8 @@
 //                             kind is graded (a test case tagged [graded], worth a point per
 //                             case), reference (tagged [reference]: the CPU reference's own
 //                             tests) or check (the rest: argument and launch checks that the
-//                             provided code passes); name is the test case's name, then its
+//                             provided code passes, and the shapes of a graded sweep that
+//                             need none of the student's code, ShapeSweep::set_scored); name is the test case's name, then its
 //                             sections and, for a graded case, its first INFO message when
 //                             that is one short line, joined by " / " ("#k" numbers the kth
 //                             run of a test case that no INFO names); output is
@@ -60,7 +61,10 @@ struct RecordedCase {
     std::string label;
     bool passed;
     std::string output;
+    bool scored;  // false: a check even in a [graded] test (record_case)
 };
+
+const std::string kCheck = "check";
 
 // The cases record_case() noted during the running test's body, not yet written.
 std::vector<RecordedCase>& recorded_cases() {
@@ -132,7 +136,8 @@ public:
             }
             for (const RecordedCase& recorded : recorded_cases()) {
                 ++runs_;
-                cases_.push_back(std::string(recorded.passed ? "passed" : "failed") + '\t' + kind_ + '\t' +
+                const std::string& kind = recorded.scored || kind_ != "graded" ? kind_ : kCheck;
+                cases_.push_back(std::string(recorded.passed ? "passed" : "failed") + '\t' + kind + '\t' +
                                  field(name + " / " + recorded.label) + '\t' +
                                  field(recorded.passed ? std::string() : recorded.output));
             }
@@ -303,8 +308,8 @@ CATCH_REGISTER_LISTENER(ResultsFile)
 
 namespace tutorial {
 
-void record_case(const std::string& label, bool passed, const std::string& output) {
-    recorded_cases().push_back({label, passed, output});
+void record_case(const std::string& label, bool passed, const std::string& output, bool scored) {
+    recorded_cases().push_back({label, passed, output, scored});
 }
 
 }  // namespace tutorial

@@ -338,7 +338,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     shape.parameters = std::move(parameters);
     if (stopped_) {
         ++skipped_;
-        record_case(options_.case_prefix + label, false, "not run: an earlier shape stopped this test");
+        record_case(options_.case_prefix + label, false, "not run: an earlier shape stopped this test", scored_);
         return;
     }
     ComparisonReport report;
@@ -349,7 +349,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
         error = exception.what();
     }
     if (error.empty() && report.ok()) {
-        record_case(options_.case_prefix + label, true, "");
+        record_case(options_.case_prefix + label, true, "", scored_);
         shapes_.push_back(std::move(shape));
         return;
     }
@@ -403,7 +403,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     }
     shape.full = full.str();
     shape.line = line.str();
-    record_case(options_.case_prefix + label, false, shape.line);
+    record_case(options_.case_prefix + label, false, shape.line, scored_);
     shapes_.push_back(std::move(shape));
 }
 

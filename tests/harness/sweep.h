@@ -131,6 +131,12 @@ public:
     void run(const std::string& label, std::vector<ShapeParameter> parameters,
              const std::function<ComparisonReport()>& run, const OutputOwnership& ownership = {});
 
+    /// @brief Whether the shapes run from now on earn a point in a [graded] test (true at
+    /// first). A shape whose right answer needs none of the student's code (an empty input,
+    /// or one whose samples all fall outside the bins) is still run and reported, but
+    /// `make grade` counts it as a check: the unsolved exercise must score 0.
+    void set_scored(bool scored) { scored_ = scored; }
+
     /// @brief True when every shape run so far passed.
     bool ok() const { return failed_ == 0; }
 
@@ -162,6 +168,7 @@ private:
     SweepOptions options_;
     std::vector<Shape> shapes_;
     std::size_t failed_ = 0;
+    bool scored_ = true;
     bool stopped_ = false;  // after a CUDA error that leaves the GPU unusable
     std::size_t skipped_ = 0;
 /// @endcond
