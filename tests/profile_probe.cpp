@@ -65,8 +65,9 @@ int main(int argc, char** argv) {
         [&] { stage_tile(in.data(), out.data(), 8, false); });
     add("global to shared, loads cached in L2 only (__ldcg)", "stage_tile_kernel<true>",
         [&] { stage_tile(in.data(), out.data(), 8, true); });
-    // The same tile filled by cp.async (chapter 8): ncu counts the copies' global side as
-    // LDGSTS requests and sectors, and their shared writes not as shared stores.
+    // The same tile filled by cp.async (chapter 8): ncu counts the copies' global side
+    // among the global loads and as LDGSTS requests and sectors, and their shared writes
+    // not as shared stores.
     add("global to shared by cp.async, 4-byte copies", "stage_tile_async_kernel<4>",
         [&] { stage_tile_async(in.data(), out.data(), 8, 4); });
     add("global to shared by cp.async, 16-byte copies", "stage_tile_async_kernel<16>",

@@ -409,14 +409,14 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         }
     }
     {
-        // cp.async: its global side is counted apart from ordinary loads (LDGSTS), and the
-        // shared memory it writes is not among the shared stores' wavefronts.
+        // cp.async: its global side, among the global loads above and here alone (LDGSTS);
+        // the shared memory it writes is not among the shared stores' wavefronts.
         const emu::traffic::GlobalCounts& g = p.global_ldgsts;
         const auto requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum");
         const auto sectors = metric(m, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum");
         if (g.requests > 0 || requests.value_or(0) > 0) {
             const std::string group = "cp.async global loads";
-            add(group, "requests", double(g.requests), requests, "LDGSTS, one per warp and copy site");
+            add(group, "requests", double(g.requests), requests, "LDGSTS, one per warp and copy site; among the global loads too");
             add(group, "sectors", double(g.sectors), sectors);
             add(group, "bytes requested", double(g.bytes_requested), std::nullopt);
             add(group, "unique bytes", double(g.unique_bytes), std::nullopt, "the compulsory traffic");

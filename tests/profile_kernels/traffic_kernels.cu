@@ -296,10 +296,13 @@ __global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
     cg::cluster_group cluster = cg::this_cluster();
     for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
     cluster.sync();
+    // One load of in[i]: read twice, nvcc keeps one load and the CPU backend counts two
+    // (it counts the loads the source makes; docs/profile.md).
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    atomicAdd(&words[threadIdx.x % 32], in[i]);
+    const unsigned value = in[i];
+    atomicAdd(&words[threadIdx.x % 32], value);
     unsigned* other = cluster.map_shared_rank(&words[0], cluster.block_rank() ^ 1);
-    atomicAdd(other + threadIdx.x % 32, in[i]);
+    atomicAdd(other + threadIdx.x % 32, value);
     cluster.sync();
     out[i] = words[threadIdx.x % 32];
 #endif

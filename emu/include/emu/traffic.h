@@ -118,10 +118,12 @@ struct LaunchProfile {
     std::uint64_t blocks = 0;           ///< blocks that ran
     std::size_t static_shared = 0;      ///< bytes of __shared__ variables per block
     std::size_t dynamic_shared = 0;     ///< bytes of dynamic shared memory per block
-    GlobalCounts global_load, global_store;  ///< global memory
-    /// @brief The global side of cp.async copies (LDGSTS): requests and sectors as Nsight
-    /// Compute counts them apart from ordinary loads (l1tex__t_requests/sectors_pipe_lsu_mem_global_op_ldgsts).
-    /// The shared memory they write is not counted among shared stores, as ncu does not.
+    /// @brief Global memory. The loads include the global side of cp.async copies, as
+    /// Nsight Compute's l1tex__t_requests/sectors_pipe_lsu_mem_global_op_ld do.
+    GlobalCounts global_load, global_store;
+    /// @brief The global side of cp.async copies (LDGSTS) alone, also among global_load:
+    /// l1tex__t_requests/sectors_pipe_lsu_mem_global_op_ldgsts. The shared memory they write
+    /// is not counted among shared stores, as ncu does not.
     GlobalCounts global_ldgsts;
     std::uint64_t bulk_copies = 0;       ///< bulk and TMA copies issued (cp.async.bulk[.tensor])
     std::uint64_t bulk_shared_bytes = 0; ///< bytes they wrote to shared memory, out-of-bounds fill included
