@@ -171,6 +171,9 @@ void finish_block(GridState& grid, BlockRun& b);
 /// @brief The message for the running thread of the current block, which crashed as
 /// @p crash says.
 std::string crash_message(const CrashRecovery& crash);
+/// @brief Run thread @p i of block @p b on worker @p w until it yields (a barrier, a wait,
+/// its end) or crashes; @p first: its fiber starts on @p stack. A crash marks @p b faulted.
+void run_thread_slice(Worker& w, BlockRun& b, unsigned i, bool first, Stack& stack);
 
 // ---- cluster.cpp ----------------------------------------------------------------------------
 /// @brief Blocks per cluster of the running grid (1 when it was not launched with clusters).

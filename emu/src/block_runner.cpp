@@ -102,6 +102,20 @@ void thread_main(void* argument) {
     ++b.exited_threads;
 }
 
+void run_thread_slice(Worker& w, BlockRun& b, unsigned i, bool first, Stack& stack) {
+    ThreadState& t = b.threads[i];
+    threadIdx = t.index;
+    w.running_thread.store(i, std::memory_order_relaxed);
+    t.status = Status::Running;
+    b.current = &t;
+    if (first) t.fiber.start(stack, &thread_main, &b);
+    arm_crash_recovery(t.recovery);  // null before its first run: thread_main() arms its own
+    t.fiber.resume();
+    arm_crash_recovery(nullptr);
+    if (b.faulted && b.crash.signal != 0 && b.fault.message.empty()) b.fault.message = crash_message(b.crash);
+    b.current = nullptr;
+}
+
 std::string crash_message(const CrashRecovery& crash) {
     std::ostringstream out;
     const std::string site = source_line_of(crash.instruction);
@@ -227,18 +241,8 @@ void run_block(GridState& grid, unsigned long long linear) {
         race_new_epoch();  // threads that synchronised go on: accesses before are ordered (races.cpp)
         order_threads(run.schedule, count, linear, round, order);
         for (unsigned i : order) {
-            ThreadState& t = b.threads[i];
-            if (t.status != Status::Ready) continue;
-            threadIdx = t.index;
-            w.running_thread.store(i, std::memory_order_relaxed);
-            t.status = Status::Running;
-            b.current = &t;
-            if (round == 0) t.fiber.start(*w.stacks[i], &thread_main, &b);
-            arm_crash_recovery(t.recovery);  // null before its first run: thread_main() arms its own
-            t.fiber.resume();
-            arm_crash_recovery(nullptr);
-            if (b.faulted && b.crash.signal != 0 && b.fault.message.empty()) b.fault.message = crash_message(b.crash);
-            b.current = nullptr;
+            if (b.threads[i].status != Status::Ready) continue;
+            run_thread_slice(w, b, i, round == 0, *w.stacks[i]);
             if (b.faulted) break;
         }
         if (b.faulted) break;

@@ -222,21 +222,10 @@ void run_cluster(GridState& grid, unsigned long long linear) {
             enter(w, b);
             order_threads(run.schedule, count, b.linear, round, order);
             for (unsigned i : order) {
-                ThreadState& t = b.threads[i];
-                if (t.status != Status::Ready) continue;
-                threadIdx = t.index;
-                w.running_thread.store(i, std::memory_order_relaxed);
-                t.status = Status::Running;
-                b.current = &t;
-                if (!started[r * count + i]) {
-                    started[r * count + i] = 1;
-                    t.fiber.start(*w.stacks[r * count + i], &thread_main, &b);
-                }
-                arm_crash_recovery(t.recovery);  // null before its first run: thread_main() arms its own
-                t.fiber.resume();
-                arm_crash_recovery(nullptr);
-                if (b.faulted && b.crash.signal != 0 && b.fault.message.empty()) b.fault.message = crash_message(b.crash);
-                b.current = nullptr;
+                if (b.threads[i].status != Status::Ready) continue;
+                const bool first = !started[r * count + i];
+                started[r * count + i] = 1;
+                run_thread_slice(w, b, i, first, *w.stacks[r * count + i]);
                 if (b.faulted) break;
             }
             if (b.faulted) break;
