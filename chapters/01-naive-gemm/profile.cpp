@@ -4,17 +4,13 @@
 #include "naive_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "device_buffer.h"
+#include "gemm/gemm_operands.h"
 #include "profile/profile.h"
-#include "random.h"
 
 int main(int argc, char** argv) {
-    constexpr int M = 128, N = 128, K = 128;
-    const tutorial::DeviceBuffer<float> A(tutorial::random_floats(M * K, 1));
-    const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
-    tutorial::DeviceBuffer<float> C(M * N);
+    tutorial::GemmOperands gemm(128, 128, 128);
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
-    chapter.variants.push_back({"one thread per element of C", "naive_gemm_kernel", 2.0 * M * N * K,
-                                [&] { naive_gemm(A.data(), B.data(), C.data(), M, N, K); }});
+    chapter.variants.push_back({"one thread per element of C", "naive_gemm_kernel", gemm.flops(),
+                                [&] { naive_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     return tutorial::profile::run(argc, argv, chapter);
 }

@@ -4,20 +4,16 @@
 #include "tiled_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "device_buffer.h"
+#include "gemm/gemm_operands.h"
 #include "profile/profile.h"
-#include "random.h"
 
 int main(int argc, char** argv) {
-    constexpr int M = 128, N = 128, K = 128;
-    const tutorial::DeviceBuffer<float> A(tutorial::random_floats(M * K, 1));
-    const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
-    tutorial::DeviceBuffer<float> C(M * N);
+    tutorial::GemmOperands gemm(128, 128, 128);
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
     for (int tile : {16, 32}) {
         chapter.variants.push_back({std::to_string(tile) + " x " + std::to_string(tile) + " tiles in shared memory",
-                                    "tiled_gemm_kernel<" + std::to_string(tile) + ">", 2.0 * M * N * K,
-                                    [&, tile] { tiled_gemm(A.data(), B.data(), C.data(), M, N, K, tile); }});
+                                    "tiled_gemm_kernel<" + std::to_string(tile) + ">", gemm.flops(),
+                                    [&, tile] { tiled_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K, tile); }});
     }
     return tutorial::profile::run(argc, argv, chapter);
 }

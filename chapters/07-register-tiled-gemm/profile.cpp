@@ -4,24 +4,20 @@
 #include "register_tiled_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "device_buffer.h"
+#include "gemm/gemm_operands.h"
 #include "profile/profile.h"
-#include "random.h"
 
 int main(int argc, char** argv) {
-    constexpr int M = 256, N = 256, K = 256;
-    const tutorial::DeviceBuffer<float> A(tutorial::random_floats(M * K, 1));
-    const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
-    tutorial::DeviceBuffer<float> C(M * N);
-    constexpr double flops = 2.0 * M * N * K;
+    tutorial::GemmOperands gemm(256, 256, 256);
+    const double flops = gemm.flops();
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
     chapter.variants.push_back({"7a: a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", flops,
-                                [&] { register_tiled_gemm_1d(A.data(), B.data(), C.data(), M, N, K); }});
+                                [&] { register_tiled_gemm_1d(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     chapter.variants.push_back({"7b: a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", flops,
-                                [&] { register_tiled_gemm_2d(A.data(), B.data(), C.data(), M, N, K); }});
+                                [&] { register_tiled_gemm_2d(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     chapter.variants.push_back({"7c: float4 loads, A stored transposed", "gemm_vectorized_kernel<128, 128, 8, 8, 8, 4, true, true>", flops,
-                                [&] { register_tiled_gemm_vectorized(A.data(), B.data(), C.data(), M, N, K); }});
+                                [&] { register_tiled_gemm_vectorized(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     chapter.variants.push_back({"7d: warp tiles", "gemm_warptiled_kernel<128, 128, 16, 64, 32, 2, 8, 4, 4, false, true, true>", flops,
-                                [&] { register_tiled_gemm_warptiled(A.data(), B.data(), C.data(), M, N, K); }});
+                                [&] { register_tiled_gemm_warptiled(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     return tutorial::profile::run(argc, argv, chapter);
 }

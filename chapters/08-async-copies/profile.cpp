@@ -5,27 +5,23 @@
 #include "async_copy_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "device_buffer.h"
+#include "gemm/gemm_operands.h"
 #include "profile/profile.h"
-#include "random.h"
 
 #include <string>
 
 int main(int argc, char** argv) {
-    constexpr int M = 256, N = 256, K = 256;
-    const tutorial::DeviceBuffer<float> A(tutorial::random_floats(M * K, 1));
-    const tutorial::DeviceBuffer<float> B(tutorial::random_floats(K * N, 2));
-    tutorial::DeviceBuffer<float> C(M * N);
-    constexpr double flops = 2.0 * M * N * K;
+    tutorial::GemmOperands gemm(256, 256, 256);
+    const double flops = gemm.flops();
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
     chapter.variants.push_back({"8a: two stages of __pipeline_memcpy_async", "double_buffered_gemm_kernel<32>", flops,
-                                [&] { async_double_buffered_gemm(A.data(), B.data(), C.data(), M, N, K); }});
+                                [&] { async_double_buffered_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
         chapter.variants.push_back({"8b: cuda::pipeline, " + std::to_string(stages) + " stage(s)",
                                     "pipeline_gemm_kernel<32, " + std::to_string(stages) + ">", flops,
-                                    [&, stages] { async_pipeline_gemm(A.data(), B.data(), C.data(), M, N, K, stages); }});
+                                    [&, stages] { async_pipeline_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K, stages); }});
     }
     chapter.variants.push_back({"8c: tiles from the Tensor Memory Accelerator", "tma_gemm_kernel<32, 2>", flops,
-                                [&] { tma_gemm(A.data(), B.data(), C.data(), M, N, K); }});
+                                [&] { tma_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
     return tutorial::profile::run(argc, argv, chapter);
 }
