@@ -254,7 +254,9 @@ test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; \
 	for binary in $^; do \
 	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \
-	  TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS) || failed=1; \
+	  if TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS); then \
+	    $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) \
+	  else failed=1; fi; \
 	done; \
 	exit $$failed
 

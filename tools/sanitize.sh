@@ -9,6 +9,11 @@
 #       other runs go on
 #   tools/sanitize.sh summary LOG...
 #       one line for all the runs; exit 1 if any failed or is missing
+#   tools/sanitize.sh after-tests TEST_BINARY LOG_DIR [CATCH2_ARGS...]
+#       `make chapterN test` on a GPU, once its tests passed: the same tests under memcheck
+#       and racecheck, each sweep on its first shapes only (TUTORIAL_SANITIZER_PASS=1), so
+#       that an access out of bounds or a race that left the results right still fails;
+#       one line when clean, the first report when not (exit 1)
 #
 # A run fails on any sanitizer report (--error-exitcode), on failing tests, and
 # when the tests found no GPU and skipped the kernels (nothing was checked then).
@@ -127,14 +132,68 @@ summary() {
     fi
 }
 
+after_tests() {
+    local binary=$1 output=$2
+    shift 2
+    # A chapter's tests only (chapterN-tests), not the library's.
+    local chapter
+    chapter=$(basename "$binary" -tests)
+    [[ $chapter == chapter* ]] || return 0
+    [ $# -eq 0 ] && set -- "~[large]"
+    local sanitizer
+    if ! sanitizer=$(find_sanitizer); then
+        echo "compute-sanitizer was not found (it comes with the CUDA Toolkit): the kernels were not checked for races and accesses out of bounds."
+        return 0
+    fi
+    mkdir -p "$output"
+    local tool log status start summary warnings done_tools=()
+    for tool in memcheck racecheck; do
+        log=$output/$(basename "$binary")-after-tests-$tool.log
+        start=$(date +%s)
+        {
+            echo "\$ TUTORIAL_SANITIZER_PASS=1 $sanitizer --tool $tool --error-exitcode $SANITIZER_EXIT --report-api-errors no $binary $*"
+            TUTORIAL_SANITIZER_PASS=1 timeout --foreground "${SANITIZE_TIMEOUT:-900}" "$sanitizer" --tool "$tool" \
+                --error-exitcode "$SANITIZER_EXIT" --report-api-errors no "$binary" "$@"
+        } >"$log" 2>&1
+        status=$?
+        summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
+        warnings=$(sed -n 's/.*RACECHECK SUMMARY.*, \([0-9]*\) warnings.*/\1/p' "$log" | tail -n 1)
+        if [ "$status" -eq "$SANITIZER_EXIT" ] || { [ -n "$warnings" ] && [ "$warnings" -gt 0 ]; }; then
+            echo "The results are right, but compute-sanitizer's $tool, run on the first $SANITIZER_SHAPES shapes of each test, reports an error: ${summary:-see the log}."
+            first_report "$log" | sed 's/^/  /'
+            if [ "$tool" = racecheck ]; then
+                echo "A race (threads reading shared memory that others write, with no __syncthreads() between) can leave the results right on one run and not the next."
+            else
+                echo "An access outside an allocation can return harmless values on one GPU and crash on another."
+            fi
+            echo "make $chapter test BACKEND=emu names the line on the CPU; the whole log: $log"
+            return 1
+        elif [ "$status" -eq 124 ]; then
+            echo "compute-sanitizer's $tool did not finish within ${SANITIZE_TIMEOUT:-900} s (SANITIZE_TIMEOUT=seconds); the whole log: $log"
+            return 1
+        elif [ "$status" -ne 0 ]; then
+            echo "The tests fail under compute-sanitizer's $tool (exit status $status), though they passed without it; the whole log: $log"
+            return 1
+        fi
+        done_tools+=("$tool clean ($(($(date +%s) - start)) s)")
+    done
+    local joined
+    joined=$(printf '%s, ' "${done_tools[@]}")
+    echo "compute-sanitizer, on the first $SANITIZER_SHAPES shapes of each test: ${joined%, }."
+}
+
+# The shapes each sweep runs under the sanitizer (tests/harness/sweep.h, kSanitizerShapes).
+readonly SANITIZER_SHAPES=12
+
 command=${1:-}
 shift || true
 case $command in
     preflight) preflight ;;
     run) run "$@" ;;
     summary) summary "$@" ;;
+    after-tests) after_tests "$@" ;;
     *)
-        echo "usage: tools/sanitize.sh preflight | run TOOL BINARY LOG LABEL [ARGS...] | summary LOG..." >&2
+        echo "usage: tools/sanitize.sh preflight | run TOOL BINARY LOG LABEL [ARGS...] | summary LOG... | after-tests BINARY LOG_DIR [ARGS...]" >&2
         exit 2
         ;;
 esac

@@ -100,10 +100,19 @@ struct SweepOptions {
     bool on_gpu = false;             ///< run a failing shape twice and name the diagnosing commands
     bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1 or VERBOSE=1)
     std::size_t further_listed = 12; ///< the most one-line entries for further failing shapes
+    /// The most shapes the sweep runs; the others are left out, unreported. 0: all. Under
+    /// compute-sanitizer (TUTORIAL_SANITIZER_PASS=1, tools/sanitize.sh after-tests) it is
+    /// kSanitizerShapes: the first shapes, which every chapter lists smallest first.
+    std::size_t most_shapes = 0;
     /// Put before each shape's label in the cases the run records (make grade), for a test
     /// case that runs several sweeps whose shapes have the same labels: "7b, ".
     std::string case_prefix;
 };
+
+/// @brief The shapes each sweep runs under compute-sanitizer, which slows kernels down
+/// a hundredfold: enough for a race or an access out of bounds to show (the smallest shapes,
+/// the tile's edges), few enough to take seconds.
+constexpr std::size_t kSanitizerShapes = 12;
 
 /// @brief SweepOptions for chapter @p chapter on this build's backend and environment.
 SweepOptions default_sweep_options(int chapter);
