@@ -254,7 +254,7 @@ test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; \
 	for binary in $^; do \
 	  echo "== $$binary ($(TREE), backend $(BACKEND))"; \
-	  if TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS); then \
+	  if TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS); then :; \
 	    $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) \
 	  else failed=1; fi; \
 	done; \
