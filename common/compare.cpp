@@ -61,13 +61,15 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     text << "Seed " << layout.seed << ": run again with SEED=" << layout.seed << " to get the same inputs.\n";
     text << "First wrong elements (row, col):\n";
     for (const Mismatch& m : report.first) {
-        text << "  " << layout.name << "(" << m.row << ", " << m.col << "): expected " << format_number(m.expected)
-             << ", got " << format_number(m.got);
+        std::ostringstream line;
+        line << layout.name << "(" << m.row << ", " << m.col << "): expected " << format_number(m.expected) << ", got "
+             << format_number(m.got);
         if (!exact) {
-            text << " (error " << format_number(std::fabs(m.got - m.expected)) << ", allowed "
-                 << format_number(m.allowed) << ")";
+            line << " (error " << format_number(std::fabs(m.got - m.expected)) << ", allowed " << format_number(m.allowed)
+                 << ")";
         }
-        text << "\n";
+        // Wrapped here, at a space, so that no terminal or Catch2 cuts a number in two.
+        text << wrap_report_text(line.str(), kReportWidth, "  ", "      ");
     }
     if (report.wrong > static_cast<long long>(report.first.size())) {
         text << "  ... and " << report.wrong - static_cast<long long>(report.first.size()) << " more.\n";

@@ -1059,6 +1059,29 @@ TEST_CASE("a CudaError carries the CUDA error text, the call and the place", "[c
     CHECK(error.code() == cudaErrorInvalidValue);
 }
 
+TEST_CASE("after the run's one full report, a failed REQUIRE_MATCH gives its report's first sentence", "[common]") {
+    std::vector<std::uint8_t> expected = tutorial::random_bytes(6, 11), got = expected;
+    got[4] ^= 0x5a;
+    tutorial::OutputLayout layout;
+    layout.name = "image";
+    layout.rows = 2;
+    layout.cols = 3;
+    const tutorial::ComparisonReport report = tutorial::compare_exact(got, expected, layout);
+    REQUIRE_FALSE(report.ok());
+    tutorial::take_full_report();  // the run's one full report is used up now, whoever had it
+    const std::string text = tutorial::match_failure_text(report);
+    if (tutorial::take_full_report()) {
+        WARN("TUTORIAL_VERBOSE is set: every report is whole, so the brief is not checked");
+        CHECK(text == report.text);
+        return;
+    }
+    INFO(text);
+    CHECK(text.rfind("image is wrong at 1 of 6 elements", 0) == 0);
+    CHECK(text.find("VERBOSE=1 shows it in full") != std::string::npos);
+    CHECK(std::count(text.begin(), text.end(), '\n') <= 2);
+    CHECK(report.text.size() > text.size());
+}
+
 TEST_CASE("ceil_div rounds up", "[common]") {
     CHECK(ceil_div(1, 16) == 1);
     CHECK(ceil_div(16, 16) == 1);

@@ -103,17 +103,34 @@ run() {
     fi
 }
 
-# The first error a compute-sanitizer log reports, as it reports it: from the first line
-# "========= <text>" that is not the tool's banner, its summary or the exit notice, to the
-# line "=========" that ends the error's block (at most 25 lines).
+# The first error a compute-sanitizer log reports: from the first line "========= <text>"
+# that is not the tool's banner, its summary or the exit notice, to the host backtrace or
+# the line "=========" that ends the error's block. Shortened to be read: a function is
+# named without its template and parameter lists ("at fetch_tile_a in file.cu:218"), and
+# a race's further accesses after the first three are counted, not listed.
 first_report() {
     awk '
         /^========= (COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|Target application)/ { next }
         !started && /^========= [^ ]/ { started = 1 }
         started {
-            if ($0 ~ /^=========[ ]*$/ || ++lines > 25) exit
-            print
-        }' "$1"
+            if ($0 ~ /^=========[ ]*$/ || $0 ~ /Saved host backtrace/ || printed > 25) exit
+            line = $0
+            sub(/^========= /, "", line)
+            if (match(line, /(at|Frame:) (void )?[A-Za-z_][A-Za-z0-9_:]*[<(].*\+0x[0-9a-f]+ in /)) {
+                head = substr(line, 1, RSTART - 1)
+                call = substr(line, RSTART, RLENGTH)
+                tail = substr(line, RSTART + RLENGTH)
+                sub(/^(at|Frame:) (void )?/, "", call)
+                name = call
+                sub(/[<(].*$/, "", name)
+                word = (substr(line, RSTART, 6) == "Frame:") ? "Frame: " : "at "
+                line = head word name " in " tail
+            }
+            if (line ~ /^ *and (Read|Write) access/ && ++further > 3) { hidden++; next }
+            print line
+            printed++
+        }
+        END { if (hidden) printf "    and %d more accesses\n", hidden }' "$1"
 }
 
 summary() {

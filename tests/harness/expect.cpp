@@ -2,6 +2,7 @@
 
 #include "cuda_check.h"
 #include "random.h"
+#include "sweep.h"
 
 #include <algorithm>
 #include <cctype>
@@ -153,6 +154,19 @@ void check_launch_refused(const std::function<void()>& call, const std::string& 
         CHECK(text.find(kernel_name) != std::string::npos);
         CHECK(text.find(source_file + ":") != std::string::npos);
     }
+}
+
+std::string match_failure_text(const ComparisonReport& report) {
+    if (take_full_report()) return report.text;
+    // The report's first sentence, its lines joined: "C is wrong at 4 of 9 elements (44%); ..."
+    std::string joined;
+    for (const char c : report.text) {
+        const bool space = c == '\n' || c == ' ';
+        if (!space || (!joined.empty() && joined.back() != ' ')) joined += space ? ' ' : c;
+    }
+    const std::size_t end = joined.find(". ");
+    const std::string first = end == std::string::npos ? joined : joined.substr(0, end + 1);
+    return wrap_report_text(first + " (VERBOSE=1 shows it in full.)");
 }
 
 }  // namespace tutorial

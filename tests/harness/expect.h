@@ -72,15 +72,20 @@ void find_where_to_work(const std::string& program);
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file);
 
+/// @brief What a failed REQUIRE_MATCH prints: @p report's whole text when the run's one
+/// full report is still to give (take_full_report(), sweep.h), else its first line, so that
+/// a run failing everywhere stays on a screen or two.
+std::string match_failure_text(const ComparisonReport& report);
+
 }  // namespace tutorial
 
-/// @brief Pass when @p report found no wrong element; otherwise fail with its whole text,
-/// so the failure explains itself without opening the test file.
-#define REQUIRE_MATCH(report)                      \
-    do {                                           \
-        const auto& tutorial_report_ = (report);   \
-        if (!tutorial_report_.ok()) {              \
-            FAIL(tutorial_report_.text);           \
-        }                                          \
+/// @brief Pass when @p report found no wrong element; otherwise fail with its text (in full
+/// for the run's first failure, so the failure explains itself without opening the test file).
+#define REQUIRE_MATCH(report)                                      \
+    do {                                                           \
+        const auto& tutorial_report_ = (report);                   \
+        if (!tutorial_report_.ok()) {                              \
+            FAIL(tutorial::match_failure_text(tutorial_report_));  \
+        }                                                          \
         SUCCEED();                                 \
     } while (false)
