@@ -30,6 +30,13 @@ else
     fail "a learner's session went wrong" "$(grep -A12 'FAIL' "$log" | head -40; echo "each step's output: build/check/learner-session.log")"
 fi
 
+log=build/check/planted-mistakes-summary.log
+if bash tests/workflow/planted_mistakes.sh >"$log" 2>&1; then
+    pass "mistakes planted in chapter 7 fail its tests: $(tail -n 1 "$log" | sed 's/^planted mistakes: //')"
+else
+    fail "a mistake planted in chapter 7 passes its tests, or fails for another reason" "$(grep -A12 'FAIL' "$log" | head -40; echo "each step's output: build/check/planted-mistakes.log")"
+fi
+
 log=build/check/new-chapter-summary.log
 if bash tests/workflow/new_chapter.sh >"$log" 2>&1; then
     pass "a new chapter: $(tail -n 1 "$log" | sed 's/^new chapter: //')"

@@ -1,0 +1,22 @@
+"""Plant one mistake a student makes in chapter 7's 7c, in the file given:
+python3 plant_mistake.py FILE KIND (tests/workflow/planted_mistakes.sh)."""
+import sys
+
+MISTAKES = {
+    # The barrier between storing a phase's tiles and reading them, left out.
+    "barrier-after-store": ("store_tile_b<BN, BK, kThreads>(B_tile, b_quads);\n        __syncthreads();",
+                            "store_tile_b<BN, BK, kThreads>(B_tile, b_quads);"),
+    # The barrier at the end of a phase, before the next phase overwrites the tiles, left out.
+    "barrier-at-end": ("            }\n        }\n        __syncthreads();\n    }\n    store_block_c<TM, TN, VECTOR_B>",
+                       "            }\n        }\n    }\n    store_block_c<TM, TN, VECTOR_B>"),
+    # float4 loads of A's rows past M: a read past the input that no output uses.
+    "float4-past-input": ("const bool inside = block_row + BM <= M && k0 + BK <= K;",
+                          "const bool inside = k0 + BK <= K;"),
+}
+
+path, kind = sys.argv[1], sys.argv[2]
+text = open(path).read()
+old, new = MISTAKES[kind]
+if text.count(old) != 1:
+    sys.exit(f"plant_mistake.py: the code {kind} changes is not in {path} once (found {text.count(old)} times)")
+open(path, "w").write(text.replace(old, new))

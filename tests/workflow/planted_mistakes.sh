@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Mistakes that can leave chapter 7's results right on a GPU, planted one at a time in the
+# reference solution of a scratch clone (tests/workflow/plant_mistake.py): each must fail
+# `make chapter7 test`, naming its cause. On the CPU backend, its own checks name it (the
+# threads run in several orders; every access is bounds-checked); on a GPU, either the
+# results are wrong or compute-sanitizer's pass after the tests names it.
+#  - barrier-after-store: no __syncthreads() between storing a phase's tiles and reading them;
+#  - barrier-at-end: none before the next phase overwrites them;
+#  - float4-past-input: float4 loads of A's rows past M, values that no output uses.
+#
+# Run by `make check`; alone: bash tests/workflow/planted_mistakes.sh [--keep]
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+source "$root/tests/workflow/steps.sh"
+start_session planted-mistakes "${1:-}"
+reuse_build_of "$root"
+backend=$(make -s print-backend | sed -n 1p)
+solution=solutions/07-register-tiled-gemm/register_tiled_gemm.cu
+cp "$solution" "$scratch/original.cu"
+
+# check_mistake KIND CPU_REGEX GPU_REGEX: plant KIND, run the tests, expect them to fail
+# with the backend's reason.
+check_mistake() {
+    cp "$scratch/original.cu" "$solution"
+    python3 "$root/tests/workflow/plant_mistake.py" "$solution" "$1" || { fail "could not plant $1"; return; }
+    run "chapter 7 with the mistake $1 ($backend)" make chapter7 test SOLUTIONS=1
+    expect_status nonzero "make chapter7 test must fail with the mistake $1"
+    if [ "$backend" = emu ]; then expect "$2" "the CPU backend names the cause"; else expect "$3" "the results or compute-sanitizer name the cause"; fi
+}
+check_mistake barrier-after-store "result depends on thread order|missing .__syncthreads" "FAILED|racecheck"
+check_mistake barrier-at-end "result depends on thread order|missing .__syncthreads|race" "FAILED|racecheck"
+check_mistake float4-past-input "past the end of A" "FAILED|memcheck"
+cp "$scratch/original.cu" "$solution"
+
+echo "planted mistakes: $passed checks passed, $failed failed"
+[ "$failed" -eq 0 ]
