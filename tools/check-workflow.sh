@@ -2,6 +2,8 @@
 # grade). Sourced by tools/check.sh, whose pass and fail functions and counters it uses.
 #   - every chapter has hints (its hints.md), for `make chapterN hint`;
 #   - a scripted learner's session, tests/workflow/learner_session.sh, goes as planned;
+#   - mistakes planted in chapter 7's solution fail its tests, naming the cause
+#     (tests/workflow/planted_mistakes.sh);
 #   - a new chapter needs only its folders and one registry line
 #     (tests/workflow/new_chapter.sh copies one and runs it through every verb).
 
