@@ -65,18 +65,23 @@ _COMPARE = {ast.Lt: operator.lt, ast.LtE: operator.le, ast.Gt: operator.gt, ast.
 
 class Expression:
     """A formula or condition of a manifest, parsed once and checked against what it may use:
-    names, numbers, + - * /, comparisons, and/or/not, and calls of the named functions with
-    names or quoted strings as arguments. A value that is None (not measured) makes a sum
-    None and a comparison false."""
+    names, numbers, + - * / and parentheses; a condition also comparisons, and/or/not, and
+    calls of its functions with names or quoted strings as arguments. A value that is None
+    (not measured) makes a sum None and a comparison false.
 
-    def __init__(self, text: str, where: str, functions: frozenset[str] = frozenset()):
-        self.text, self.where = text, where
+    @p written is the text as the manifest writes it, for messages, and @p spelled each name
+    as written there (a profile formula's counters are the names counter_0, ... here)."""
+
+    def __init__(self, text: str, where: str, functions: frozenset[str] | None = None, written: str | None = None,
+                 spelled: dict[str, str] | None = None):
+        self.text, self.where, self.written, self.spelled = text, where, written or text, spelled or {}
+        self.logic = functions is not None
         try:
             self.tree = ast.parse(text.strip(), mode="eval").body
         except SyntaxError as error:
-            raise Refusal(f"{where}: cannot read the expression {text!r}: {error.msg}") from None
+            raise Refusal(f"{where}: cannot read the expression {self.written!r}: {error.msg}") from None
         self.names: set[str] = set()
-        self._check(self.tree, functions)
+        self._check(self.tree, functions or frozenset())
 
     def _check(self, node, functions):
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
@@ -86,25 +91,28 @@ class Expression:
             return
         if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
             children = [node.left, node.right]
-        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.Not)):
+        elif isinstance(node, ast.UnaryOp) and (isinstance(node.op, ast.USub) or (self.logic and isinstance(node.op, ast.Not))):
             children = [node.operand]
-        elif isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
+        elif self.logic and isinstance(node, ast.Compare) and all(type(op) in _COMPARE for op in node.ops):
             children = [node.left, *node.comparators]
-        elif isinstance(node, ast.BoolOp):
+        elif self.logic and isinstance(node, ast.BoolOp):
             children = node.values
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
+        elif (self.logic and isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in functions
               and not node.keywords):
             for argument in node.args:
                 if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
                     continue
                 if not isinstance(argument, ast.Name):
-                    raise Refusal(f"{self.where}: in {self.text!r}, {node.func.id}() takes names or quoted strings")
+                    raise Refusal(f"{self.where}: in {self.written!r}, {node.func.id}() takes names or quoted strings")
                 self.names.add(argument.id)
             return
         else:
-            allowed = f", and the functions {', '.join(sorted(functions))}" if functions else ""
-            raise Refusal(f"{self.where}: {self.text!r} uses {ast.unparse(node)!r}, which a manifest's expression "
-                          f"cannot: it may use names, numbers, + - * /, comparisons, and, or, not{allowed}")
+            allowed = ("{group: counter}, numbers, + - * / and parentheses" if not self.logic else
+                       "names, numbers, + - * /, comparisons, and, or, not, and the functions "
+                       + ", ".join(f"{f}()" for f in sorted(functions)))
+            what = re.sub(r"\w+", lambda word: self.spelled.get(word[0], word[0]), ast.unparse(node))
+            raise Refusal(f"{self.where}: {self.written!r} uses {what!r}, which a manifest's expression "
+                          f"cannot: it may use {allowed}")
         for child in children:
             self._check(child, functions)
 
@@ -170,7 +178,7 @@ class ProfileColumn:
 
 
 def profile_column(heading: str, text: str, where: str) -> ProfileColumn:
-    counters = []
+    counters, spelled = [], {}
 
     def name(match):
         counter = match[2].strip()
@@ -178,9 +186,11 @@ def profile_column(heading: str, text: str, where: str) -> ProfileColumn:
         if absent_is_zero:
             counter = counter[: -len(" or 0")].strip()
         counters.append(Counter(match[1].strip(), counter, absent_is_zero))
+        spelled[f"counter_{len(counters) - 1}"] = match[0]
         return f"counter_{len(counters) - 1}"
 
-    formula = Expression(_COUNTER.sub(name, text), f"{where}, the column {heading!r}")
+    formula = Expression(_COUNTER.sub(name, text), f"{where}: the column {heading!r}", written=text,
+                         spelled=spelled)
     if not counters:
         raise Refusal(f"{where}: the column {heading!r} names no counter: write them as {{group: counter}}")
     return ProfileColumn(heading, formula, tuple(counters))

@@ -24,7 +24,7 @@ import math
 import os
 import sys
 
-from . import results_chart
+from . import results_chart, roofline
 from .course import Refusal, read_registry
 from .manifest import read_manifest
 
@@ -383,7 +383,6 @@ def profile_table(chapter, profile_dir):
 
 def write_roofline(chapter, titles, folder, profile_dir):
     """The chapter's roofline from its CSV and its profile, or None without either."""
-    from . import roofline
     manifest = read_manifest(chapter.folder)
     profile = profile_table(chapter, profile_dir)
     if profile is None or manifest is None or not manifest.roofline_variants:
