@@ -2,10 +2,11 @@
 
 The registry line says what a chapter is (number, folder, title, borrows); the manifest says
 what the tools write about it, as data: no chapter folder holds code. Its sections, all
-optional (docs/maintainers.md shows a whole one):
+optional (docs/maintainers.md explains them, with an example):
 
   [profile_table]   the lesson's profile table (profile_tables.py, make profile-tables):
-      chapters = [1, 2]        whose predicted tables give the rows (default: its own);
+      compared_with = [1]      the chapters whose predicted tables' rows come before its own
+                               (never its own number, so that a copy's table is its own);
       [[profile_table.columns]] heading = "...", value = a formula of the profile's counters,
                                "{global loads: bytes requested} / {global stores: bytes requested}":
                                {group: counter} as chapterN-predicted.csv names it, numbers,
@@ -27,9 +28,10 @@ optional (docs/maintainers.md shows a whole one):
       A value not measured (no row, or a row whose check failed) shows as n/a.
   [[results.summary]] text = "... {name} ...", when = "condition": the page's sentence about
       the chapter is the texts whose condition holds, in order; each {name} is a value. A
-      condition is an expression of the values: numbers, comparisons, + -, and, or, not,
+      condition is an expression of the values: numbers, + - * /, comparisons, and, or, not,
       measured(name, ...) (every one has a value) and goals_met("PROBLEM") (every goal on
-      that problem is reached); a comparison or sum with a value not measured is false.
+      that problem is reached; goals_met(): every goal). A sum with a value not measured is
+      not measured either, and a comparison with one is false.
   [roofline]        problem = the benchmark's problem the points come from, and
       variants = [[the profile's variant name, the benchmark's variant name], ...].
 
@@ -243,7 +245,7 @@ class SummaryPart:
 @dataclasses.dataclass
 class Manifest:
     path: Path
-    profile_chapters: list[str] | None = None
+    profile_compared_with: list[str] = dataclasses.field(default_factory=list)
     profile_columns: list[ProfileColumn] = dataclasses.field(default_factory=list)
     bars: list[Bar] = dataclasses.field(default_factory=list)
     goals: list[Goal] = dataclasses.field(default_factory=list)
@@ -325,12 +327,12 @@ def read_manifest_file(path: Path) -> Manifest:
         reader.fail(f"has no section [{unknown[0]}] (its sections: [profile_table], [results], [roofline])")
     manifest = Manifest(path)
 
-    profile = reader.table(data, "profile_table", ["chapters", "columns"])
-    if "chapters" in profile:
-        chapters = profile["chapters"]
-        if not isinstance(chapters, list) or not chapters or not all(isinstance(n, int) and not isinstance(n, bool) for n in chapters):
-            reader.fail(f"profile_table.chapters must be a list of chapter numbers, not {chapters!r}")
-        manifest.profile_chapters = [str(n) for n in chapters]
+    profile = reader.table(data, "profile_table", ["compared_with", "columns"])
+    if "compared_with" in profile:
+        chapters = profile["compared_with"]
+        if not isinstance(chapters, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in chapters):
+            reader.fail(f"profile_table.compared_with must be a list of chapter numbers, not {chapters!r}")
+        manifest.profile_compared_with = [str(n) for n in chapters]
     for column in reader.tables(profile, "columns", {"heading": True, "value": True}, "profile_table."):
         heading = reader.text(column["heading"], "a profile column's heading")
         manifest.profile_columns.append(profile_column(heading, reader.text(column["value"], f"the column {heading!r}'s value"),

@@ -8,11 +8,11 @@ lesson's table is not what the current predictions make.
 
 What a lesson's table shows comes from the [profile_table] of the chapter's manifest,
 chapters/NN-name/chapter.toml (manifest.py reads it):
-  chapters  the chapter numbers whose predicted tables give the rows (default: its own),
-            e.g. [1, 2] for chapter 2 to stand its tiles beside chapter 1's naive kernel;
-  columns   each a heading and a formula of one variant's counters, such as
-            "{global loads: bytes requested} / {global stores: bytes requested}", with the
-            group and counter as chapterN-predicted.csv names them.
+  compared_with  the chapters whose predicted tables' rows come before the chapter's own,
+                 e.g. [1] for chapter 2 to stand its tiles beside chapter 1's naive kernel;
+  columns        each a heading and a formula of one variant's counters, such as
+                 "{global loads: bytes requested} / {global stores: bytes requested}", with
+                 the group and counter as chapterN-predicted.csv names them.
 The table goes between the two marker lines of the chapter's README.md (MARK_BEGIN, MARK_END).
 A chapter without a [profile_table] has no table; one with it but without the markers is
 an error.
@@ -87,7 +87,7 @@ def format_value(value: float) -> str:
 
 def render(chapter, manifest, directory: Path) -> str:
     """The markdown table of @p chapter, whose manifest is @p manifest."""
-    numbers = manifest.profile_chapters or [chapter.number]
+    numbers = manifest.profile_compared_with + [chapter.number]
     lines = []
     headings = ["chapter", "variant"] + [column.heading for column in manifest.profile_columns]
     lines.append("| " + " | ".join(headings) + " |")
