@@ -4,7 +4,7 @@
 
 `make results` runs it on build/bench/*-solutions.csv. The page is generated, never
 typed: its tables come from the files, and its one sentence per chapter comes from
-the templates below, filled in with the measured numbers. With no files it writes
+the templates of the chapter's manifest (below), filled in with the measured numbers. With no files it writes
 the page with no measurements, only the bars to compare with.
 
 What the page says of a chapter comes from its manifest, chapters/NN-name/chapter.toml
