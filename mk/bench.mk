@@ -112,7 +112,7 @@ results:
 # Intensity comes from the profile (make chapterN profile: the CPU backend's prediction, or
 # chapterN-compared.csv where ncu measured on a GPU); on a GPU, the rates from the benchmark's
 # CSV (make chapterN bench runs first when it is missing) and the roof from the device's
-# properties. Which row is which variant: the chapter's results_page.py (ROOFLINE_*).
+# properties. Which row is which variant: the [roofline] of the chapter's chapter.toml.
 ROOFLINE_OUTPUT = build/roofline/$(TREE)
 ROOFLINE_SELECTED = $(filter $(PROFILE_SELECTED),$(BENCH_SELECTED))
 roofline_profile = $$(f=build/profile/$(TREE)/chapter$(1)-compared.csv; [ -f $$f ] || f=build/profile/$(TREE)/chapter$(1)-predicted.csv; echo $$f)

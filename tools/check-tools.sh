@@ -3,6 +3,8 @@
 # pass, fail and skip functions, counters, $backend and $logs it uses.
 #   - make grade: results.json is valid Gradescope output; the skeletons score 0, the
 #     solutions full marks (100);
+#   - every chapter's chapter.toml reads, and its reader refuses broken ones and fills the
+#     templates as written (tests/manifest_reader.py); no import cycle, no Python in chapters/;
 #   - .github/workflows/classroom.yml is what the registry makes, parses as YAML, and
 #     names only commands that exist (make -n runs each) and the known actions;
 #   - watch mode: started on chapter 1, its file touched during the first run (which must
@@ -34,6 +36,17 @@ for path in sys.argv[1:]:
         fail "make grade of the ${tree}s: a JUnit report is missing or not <testsuites>"
     fi
 done
+
+# ---- The chapters' manifests ---------------------------------------------------------------------
+# Each chapter's chapter.toml, and what its one reader (tools/tutorial/manifest.py) refuses
+# and fills in; the package has no import cycle, and no chapter folder holds Python.
+if ! python3 -c 'import tomllib' 2>/dev/null; then
+    skip "the chapters' manifests: reading them needs Python 3.11 or later (tomllib); this is $(python3 --version 2>&1)"
+elif report=$(python3 tests/manifest_reader.py 2>&1); then
+    pass "every chapter's chapter.toml reads; broken ones are refused by name; templates fill in as written; no import cycle"
+else
+    fail "the chapters' manifests or their reader" "$report"
+fi
 
 # ---- GitHub Classroom ----------------------------------------------------------------------------
 workflow=.github/workflows/classroom.yml

@@ -112,7 +112,11 @@ if have_nvcc; then
     fi
 fi
 if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
-if have python3; then report Python "$(python3 --version 2>&1 | sed 's/Python //')"; else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
+if have python3; then
+    python_version=$(python3 --version 2>&1 | sed 's/Python //')
+    if python3 -c 'import tomllib' 2>/dev/null; then report Python "$python_version"; else
+        report Python "$python_version (make results, make profile-tables and make chapterN roofline read the chapters' chapter.toml: they need 3.11 or later)"; fi
+else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
 if have inotifywait; then report watch "inotifywait (make chapterN watch re-runs the tests on each save)"; else report watch "missing: make chapterN watch looks at your file once a second instead; sudo apt-get install inotify-tools"; fi
 if have clangd; then report clangd "$(clangd --version 2>/dev/null | head -n 1 | sed 's/.*version //') (editors: .clangd and compile_commands.json)"; else report clangd "missing (only editors need it): sudo apt-get install clangd"; fi
 if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then

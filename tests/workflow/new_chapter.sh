@@ -5,7 +5,8 @@
 # from the solutions' markers (make skeletons), and nothing else. Then
 #  - each copy is a chapter of its own: an #error put into every header of the original's
 #    folder does not reach it (its build sees its own folder only), its test tags are
-#    [chapterN] of its new number, and its demo and profile write files of its own name;
+#    [chapterN] of its new number, its demo and profile write files of its own name, and
+#    its lesson's profile table, from the chapter.toml it came with, shows its own rows;
 #  - every verb knows the chapter-2 copy: make help, its tests (the solution passes, the
 #    skeleton fails), hint, status, grade, solution, reset, the benchmark build and the
 #    course site's pages.
@@ -81,6 +82,13 @@ expect_status 0 "the copy's profile runs"
 expect "^Chapter $other" "it is the new chapter's profile"
 if ls build/profile/solutions | grep -q "^chapter$other-"; then ok; else
     out=$(ls build/profile/solutions); fail "the profile's files should be named chapter$other-..."; fi
+# Its manifest (chapter.toml) came with the folder and names no chapter number of its own:
+# the lesson's profile table is the copy's.
+run "profile-tables --write $other" python3 -m tools.tutorial --backend emu --tree solutions profile-tables \
+    --write --dir build/profile/solutions "$other"
+expect_status 0 "the copy's lesson gets its profile table from its manifest"
+if grep -qE "^\| $other \| " "chapters/$other_folder/README.md" && ! grep -qE '^\| 5 \| ' "chapters/$other_folder/README.md"; then
+    ok; else out=$(grep -E '^\| [0-9]+ \|' "chapters/$other_folder/README.md"); fail "the copy's profile table should have chapter $other's rows, and no chapter 5's"; fi
 
 # ---- Every verb knows it ---------------------------------------------------------------------------
 run "make help" make help

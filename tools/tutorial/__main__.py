@@ -45,7 +45,7 @@ import pathlib
 import sys
 
 from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site_links, site_search, site_solutions, workflow
-from .course import Refusal, find, read_chapters, read_hints
+from .course import Refusal, find, read_hints, read_registry
 
 
 def list_chapters(args) -> int:
@@ -133,7 +133,7 @@ def main() -> int:
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # in order with make's output
     try:
-        args.chapters = read_chapters()
+        args.chapters = read_registry()
         return args.function(args)
     except Refusal as refusal:
         print(refusal, file=sys.stderr)

@@ -73,7 +73,8 @@ class Chapter:
         return skeleton.skeleton_of(self.solution_dir / student_file.name, self.number)
 
 
-def read_chapters(path: Path = REGISTRY) -> list[Chapter]:
+def read_registry(path: Path = REGISTRY) -> list[Chapter]:
+    """The chapters of chapters/registry, in the course's order."""
     chapters = []
     for number, line in enumerate((ROOT / path).read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip() or line.lstrip().startswith("#"):

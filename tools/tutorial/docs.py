@@ -32,13 +32,15 @@ import re
 
 from . import skeleton
 from .course import ROOT, Refusal
-from .course import read_chapters as read_registry
+from .course import read_registry
 
 # [text](target) or ![alt](target "title"): the forms the lessons use.
 LINK = re.compile(r'(!?)\[([^\]]*)\]\(\s*([^)\s]+)(\s+"[^"]*")?\s*\)')
 
 
-class Chapter:
+class ChapterPage:
+    """A chapter as the site shows it: its lesson's page, and links to it."""
+
     def __init__(self, entry):
         self.number = entry.number
         self.folder = entry.folder
@@ -77,8 +79,8 @@ def fail(message):
     raise Refusal(f"make docs: {message}")
 
 
-def read_chapters():
-    return [Chapter(entry) for entry in read_registry()]
+def chapter_pages():
+    return [ChapterPage(entry) for entry in read_registry()]
 
 
 def api_type_names():
@@ -299,7 +301,7 @@ def search_index(chapters):
 
 def write_pages(out, solutions):
     out = pathlib.Path(out)
-    chapters = read_chapters()
+    chapters = chapter_pages()
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob("*.md"):
         stale.unlink()

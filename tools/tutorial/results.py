@@ -4,15 +4,14 @@
 
 `make results` runs it on build/bench/*-solutions.csv. The page is generated, never
 typed: its tables come from the files, and its one sentence per chapter comes from
-the templates below, filled in with the measured numbers. With no files it writes
+the templates of the chapter's manifest (below), filled in with the measured numbers. With no files it writes
 the page with no measurements, only the bars to compare with.
 
-What the page says of a chapter comes from the chapter's own results_page.py:
-  BARS        [(what, the seed kernel's share of the ceiling in percent, problem,
-              [variants])]: the bars the reference solution must reach;
-  summary(c)  the sentence its numbers teach, from c.percent(problem, variant),
-              c.speedup(problem, variant) and c.number_of(problem, variant, column).
-Its problem and variant names are the ones the chapter's bench.cpp writes.
+What the page says of a chapter comes from its manifest, chapters/NN-name/chapter.toml
+(manifest.py reads it): the bars the reference solution must reach ([[results.bars]]), the
+going-further goals ([[results.goals]]), and the sentence its numbers teach: templates
+([[results.summary]]) whose named values ([results.values]) summary() computes here from the
+chapter's rows. Its problem and variant names are the ones the chapter's bench.cpp writes.
 
 With --output, each chapter also gets a chart, figures/results-chapterN.svg beside the page
 (results_chart.py: bars of the share of the ceiling, per variant and size), which the page
@@ -22,13 +21,12 @@ Python 3 standard library only.
 
 import csv
 import math
-import importlib.util
 import os
 import sys
 
-from . import results_chart
-from .course import ROOT, Refusal
-from .course import read_chapters as read_chapters_of_registry
+from . import results_chart, roofline
+from .course import Refusal, read_registry
+from .manifest import read_manifest
 
 
 REQUIRED_COLUMNS = [
@@ -52,8 +50,8 @@ BAR_NOTES = [
 ]
 
 
-class Chapter:
-    """The rows of one chapter's file, with lookups for the sentence templates."""
+class MeasuredChapter:
+    """The rows of one chapter's benchmark file, with lookups for the sentence templates."""
 
     def __init__(self, rows, source):
         self.rows = rows
@@ -80,19 +78,13 @@ class Chapter:
             return None
         return float(row[column])
 
-    def percent(self, problem, variant):
-        return format_percent(self.number_of(problem, variant, "percent_of_ceiling"))
-
-    def speedup(self, problem, variant):
-        return format_speedup(self.number_of(problem, variant, "speedup"))
-
-    # The formats, for the pages' own sentences: a chapter's results_page.py gets all it
-    # needs through `c` and imports nothing from the tools.
-    def format_percent(self, value):
-        return format_percent(value)
-
-    def format_speedup(self, value):
-        return format_speedup(value)
+    def variant_named(self, problem, pattern):
+        """`pattern` itself, or for "PREFIX*" the first variant measured whose name starts
+        with PREFIX (None if there is none)."""
+        if not pattern.endswith("*"):
+            return pattern
+        return next((row["variant"] for row in self.rows if row["problem"] == problem
+                     and row["variant"].startswith(pattern[:-1]) and row["check"] == "ok"), None)
 
 
 def significant(value, digits):
@@ -116,6 +108,13 @@ def format_speedup(value):
     return f"{value:.2f}×" if value >= 0.01 else f"{significant(value, 2)}×"
 
 
+def format_times(value):
+    """A ratio of two times: 5.4×, or 12,190× from 100 on."""
+    if value is None:
+        return "n/a"
+    return f"{value:,.0f}×" if value >= 100 else f"{value:.1f}×"
+
+
 def format_ms(text):
     if text == "":
         return "–"
@@ -135,18 +134,9 @@ def format_rate(row):
 
 # ---- Reading -----------------------------------------------------------------------------
 
-def chapter_page_module(folder):
-    """The chapter's results_page.py (BARS and summary), or None if it has none."""
-    path = ROOT / "chapters" / folder / "results_page.py"
-    if not path.exists():
-        return None
-    spec = importlib.util.spec_from_file_location(f"results_page_{folder.replace('-', '_')}", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def read_chapters(paths):
+def read_bench_files(paths):
+    """The chapters measured in the benchmarks' CSV files, in the course's order (the last file
+    of a chapter and tree wins)."""
     chapters = {}
     for path in paths:
         with open(path, newline="", encoding="utf-8") as handle:
@@ -159,7 +149,7 @@ def read_chapters(paths):
         if not rows:
             print(f"make results: {path} has no rows; left out", file=sys.stderr)
             continue
-        chapter = Chapter(rows, path)
+        chapter = MeasuredChapter(rows, path)
         key = (chapter.folder, chapter.tree)
         if key in chapters:
             print(f"make results: {path} replaces {chapters[key].source} for {key[0]} ({key[1]})", file=sys.stderr)
@@ -170,6 +160,64 @@ def read_chapters(paths):
         return (int(number) if number.isdigit() else 999, key[0], key[1] != "solutions", key[1])
 
     return [chapters[key] for key in sorted(chapters, key=order)]
+
+
+# ---- The summary: the manifest's templates, filled in --------------------------------------
+
+
+def value_of(value, values, chapter):
+    """One value of a manifest's [results.values] (manifest.Value), measured in `chapter`:
+    (the number or text the conditions see, or None when not measured; the text the page shows)."""
+    kind, fields = value.kind, value.fields
+    if kind == "difference":
+        first, second = values[fields[0]][0], values[fields[1]][0]
+        number = None if first is None or second is None else first - second
+        return number, "n/a" if number is None else f"{number:.1f}"
+    problem = fields[0]
+    if kind == "variant":
+        name = chapter.variant_named(problem, fields[1])
+        return (None, "n/a") if name is None else (name[len(fields[1]) - 1:],) * 2
+    if kind == "shares":
+        shown = []
+        for pattern in fields[1:]:
+            name = chapter.variant_named(problem, pattern)
+            share = chapter.number_of(problem, name, "percent_of_ceiling") if name else None
+            if share is not None:
+                shown.append(f"{name} {format_percent(share)}")
+        return (", ".join(shown), ", ".join(shown)) if shown else (None, "n/a")
+    if kind == "times":
+        slower, faster = (chapter.variant_named(problem, p) for p in fields[1:])
+        slow = chapter.number_of(problem, slower, "median_ms") if slower else None
+        fast = chapter.number_of(problem, faster, "median_ms") if faster else None
+        number = slow / fast if slow is not None and fast else None
+        return number, format_times(number)
+    column, shape = {"share": ("percent_of_ceiling", format_percent), "speedup": ("speedup", format_speedup)}[kind]
+    name = chapter.variant_named(problem, fields[1])
+    number = chapter.number_of(problem, name, column) if name else None
+    return number, shape(number)
+
+
+def summary(manifest, chapter):
+    """The page's sentence about the chapter: the manifest's texts whose condition holds, each
+    {name} replaced by that value as measured in `chapter`."""
+    values = {}
+    for name, value in manifest.values.items():  # a difference's operands come before it
+        if value.kind != "difference":
+            values[name] = value_of(value, values, chapter)
+    for name, value in manifest.values.items():
+        if value.kind == "difference":
+            values[name] = value_of(value, values, chapter)
+    numbers = {name: number for name, (number, _) in values.items()}
+    shown = {name: text for name, (_, text) in values.items()}
+
+    def goals_met(problem=None):
+        """Every goal on `problem` (on any problem, without one) is reached by all its variants."""
+        return all((chapter.number_of(goal.problem, variant, "percent_of_ceiling") or 0) >= goal.goal
+                   for goal in manifest.goals if problem in (None, goal.problem) for variant in goal.variants)
+
+    functions = {"measured": lambda *values: all(v is not None for v in values), "goals_met": goals_met}
+    return "".join(part.text.format_map(shown) for part in manifest.summary
+                   if part.when is None or part.when.evaluate(numbers, functions))
 
 
 # ---- Writing -----------------------------------------------------------------------------
@@ -190,12 +238,12 @@ def chart_title(chapter, titles):
 
 def chapter_section(chapter, titles, charts=()):
     title = titles.get(chapter.folder, chapter.folder)
-    module = chapter_page_module(chapter.folder)
+    manifest = read_manifest(chapter.folder)
     lines = [f"## Chapter {chapter.number}: {title}", ""]
     if chapter.tree != "solutions":
         lines += [f"*These are the `{chapter.tree}` tree's kernels, not the reference solutions.*", ""]
-    if module and hasattr(module, "summary"):
-        lines += [module.summary(chapter), ""]
+    if manifest and manifest.summary:
+        lines += [summary(manifest, chapter), ""]
     if chart_name(chapter) in charts:
         lines += [f"![{chart_title(chapter, titles)}](figures/{chart_name(chapter)})", ""]
     if roofline_name(chapter) in charts:
@@ -238,12 +286,13 @@ def chapter_section(chapter, titles, charts=()):
     return lines + [""]
 
 
-def registry_goals(name):
-    """Every chapter's list `name` (BARS or GOALS) from its results_page.py, each entry
-    with the chapter's folder put in after its first two fields."""
+def manifest_entries(field):
+    """(folder, entry) for each entry of every chapter's manifest list `field` (bars or
+    goals), in the course's order."""
     entries = []
-    for c in read_chapters_of_registry():
-        for entry in getattr(chapter_page_module(c.folder), name, []):
+    for c in read_registry():
+        manifest = read_manifest(c.folder)
+        for entry in getattr(manifest, field, []) if manifest else []:
             entries.append((c.folder, entry))
     return entries
 
@@ -274,9 +323,9 @@ def bars_section(chapters):
              "| kernel | seed kernel, H200 | reference solution, this page | at or above the bar |",
              "|---|---:|---|---|"]
     by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    for folder, (what, bar, problem, variants) in registry_goals("BARS"):
-        ours, verdicts = measured_against(by_folder.get(folder), problem, variants, bar)
-        lines.append(f"| {what} | {bar:.1f}% | {ours} | {verdicts} |")
+    for folder, bar in manifest_entries("bars"):
+        ours, verdicts = measured_against(by_folder.get(folder), bar.problem, bar.variants, bar.seed_share)
+        lines.append(f"| {bar.what} | {bar.seed_share:.1f}% | {ours} | {verdicts} |")
     return lines + [""] + BAR_NOTES + [""]
 
 
@@ -287,14 +336,14 @@ def goals_section(chapters):
              "| kernel | goal | aim | reference solution, this page | at or above the goal |",
              "|---|---:|---:|---|---|"]
     by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    for folder, (what, goal, aim, problem, variants) in registry_goals("GOALS"):
-        ours, verdicts = measured_against(by_folder.get(folder), problem, variants, goal)
-        lines.append(f"| {what} | {goal:.0f}% | {aim:.0f}% | {ours} | {verdicts} |")
+    for folder, goal in manifest_entries("goals"):
+        ours, verdicts = measured_against(by_folder.get(folder), goal.problem, goal.variants, goal.goal)
+        lines.append(f"| {goal.what} | {goal.goal:.0f}% | {goal.aim:.0f}% | {ours} | {verdicts} |")
     return lines + [""]
 
 
 def page(chapters, sources, charts=()):
-    titles = {c.folder: c.title for c in read_chapters_of_registry()}
+    titles = {c.folder: c.title for c in read_registry()}
     lines = ["# Measured results", "",
              "<!-- Generated by tools/tutorial/results.py (make results) from "
              + (", ".join(os.path.basename(s) for s in sources) or "no measurements")
@@ -334,15 +383,14 @@ def profile_table(chapter, profile_dir):
 
 def write_roofline(chapter, titles, folder, profile_dir):
     """The chapter's roofline from its CSV and its profile, or None without either."""
-    from . import roofline
-    module = chapter_page_module(chapter.folder)
+    manifest = read_manifest(chapter.folder)
     profile = profile_table(chapter, profile_dir)
-    if profile is None or module is None or not getattr(module, "ROOFLINE_VARIANTS", None):
+    if profile is None or manifest is None or not manifest.roofline_variants:
         return None
     if not chapter.rows[0].get("peak_fp32_gflops"):
         return None  # a file from before the roofline: no peaks to draw the roof with
     try:
-        points, roof = roofline.points_of(module, roofline.read_profile(profile), chapter.rows)
+        points, roof = roofline.points_of(manifest, roofline.read_profile(profile), chapter.rows)
     except Refusal as refusal:
         print(f"make results: no roofline for chapter {chapter.number}: {refusal}", file=sys.stderr)
         return None
@@ -356,7 +404,7 @@ def write_roofline(chapter, titles, folder, profile_dir):
 def write_charts(chapters, folder, profile_dir=os.path.join("build", "profile")):
     """Write each chapter's chart (and its roofline, where its profile is in `profile_dir`) into
     `folder`; remove the charts of chapters not measured now. Returns the names written."""
-    titles = {c.folder: c.title for c in read_chapters_of_registry()}
+    titles = {c.folder: c.title for c in read_registry()}
     os.makedirs(folder, exist_ok=True)
     written = set()
     for chapter in chapters:
@@ -378,7 +426,7 @@ def write_charts(chapters, folder, profile_dir=os.path.join("build", "profile"))
 
 def write(output, csv_paths):
     sources = [os.path.abspath(path) for path in csv_paths]
-    chapters = read_chapters(sources)
+    chapters = read_bench_files(sources)
     charts = write_charts(chapters, os.path.join(os.path.dirname(os.path.abspath(output)), "figures")) if output else set()
     text = page(chapters, sources, charts)
     if output:

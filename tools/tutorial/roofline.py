@@ -17,9 +17,10 @@
 A kernel that does no floating-point work (a transpose, an 8-bit box mean) has intensity 0,
 off a logarithmic axis: it goes in a strip at the left, its DRAM rate against the bandwidth roof.
 
-Which benchmark row is which profile variant comes from the chapter's results_page.py:
-  ROOFLINE_PROBLEM   the benchmark's problem the points are taken from, e.g. "4096 x 4096 x 4096"
-  ROOFLINE_VARIANTS  [(the profile's variant name, the benchmark's variant name)]
+Which benchmark row is which profile variant comes from the [roofline] of the chapter's
+manifest, chapters/NN-name/chapter.toml (manifest.py reads it):
+  problem   the benchmark's problem the points are taken from, e.g. "4096 x 4096 x 4096"
+  variants  [[the profile's variant name, the benchmark's variant name], ...]
 The problem's library row (the column "× the library") is drawn too, as a square: at the
 kernels' intensity when its rate counts the problem's flops (cuBLAS), else in the strip.
 Python 3 standard library only.
@@ -33,7 +34,7 @@ import os
 from xml.sax.saxutils import escape
 
 from .course import Refusal
-from .results import chapter_page_module
+from .manifest import read_manifest
 from .results_chart import COLOURS, FONT
 
 # An H100 SXM5: 132 SMs × 128 FP32 lanes × 2 flops × 1.98 GHz, and HBM3 at 3.35 TB/s.
@@ -85,19 +86,18 @@ def read_bench(path):
         return list(csv.DictReader(handle))
 
 
-def points_of(module, profile, bench_rows):
+def points_of(manifest, profile, bench_rows):
     """The points to draw, and the roof (peak GFLOP/s, GB/s, whether measured)."""
-    problem = getattr(module, "ROOFLINE_PROBLEM", None)
-    pairs = getattr(module, "ROOFLINE_VARIANTS", [])
+    problem, pairs = manifest.roofline_problem, manifest.roofline_variants
     if not pairs:
-        raise Refusal("roofline: the chapter's results_page.py has no ROOFLINE_VARIANTS")
+        raise Refusal(f"roofline: the chapter's manifest ({manifest.path.name}) has no [roofline]")
     missing = [name for name, _ in pairs if name not in profile]
     if missing:
-        raise Refusal(f"roofline: the profile has no variant {missing[0]!r} (ROOFLINE_VARIANTS): "
+        raise Refusal(f"roofline: the profile has no variant {missing[0]!r} (the manifest's roofline.variants): "
                       f"it has {', '.join(repr(n) for n in profile)}")
     rows = {r["variant"]: r for r in bench_rows if r["problem"] == problem} if bench_rows else {}
     if bench_rows and not rows:
-        raise Refusal(f"roofline: the benchmark's file has no rows of the problem {problem!r} (ROOFLINE_PROBLEM)")
+        raise Refusal(f"roofline: the benchmark's file has no rows of the problem {problem!r} (the manifest's roofline.problem)")
     points = []
     for name, variant in pairs:
         flops, dram = profile[name]
@@ -273,11 +273,11 @@ def write(args) -> int:
     chapter = next((c for c in args.chapters if str(c.number) == str(args.number)), None)
     if chapter is None:
         raise Refusal(f"roofline: there is no chapter {args.number}")
-    module = chapter_page_module(chapter.folder)
-    if module is None:
-        raise Refusal(f"roofline: chapter {args.number} has no results_page.py")
+    manifest = read_manifest(chapter.folder)
+    if manifest is None:
+        raise Refusal(f"roofline: chapter {args.number} has no manifest (chapters/{chapter.folder}/chapter.toml)")
     bench_rows = read_bench(args.bench) if args.bench else None
-    points, roof = points_of(module, read_profile(args.profile), bench_rows)
+    points, roof = points_of(manifest, read_profile(args.profile), bench_rows)
     title = f"Chapter {chapter.number}: {chapter.title}, on the roofline"
     if not roof[2]:
         title += " (predicted, H100)"

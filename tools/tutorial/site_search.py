@@ -45,7 +45,7 @@ def run_lesson_search(browser, site, query):
 def check(site):
     site = pathlib.Path(site)
     problems, notes = [], []
-    chapters = docs.read_chapters()
+    chapters = docs.chapter_pages()
     names = doxygen_search_names(site)
     api = {chapter: next((header.stem for header in sorted((docs.ROOT / "chapters" / chapter.folder).glob("*.h"))
                           if not header.stem.endswith("_reference")), None) for chapter in chapters}

@@ -22,7 +22,7 @@ import pathlib
 import sys
 
 from . import skeleton
-from .course import ROOT, read_chapters
+from .course import ROOT, read_registry
 # Folders whose text the student edition may show, whatever a solution repeats of it.
 STUDENT_VISIBLE = ["chapters", "common", "tests", "docs"]
 # Shorter lines (a brace, `return;`, `float sum = 0.0f;`) say nothing about a solution.
@@ -63,7 +63,7 @@ def telling_lines():
         for path in sorted((ROOT / folder).rglob("*"))
         if path.is_file())
     result = {}
-    for chapter in read_chapters():
+    for chapter in read_registry():
         for path in sorted((ROOT / "solutions" / chapter.folder).glob("*")):
             if not path.is_file():
                 continue

@@ -1,0 +1,217 @@
+"""The chapters' manifests and their one reader (tools/tutorial/manifest.py), for `make check`:
+
+- every chapter's chapter.toml reads, and no chapter folder holds Python;
+- the package tools/tutorial has no import cycle;
+- a broken manifest is refused with a message naming its file and what is wrong, one case
+  per rule the reader enforces;
+- the summary's templates fill in as written: each kind of value, shown as the page shows
+  it; a value not measured (no row, or a failed check) is n/a and makes its comparisons
+  false; the conditions' and/or/not, measured() and goals_met();
+- a profile column's formula: counters, `or 0`, a counter missing without it, division by zero.
+
+Run: python3 tests/manifest_reader.py (exit status 1 and the failures on stderr).
+"""
+
+import ast
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.tutorial import manifest as reader  # noqa: E402
+from tools.tutorial.course import Refusal, read_registry  # noqa: E402
+from tools.tutorial.profile_tables import Variant  # noqa: E402
+from tools.tutorial.results import MeasuredChapter, summary  # noqa: E402
+
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+
+
+def read_text(text):
+    """The manifest of `text`, or the Refusal's message."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "chapter.toml"
+        path.write_text(text, encoding="utf-8")
+        try:
+            return reader.read_manifest_file(path)
+        except Refusal as refusal:
+            return str(refusal)
+
+
+# ---- The chapters ----------------------------------------------------------------------------
+for chapter in read_registry():
+    try:
+        reader.read_manifest(chapter.folder)
+    except Refusal as refusal:
+        failures.append(f"chapter {chapter.number}'s manifest: {refusal}")
+python_files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "chapters").rglob("*.py"))
+check(not python_files, f"chapter folders hold data, not code: {python_files}")
+
+# ---- No import cycle in the package ---------------------------------------------------------------
+package = ROOT / "tools" / "tutorial"
+imports = {}
+for module in package.glob("*.py"):
+    names = set()
+    for node in ast.walk(ast.parse(module.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            names |= {node.module.split(".")[0]} if node.module else {alias.name for alias in node.names}
+    imports[module.stem] = names
+
+
+def cycle_from(module, path):
+    for imported in sorted(imports.get(module, ())):
+        if imported in path:
+            return path[path.index(imported):] + [imported]
+        found = cycle_from(imported, path + [imported])
+        if found:
+            return found
+    return None
+
+
+for module in sorted(imports):
+    cycle = cycle_from(module, [module])
+    if cycle:
+        failures.append(f"tools/tutorial has an import cycle: {' -> '.join(cycle)}")
+        break
+
+# ---- Broken manifests: refused, naming the file and the fault -------------------------------------
+VALUES = '[results.values]\nnaive = "share: P | naive"\n'
+BROKEN = [
+    ("[result]\n", "no section [result]"),
+    ("[results]\nbar = 1\n", "results has no field 'bar'"),
+    ('[[results.bars]]\nwhat = "w"\nproblem = "P"\nvariants = ["v"]\n', "lacks 'seed_share'"),
+    ('[[results.bars]]\nwhat = "w"\nseed_share = "ten"\nproblem = "P"\nvariants = ["v"]\n', "seed_share must be a number"),
+    ('[[results.goals]]\nwhat = "w"\ngoal = 90\naim = 90\nproblem = "P"\nvariants = []\n', "variants must be a list of strings"),
+    ('[results.values]\nnaive = "percent: P | naive"\n', "KIND one of share, speedup"),
+    ('[results.values]\nnaive = "share: P"\n', 'a share value is "share: PROBLEM | VARIANT"'),
+    ('[results.values]\nnaive = "times: P | a"\n', "PROBLEM | SLOWER | FASTER"),
+    ('[results.values]\nnaive = "variant: P | CPU"\n', "a prefix ending in *"),
+    ('[results.values]\ngap = "difference: naive | other"\n', "the difference of 'naive', which is not"),
+    (VALUES + '[[results.summary]]\ntext = "{navie} of copy"\n', "quotes {navie}, which is not a name"),
+    (VALUES + '[[results.summary]]\ntext = "{naive:.1f}"\n', "{naive} takes no format"),
+    (VALUES + '[[results.summary]]\nwhen = "naive >"\ntext = "x"\n', "cannot read the expression"),
+    (VALUES + '[[results.summary]]\nwhen = "navie > 1"\ntext = "x"\n', "names 'navie', which is not a name"),
+    (VALUES + '[[results.summary]]\nwhen = "__import__(\'os\')"\ntext = "x"\n', "which a manifest's expression cannot"),
+    (VALUES + '[[results.summary]]\nwhen = "naive.real > 1"\ntext = "x"\n', "which a manifest's expression cannot"),
+    (VALUES + '[[results.summary]]\nwhen = "naive > 1"\n', "lacks 'text'"),
+    ('[profile_table]\ncompared_with = [1]\n', "[profile_table] has no columns"),
+    ('[profile_table]\nchapters = [1]\n', "profile_table has no field 'chapters'"),
+    ('[profile_table]\ncompared_with = ["one"]\n', "compared_with must be a list of chapter numbers"),
+    ('[[profile_table.columns]]\nheading = "h"\nvalue = "2 / 3"\n', "the column 'h' names no counter"),
+    ('[[profile_table.columns]]\nheading = "h"\nvalue = "{global loads: requests} ** 2"\n', "which a manifest's expression cannot"),
+    ('[roofline]\nproblem = "P"\nvariants = [["profile name"]]\n', "roofline.variants must be a list of"),
+    ("[results\n", "not valid TOML"),
+]
+for text, expected in BROKEN:
+    message = read_text(text)
+    check(isinstance(message, str) and "chapter.toml" in message and expected in message,
+          f"the manifest {text!r} should be refused with {expected!r}, got: {message}")
+
+# ---- The summary's templates -------------------------------------------------------------------------
+COLUMNS = ["chapter", "folder", "tree", "problem", "variant", "median_ms", "percent_of_ceiling", "speedup", "check"]
+
+
+def measured(rows):
+    return MeasuredChapter([dict(zip(COLUMNS, ["1", "01-x", "solutions", *row])) for row in rows], "test.csv")
+
+
+TEMPLATES = read_text('''
+[[results.goals]]
+what = "g"
+goal = 90.0
+aim = 95.0
+problem = "P"
+variants = ["fast"]
+
+[results.values]
+slow = "share: P | slow"
+fast = "share: P | fast"
+fast_speedup = "speedup: P | fast"
+broken = "share: P | broken"
+gap = "difference: fast | slow"
+over_cpu = "times: Q | CPU: library, * | fast"
+threads = "variant: Q | CPU: library, *"
+listed = "shares: P | slow | broken | fast | absent"
+
+[[results.summary]]
+text = "{slow} {fast} {fast_speedup} {gap} {over_cpu} {threads} [{listed}]"
+
+[[results.summary]]
+when = "fast > slow and measured(threads)"
+text = " A"
+
+[[results.summary]]
+when = "not fast > slow"
+text = " B"
+
+[[results.summary]]
+when = "goals_met('P')"
+text = " C"
+
+[[results.summary]]
+when = "fast - slow >= 45.5 or measured(broken)"
+text = " D"
+''')
+check(not isinstance(TEMPLATES, str), f"the templates' manifest should read: {TEMPLATES}")
+if not isinstance(TEMPLATES, str):
+    # (problem, variant, median_ms, percent_of_ceiling, speedup, check)
+    rows = [("P", "slow", "4", "45.25", "1", "ok"), ("P", "fast", "2", "90.75", "2", "ok"),
+            ("P", "broken", "1", "99", "3", "WRONG"),
+            ("Q", "CPU: library, 7 threads", "0.5", "", "", "WRONG"),
+            ("Q", "CPU: library, 16 threads", "250", "", "", "ok"), ("Q", "fast", "0.125", "", "", "ok")]
+    cases = [
+        (rows, "45.2% 90.8% 2.00× 45.5 2,000× 16 threads [slow 45.2%, fast 90.8%] A C D"),
+        # fast slower than slow, below its goal: the other branch, no C, no D
+        ([("P", "slow", "4", "45.25", "1", "ok"), ("P", "fast", "2", "44", "0.5", "ok"),
+          ("Q", "CPU: library, 2 threads", "9", "", "", "ok"), ("Q", "fast", "1", "", "", "ok")],
+         "45.2% 44.0% 0.50× -1.2 9.0× 2 threads [slow 45.2%, fast 44.0%] B"),
+        # slow not measured: a comparison with it is false, whatever the other value
+        ([("P", "fast", "2", "90.75", "2", "ok"), ("Q", "CPU: library, 4 threads", "8", "", "", "ok"),
+          ("Q", "fast", "1", "", "", "ok")],
+         "n/a 90.8% 2.00× n/a 8.0× 4 threads [fast 90.8%] B C"),
+        # nothing measured but a failed row: every value n/a, every comparison false (so B, the not)
+        ([("P", "fast", "2", "95", "2", "WRONG")], "n/a n/a n/a n/a n/a n/a [n/a] B"),
+    ]
+    for case_rows, expected in cases:
+        got = summary(TEMPLATES, measured(case_rows))
+        check(got == expected, f"the summary of {case_rows}: expected {expected!r}, got {got!r}")
+
+# ---- A profile column's formula ---------------------------------------------------------------------
+columns = read_text('''
+[[profile_table.columns]]
+heading = "per output"
+value = "({global loads: bytes requested} - 2) / {global stores: bytes requested} * 3"
+
+[[profile_table.columns]]
+heading = "conflicts"
+value = "{shared loads: bank conflicts or 0} + {shared stores: bank conflicts or 0}"
+
+[[profile_table.columns]]
+heading = "strict"
+value = "{shared loads: wavefronts}"
+''')
+check(not isinstance(columns, str), f"the profile columns' manifest should read: {columns}")
+if not isinstance(columns, str):
+    variant = Variant(3, "tiles", "kernel")
+    variant.counters = {("global loads", "bytes requested"): 10.0, ("global stores", "bytes requested"): 4.0,
+                        ("shared stores", "bank conflicts"): 7.0}
+    per_output, conflicts, strict = columns.profile_columns
+    check(per_output.value(variant) == 6.0, f"(10 - 2) / 4 * 3 should be 6, got {per_output.value(variant)}")
+    check(conflicts.value(variant) == 7.0, f"a counter absent with `or 0` counts 0: 0 + 7, got {conflicts.value(variant)}")
+    try:
+        strict.value(variant)
+        failures.append("a counter absent without `or 0` should be refused")
+    except Refusal as refusal:
+        check("'shared loads: wavefronts'" in str(refusal), f"the refusal should name the counter: {refusal}")
+    variant.counters[("global stores", "bytes requested")] = 0.0
+    check(per_output.value(variant) is None, "a division by zero should give None, for the table to refuse")
+
+for failure in failures:
+    print(f"manifest reader: {failure}", file=sys.stderr)
+sys.exit(1 if failures else 0)
