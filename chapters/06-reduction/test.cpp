@@ -20,6 +20,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace {
@@ -261,20 +262,19 @@ TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", CHA
 // GPU only (the CPU backend does not compile them).
 TEST_CASE("every reduction sums 2^28 floats within its error bound, and small integers exactly",
           CHAPTER_TAG "[gpu][large]") {
-    const SumCase c{1 << 28};
-    INFO(c);
-    SECTION("reduce_interleaved") {
-        REQUIRE_MATCH(check_random_sum(reduce_interleaved, c, reduce_tree_depth(c.n)));
-        REQUIRE_MATCH(check_exact_sum(reduce_interleaved, c));
+    // One sweep, so that a run where every reduction fails (a skeleton) reports them in
+    // one place: the first in full, a line for each other.
+    const std::vector<SumCase> large = {SumCase{1 << 28}};
+    const std::tuple<const char*, Reduce, std::function<long long(int)>> variants[] = {
+        {"reduce_interleaved", reduce_interleaved, reduce_tree_depth},
+        {"reduce_sequential", reduce_sequential, reduce_tree_depth},
+        {"reduce_warp", reduce_warp, reduce_warp_depth}};
+    std::vector<tutorial::ShapeSweep> sweeps;
+    for (const auto& [name, reduce, depth_of] : variants) {
+        sweeps.push_back(sweep_sum_cases(std::string(name) + " of 2^28 floats", reduce, large, depth_of));
+        sweeps.push_back(sweep_sum_cases(std::string(name) + " of 2^28 small integers", reduce, large, nullptr));
     }
-    SECTION("reduce_sequential") {
-        REQUIRE_MATCH(check_random_sum(reduce_sequential, c, reduce_tree_depth(c.n)));
-        REQUIRE_MATCH(check_exact_sum(reduce_sequential, c));
-    }
-    SECTION("reduce_warp") {
-        REQUIRE_MATCH(check_random_sum(reduce_warp, c, reduce_warp_depth(c.n)));
-        REQUIRE_MATCH(check_exact_sum(reduce_warp, c));
-    }
+    REQUIRE_SWEEPS(sweeps);
 }
 #endif
 

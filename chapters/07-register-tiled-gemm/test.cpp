@@ -151,8 +151,19 @@ TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", 
 #endif
 TEST_CASE("7c and 7d are right on large shapes, full tiles and partial ones", LARGE_GEMM_TAGS) {
     const std::vector<Step> all = steps();
-    const Step step = GENERATE_COPY(from_range(std::vector<Step>(all.begin() + 2, all.end())));
-    const GemmShape shape = GENERATE(GemmShape{1536, 1536, 1536}, GemmShape{1025, 2049, 515});
-    INFO(step.name << ", shape " << shape);
-    REQUIRE_MATCH(tutorial::run_gemm_case(step.gemm, shape, step.tile));
+    std::vector<tutorial::ShapeSweep> sweeps;
+    for (auto step = all.begin() + 2; step != all.end(); ++step) {
+        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+        options.case_prefix = std::string(step->name) + ", ";
+        tutorial::ShapeSweep sweep(std::string(step->name) + " on large shapes", options);
+        for (const GemmShape& shape : {GemmShape{1536, 1536, 1536}, GemmShape{1025, 2049, 515}}) {
+            std::ostringstream label;
+            label << shape;
+            sweep.run(label.str(), {{"M", shape.M, step->tile, "", "tile"}, {"N", shape.N, step->tile, "", "tile"}, {"K", shape.K, 0, "", ""}},
+                      [&] { return tutorial::run_gemm_case(step->gemm, shape, step->tile); },
+                      tutorial::gemm_ownership(shape, step->tile, step->work, true));
+        }
+        sweeps.push_back(sweep);
+    }
+    REQUIRE_SWEEPS(sweeps);
 }

@@ -397,8 +397,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
                             "holds whatever was left there.";
                     line << "; changes from run to run (a race, or unwritten shared memory read)";
                 } else {
-                    again = "Run again on the same inputs, the output was the same (which does not rule out "
-                            "a race: the commands below look for one).";
+                    again = "Run again on the same inputs, the output was the same: no sign of a race, no proof of none.";
                 }
             } catch (const std::exception& exception) {
                 again = "Run again on the same inputs, it threw: " + first_line(exception.what(), 200);
@@ -471,7 +470,7 @@ std::string ShapeSweep::text() const {
             out << "The other failing shapes (VERBOSE=1 shows each in full):\n";
         }
         if (listed < options_.further_listed) {
-            out << "  " << shape.label << ": " << shape.line << "\n";
+            out << wrap_report_text(shape.label + ": " + shape.line, kReportWidth, "  ", "      ");
             ++listed;
         }
     }

@@ -99,7 +99,7 @@ struct SweepOptions {
     int chapter = 0;                 ///< the chapter number, for the commands a GPU failure ends with
     bool on_gpu = false;             ///< run a failing shape twice and name the diagnosing commands
     bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1 or VERBOSE=1)
-    std::size_t further_listed = 12; ///< the most one-line entries for further failing shapes
+    std::size_t further_listed = 6;  ///< the most one-line entries for further failing shapes
     /// The most shapes the sweep runs; the others are left out, unreported. 0: all. Under
     /// compute-sanitizer (TUTORIAL_SANITIZER_PASS=1, tools/sanitize.sh after-tests) it is
     /// kSanitizerShapes: the first shapes, which every chapter lists smallest first.
