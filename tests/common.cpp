@@ -534,6 +534,19 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     CHECK(contains(text, "  K=2: wrong at 2 of 16 elements (12.5%)\n"));
     CHECK(contains(text, "  ... and 2 more.\n"));
     CHECK(contains(text, "it fails only when K is not a multiple of 4"));
+    SECTION("a long label's line is wrapped at a space, within the report's width") {
+        ShapeSweep long_labels("fake_gemm", options);
+        for (int K = 1; K <= 3; ++K) {
+            long_labels.run("16-bit, n = 4097, num_bins = 12288, uniform below num_bins, starting 3 samples late, K=" +
+                                std::to_string(K),
+                            mnk(4, 4, K, 4), [&] { return fake_report(K, 9.0f); });
+        }
+        const std::string long_text = long_labels.text();
+        INFO(long_text);
+        CHECK(contains(long_text, "K=2:"));
+        std::istringstream lines(long_text);
+        for (std::string line; std::getline(lines, line);) CHECK(line.size() <= tutorial::kReportWidth);
+    }
     // Not on a GPU: no second run, no GPU commands.
     CHECK_FALSE(contains(text, "run to run"));
     CHECK_FALSE(contains(text, "sanitize"));
@@ -652,6 +665,17 @@ TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a
         CHECK(contains(text, "make chapter1 hint"));
         CHECK(std::count(text.begin(), text.end(), '\n') <= 9);
         CHECK_FALSE(contains(second, "Your code for chapter"));  // once a run: the run's last line says it again
+    }
+    SECTION("on a GPU too, no commands that look for races: nobody wrote the output") {
+        options.on_gpu = true;
+        const std::string untouched = sweep_of(16, nan, false);
+        const std::string written = sweep_of(3, 7.0f, false);  // the last shape written, wrongly
+        options.on_gpu = false;
+        INFO(untouched);
+        CHECK(contains(untouched, "In every shape, every element of C holds NaN"));
+        CHECK_FALSE(contains(untouched, "make chapter2 sanitize"));
+        INFO(written);
+        CHECK(contains(written, "make chapter2 sanitize"));  // fires when something was written
     }
     SECTION("VERBOSE shows them in full all the same") {
         const std::string text = sweep_of(16, nan, true);

@@ -462,7 +462,8 @@ std::string ShapeSweep::text() const {
         }
         failing.push_back(shape.parameters);
         if (first || options_.verbose) {
-            out << (first ? "The first failing shape" : "Failing shape") << ", " << shape.label << ":\n" << shape.full;
+            out << wrap_report_text(std::string(first ? "The first failing shape" : "Failing shape") + ", " + shape.label + ":")
+                << shape.full;
             first = false;
             continue;
         }
