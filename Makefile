@@ -123,6 +123,10 @@ ifeq ($(MAKELEVEL),0)
   ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom bench sanitize,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
+  # Say what takes long: a first build compiles what every chapter shares, once.
+  ifneq ($(and $(if $(wildcard $(COMMON_LIBRARY)),,first),$(or $(filter test run grade status test-% profile bench-binaries,$(VERBS)),$(if $(VERBS),,$(NAMED)))),)
+    $(info First build here: the shared library, the test harness$(if $(BACKEND_LIBRARY), and the CPU backend's runtime) come first, about 35 files, once (Catch2's runner, tests/harness/main.cpp, is the slowest).)
+  endif
 endif
 # ---- A chapter's programs ---------------------------------------------------------------------
 # Its folder's .cu files (from TREE), test.cpp, demo.cpp, and its other .cpp files (its CPU reference).
@@ -132,7 +136,7 @@ chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.c
 program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 # The student's objects come after the libraries, linked again after them: of what both define (an inline
 # function, a template instance) the linker keeps the first copy, never the student's (tools/tutorial/guard.py).
-$(BIN)/chapter%-tests: $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
+$(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
                        $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $$(call kernels_of,$$*)
 	$(call link,$(GEMM_LIBRARY) $(COMMON_LIBRARY))
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \

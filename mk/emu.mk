@@ -41,6 +41,4 @@ $(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(patsubst %.cu,$(BUILD)/%.o,$(wild
 .PHONY: test-emu
 test-emu: $(BUILD)/bin/emu-tests
 	@./$< $(ARGS)
-ifdef SCHEDULE
-  export EMU_SCHEDULE := $(SCHEDULE)
-endif
+$(if $(SCHEDULE),$(eval export EMU_SCHEDULE := $(SCHEDULE)))  # the thread orders (emu/include/emu/control.h)
