@@ -103,8 +103,7 @@ $(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
 $(GEMM_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard common/gemm/*.cpp)))
 # The harness is linked as objects: its Catch2 listeners register themselves.
 HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
-# What all chapters share is built without debug information (-g costs a third of a first build);
-# Catch2 2's whole runner, in main.cpp, by far the slowest compile, is no faster a runner for -O2.
+# Shared code without -g (a third of a first build); Catch2 2's runner (main.cpp), the slowest file, at -O0.
 $(BUILD)/tests/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
 $(BUILD)/tests/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
 # ---- The backend: cuda (the GPU) or emu (the CPU, mk/emu.mk) -----------------------------------
