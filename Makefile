@@ -193,8 +193,7 @@ status:
 	@$(TUTORIAL) status
 watch:
 	@if [ "$(words $(NAMED))" -gt 1 ]; then echo "Name one chapter: make chapter1 watch"; exit 1; fi
-	+@bash tools/watch.sh $(or $(NAMED),$$($(TUTORIAL) next --number)) BACKEND=$(BACKEND) \
-	  $(if $(filter 1,$(SOLUTIONS)),SOLUTIONS=1) $(if $(SEED),SEED=$(SEED))
+	@$(TUTORIAL) watch $(NAMED) $(if $(SEED),--seed $(SEED))
 hint:
 	@$(TUTORIAL) hint $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
 solution:

@@ -5,7 +5,7 @@
 # Optional: Doxygen, Graphviz, Python 3 and doxygen-awesome-css (the site's theme), for
 # `make docs`; Boost.Context, for a fast CPU backend; OpenBLAS, the CPU's best GEMM, which
 # chapter 1's benchmark compares the GPU with; NPP, whose box filter chapter 3's benchmark
-# times (reported, not installed: NVIDIA's repository has it); inotify-tools, for `make watch`; clangd,
+# times (reported, not installed: NVIDIA's repository has it); clangd,
 # for editors; PyYAML, for the Classroom workflow's check.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
@@ -56,8 +56,7 @@ have pkg-config || missing+=(pkg-config)
 have_boost_context || missing+=(libboost-context-dev)
 have_openblas || missing+=(libopenblas-dev)
 have_awesome_css || missing+=(doxygen-awesome-css)
-# For make watch (inotifywait), the editors (clangd) and make check's workflow item (PyYAML).
-have inotifywait || missing+=(inotify-tools)
+# For the editors (clangd) and make check's workflow item (PyYAML).
 have clangd || missing+=(clangd)
 python3 -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
 
@@ -113,7 +112,6 @@ if have_nvcc; then
 fi
 if have dot; then report Graphviz "$(dot -V 2>&1 | sed 's/.*version //')"; else report Graphviz "missing (docs are built without graphs): sudo apt-get install graphviz"; fi
 if have python3; then report Python "$(python3 --version 2>&1 | sed 's/Python //')"; else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
-if have inotifywait; then report watch "inotifywait (make chapterN watch re-runs the tests on each save)"; else report watch "missing: make chapterN watch looks at your file once a second instead; sudo apt-get install inotify-tools"; fi
 if have clangd; then report clangd "$(clangd --version 2>/dev/null | head -n 1 | sed 's/.*version //') (editors: .clangd and compile_commands.json)"; else report clangd "missing (only editors need it): sudo apt-get install clangd"; fi
 if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then
     report GPU "$gpu"

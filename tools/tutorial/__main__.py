@@ -11,6 +11,8 @@
   count-hints N       (make check) how many hints the chapter has
   next                the next chapter to work on, as a sentence (--after N: after chapter N)
                       or its number (--number, for make watch)
+  watch [N]           run the chapter's tests (make's BACKEND, SOLUTIONS, --seed), then again
+                      on each save of its files (make watch; tools/tutorial/watch.py)
   solution N          the reference solution, once the chapter passes (--force: before)
   reset N             the skeleton back, after a timestamped backup of your files
   grade --dir DIR N.. build each chapter and its solution, check the objects, run the tests
@@ -52,7 +54,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site, site_links, site_search, site_solutions, verbs, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_chapters, read_hints
 
 
@@ -104,6 +106,7 @@ def main() -> int:
     sub.add_argument("--number", action="store_true")
     command("solution", workflow.solution, numbers=True).add_argument("--force", action="store_true")
     command("reset", workflow.reset, numbers=True)
+    command("watch", watch.watch, numbers=True).add_argument("--seed")
     sub = command("grade", verbs.grade, numbers=True)
     sub.add_argument("--dir", required=True)
     sub.add_argument("--seed", default="default", help="the seed of the solution's run to expect")

@@ -51,11 +51,15 @@ def make(*arguments: str, log: Path | None = None) -> int:
     The verbs' recipes are not marked recursive (`+`), so that `make -n VERB` prints them
     rather than running them: the calling make's jobserver is closed to us, and the child
     make is its own, with as many jobs."""
-    flags = [f for f in os.environ.get("MAKEFLAGS", "").split(" ") if not f.startswith("--jobserver")]
-    env = {**os.environ, "MAKEFLAGS": " ".join(flags)}
     with open(log, "w") if log else contextlib.nullcontext() as out:
         return subprocess.run(["make", *arguments], stdout=out, stderr=subprocess.STDOUT if out else None,
-                              env=env).returncode
+                              env=make_environment()).returncode
+
+
+def make_environment() -> dict:
+    """Ours, without the calling make's jobserver (closed to a recipe not marked `+`)."""
+    flags = [f for f in os.environ.get("MAKEFLAGS", "").split(" ") if not f.startswith("--jobserver")]
+    return {**os.environ, "MAKEFLAGS": " ".join(flags)}
 
 
 def selected(args) -> list[Chapter]:
