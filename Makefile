@@ -179,7 +179,7 @@ endif
 TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # No chapter named: the library's and backend's tests too. Counts go to <binary>.results (for status).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
-.PHONY: test run test-common status hint solution reset grade skeletons watch classroom check setup clean help print-backend FORCE
+.PHONY: test run test-common status hint solution reset grade skeletons watch classroom check setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; \
 	  TUTORIAL_RESULTS_FILE=$$binary.results ./$$binary $(ARGS) || failed=1; done; exit $$failed
@@ -221,6 +221,7 @@ clean:  # never build/backups: what reset saved of a student's work
 	@find build -mindepth 1 -maxdepth 1 ! -name backups -exec rm -rf {} + 2>/dev/null; true
 help:
 	@python3 -m tools.tutorial help --arch '$(ARCH_DESCRIPTION)' --catch2 $(CATCH_VERSION)
+shared: $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
 print-backend:
 	@echo $(BACKEND) && echo '$(BACKEND_CHOICE)'
 FORCE:

@@ -9,7 +9,7 @@
 # for editors; PyYAML, for the Classroom workflow's check.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
-# Setup succeeds whenever everything required is present.
+# Setup succeeds whenever everything required is present and what the chapters share compiles.
 set -u
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -119,6 +119,16 @@ else
     report GPU "none found: kernels run on the CPU backend (BACKEND=emu, docs/cpu-backend.md)"
 fi
 
+# What every chapter shares is compiled here, once (about 35 files, a minute or two on two
+# cores), so that a first `make chapterN test` compiles only the chapter's own files.
+if [ "$status" -eq 0 ]; then
+    echo "setup: compiling what every chapter shares (the test harness, the library, the CPU backend), once..."
+    mkdir -p build
+    if ! make --no-print-directory shared >build/setup.log 2>&1; then
+        echo "setup: that build failed; its log is build/setup.log. Fix what it says, then run 'make setup' again."
+        exit 1
+    fi
+fi
 if [ "$status" -eq 0 ]; then
     echo "setup: ready. Next: make chapter1 test"
 else
