@@ -99,7 +99,7 @@ fi
 # receive) stops it cleanly. 300 s in all at most.
 watch_log=$logs/watch.log
 student_file=$(ls chapters/"$(tutorial chapters --fields | awk -F'\t' 'NR == 1 {print $2}')"/*.cu | head -n 1)
-WATCH_QUIET=1 timeout 300 bash tools/watch.sh 1 BACKEND="$backend" >"$watch_log" 2>&1 &
+WATCH_QUIET=1 timeout 300 python3 -m tools.tutorial --backend "$backend" watch 1 >"$watch_log" 2>&1 &
 watcher=$!
 waited=0
 until [ "$(grep -c '^== make chapter1 test' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do

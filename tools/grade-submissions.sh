@@ -47,14 +47,10 @@ chapter_goals=$(printf 'chapter%s ' $chapters)
 
 # The course once, built for the backend: every scratch copy starts from its build,
 # which holds the solutions' programs and their runs (the cases each chapter must report).
+# One make: the shared code (tested) and each solution's run (which builds its program).
 echo "Building the course's shared code and solutions once (make test-common BACKEND=$backend)..."
-build_course() {
-    make test-common BACKEND="$backend" && make $chapter_goals SOLUTIONS=1 BACKEND="$backend" || return 1
-    for n in $chapters; do
-        make "build/$backend/solutions/bin/chapter$n-tests.expected-seeddefault" SOLUTIONS=1 BACKEND="$backend" || return 1
-    done
-}
-build_course >"$out/.work/course-build.log" 2>&1 ||
+expected_runs=$(printf "build/$backend/solutions/bin/chapter%s-tests.expected-seeddefault " $chapters)
+make test-common $expected_runs SOLUTIONS=1 BACKEND="$backend" >"$out/.work/course-build.log" 2>&1 ||
     { echo "grade-submissions: the course does not build; see $out/.work/course-build.log" >&2; exit 1; }
 
 grade_one() {

@@ -5,11 +5,11 @@
 # Optional: Doxygen, Graphviz, Python 3 and doxygen-awesome-css (the site's theme), for
 # `make docs`; Boost.Context, for a fast CPU backend; OpenBLAS, the CPU's best GEMM, which
 # chapter 1's benchmark compares the GPU with; NPP, whose box filter chapter 3's benchmark
-# times (reported, not installed: NVIDIA's repository has it); inotify-tools, for `make watch`; clangd,
+# times (reported, not installed: NVIDIA's repository has it); clangd,
 # for editors; PyYAML, for the Classroom workflow's check.
 # Missing Debian/Ubuntu packages are installed with apt-get when this user may; with
 # no network (the GPU machines have none) the attempt fails fast and setup goes on.
-# Setup succeeds whenever everything required is present.
+# Setup succeeds whenever everything required is present and what the chapters share compiles.
 set -u
 
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -56,8 +56,7 @@ have pkg-config || missing+=(pkg-config)
 have_boost_context || missing+=(libboost-context-dev)
 have_openblas || missing+=(libopenblas-dev)
 have_awesome_css || missing+=(doxygen-awesome-css)
-# For make watch (inotifywait), the editors (clangd) and make check's workflow item (PyYAML).
-have inotifywait || missing+=(inotify-tools)
+# For the editors (clangd) and make check's workflow item (PyYAML).
 have clangd || missing+=(clangd)
 python3 -c 'import yaml' 2>/dev/null || missing+=(python3-yaml)
 
@@ -116,8 +115,7 @@ if have python3; then
     python_version=$(python3 --version 2>&1 | sed 's/Python //')
     if python3 -c 'import tomllib' 2>/dev/null; then report Python "$python_version"; else
         report Python "$python_version (make results, make profile-tables and make chapterN roofline read the chapters' chapter.toml: they need 3.11 or later)"; fi
-else report Python "missing (only 'make docs' needs it): sudo apt-get install python3"; fi
-if have inotifywait; then report watch "inotifywait (make chapterN watch re-runs the tests on each save)"; else report watch "missing: make chapterN watch looks at your file once a second instead; sudo apt-get install inotify-tools"; fi
+else report Python "missing (the verbs, status, hint, grade, watch..., are Python): sudo apt-get install python3"; fi
 if have clangd; then report clangd "$(clangd --version 2>/dev/null | head -n 1 | sed 's/.*version //') (editors: .clangd and compile_commands.json)"; else report clangd "missing (only editors need it): sudo apt-get install clangd"; fi
 if have nvidia-smi && gpu=$(nvidia-smi --query-gpu=name,compute_cap --format=csv,noheader 2>/dev/null | head -n 1) && [ -n "$gpu" ]; then
     report GPU "$gpu"
@@ -125,6 +123,16 @@ else
     report GPU "none found: kernels run on the CPU backend (BACKEND=emu, docs/cpu-backend.md)"
 fi
 
+# What every chapter shares is compiled here, once (about 35 files, a minute or two on two
+# cores), so that a first `make chapterN test` compiles only the chapter's own files.
+if [ "$status" -eq 0 ]; then
+    echo "setup: compiling what every chapter shares (the test harness, the library, the CPU backend), once..."
+    mkdir -p build
+    if ! make --no-print-directory shared >build/setup.log 2>&1; then
+        echo "setup: that build failed; its log is build/setup.log. Fix what it says, then run 'make setup' again."
+        exit 1
+    fi
+fi
 if [ "$status" -eq 0 ]; then
     echo "setup: ready. Next: make chapter1 test"
 else

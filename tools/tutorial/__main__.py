@@ -4,18 +4,21 @@
 
   chapters            the chapters, one per line (make help); --fields: "number folder title",
                       tab-separated, for scripts
-  status --logs DIR   a row per chapter: your files, whether it builds, its last test results
+  help                make help: the chapters and the targets (tools/tutorial/help.txt)
+  status              build each chapter, then a row per chapter: your files, whether it
+                      builds, its last test results
   hint N              the chapter's next hint (--restart: from the first)
   count-hints N       (make check) how many hints the chapter has
   next                the next chapter to work on, as a sentence (--after N: after chapter N)
                       or its number (--number, for make watch)
+  watch [N]           run the chapter's tests (make's BACKEND, SOLUTIONS, --seed), then again
+                      on each save of its files (make watch; tools/tutorial/watch.py)
   solution N          the reference solution, once the chapter passes (--force: before)
   reset N             the skeleton back, after a timestamped backup of your files
-  grade --dir DIR N.. the score table, JUnit XML and Gradescope's results.json, from the
-                      builds and test runs make left in DIR (--visibility V for Gradescope)
-  guard --student ..  (make grade) the object check of the student's compiled files
-                      (tools/tutorial/guard.py): what they define, call and run before main
-  judge --binary B .. (make grade) run a test program, keeping only what its harness reports
+  grade --dir DIR N.. build each chapter and its solution, check the objects, run the tests
+                      through the judge, then the score table, JUnit XML and Gradescope's
+                      results.json in DIR (--visibility V for Gradescope; tools/tutorial/verbs.py)
+  judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
                       and scores S)
@@ -28,13 +31,20 @@
                       table; --bench FILE: the benchmark's CSV, measured on a GPU; --output FILE)
   profile-tables N..  (make check) each lesson's profile table is what the predictions make;
                       --write: write them (make profile-tables); --dir: the predicted tables
+  rooflines N..       make chapterN roofline: profile, (on a GPU) bench, then draw each
+                      (--figures: each lesson's figure from the solutions' predictions)
+  bench N.. --args A  run the benchmarks make built, with the options A (make's ARGS)
+  profile N..         run the profilers make built (--probe: the profiler's probe), on a GPU
+                      under ncu, the prediction beside (--arch, --ncu, --measured)
+  site STEP           make docs: the Doxyfile, the site, or the report (tools/tutorial/site.py)
   probe-check CSV     (make check, on a GPU) the profiler's probe counts equal ncu's
   docs OUT            the course site's pages for Doxygen (--solutions: instructor edition)
   site-links SITE..   every link of a built site leads somewhere
   site-search SITE    the site's searches find the API's names and the lessons' text
   site-solutions      --absent/--present SITE: solution code is absent from / present in a site
 
-make runs the builds and the tests; these commands only read what they leave behind.
+make builds; the verbs of tools/tutorial/verbs.py run what it built, and call make back
+only for what one make cannot build in the same call.
 Python 3 standard library only.
 """
 
@@ -44,13 +54,24 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site_links, site_search, site_solutions, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
 def list_chapters(args) -> int:
     for chapter in args.chapters:
         print(f"{chapter.number}\t{chapter.folder}\t{chapter.title}" if args.fields else f"  chapter{chapter.number:<3} {chapter.title}")
+    return 0
+
+
+def show_help(args) -> int:
+    print("CUDA shared-memory tutorial. The chapters:")
+    list_chapters(argparse.Namespace(chapters=args.chapters, fields=False))
+    print()
+    print("Targets:")
+    print((pathlib.Path(__file__).parent / "help.txt").read_text(encoding="utf-8"), end="")
+    print()
+    print(f"Building for {args.arch}; Catch2 version {args.catch2}.")
     return 0
 
 
@@ -74,7 +95,10 @@ def main() -> int:
         return sub
 
     command("chapters", list_chapters).add_argument("--fields", action="store_true")
-    command("status", workflow.status).add_argument("--logs", required=True)
+    sub = command("help", show_help)
+    sub.add_argument("--arch", required=True)
+    sub.add_argument("--catch2", required=True)
+    command("status", verbs.status)
     command("hint", workflow.hint, numbers=True).add_argument("--restart", action="store_true")
     command("count-hints", count_hints, numbers=True)
     sub = command("next", workflow.next_chapter)
@@ -82,8 +106,11 @@ def main() -> int:
     sub.add_argument("--number", action="store_true")
     command("solution", workflow.solution, numbers=True).add_argument("--force", action="store_true")
     command("reset", workflow.reset, numbers=True)
-    sub = command("grade", grading.grade, numbers=True)
+    command("watch", watch.watch, numbers=True).add_argument("--seed")
+    sub = command("grade", verbs.grade, numbers=True)
     sub.add_argument("--dir", required=True)
+    sub.add_argument("--seed", default="default", help="the seed of the solution's run to expect")
+    sub.add_argument("--no-baseline", action="store_true", help="no allowance for the solution's objects")
     sub.add_argument("--visibility", default="visible", choices=grading.VISIBILITIES)
     sub.add_argument("--full-marks", action="store_true")
     sub = command("guard", guard.guard)
@@ -118,6 +145,22 @@ def main() -> int:
     sub.add_argument("--profile", required=True)
     sub.add_argument("--bench")
     sub.add_argument("--output", required=True)
+    sub = command("rooflines", verbs.rooflines, numbers=True)
+    sub.add_argument("--figures", action="store_true")
+    sub = command("bench", verbs.bench, numbers=True)
+    sub.add_argument("--args", default="", help="the programs' options, as one shell string (make's ARGS)")
+    sub = command("profile", verbs.profile, numbers=True)
+    sub.add_argument("--arch", required=True)
+    sub.add_argument("--ncu", default="ncu")
+    sub.add_argument("--measured")
+    sub.add_argument("--probe", action="store_true")
+    sub = command("site", site.site)
+    sub.add_argument("step", choices=["doxyfile", "build", "report"])
+    sub.add_argument("--solutions", action="store_true")
+    sub.add_argument("--strict", action="store_true")
+    sub.add_argument("--doxygen", default="doxygen")
+    sub.add_argument("--dot", default="dot")
+    sub.add_argument("--css-dir", default="/usr/share/doxygen-awesome-css")
     command("probe-check", profile_tables.probe_check).add_argument("csv")
     sub = command("docs", lambda a: docs.write_pages(a.out, a.solutions))
     sub.add_argument("out")

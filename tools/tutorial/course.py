@@ -3,8 +3,9 @@
 - The chapters come from chapters/registry, read here and nowhere else in Python.
 - A chapter is its folder chapters/NN-name/ (lesson, hints, API, the student's .cu
   files, tests, bench, demo, CPU reference) and its solution solutions/NN-name/.
-- The build puts each backend and tree in build/BACKEND/TREE/, its programs in bin/:
-  bin_dir() is the one place Python knows that (the Makefile is the other, for make).
+- The build puts each backend and tree in build/BACKEND/TREE/, its programs in bin/, and
+  each object where its source is, under build/BACKEND/: bin_dir() and Build are the one
+  place Python knows that (the Makefile is the other, for make).
 - The results that the last `make chapterN test` left beside the test binary
   (tests/harness/results_file.cpp writes them), and what they mean for progress.
 
@@ -108,6 +109,53 @@ def find(chapters: list[Chapter], numbers: list[str], verb: str) -> Chapter:
 
 def bin_dir(backend: str, tree: str) -> Path:
     return Path("build") / backend / tree / "bin"
+
+
+@dataclasses.dataclass(frozen=True)
+class Build:
+    """What make builds for one backend and tree, where the Makefile puts it: an object
+    mirrors its source under build/BACKEND/ (chapters/02-x/test.cpp -> build/emu/chapters/02-x/test.o)."""
+
+    backend: str
+    tree: str
+
+    @property
+    def root(self) -> Path:
+        return Path("build") / self.backend
+
+    @property
+    def bin(self) -> Path:
+        return bin_dir(self.backend, self.tree)
+
+    def objects_of(self, sources) -> list[Path]:
+        return [self.root / source.with_suffix(".o") for source in sources]
+
+    def kernel_sources(self, chapter: "Chapter", tree: str | None = None) -> list[Path]:
+        return sorted((Path(tree or self.tree) / chapter.folder).glob("*.cu"))
+
+    def kernels(self, chapter: "Chapter", tree: str | None = None) -> list[Path]:
+        """The objects of the student's (or, with tree="solutions", the solution's) .cu files."""
+        return self.objects_of(self.kernel_sources(chapter, tree))
+
+    def chapter_code(self, chapter: "Chapter") -> list[Path]:
+        """The chapter's own .cpp files other than its programs: its CPU reference."""
+        programs = {"test.cpp", "demo.cpp", "bench.cpp", "profile.cpp"}
+        return self.objects_of(p for p in sorted(chapter.student_dir.glob("*.cpp")) if p.name not in programs)
+
+    def program(self, chapter: "Chapter", name: str) -> Path:
+        return self.root / chapter.student_dir / f"{name}.o"
+
+    def harness(self) -> list[Path]:
+        return self.objects_of(sorted(Path("tests/harness").glob("*.cpp")))
+
+    def libraries(self) -> list[Path]:
+        return [self.root / "libgemm.a", self.root / "libcommon.a"]
+
+    def backend_parts(self) -> list[Path]:
+        """The CPU backend's runtime, linked as objects; nothing for the GPU."""
+        if self.backend != "emu":
+            return []
+        return [self.root / "emu" / p.with_suffix(".o").name for p in sorted(Path("emu/src").glob("*.cpp"))]
 
 
 BACKENDS = ("cuda", "emu")
@@ -369,7 +417,7 @@ def first_compile_error(log: str, chapter: Chapter) -> str:
 @dataclasses.dataclass
 class BuildOutcome:
     """What `make status` and `make grade` left of one chapter's build: did it succeed,
-    and its log (the Makefile's build_each writes both)."""
+    and its log (verbs.build_each writes both)."""
 
     builds: bool
     log: str

@@ -119,24 +119,31 @@ def next_step(progress: list[tuple[Progress, bool]]) -> str:
 # ---- make watch: what comes next ------------------------------------------------------------
 
 
-def next_chapter(args) -> int:
-    """The chapter to work on next: the first after --after (then from the start) whose
-    tests have not all passed on the current files. --number prints its number only
-    (make watch), else a sentence (tools/watch.sh, once a chapter passes)."""
-    chapters = list(args.chapters)
-    if args.after:
-        later = [c for c in chapters if int(c.number) > int(args.after)]
+def chapter_to_do(chapters: list[Chapter], after: str | None = None) -> Chapter | None:
+    """The first chapter after @p after (then from the start) whose tests have not all
+    passed on the current files; None when every chapter passes."""
+    if after:
+        later = [c for c in chapters if int(c.number) > int(after)]
         chapters = later + [c for c in chapters if c not in later]
     for chapter in chapters:
         p = Progress.of(chapter)
-        if args.after and chapter.number == args.after:
+        if after and chapter.number == after:
             continue
         if not (p.passed or p.passed_but_gpu_tests_skipped):
-            if args.number:
-                print(chapter.number)
-            else:
-                print(f"Next: {chapter.name} ({chapter.title}). Read {chapter.lesson}, then: make {chapter.name} watch")
-            return 0
+            return chapter
+    return None
+
+
+def next_chapter(args) -> int:
+    """The chapter to work on next (chapter_to_do). --number prints its number only, else a
+    sentence (make watch, once a chapter passes)."""
+    chapter = chapter_to_do(list(args.chapters), args.after)
+    if chapter is not None:
+        if args.number:
+            print(chapter.number)
+        else:
+            print(f"Next: {chapter.name} ({chapter.title}). Read {chapter.lesson}, then: make {chapter.name} watch")
+        return 0
     if args.number:
         print(args.chapters[-1].number)
     else:

@@ -1,0 +1,278 @@
+"""The verbs that run what make built: status, grade, bench, profile and roofline.
+
+make is the build graph: it builds a verb's programs, then calls its verb here, once. A
+verb calls make back only for what one make cannot build in the same call:
+- status and grade build each chapter on its own, so that one that does not compile
+  leaves the others alone, and its log (which the reports quote) is its own;
+- grade builds the solutions (SOLUTIONS=1, another tree) for its baseline;
+- on the GPU, profile and roofline need the CPU backend's predictions (BACKEND=emu).
+
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from . import grading, guard, judge, workflow
+from .course import Build, Chapter, Refusal
+
+# The counters, with the names Nsight Compute uses on Hopper. The core ones were checked
+# on an H200; the others (ncu's occupancy figures, the global side of cp.async (LDGSTS),
+# shared and global atomics) are asked for too, and if ncu does not know one, the core
+# ones are measured alone.
+NCU_METRICS_CORE = [
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "sm__warps_active.avg.pct_of_peak_sustained_active", "dram__bytes_read.sum",
+]
+NCU_METRICS = NCU_METRICS_CORE + [
+    "sm__maximum_warps_per_active_cycle_pct", "launch__registers_per_thread",
+    "smsp__inst_executed_op_shared_atom.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+    "launch__occupancy_limit_registers", "launch__occupancy_limit_shared_mem",
+    "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
+]
+
+
+def make(*arguments: str, log: Path | None = None) -> int:
+    """Run make, its output to @p log or to ours, with the calling make's -j and settings.
+    The verbs' recipes are not marked recursive (`+`), so that `make -n VERB` prints them
+    rather than running them: the calling make's jobserver is closed to us, and the child
+    make is its own, with as many jobs."""
+    with open(log, "w") if log else contextlib.nullcontext() as out:
+        return subprocess.run(["make", *arguments], stdout=out, stderr=subprocess.STDOUT if out else None,
+                              env=make_environment()).returncode
+
+
+def make_environment() -> dict:
+    """Ours, without the calling make's jobserver (closed to a recipe not marked `+`)."""
+    flags = [f for f in os.environ.get("MAKEFLAGS", "").split(" ") if not f.startswith("--jobserver")]
+    return {**os.environ, "MAKEFLAGS": " ".join(flags)}
+
+
+def selected(args) -> list[Chapter]:
+    return [c for c in args.chapters if c.number in args.numbers] if args.numbers else list(args.chapters)
+
+
+def names(chapters) -> str:
+    return " ".join(c.name for c in chapters)
+
+
+def build_each(chapters, backend: str, folder: Path) -> None:
+    """Build each chapter on its own; leave its log and exit status in @p folder (BuildOutcome reads them)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for chapter in chapters:
+        status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log")
+        (folder / f"{chapter.name}-build.status").write_text(f"{status}\n")
+
+
+# ---- make status, make grade ------------------------------------------------------------
+
+
+def status(args) -> int:
+    if args.tree != "chapters":
+        raise Refusal("make status shows your own chapters: run it without SOLUTIONS=1.")
+    logs = Path("build") / args.backend / "status"
+    build_each(args.chapters, args.backend, logs)
+    return workflow.status(argparse.Namespace(**{**vars(args), "logs": str(logs)}))
+
+
+def grade(args) -> int:
+    """Build each chapter, and its solution when solutions/ has it (the baseline); check the
+    student's objects (guard) and run the solution's tests (the cases to expect) before any
+    student code runs; then run the tests of each chapter whose objects passed, through the
+    judge, which keeps only what the harness reports on its channel; then score."""
+    folder, chapters = Path(args.dir), selected(args)
+    build, solutions = Build(args.backend, args.tree), Build(args.backend, "solutions")
+    shutil.rmtree(folder, ignore_errors=True)
+    build_each(chapters, args.backend, folder)
+    expected_suffix = f".expected-seed{args.seed}"
+    for chapter in chapters:
+        if chapter.solution_dir.is_dir():
+            status = make(str(solutions.bin / f"{chapter.name}-tests{expected_suffix}"), "SOLUTIONS=1",
+                          f"BACKEND={args.backend}", log=folder / f"{chapter.name}-baseline-build.log")
+            (folder / f"{chapter.name}-baseline-build.status").write_text(f"{status}\n")
+    for chapter in chapters:
+        check_objects(args, chapter, build, solutions, folder)
+        if (folder / f"{chapter.name}-baseline-build.status").is_file() and \
+                (folder / f"{chapter.name}-baseline-build.status").read_text().strip() == "0":
+            shutil.copy(solutions.bin / f"{chapter.name}-tests{expected_suffix}", folder / f"{chapter.name}-expected.results")
+    for chapter in chapters:
+        binary, results = build.bin / f"{chapter.name}-tests", folder / f"{chapter.name}.results"
+        binary.with_name(binary.name + ".results").unlink(missing_ok=True)
+        refusals = folder / f"{chapter.name}-guard.txt"
+        built = (folder / f"{chapter.name}-build.status").read_text().strip() == "0"
+        if built and refusals.is_file() and refusals.stat().st_size == 0:
+            judge.run(binary, results, folder / f"{chapter.name}-test.log", 1800, [])
+            if results.is_file():  # where make status reads the chapter's last results
+                shutil.copy(results, binary.with_name(binary.name + ".results"))
+    return grading.grade(args)
+
+
+def check_objects(args, chapter: Chapter, build: Build, solutions: Build, folder: Path) -> None:
+    """The object check, whenever the student's files compiled (each object newer than its
+    file), even if the link failed (a replaced function often fails it): its reason is the
+    better one. It reads the shared libraries from the solution's program when there is one;
+    --no-baseline leaves the solution's objects out (make check: the solutions pass on the
+    general rules alone)."""
+    sources, objects = build.kernel_sources(chapter), build.kernels(chapter)
+    if not all(o.exists() and o.stat().st_mtime_ns > s.stat().st_mtime_ns for o, s in zip(objects, sources)):
+        return
+    solution_program = solutions.bin / f"{chapter.name}-tests"
+    has_solution = solution_program.exists()
+    baseline = solutions.kernels(chapter) if has_solution and not args.no_baseline else []
+    arguments = argparse.Namespace(
+        student=objects, baseline=baseline, backend=args.backend,
+        parts=[build.program(chapter, "test"), *build.harness()],
+        callable_parts=[*build.chapter_code(chapter), *build.libraries()], backend_parts=build.backend_parts(),
+        binary=solution_program if has_solution else build.bin / f"{chapter.name}-tests",
+        out=folder / f"{chapter.name}-guard.txt")
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
+        guard.guard(arguments)
+
+
+# ---- make bench ---------------------------------------------------------------------------
+
+
+def bench(args) -> int:
+    chapters = [c for c in selected(args) if (c.student_dir / "bench.cpp").is_file()]
+    if not chapters:
+        raise Refusal(f"No benchmark for {names(selected(args))}: its folder has no bench.cpp.")
+    binary = Build(args.backend, args.tree).bin
+    failed = 0
+    for c in chapters:
+        failed |= subprocess.run([f"./{binary}/{c.name}-bench", "--chapter", c.number, "--folder", c.folder,
+                                  "--tree", args.tree, "--output-dir", "build/bench", *shlex.split(args.args)]).returncode != 0
+    return int(failed)
+
+
+# ---- make profile, make profile-probe, make roofline ------------------------------------------
+
+
+def predictor(args, program: str, ptxas: Path, *options: str) -> list[str]:
+    """The CPU backend's predicting program and its options. One order of threads is enough:
+    the counts do not depend on it."""
+    command = [program, "--arch", args.arch, "--out", str(args.out), *options]
+    if ptxas.is_file() and ptxas.stat().st_size:  # empty without nvcc
+        command += ["--ptxas", str(ptxas)]
+    return command
+
+
+def run_predictor(command: list[str], more: list[str] = ()) -> int:
+    return subprocess.run([*command, *more], env={**os.environ, "EMU_SCHEDULE": "forward"}).returncode
+
+
+def measure_and_predict(args, name: str, program: list[str], prediction: list[str]) -> int:
+    """Measure a profile program with ncu and print the prediction beside it. ncu's table goes
+    to OUT/NAME-ncu.csv; the GPU program writes what the occupancy API says to
+    OUT/NAME-occupancy-api.csv. When ncu is missing or cannot read the counters, one line says
+    so and the prediction stands beside the occupancy API alone."""
+    out = Path(args.out)
+    csv, log, api = out / f"{name}-ncu.csv", out / f"{name}-ncu.log", out / f"{name}-occupancy-api.csv"
+    api.unlink(missing_ok=True)
+    program = [*program, "--out", str(out)]
+
+    def ncu(metrics, mode) -> bool:
+        with open(log, mode) as output:
+            status = subprocess.run([args.ncu, "--csv", "--print-units", "base", "--log-file", str(csv),
+                                     "--metrics", ",".join(metrics), *program], stdout=output, stderr=subprocess.STDOUT)
+        return status.returncode == 0 and csv.is_file() and '"Metric Name"' in csv.read_text(errors="replace")
+
+    measured = []
+    if not shutil.which(args.ncu):
+        print("Nsight Compute (ncu) is not installed: showing the prediction beside the occupancy API alone.")
+        with open(log, "w") as output:
+            if subprocess.run(program, stdout=output, stderr=subprocess.STDOUT).returncode != 0:
+                print(f"{' '.join(program[:-2])} failed (log: {log})")
+    elif ncu(NCU_METRICS, "w"):
+        measured = ["--measured", str(csv)]
+    elif ncu(NCU_METRICS_CORE, "a"):
+        print(f"ncu did not take every metric asked for (see {log}); measured the core counters only.")
+        measured = ["--measured", str(csv)]
+    else:
+        first = [next((l for l in f.read_text(errors="replace").splitlines() if "ERR" in l or "rror" in l), None)
+                 for f in (log, csv) if f.is_file()]
+        reason = "\n".join(l for l in first if l is not None)[:200]
+        print(f"ncu could not read the GPU's counters ({reason}); showing the prediction alone (log: {log}).")
+    if api.is_file() and api.stat().st_size:
+        measured += ["--occupancy", str(api)]
+    return run_predictor(prediction, measured)
+
+
+def profile(args) -> int:
+    args.out = Path("build/profile") / args.tree
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.probe:
+        probe = predictor(args, "./build/emu/bin/profile-probe", Path(f"build/profile/probe-{args.arch}.ptxas.txt"))
+        if args.backend == "emu":
+            return run_predictor(probe)
+        return measure_and_predict(args, "profiler-probe", [f"./build/{args.backend}/bin/profile-probe"], probe)
+    chapters = [c for c in selected(args) if (c.student_dir / "profile.cpp").is_file()]
+    if not chapters:
+        raise Refusal(f"No profile for {names(selected(args))}: its folder has no profile.cpp.")
+    failed = 0
+    for c in chapters:
+        prediction = predictor(args, f"./build/emu/{args.tree}/bin/{c.name}-profile",
+                               args.out / f"{c.name}-{args.arch}.ptxas.txt", "--chapter", c.number)
+        if args.backend == "emu":
+            failed |= run_predictor(prediction, ["--measured", args.measured] if args.measured else []) != 0
+        else:
+            gpu_program = [f"./{Build(args.backend, args.tree).bin}/{c.name}-profile", "--chapter", c.number]
+            failed |= measure_and_predict(args, c.name, gpu_program, prediction) != 0
+    return int(failed)
+
+
+def rooflines(args) -> int:
+    """make chapterN roofline (--figures: each lesson's figure, from the solutions' predictions).
+    Intensity comes from the profile (the CPU backend's prediction, or chapterN-compared.csv
+    where ncu measured on a GPU); on a GPU, the rates from the benchmark's CSV (its bench runs
+    first when it is missing) and the roof from the device's properties."""
+    from . import roofline
+    chapters = [c for c in selected(args)
+                if (c.student_dir / "profile.cpp").is_file() and (c.student_dir / "bench.cpp").is_file()]
+    if not chapters:
+        raise Refusal(f"No roofline for {names(selected(args))}: it needs profile.cpp and bench.cpp.")
+    tree = "solutions" if args.figures else args.tree
+    solutions = f"SOLUTIONS={1 if tree == 'solutions' else ''}"
+    out = Path(f"build/roofline/{tree}")
+    log = Path("build/roofline-figures.log") if args.figures else out / "profile.log"
+    out.mkdir(parents=True, exist_ok=True)
+    measured = args.backend == "cuda" and not args.figures
+    if measured:
+        if subprocess.run(["bash", "tools/require-gpu.sh", "make roofline", args.backend]).returncode != 0:
+            return 1
+        missing = [c.name for c in chapters if not Path(f"build/bench/{c.name}-{tree}.csv").is_file()]
+        if missing and make("bench", *missing, solutions) != 0:
+            return 1
+    if not args.figures:
+        print(f"  PROFILE {names(chapters)} (CPU backend, for the intensity; log: {log})")
+    if make("BACKEND=emu", solutions, *(c.name for c in chapters), "profile", log=log) != 0:
+        print("\n".join(log.read_text(errors="replace").splitlines()[-20:]))
+        return 1
+    failed = 0
+    for c in chapters:
+        profile = Path(f"build/profile/{tree}/{c.name}-compared.csv")
+        if args.figures or not profile.is_file():
+            profile = profile.with_name(f"{c.name}-predicted.csv")
+        drawn = argparse.Namespace(
+            chapters=args.chapters, number=c.number, profile=str(profile),
+            bench=f"build/bench/{c.name}-{tree}.csv" if measured else None,
+            output=str(c.student_dir / "figures" / f"{c.folder}-roofline.svg" if args.figures else out / f"{c.name}.svg"))
+        try:
+            failed |= roofline.write(drawn) != 0
+        except (Refusal, OSError, ValueError) as error:
+            print(error, file=sys.stderr)
+            failed = 1
+    return int(failed)
