@@ -171,6 +171,9 @@ void finish_block(GridState& grid, BlockRun& b);
 /// @brief The message for the running thread of the current block, which crashed as
 /// @p crash says.
 std::string crash_message(const CrashRecovery& crash);
+/// @brief The running thread of @p b stops at a barrier of kind @p barrier (AtBarrier,
+/// AtClusterBarrier), called at @p file:@p line, until the block's scheduler releases it.
+void wait_at_barrier(BlockRun& b, Status barrier, const char* file, int line);
 /// @brief Run thread @p i of block @p b on worker @p w until it yields (a barrier, a wait,
 /// its end) or crashes; @p first: its fiber starts on @p stack. A crash marks @p b faulted.
 void run_thread_slice(Worker& w, BlockRun& b, unsigned i, bool first, Stack& stack);

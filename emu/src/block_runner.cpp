@@ -346,17 +346,20 @@ void unsupported_outside_kernel(const char* what) {
     std::abort();
 }
 
-void syncthreads(const char* file, int line) {
-    BlockRun& b = block_or_die("__syncthreads()");
+void wait_at_barrier(BlockRun& b, Status barrier, const char* file, int line) {
     check_time(file, line);
     async_checkpoint(b);
     ThreadState& me = *b.current;
-    me.status = Status::AtBarrier;
+    me.status = barrier;
     me.file = file;
     me.line = line;
     b.used_barrier = true;
     traffic::detail::note_barrier();  // the profiler counts barriers (traffic_hooks.h)
     me.fiber.suspend();
+}
+
+void syncthreads(const char* file, int line) {
+    wait_at_barrier(block_or_die("__syncthreads()"), Status::AtBarrier, file, line);
 }
 
 int syncthreads_count(int predicate, const char* file, int line) {

@@ -348,15 +348,7 @@ void cluster_sync(const char* file, int line) {
         syncthreads(file, line);
         return;
     }
-    check_time(file, line);
-    async_checkpoint(b);
-    ThreadState& me = *b.current;
-    me.status = Status::AtClusterBarrier;
-    me.file = file;
-    me.line = line;
-    b.used_barrier = true;
-    traffic::detail::note_barrier();
-    me.fiber.suspend();
+    wait_at_barrier(b, Status::AtClusterBarrier, file, line);
 }
 
 unsigned cluster_block_rank() {
