@@ -43,6 +43,34 @@ preflight() {
     fi
 }
 
+# sanitize_once SANITIZER TOOL BINARY LOG TIMEOUT [OPTION...] -- [CATCH2_ARGS...]: one run of
+# the test binary under TOOL, everything to LOG. Sets status (the exit status), seconds, summary
+# (the tool's own: "ERROR SUMMARY: 0 errors", or for racecheck "RACECHECK SUMMARY: 0 hazards
+# displayed (0 errors, 0 warnings)") and warnings (racecheck's count, else empty).
+sanitize_once() {
+    local sanitizer=$1 tool=$2 binary=$3 log=$4 limit=$5
+    shift 5
+    # --report-api-errors no: the tests provoke CUDA API errors on purpose (a refused
+    # launch, a failed allocation) and check them themselves; reported by the
+    # sanitizer, they would fail every run. Kernel errors are still all reported.
+    local options=(--tool "$tool" --error-exitcode "$SANITIZER_EXIT" --report-api-errors no)
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do options+=("$1"); shift; done
+    shift
+    local start
+    start=$(date +%s)
+    {
+        echo "\$ $sanitizer ${options[*]} $binary $*"
+        timeout --foreground "$limit" "$sanitizer" "${options[@]}" "$binary" "$@"
+    } >"$log" 2>&1
+    status=$?
+    seconds=$(($(date +%s) - start))
+    summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
+    warnings=$(sed -n 's/.*RACECHECK SUMMARY.*, \([0-9]*\) warnings.*/\1/p' "$log" | tail -n 1)
+}
+
+# True when the last sanitize_once found something: an error, or a racecheck warning.
+sanitizer_reported() { [ "$status" -eq "$SANITIZER_EXIT" ] || { [ -n "$warnings" ] && [ "$warnings" -gt 0 ]; }; }
+
 run() {
     local tool=$1 binary=$2 log=$3 label=$4
     shift 4
@@ -51,34 +79,15 @@ run() {
     mkdir -p "$(dirname "$log")"
     rm -f "$log.verdict"
 
-    # --report-api-errors no: the tests provoke CUDA API errors on purpose (a refused
-    # launch, a failed allocation) and check them themselves; reported by the
-    # sanitizer, they would fail every run. Kernel errors are still all reported.
-    local options=(--tool "$tool" --error-exitcode "$SANITIZER_EXIT" --report-api-errors no)
-    case $tool in
-        memcheck) options+=(--leak-check full) ;;  # device memory never freed counts too
-    esac
+    local options=()
+    [ "$tool" = memcheck ] && options=(--leak-check full)  # device memory never freed counts too
 
     # Tests tagged [large] (chapter 6's sums of 2^28 floats) take seconds on a GPU but
     # far longer under a sanitizer, and check nothing the smaller cases do not: leave
     # them out unless the run names its own tests.
     [ $# -eq 0 ] && set -- "~[large]"
-
-    local start status
-    start=$(date +%s)
-    {
-        echo "\$ $sanitizer ${options[*]} $binary $*"
-        timeout --foreground "${SANITIZE_TIMEOUT:-3600}" "$sanitizer" "${options[@]}" "$binary" "$@"
-    } >"$log" 2>&1
-    status=$?
-    local seconds=$(($(date +%s) - start))
-
-    # The sanitizer's own summary: "ERROR SUMMARY: 0 errors", or for racecheck
-    # "RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".
-    local summary
-    summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
-    local warnings
-    warnings=$(sed -n 's/.*RACECHECK SUMMARY.*, \([0-9]*\) warnings.*/\1/p' "$log" | tail -n 1)
+    local status seconds summary warnings
+    sanitize_once "$sanitizer" "$tool" "$binary" "$log" "${SANITIZE_TIMEOUT:-3600}" "${options[@]}" -- "$@"
 
     local verdict
     if grep -q "No CUDA device found" "$log"; then
@@ -98,7 +107,7 @@ run() {
     printf '  %-10s %-22s %-64s %5d s  %s\n' "$tool" "$label" "$verdict" "$seconds" "$log"
     # A count of errors says nothing of where they are: the first report in full (the
     # access or barrier, the kernel, its file and line) follows the verdict.
-    if [ "$status" -eq "$SANITIZER_EXIT" ] || { [ -n "$warnings" ] && [ "$warnings" -gt 0 ]; }; then
+    if sanitizer_reported; then
         first_report "$log" | sed 's/^/      /'
     fi
 }
@@ -163,19 +172,11 @@ after_tests() {
         return 0
     fi
     mkdir -p "$output"
-    local tool log status start summary warnings done_tools=()
+    local tool log status seconds summary warnings done_tools=()
     for tool in memcheck racecheck; do
         log=$output/$(basename "$binary")-after-tests-$tool.log
-        start=$(date +%s)
-        {
-            echo "\$ TUTORIAL_SANITIZER_PASS=1 $sanitizer --tool $tool --error-exitcode $SANITIZER_EXIT --report-api-errors no $binary $*"
-            TUTORIAL_SANITIZER_PASS=1 timeout --foreground "${SANITIZE_TIMEOUT:-900}" "$sanitizer" --tool "$tool" \
-                --error-exitcode "$SANITIZER_EXIT" --report-api-errors no "$binary" "$@"
-        } >"$log" 2>&1
-        status=$?
-        summary=$(grep -E '(ERROR|RACECHECK) SUMMARY' "$log" | tail -n 1 | sed 's/^=* *//')
-        warnings=$(sed -n 's/.*RACECHECK SUMMARY.*, \([0-9]*\) warnings.*/\1/p' "$log" | tail -n 1)
-        if [ "$status" -eq "$SANITIZER_EXIT" ] || { [ -n "$warnings" ] && [ "$warnings" -gt 0 ]; }; then
+        TUTORIAL_SANITIZER_PASS=1 sanitize_once "$sanitizer" "$tool" "$binary" "$log" "${SANITIZE_TIMEOUT:-900}" -- "$@"
+        if sanitizer_reported; then
             echo "The results are right, but compute-sanitizer's $tool, run on the first $SANITIZER_SHAPES shapes of each test, reports an error: ${summary:-see the log}."
             first_report "$log" | sed 's/^/  /'
             if [ "$tool" = racecheck ]; then
@@ -192,7 +193,7 @@ after_tests() {
             echo "The tests fail under compute-sanitizer's $tool (exit status $status), though they passed without it; the whole log: $log"
             return 1
         fi
-        done_tools+=("$tool clean ($(($(date +%s) - start)) s)")
+        done_tools+=("$tool clean ($seconds s)")
     done
     local joined
     joined=$(printf '%s, ' "${done_tools[@]}")
