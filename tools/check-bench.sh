@@ -1,7 +1,7 @@
 # The benchmark and sanitizer items of `make check`. Sourced by tools/check.sh, whose
 # pass and fail functions and counters it uses; runs on machines with or without a GPU.
 
-echo "benchmarks, sanitizer, results page"
+section "benchmarks, sanitizer, results page"
 bench_logs=build/check/bench
 mkdir -p "$bench_logs"
 

@@ -2,7 +2,7 @@
 # functions, counters and $backend it uses; runs only when the chosen backend is emu.
 
 if [ "$backend" = emu ]; then
-    echo "emu/ (the CPU backend)"
+    section "emu/ (the CPU backend)"
     log="$logs/emu.log"
     if make test-emu >"$log" 2>&1; then
         pass "it reports every planted bug, and passes their correct twins"

@@ -12,7 +12,7 @@
 # check passes them on its general rules alone.) FORGERIES='tests/grading/forgeries/a.cu ...'
 # grades only those (while working on one).
 
-echo "grading that a submission cannot forge"
+section "grading that a submission cannot forge"
 
 grading_root=build/check/grading
 course_copy=$grading_root/course

@@ -2,7 +2,7 @@
 # tools/check.sh, whose pass, fail and skip functions and counters it uses. They run on the
 # CPU backend whatever the chosen backend, since the prediction always comes from it.
 
-echo "the profiler (make profile)"
+section "the profiler (make profile)"
 log="$logs/profile-tests.log"
 if make test-profile BACKEND=emu >"$log" 2>&1; then
     pass "it counts requests, sectors, wavefronts and occupancy as worked out by hand"
@@ -11,15 +11,24 @@ else
 fi
 # Every chapter with a profile.cpp, on its own: `make chapterN profile` on the CPU, for the
 # reference solution (the skeleton's kernels are unfinished; their counts mean nothing).
-while IFS=$'\t' read -r number folder _; do
-    [ -f "chapters/$folder/profile.cpp" ] || continue
-    log="$logs/profile-chapter$number.log"
+profile_chapter() {
+    local number=$1 log="$logs/profile-chapter$1.log"
     if make "chapter$number" profile BACKEND=emu SOLUTIONS=1 >"$log" 2>&1 && grep -q '^Table written to' "$log"; then
         pass "make chapter$number profile predicts the traffic of its kernels on the CPU"
     else
         fail "make chapter$number profile does not print its table" "$(grep -E 'error|Error' "$log" | head -5; echo "full log: $log")"
     fi
+}
+profiled=()
+profile_programs=()
+while IFS=$'\t' read -r number folder _; do
+    [ -f "chapters/$folder/profile.cpp" ] || continue
+    profiled+=("$number")
+    profile_programs+=("build/emu/solutions/bin/chapter$number-profile")
 done < <(tutorial chapters --fields)
+# Side by side (tools/check.sh's in_parallel), after building what they share once.
+[ "$check_jobs" -gt 1 ] && make -k BACKEND=emu SOLUTIONS=1 shared "${profile_programs[@]}" >"$logs/prebuild-profiles.log" 2>&1
+in_parallel profile_chapter "${profiled[@]}"
 # The lessons quote their profile: the tables in the READMEs must be what the predictions
 # make. Registers (hence occupancy) come from nvcc, so without it the tables cannot be made.
 if ! command -v "${NVCC:-nvcc}" >/dev/null 2>&1 && ! [ -x /usr/local/cuda/bin/nvcc ]; then

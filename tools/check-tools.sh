@@ -13,7 +13,7 @@
 #   - clangd --check on every chapter's student file and solution shows no diagnostic
 #     (a named skip without clangd).
 
-echo "the instructor's and student's tools"
+section "the instructor's and student's tools"
 
 # ---- Grading -------------------------------------------------------------------------------
 for tree in skeleton solution; do

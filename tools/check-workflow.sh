@@ -7,7 +7,7 @@
 #   - a new chapter needs only its folders and one registry line
 #     (tests/workflow/new_chapter.sh copies one and runs it through every verb).
 
-echo "the learner's workflow"
+section "the learner's workflow"
 while IFS=$'\t' read -r number folder _; do
     hints=$(tutorial count-hints "$number")
     if [ "${hints:-0}" -gt 0 ]; then

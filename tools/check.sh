@@ -30,9 +30,45 @@ mkdir -p "$logs"
 passed=0
 failed=0
 skipped=0
+# Parts that do not depend on each other run side by side on a machine with many cores
+# (CHECK_JOBS at a time; 1, in order, below 8 cores): each writes its own output, printed
+# in order afterwards, and the counters are read back from its ok/FAIL/skip lines.
+cores=$(nproc 2>/dev/null || echo 2)
+check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 8 ] && echo $((cores / 2)) || echo 1)}
+case $check_jobs in '' | *[!0-9]* | 0) echo "CHECK_JOBS=$check_jobs: give a number of parts to run at once (1 or more)" >&2; exit 2 ;; esac
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
 skip() { echo "  skip  $1"; skipped=$((skipped + 1)); }
+# section TITLE: a part's heading; its time goes into the last line but one.
+section_times=()
+section_title=""
+section_start=$SECONDS
+end_section() { [ -n "$section_title" ] && section_times+=("$section_title $((SECONDS - section_start)) s"); }
+section() { end_section; section_title=$1; section_start=$SECONDS; echo "$1"; }
+# in_parallel FUNCTION ITEM...: FUNCTION ITEM for each item, check_jobs at a time. What
+# they print comes out in the items' order; their pass, fail and skip lines are counted.
+in_parallel() {
+    local function=$1 item index=0 out
+    shift
+    if [ "$check_jobs" -le 1 ]; then
+        for item in "$@"; do "$function" "$item"; done
+        return
+    fi
+    out=$(mktemp -d "$logs/parallel.XXXXXX")
+    for item in "$@"; do
+        while [ "$(jobs -rp | wc -l)" -ge "$check_jobs" ]; do wait -n; done
+        "$function" "$item" >"$out/$index" 2>&1 </dev/null &
+        index=$((index + 1))
+    done
+    wait
+    for ((index = 0; index < $#; index++)); do
+        cat "$out/$index"
+        passed=$((passed + $(grep -c '^  ok    ' "$out/$index")))
+        failed=$((failed + $(grep -c '^  FAIL  ' "$out/$index")))
+        skipped=$((skipped + $(grep -c '^  skip  ' "$out/$index")))
+    done
+    rm -rf "$out"
+}
 
 # A test run "fails" when the runner reports failed tests; a crash (a signal, or a
 # Catch2 fatal error) is a defect of its own, never a pass.
@@ -42,7 +78,7 @@ choice=$(make -s print-backend)
 backend=$(head -n 1 <<<"$choice")
 tail -n 1 <<<"$choice"
 
-echo "common/"
+section "common/"
 if make test-common >"$logs/common.log" 2>&1; then
     pass "the common library passes its tests"
 else
@@ -58,14 +94,16 @@ else
     pass "no generated file is tracked (Python bytecode, objects, build/, compile_commands.json)"
 fi
 
-echo "chapters/ and solutions/"
+section "chapters/ and solutions/"
 if report=$(tutorial skeletons 2>&1); then
     pass "every skeleton is what its solution's markers make"
 else
     fail "a skeleton is not what its solution's markers make" "$report"
 fi
 
-while IFS=$'\t' read -r number folder _; do
+# One chapter's items; ITEM is "NUMBER FOLDER".
+check_chapter() {
+    local number=${1%% *} folder=${1#* } log skeleton_files solution_files report_text lines
     echo "chapter$number ($folder)"
 
     if grep -q "TODO(chapter$number)" chapters/"$folder"/*.cu 2>/dev/null; then
@@ -122,11 +160,24 @@ while IFS=$'\t' read -r number folder _; do
             fi
         fi
     fi
+}
+chapter_items=()
+chapter_goals=()
+while IFS=$'\t' read -r number folder _; do
+    chapter_items+=("$number $folder")
+    chapter_goals+=("chapter$number")
 done < <(tutorial chapters --fields)
+if [ "$check_jobs" -gt 1 ]; then
+    # Side by side, the chapters must not build the same files at once: build both trees
+    # first, in one make each (what fails to build is reported by its chapter below).
+    make -k SOLUTIONS=1 "${chapter_goals[@]}" >"$logs/prebuild-solutions.log" 2>&1
+    make -k "${chapter_goals[@]}" >"$logs/prebuild-skeletons.log" 2>&1
+fi
+in_parallel check_chapter "${chapter_items[@]}"
 
 source tools/check-emu.sh
 
-echo "docs/ (the course site)"
+section "docs/ (the course site)"
 if ! command -v "${DOXYGEN:-doxygen}" >/dev/null 2>&1; then
     skip "the course site: Doxygen is not installed ('make setup' installs it)"
 elif ! command -v "${PYTHON:-python3}" >/dev/null 2>&1; then
@@ -172,7 +223,7 @@ source tools/check-workflow.sh
 source tools/check-tools.sh
 source tools/check-grading.sh
 
-echo "bad input"
+section "bad input"
 log=build/check/bad-input-summary.log
 if bash tests/workflow/bad_input.sh >"$log" 2>&1; then
     pass "bad input: $(tail -n 1 "$log" | sed 's/^bad input: //')"
@@ -181,6 +232,8 @@ else
 fi
 
 
+end_section
 echo
+echo "time: $(IFS=,; echo "${section_times[*]}" | sed 's/,/, /g')"
 echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
 [ "$failed" -eq 0 ]
