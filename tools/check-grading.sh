@@ -27,7 +27,8 @@ student_file=chapters/$chapter1_folder/$(basename "$(ls solutions/"$chapter1_fol
 tar --exclude=./build --exclude=./.git -cf - . | tar -C "$course_copy" -xf -
 cp "solutions/$chapter1_folder/$(basename "$student_file")" "$course_copy/$student_file"
 mkdir -p "$course_copy/build"
-tar -C build --exclude="./$backend/chapters/bin" --exclude="./$backend/compile_commands" -cf - "./$backend" | tar -C "$course_copy/build" -xf -
+tar -C build --exclude="./$backend/chapters/bin" --exclude="./$backend/compile_commands" --exclude='*.results' \
+    --exclude='*.expected-seed*' -cf - "./$backend" | tar -C "$course_copy/build" -xf -
 
 # One student per forgery: chapter 1's skeleton with the forgery added (or the forgery as
 # the whole file); one who solved it legitimately; one who submitted nothing.

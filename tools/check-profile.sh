@@ -20,15 +20,11 @@ profile_chapter() {
     fi
 }
 profiled=()
-profile_programs=()
 while IFS=$'\t' read -r number folder _; do
-    [ -f "chapters/$folder/profile.cpp" ] || continue
-    profiled+=("$number")
-    profile_programs+=("build/emu/solutions/bin/chapter$number-profile")
+    [ -f "chapters/$folder/profile.cpp" ] && profiled+=("profile_chapter $number")
 done < <(tutorial chapters --fields)
-# Side by side (tools/check.sh's in_parallel), after building what they share once.
-[ "$check_jobs" -gt 1 ] && make -k BACKEND=emu SOLUTIONS=1 shared "${profile_programs[@]}" >"$logs/prebuild-profiles.log" 2>&1
-in_parallel profile_chapter "${profiled[@]}"
+# Side by side on a many-core machine (tools/check.sh's in_parallel; it built what they share).
+in_parallel "${profiled[@]}"
 # The lessons quote their profile: the tables in the READMEs must be what the predictions
 # make. Registers (hence occupancy) come from nvcc, so without it the tables cannot be made.
 if ! command -v "${NVCC:-nvcc}" >/dev/null 2>&1 && ! [ -x /usr/local/cuda/bin/nvcc ]; then

@@ -92,41 +92,53 @@ else
 fi
 
 # ---- Watch mode ------------------------------------------------------------------------------------
-# Chapter 1's skeleton: its tests fail fast. The file is touched while the first run is
-# under way (make is still starting when the run's header line appears): that run must be
-# stopped, never reported, and a second one started. Once its report is shown, the file
-# is touched again: a third run. A TERM (as Ctrl-C, which a background job cannot
-# receive) stops it cleanly. 300 s in all at most.
-watch_log=$logs/watch.log
-student_file=$(ls chapters/"$(tutorial chapters --fields | awk -F'\t' 'NR == 1 {print $2}')"/*.cu | head -n 1)
-WATCH_QUIET=1 timeout 300 python3 -m tools.tutorial --backend "$backend" watch 1 >"$watch_log" 2>&1 &
-watcher=$!
-waited=0
-until [ "$(grep -c '^== make chapter1 test' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
-    sleep 0.1; waited=$((waited + 1))
-done
-touch "$student_file"
-reports_during_first_run=$(grep -c '^Watching ' "$watch_log")
-waited=0
-until [ "$(grep -c '^Watching ' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
-    sleep 1; waited=$((waited + 1))
-done
-sleep 1
-touch "$student_file"
-until [ "$(grep -c '^Watching ' "$watch_log")" -ge 2 ] || [ $waited -ge 280 ] || ! kill -0 $watcher 2>/dev/null; do
-    sleep 1; waited=$((waited + 1))
-done
-kill -TERM $watcher 2>/dev/null
-wait $watcher
-watch_status=$?
-runs=$(grep -c '^== make chapter1 test' "$watch_log")
-reports=$(grep -c '^Not yet: \|^chapter1 passes\.' "$watch_log")
-if [ "$reports_during_first_run" -eq 0 ] && [ "$runs" -eq 3 ] && [ "$reports" -eq 2 ] && [ $watch_status -eq 0 ] &&
+# Chapter 1's skeleton, in a scratch clone of this tree (with its build), so that the touched
+# file and what make rebuilds are never this tree's: its tests fail fast. The file is touched
+# while the first run is under way (make is still starting when the run's header line
+# appears): that run must be stopped, never reported, and a second one started. Once its
+# report is shown, the file is touched again: a third run. A TERM (as Ctrl-C, which a
+# background job cannot receive) stops it cleanly. 300 s in all at most.
+watch_log=$PWD/$logs/watch.log
+watch_outcome=$PWD/$logs/watch.outcome
+rm -f "$watch_outcome"
+(
+    root=$PWD
+    # shellcheck source=tests/workflow/steps.sh
+    source tests/workflow/steps.sh  # clone_tree_under_test, reuse_build_of (its counters stay in this subshell)
+    scratch=$(mktemp -d "${TMPDIR:-/tmp}/watch.XXXXXX")
+    trap 'rm -rf "$scratch"' EXIT
+    clone_tree_under_test "$root" >/dev/null && reuse_build_of "$root" || exit 1
+    student_file=$(ls chapters/"$(python3 -m tools.tutorial chapters --fields | awk -F'\t' 'NR == 1 {print $2}')"/*.cu | head -n 1)
+    WATCH_QUIET=1 timeout 300 python3 -m tools.tutorial --backend "$backend" watch 1 >"$watch_log" 2>&1 &
+    watcher=$!
+    waited=0
+    until [ "$(grep -c '^== make chapter1 test' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
+        sleep 0.1; waited=$((waited + 1))
+    done
+    touch "$student_file"
+    reports_during_first_run=$(grep -c '^Watching ' "$watch_log")
+    waited=0
+    until [ "$(grep -c '^Watching ' "$watch_log")" -ge 1 ] || [ $waited -ge 240 ] || ! kill -0 $watcher 2>/dev/null; do
+        sleep 1; waited=$((waited + 1))
+    done
+    sleep 1
+    touch "$student_file"
+    until [ "$(grep -c '^Watching ' "$watch_log")" -ge 2 ] || [ $waited -ge 280 ] || ! kill -0 $watcher 2>/dev/null; do
+        sleep 1; waited=$((waited + 1))
+    done
+    kill -TERM $watcher 2>/dev/null
+    wait $watcher
+    echo "$reports_during_first_run $?" >"$watch_outcome"
+)
+read -r reports_during_first_run watch_status <"$watch_outcome" 2>/dev/null || { reports_during_first_run=-; watch_status="none (the scratch clone failed)"; }
+runs=$(grep -c '^== make chapter1 test' "$watch_log" 2>/dev/null)
+reports=$(grep -c '^Not yet: \|^chapter1 passes\.' "$watch_log" 2>/dev/null)
+if [ "$reports_during_first_run" = 0 ] && [ "$runs" -eq 3 ] && [ "$reports" -eq 2 ] && [ "$watch_status" = 0 ] &&
     grep -q '^(a file was saved during the last run' "$watch_log" && grep -q '^Stopped watching chapter1\.' "$watch_log"; then
     pass "make chapter1 watch: a save during a run stopped it unreported and ran the tests again; a save after a report ran them again; stopped cleanly"
 else
     fail "make chapter1 watch: expected 3 runs (the first stopped by a save), 2 reports and a clean stop; got $runs runs, $reports reports, exit status $watch_status" \
-        "$(tail -n 15 "$watch_log")"
+        "$(tail -n 15 "$watch_log" 2>/dev/null)"
 fi
 
 # ---- Editor support ------------------------------------------------------------------------------------

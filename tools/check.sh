@@ -39,35 +39,49 @@ case $check_jobs in '' | *[!0-9]* | 0) echo "CHECK_JOBS=$check_jobs: give a numb
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
 skip() { echo "  skip  $1"; skipped=$((skipped + 1)); }
-# section TITLE: a part's heading; its time goes into the last line but one.
-section_times=()
-section_title=""
-section_start=$SECONDS
-end_section() { [ -n "$section_title" ] && section_times+=("$section_title $((SECONDS - section_start)) s"); }
-section() { end_section; section_title=$1; section_start=$SECONDS; echo "$1"; }
-# in_parallel FUNCTION ITEM...: FUNCTION ITEM for each item, check_jobs at a time. What
-# they print comes out in the items' order; their pass, fail and skip lines are counted.
+section() { echo "$1"; }
+# in_parallel COMMAND...: each COMMAND (a function of this script and its arguments, or
+# "source FILE"), check_jobs at a time, started in the order given. Each one's output comes
+# out whole, in that order, as soon as it and those before it are done; their pass, fail and
+# skip lines are counted, and their times go into part_times (the last line but one).
+part_times=()
+part_label() {
+    case $1 in
+        check_chapter* | profile_chapter*) echo "${1#* }" | awk '{print "chapter" $1}' ;;
+        source*) basename "${1#source }" .sh ;;
+        *) echo "${1%% *}" ;;
+    esac
+}
 in_parallel() {
-    local function=$1 item index=0 out
-    shift
-    if [ "$check_jobs" -le 1 ]; then
-        for item in "$@"; do "$function" "$item"; done
-        return
-    fi
+    local command index=0 shown=0 out started
     out=$(mktemp -d "$logs/parallel.XXXXXX")
-    for item in "$@"; do
+    for command in "$@"; do
+        if [ "$check_jobs" -le 1 ]; then
+            started=$SECONDS
+            eval "$command"
+            part_times+=("$(part_label "$command") $((SECONDS - started)) s")
+            continue
+        fi
         while [ "$(jobs -rp | wc -l)" -ge "$check_jobs" ]; do wait -n; done
-        "$function" "$item" >"$out/$index" 2>&1 </dev/null &
+        { started=$SECONDS; eval "$command" >"$out/$index" 2>&1 </dev/null; echo $((SECONDS - started)) >"$out/$index.seconds"; } &
         index=$((index + 1))
+        show_finished "$@"
     done
+    while [ "$shown" -lt "$index" ]; do sleep 1; show_finished "$@"; done
     wait
-    for ((index = 0; index < $#; index++)); do
-        cat "$out/$index"
-        passed=$((passed + $(grep -c '^  ok    ' "$out/$index")))
-        failed=$((failed + $(grep -c '^  FAIL  ' "$out/$index")))
-        skipped=$((skipped + $(grep -c '^  skip  ' "$out/$index")))
-    done
     rm -rf "$out"
+}
+# Prints the finished outputs of in_parallel that no unfinished one precedes.
+show_finished() {
+    local commands=("$@")
+    while [ "$shown" -lt "$index" ] && [ -f "$out/$shown.seconds" ]; do
+        cat "$out/$shown"
+        passed=$((passed + $(grep -c '^  ok    ' "$out/$shown")))
+        failed=$((failed + $(grep -c '^  FAIL  ' "$out/$shown")))
+        skipped=$((skipped + $(grep -c '^  skip  ' "$out/$shown")))
+        part_times+=("$(part_label "${commands[$shown]}") $(cat "$out/$shown.seconds") s")
+        shown=$((shown + 1))
+    done
 }
 
 # A test run "fails" when the runner reports failed tests; a crash (a signal, or a
@@ -101,9 +115,9 @@ else
     fail "a skeleton is not what its solution's markers make" "$report"
 fi
 
-# One chapter's items; ITEM is "NUMBER FOLDER".
-check_chapter() {
-    local number=${1%% *} folder=${1#* } log skeleton_files solution_files report_text lines
+# One chapter's items.
+check_chapter() {  # NUMBER FOLDER
+    local number=$1 folder=$2 log skeleton_files solution_files report_text lines
     echo "chapter$number ($folder)"
 
     if grep -q "TODO(chapter$number)" chapters/"$folder"/*.cu 2>/dev/null; then
@@ -161,79 +175,95 @@ check_chapter() {
         fi
     fi
 }
-chapter_items=()
+part_docs() {
+    local edition log options site report mode good bad
+    section "docs/ (the course site)"
+    if ! command -v "${DOXYGEN:-doxygen}" >/dev/null 2>&1; then
+        skip "the course site: Doxygen is not installed ('make setup' installs it)"
+    elif ! command -v "${PYTHON:-python3}" >/dev/null 2>&1; then
+        skip "the course site: Python 3 is not installed ('make setup' installs it)"
+    else
+        for edition in student instructor; do
+            log="$logs/docs-$edition.log"
+            if [ "$edition" = student ]; then options=(); site=build/docs/html; else options=(SOLUTIONS=1); site=build/docs-instructor/html; fi
+            if make docs DOCS_STRICT=1 "${options[@]}" >"$log" 2>&1; then
+                pass "the $edition edition builds without a Doxygen warning"
+            else
+                fail "the $edition edition does not build cleanly" "$(grep -m8 -E 'warning|error|make docs' "$log"; echo "full log: $log")"
+                continue
+            fi
+            if report=$(tutorial site-links "$site" 2>&1); then
+                pass "every link of the $edition edition leads somewhere"
+            else
+                fail "the $edition edition has broken links" "$report"
+            fi
+            # Both searches: Doxygen's for the API's names, the lesson search for the lessons' text
+            # (run in headless Chromium when it is installed; the report names what it skipped).
+            if report=$(tutorial site-search "$site" 2>&1); then
+                pass "the $edition edition's searches find the API and the lessons' text${report:+ ($report)}"
+            else
+                fail "the $edition edition's searches miss something" "$report"
+            fi
+            if [ "$edition" = student ]; then
+                mode=--absent; good="has no line of solution code"; bad="contains solution code"
+            else
+                mode=--present; good="shows every line of solution code"; bad="is missing solution code"
+            fi
+            if report=$(tutorial site-solutions "$mode" "$site" 2>&1); then
+                pass "the $edition edition $good"
+            else
+                fail "the $edition edition $bad" "$report"
+            fi
+        done
+    fi
+}
+
+part_bad_input() {
+    local log=build/check/bad-input-summary.log
+    section "bad input"
+    if bash tests/workflow/bad_input.sh >"$log" 2>&1; then
+        pass "bad input: $(tail -n 1 "$log" | sed 's/^bad input: //')"
+    else
+        fail "bad input is not refused as it should be" "$(grep -A8 'FAIL' "$log" | head -30; echo "full log: $log")"
+    fi
+}
+
+source tools/check-workflow.sh  # its parts: workflow_hints, workflow_learner, workflow_planted, workflow_new_chapter
+
+parts=()
 chapter_goals=()
+profile_programs=()
 while IFS=$'\t' read -r number folder _; do
-    chapter_items+=("$number $folder")
+    parts+=("check_chapter $number $folder")
     chapter_goals+=("chapter$number")
+    [ -f "chapters/$folder/profile.cpp" ] && profile_programs+=("build/emu/solutions/bin/chapter$number-profile")
 done < <(tutorial chapters --fields)
+parts+=("source tools/check-emu.sh" part_docs "source tools/check-profile.sh" "source tools/check-bench.sh"
+        workflow_hints workflow_learner workflow_planted workflow_new_chapter
+        "source tools/check-tools.sh" "source tools/check-grading.sh" part_bad_input)
 if [ "$check_jobs" -gt 1 ]; then
-    # Side by side, the chapters must not build the same files at once: build both trees
-    # first, in one make each (what fails to build is reported by its chapter below).
-    make -k SOLUTIONS=1 "${chapter_goals[@]}" >"$logs/prebuild-solutions.log" 2>&1
-    make -k "${chapter_goals[@]}" >"$logs/prebuild-skeletons.log" 2>&1
+    # Side by side, no two parts may build the same file at once: what they share is built
+    # first, one make at a time (what fails to build is reported by its part). The scratch
+    # clones copy this build, and the longest parts start first.
+    check_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+    check_arch=sm_${check_arch:-90}
+    echo "building what the parts share (logs: $logs/prebuild-*.log)"
+    {
+        make -k SOLUTIONS=1 "${chapter_goals[@]}"
+        make -k "${chapter_goals[@]}"
+        make -k BACKEND=emu SOLUTIONS=1 shared build/emu/bin/profile-tests build/emu/bin/profile-probe "${profile_programs[@]}"
+        [ "$backend" = emu ] && make -k build/emu/bin/emu-tests
+        make -k BACKEND=cuda ARCH="$check_arch" SOLUTIONS=1 bench-binaries build/cuda/bin/benchmark-tests
+        make -k BACKEND=cuda ARCH="$check_arch" SOLUTIONS=0 bench-binaries
+    } >"$logs/prebuild.log" 2>&1
+    parts=(workflow_learner "source tools/check-grading.sh" "source tools/check-tools.sh" workflow_new_chapter
+           workflow_planted "source tools/check-profile.sh" "${parts[@]:0:${#chapter_goals[@]}}" part_docs
+           "source tools/check-emu.sh" "source tools/check-bench.sh" workflow_hints part_bad_input)
+    echo "running ${#parts[@]} parts, $check_jobs at a time (CHECK_JOBS); each part's lines appear once it and the parts above it are done"
 fi
-in_parallel check_chapter "${chapter_items[@]}"
+in_parallel "${parts[@]}"
 
-source tools/check-emu.sh
-
-section "docs/ (the course site)"
-if ! command -v "${DOXYGEN:-doxygen}" >/dev/null 2>&1; then
-    skip "the course site: Doxygen is not installed ('make setup' installs it)"
-elif ! command -v "${PYTHON:-python3}" >/dev/null 2>&1; then
-    skip "the course site: Python 3 is not installed ('make setup' installs it)"
-else
-    for edition in student instructor; do
-        log="$logs/docs-$edition.log"
-        if [ "$edition" = student ]; then options=(); site=build/docs/html; else options=(SOLUTIONS=1); site=build/docs-instructor/html; fi
-        if make docs DOCS_STRICT=1 "${options[@]}" >"$log" 2>&1; then
-            pass "the $edition edition builds without a Doxygen warning"
-        else
-            fail "the $edition edition does not build cleanly" "$(grep -m8 -E 'warning|error|make docs' "$log"; echo "full log: $log")"
-            continue
-        fi
-        if report=$(tutorial site-links "$site" 2>&1); then
-            pass "every link of the $edition edition leads somewhere"
-        else
-            fail "the $edition edition has broken links" "$report"
-        fi
-        # Both searches: Doxygen's for the API's names, the lesson search for the lessons' text
-        # (run in headless Chromium when it is installed; the report names what it skipped).
-        if report=$(tutorial site-search "$site" 2>&1); then
-            pass "the $edition edition's searches find the API and the lessons' text${report:+ ($report)}"
-        else
-            fail "the $edition edition's searches miss something" "$report"
-        fi
-        if [ "$edition" = student ]; then
-            mode=--absent; good="has no line of solution code"; bad="contains solution code"
-        else
-            mode=--present; good="shows every line of solution code"; bad="is missing solution code"
-        fi
-        if report=$(tutorial site-solutions "$mode" "$site" 2>&1); then
-            pass "the $edition edition $good"
-        else
-            fail "the $edition edition $bad" "$report"
-        fi
-    done
-fi
-
-source tools/check-profile.sh
-source tools/check-bench.sh
-source tools/check-workflow.sh
-source tools/check-tools.sh
-source tools/check-grading.sh
-
-section "bad input"
-log=build/check/bad-input-summary.log
-if bash tests/workflow/bad_input.sh >"$log" 2>&1; then
-    pass "bad input: $(tail -n 1 "$log" | sed 's/^bad input: //')"
-else
-    fail "bad input is not refused as it should be" "$(grep -A8 'FAIL' "$log" | head -30; echo "full log: $log")"
-fi
-
-
-end_section
 echo
-echo "time: $(IFS=,; echo "${section_times[*]}" | sed 's/,/, /g')"
+echo "time: $(IFS=,; echo "${part_times[*]}" | sed 's/,/, /g')"
 echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
 [ "$failed" -eq 0 ]

@@ -57,46 +57,56 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 
 // 9b: each block counts its share of the samples into a histogram of its own, in shared
 // memory, with shared-memory atomics (fast, and contended only within the block); at the
-// end it adds each of its counts to the global bins with one atomicAdd. The samples come
-// 16 bytes at a time, by a grid-stride loop: after the first `head` samples (before the
-// first 16-byte boundary), taken one by one, the grid's threads take the aligned uint4s
-// in turn, then the last few samples one by one again.
+// end it adds each of its counts to the global bins with one atomicAdd. The block keeps
+// `replicas` copies of its histogram, interleaved: bin b of copy c is block_bins[b *
+// replicas + c], and thread t counts into copy t % replicas. With 32 copies the 32 lanes
+// of a warp count into 32 different words in 32 different banks, whatever their samples:
+// no two lanes contend for a word, and no bank conflict serialises the atomics (chapter 5).
+// The samples come 16 bytes at a time, by a grid-stride loop: after the first `head`
+// samples (before the first 16-byte boundary), taken one by one, the grid's threads take
+// the aligned uint4s in turn, two per round so that two loads are in flight, then the last
+// few samples one by one again.
 template <class Sample>
 __global__ void histogram_shared_kernel(const Sample* input, long long n, long long head, unsigned int* bins,
-                                        int num_bins) {
-    // num_bins counts: the host sizes the launch's dynamic shared memory to them.
+                                        int num_bins, int replicas) {
+    // num_bins * replicas counts: the host sizes the launch's dynamic shared memory to them
+    // (histogram_shared_replicas(num_bins) copies, a power of two up to 32).
     extern __shared__ unsigned int block_bins[];
 
-    // BEGIN SOLUTION: the private histogram starts at zero: shared memory holds whatever
-    //   the block before left there. Threads threadIdx.x, + blockDim.x, ... below num_bins
-    //   zero block_bins; then a barrier, so that no thread counts into a bin another
-    //   thread has yet to zero.
-    for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
+    // BEGIN SOLUTION: the private histograms start at zero: shared memory holds whatever
+    //   the block before left there. Threads threadIdx.x, + blockDim.x, ... below
+    //   num_bins * replicas zero block_bins; then a barrier, so that no thread counts into
+    //   a bin another thread has yet to zero.
+    for (int b = threadIdx.x; b < num_bins * replicas; b += blockDim.x) {
         block_bins[b] = 0;
     }
-    // Every bin is zero before any thread counts into it.
+    // Every bin of every copy is zero before any thread counts into it.
     __syncthreads();
     // END SOLUTION
 
     // BEGIN SOLUTION: count one sample: a lambda, auto count = [&](unsigned int value)
-    //   { ... }, that adds 1 to block_bins[value] when value < num_bins. Several threads
-    //   of the block may meet on one bin: atomicAdd, which works on shared memory too.
+    //   { ... }, that adds 1 to bin `value` of this thread's copy, block_bins[value *
+    //   replicas + threadIdx.x % replicas], when value < num_bins. Threads of other warps
+    //   count into the same copy: atomicAdd, which works on shared memory too.
     //| [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
+    const unsigned int copy = threadIdx.x % static_cast<unsigned int>(replicas);
     auto count = [&](unsigned int value) {
         if (value < static_cast<unsigned int>(num_bins)) {
-            atomicAdd(&block_bins[value], 1u);
+            atomicAdd(&block_bins[value * static_cast<unsigned int>(replicas) + copy], 1u);
         }
     };
     // END SOLUTION
 
     // BEGIN SOLUTION: the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
     //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
-    //   samples come in each uint4. The head: thread < head
-    //   counts input[thread]. The middle: vectors = (n - head) / per_vector uint4s start at
-    //   aligned = reinterpret_cast<const uint4*>(input + head); for v = thread,
-    //   thread + threads, ... below vectors, for_each_sample_of<Sample>(aligned[v], count).
-    //   The tail: tail = head + vectors * per_vector; thread < n - tail counts
-    //   input[tail + thread]. Then a barrier: the merge reads every bin.
+    //   samples come in each uint4. The head: thread < head counts input[thread]. The
+    //   middle: vectors = (n - head) / per_vector uint4s start at aligned =
+    //   reinterpret_cast<const uint4*>(input + head); for v = thread, thread + 2 * threads,
+    //   ... below vectors, load aligned[v] and, when v + threads < vectors, aligned[v +
+    //   threads], both before counting either (two loads in flight), then
+    //   for_each_sample_of<Sample>(vector, count) for each. The tail: tail = head + vectors
+    //   * per_vector; thread < n - tail counts input[tail + thread]. Then a barrier: the
+    //   merge reads every bin.
     constexpr int per_vector = 16 / sizeof(Sample);  // samples per uint4
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
@@ -106,8 +116,16 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     const long long vectors = (n - head) / per_vector;
     // The host chose head so that input + head is 16-byte aligned, as uint4 loads must be.
     const auto aligned = reinterpret_cast<const uint4*>(input + head);
-    for (long long v = thread; v < vectors; v += threads) {
-        for_each_sample_of<Sample>(aligned[v], count);
+    for (long long v = thread; v < vectors; v += 2 * threads) {
+        // Both loads are issued before either vector is counted: while the atomics of the
+        // first run, the second is on its way.
+        const bool second = v + threads < vectors;
+        const uint4 first_vector = aligned[v];
+        const uint4 second_vector = second ? aligned[v + threads] : uint4{};
+        for_each_sample_of<Sample>(first_vector, count);
+        if (second) {
+            for_each_sample_of<Sample>(second_vector, count);
+        }
     }
     const long long tail = head + vectors * per_vector;
     if (thread < n - tail) {
@@ -118,10 +136,15 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     // END SOLUTION
 
     // BEGIN SOLUTION: the merge: threads threadIdx.x, + blockDim.x, ... below num_bins
-    //   add their block_bins[b] to bins[b] with atomicAdd (other blocks add to the same
-    //   bins), skipping the zeros, which would add nothing.
+    //   add up bin b of every copy, block_bins[b * replicas + c] for c below replicas, and
+    //   add the sum to bins[b] with atomicAdd (other blocks add to the same bins), skipping
+    //   zeros, which would add nothing. (Starting each thread's c at b % replicas spreads
+    //   the warp's reads over the banks.)
     for (int b = threadIdx.x; b < num_bins; b += blockDim.x) {
-        const unsigned int count_b = block_bins[b];
+        unsigned int count_b = 0;
+        for (int c = 0; c < replicas; ++c) {
+            count_b += block_bins[b * replicas + (b + c) % replicas];
+        }
         if (count_b != 0) {
             atomicAdd(&bins[b], count_b);
         }
@@ -246,9 +269,10 @@ void launch_shared(const char* function, const Sample* input, std::size_t n, uns
         return;
     }
     const int blocks = histogram_shared_blocks(n, static_cast<int>(sizeof(Sample)));
-    const std::size_t shared_bytes = sizeof(unsigned int) * static_cast<std::size_t>(num_bins);
+    const int replicas = histogram_shared_replicas(num_bins);
+    const std::size_t shared_bytes = sizeof(unsigned int) * static_cast<std::size_t>(num_bins) * replicas;
     histogram_shared_kernel<Sample><<<blocks, kHistogramBlock, shared_bytes>>>(
-        input, static_cast<long long>(n), unaligned_head(input, n), bins, num_bins);
+        input, static_cast<long long>(n), unaligned_head(input, n), bins, num_bins, replicas);
     CUDA_CHECK_KERNEL("histogram_shared_kernel");
 }
 
@@ -258,6 +282,14 @@ int histogram_shared_blocks(std::size_t n, int sample_bytes) {
     const long long per_block = 16LL * kHistogramBlock / sample_bytes;  // one uint4 per thread
     const long long blocks = (static_cast<long long>(n) + per_block - 1) / per_block;
     return static_cast<int>(blocks < 1 ? 1 : blocks < kHistogramMaxBlocks ? blocks : kHistogramMaxBlocks);
+}
+
+int histogram_shared_replicas(int num_bins) {
+    int replicas = 1;
+    while (replicas < kHistogramMaxReplicas && num_bins * replicas * 2 <= kSharedMaxBins) {
+        replicas *= 2;
+    }
+    return replicas;
 }
 
 int histogram_cluster_clusters(std::size_t n) {
