@@ -47,6 +47,6 @@ workflow_planted() {
         "a mistake planted in chapter 7 passes its tests, or fails for another reason"
 }
 workflow_new_chapter() {
-    workflow_script "new chapter" tests/workflow/new_chapter.sh new-chapter \
+    workflow_script "a new chapter" tests/workflow/new_chapter.sh new-chapter \
         "a new chapter" "a copied chapter does not work in every verb"
 }

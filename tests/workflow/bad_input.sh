@@ -70,8 +70,9 @@ git ls-files -z --cached --others --exclude-standard |
 run "make check's workflow items, outside a git clone" bash -c "cd '$scratch' && GIT_CEILING_DIRECTORIES='$scratch/..' bash -c '
     passed=0; failed=0; skipped=0; logs=build/check; mkdir -p \$logs
     pass() { echo \"  ok    \$1\"; }; fail() { echo \"  FAIL  \$1\"; }; skip() { echo \"  skip  \$1\"; }
-    tutorial() { python3 -m tools.tutorial \"\$@\"; }
-    source tools/check-workflow.sh'"
+    tutorial() { python3 -m tools.tutorial \"\$@\"; }; section() { echo \"\$1\"; }
+    source tools/check-workflow.sh
+    workflow_hints; workflow_learner; workflow_planted; workflow_new_chapter'"
 expect "^  skip  a learner's session: .*not a git clone" "the learner's session is skipped, and says why"
 expect "^  skip  a new chapter: .*not a git clone" "so is the new-chapter test"
 expect "^  ok    chapter1 has [0-9]+ hints" "the items that do not need git still run"
