@@ -66,6 +66,8 @@ def read_profile(path):
             if not launches or key in launches[-1]:
                 launches.append({})
             value = row["measured"] if key == ("global loads", "DRAM bytes read") and row.get("measured") else row["predicted"]
+            if not value:  # a counter only the GPU measures (achieved occupancy): nothing predicted
+                continue
             launches[-1][key] = float(value)
     variants = {}
     for name, launches in counters.items():
