@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
                                        {}};
     chapter.variants.push_back({"global atomics, one per byte", "histogram_global_kernel<unsigned char>", 0,
                                 [&] { histogram_global(bytes.data(), n8, bins.data(), 256); }});
-    chapter.variants.push_back({"private histogram in shared memory, uint4 loads, merged", "histogram_shared_kernel<unsigned char>", 0,
+    chapter.variants.push_back({"private histogram in shared memory, uint4 loads, merged", "histogram_shared_kernel<unsigned char, true>", 0,
                                 [&] { histogram_shared(bytes.data(), n8, bins.data(), 256); }});
     if (cluster_launch_supported()) {
         chapter.variants.push_back({"2^16 bins over a cluster's distributed shared memory", "histogram_cluster_kernel", 0,
