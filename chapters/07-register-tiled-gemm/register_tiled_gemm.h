@@ -44,6 +44,17 @@ constexpr int kWarptile_BM = 128;  ///< rows of C per block
 constexpr int kWarptile_BN = 128;  ///< columns of C per block
 ///@}
 
+/// @brief 7d's small tiling: 64 × 64 tiles of C, 32 deep along K, for a block of 128
+/// threads (4 warps of 32 × 32). On a problem whose 128 × 128 tiles are fewer than the GPU's
+/// SMs (1024 × 1024 on an H100: 64 tiles for 132 SMs), the large tiling leaves SMs idle.
+constexpr int kWarptileSmall = 64;
+
+/// @brief The two tilings 7d's one kernel template is launched with.
+enum class WarptileTiling {
+    large,  ///< kWarptile_BM × kWarptile_BN tiles, 8 warps of 64 × 32, 16 deep
+    small,  ///< kWarptileSmall × kWarptileSmall tiles, 4 warps of 32 × 32, 32 deep
+};
+
 /// @brief 7a: C = A·B, each thread computing kTile1D_TM elements of one column of C.
 /// @param A device pointer to M×K
 /// @param B device pointer to K×N
@@ -69,5 +80,17 @@ void register_tiled_gemm_vectorized(const float* A, const float* B, float* C, in
 /// block's tile together. The kernel can also double-buffer (load the next tiles into
 /// registers while the current ones are multiplied); the tiling this function uses does
 /// not, because on an H100 it measured faster without (see the lesson).
+/// It launches the tiling warptile_tiling_for(M, N) chooses.
 /// Same arguments, result and errors as register_tiled_gemm_1d().
 void register_tiled_gemm_warptiled(const float* A, const float* B, float* C, int M, int N, int K);
+
+/// @brief The tiling register_tiled_gemm_warptiled() launches for an M × N output: small
+/// when the large tiles would be fewer than the GPU's SMs (cudaDevAttrMultiProcessorCount),
+/// large otherwise.
+WarptileTiling warptile_tiling_for(int M, int N);
+
+/// @brief 7d with the given @p tiling (the tests run each one).
+/// Same arguments, result and errors as register_tiled_gemm_1d(); std::invalid_argument
+/// naming @p tiling when it is neither tiling.
+void register_tiled_gemm_warptiled_with(WarptileTiling tiling, const float* A, const float* B, float* C, int M, int N,
+                                        int K);

@@ -25,7 +25,8 @@ using tutorial::GemmShape;
 namespace {
 
 struct Step {
-    const char* name;                  // the function's name, as the messages give it
+    std::string name;                  // what the reports call it
+    const char* function;              // the function's name, as its error messages give it
     tutorial::GemmFunction gemm;       // the entry point
     int tile;                          // its block tile, for the error map
     bool vectorized;                   // loads four floats at a time where it can
@@ -33,13 +34,24 @@ struct Step {
 };
 
 std::vector<Step> steps() {
+    // 7d's kernel is tried at each of its two tilings, whichever the launcher would choose
+    // for the shape (the test shapes are too small for its large one on a GPU).
+    const auto warptiled_with = [](WarptileTiling tiling) {
+        return tutorial::GemmFunction([tiling](const float* A, const float* B, float* C, int M, int N, int K) {
+            register_tiled_gemm_warptiled_with(tiling, A, B, C, M, N, K);
+        });
+    };
     return {
-        {"register_tiled_gemm_1d", register_tiled_gemm_1d, kTile1D_BM, false, tutorial::ThreadWork::column_per_thread},
-        {"register_tiled_gemm_2d", register_tiled_gemm_2d, kTile2D_BM, false, tutorial::ThreadWork::tile_per_thread},
-        {"register_tiled_gemm_vectorized", register_tiled_gemm_vectorized, kTile2D_BM, true,
+        {"register_tiled_gemm_1d", "register_tiled_gemm_1d", register_tiled_gemm_1d, kTile1D_BM, false,
+         tutorial::ThreadWork::column_per_thread},
+        {"register_tiled_gemm_2d", "register_tiled_gemm_2d", register_tiled_gemm_2d, kTile2D_BM, false,
          tutorial::ThreadWork::tile_per_thread},
-        {"register_tiled_gemm_warptiled", register_tiled_gemm_warptiled, kWarptile_BM, true,
-         tutorial::ThreadWork::warp_tile_per_warp},
+        {"register_tiled_gemm_vectorized", "register_tiled_gemm_vectorized", register_tiled_gemm_vectorized, kTile2D_BM,
+         true, tutorial::ThreadWork::tile_per_thread},
+        {"register_tiled_gemm_warptiled, large tiling", "register_tiled_gemm_warptiled_with",
+         warptiled_with(WarptileTiling::large), kWarptile_BM, true, tutorial::ThreadWork::warp_tile_per_warp},
+        {"register_tiled_gemm_warptiled, small tiling", "register_tiled_gemm_warptiled_with",
+         warptiled_with(WarptileTiling::small), kWarptileSmall, true, tutorial::ThreadWork::warp_tile_per_warp},
     };
 }
 
@@ -137,7 +149,25 @@ TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPT
 TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
     const Step step = GENERATE(from_range(steps()));
     INFO(step.name);
-    tutorial::check_gemm_rejects_bad_arguments(step.gemm, step.name);
+    tutorial::check_gemm_rejects_bad_arguments(step.gemm, step.function);
+}
+
+TEST_CASE("7d's launcher rejects bad arguments and takes the small tiling only where the large one leaves SMs idle",
+          CHAPTER_TAG) {
+    tutorial::check_gemm_rejects_bad_arguments(register_tiled_gemm_warptiled, "register_tiled_gemm_warptiled");
+    int device = 0, sms = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+    INFO("the device has " << sms << " SMs");
+    // sms large tiles, one row of them: every SM gets a block; one tile fewer: one SM idles.
+    CHECK(warptile_tiling_for(kWarptile_BM, sms * kWarptile_BN) == WarptileTiling::large);
+    CHECK(warptile_tiling_for(kWarptile_BM, sms * kWarptile_BN - kWarptile_BN) == WarptileTiling::small);
+    CHECK(warptile_tiling_for(1, 1) == WarptileTiling::small);
+    CHECK(warptile_tiling_for(sms * kWarptile_BM, kWarptile_BN + 1) == WarptileTiling::large);
+    const float* p = reinterpret_cast<const float*>(16);
+    REQUIRE_THROWS_WITH(
+        register_tiled_gemm_warptiled_with(static_cast<WarptileTiling>(7), p, p, const_cast<float*>(p), 4, 4, 4),
+        "register_tiled_gemm_warptiled_with: argument tiling must be WarptileTiling::large or WarptileTiling::small, got 7");
 }
 
 // Shapes with many full tiles (the fast path, in every block but the last row and
@@ -156,7 +186,7 @@ TEST_CASE("7c and 7d are right on large shapes, full tiles and partial ones", LA
         tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
         options.case_prefix = std::string(step->name) + ", ";
         tutorial::ShapeSweep sweep(std::string(step->name) + " on large shapes", options);
-        for (const GemmShape& shape : {GemmShape{1536, 1536, 1536}, GemmShape{1025, 2049, 515}}) {
+        for (const GemmShape& shape : {GemmShape{1536, 1536, 1536}, GemmShape{1025, 2049, 515}, GemmShape{1000, 1000, 1000}}) {
             std::ostringstream label;
             label << shape;
             sweep.run(label.str(), {{"M", shape.M, step->tile, "", "tile"}, {"N", shape.N, step->tile, "", "tile"}, {"K", shape.K, 0, "", ""}},
