@@ -443,16 +443,18 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
                                              : "wavefronts beyond the ideal (8- and 16-byte elements need 2 and 4)");
     }
     // Atomics on shared memory: instructions, not wavefronts (lanes that hit one word are
-    // serialised, which the model does not predict). Remote ones (a cluster's distributed
-    // shared memory) have no ncu counter here yet: see docs/profile.md.
+    // serialised, which the model does not predict). Those through cluster.map_shared_rank()
+    // (a cluster's distributed shared memory, the block's own included) are requests of
+    // ncu's dshared pipe.
     const auto shared_atomic_instructions = metric(m, "smsp__inst_executed_op_shared_atom.sum");
     if (p.shared_atomics.requests > 0 || shared_atomic_instructions.value_or(0) > 0) {
         add("shared atomics", "instructions (warp-level)", double(p.shared_atomics.requests), shared_atomic_instructions);
         add("shared atomics", "atomics (thread-level)", double(p.shared_atomics.accesses), std::nullopt);
     }
-    if (p.remote_atomics.requests > 0) {
-        add("DSMEM atomics", "instructions (warp-level)", double(p.remote_atomics.requests), std::nullopt,
-            "atomics on another block's shared memory (cluster.map_shared_rank)");
+    const auto dsmem_atomic_requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum");
+    if (p.remote_atomics.requests > 0 || dsmem_atomic_requests.value_or(0) > 0) {
+        add("DSMEM atomics", "instructions (warp-level)", double(p.remote_atomics.requests), dsmem_atomic_requests,
+            "through cluster.map_shared_rank, own block's included; ncu: l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum");
         add("DSMEM atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
     }
     // Atomics on global memory: ncu counts them as requests of the global atomic (atom,

@@ -20,6 +20,7 @@
 #include <bitset>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -548,12 +549,27 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
             return space == AtomicSpace::shared ? p.shared_atomics
                                                 : space == AtomicSpace::remote ? p.remote_atomics : p.global_atomics;
         };
+        // A site that reached another block's shared memory got its address from
+        // cluster.map_shared_rank(): on the GPU it is one distributed-shared-memory atomic
+        // instruction whichever rank each lane names, its own block's included (measured on
+        // an H100: ncu counts all of them in l1tex__t_requests_pipe_lsu_mem_dshared_op_atom,
+        // none as shared atomics). So its atomics on the block's own memory count as remote.
+        std::set<std::pair<const char*, int>> remote_sites;
+        for (const auto& entry : s.atomics) {
+            if (std::get<3>(entry.first) == AtomicSpace::remote) {
+                remote_sites.insert({std::get<1>(entry.first), std::get<2>(entry.first)});
+            }
+        }
         for (const auto& entry : s.atomics) {
             auto key = entry.first;
+            if (std::get<3>(key) == AtomicSpace::shared && remote_sites.count({std::get<1>(key), std::get<2>(key)}) > 0) {
+                std::get<3>(key) = AtomicSpace::remote;
+            }
+            const AtomicSpace space = std::get<3>(key);
             std::get<4>(key) /= kWarpSize;
             std::uint32_t& most = per_warp[key];
             most = std::max(most, entry.second);
-            counts_of(std::get<3>(entry.first)).accesses += entry.second;
+            counts_of(space).accesses += entry.second;
         }
         for (const auto& entry : per_warp) counts_of(std::get<3>(entry.first)).requests += entry.second;
         s.atomics.clear();

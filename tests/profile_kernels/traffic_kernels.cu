@@ -308,6 +308,24 @@ __global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
 #endif
 }
 
+// One call site through map_shared_rank whose lanes name both ranks of a cluster of 2: even
+// lanes their own block, odd lanes the other. On the GPU each execution is one
+// distributed-shared-memory atomic instruction, the own-rank lanes included.
+__global__ void mixed_rank_atomics_kernel(const unsigned* in, unsigned* out) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    __shared__ unsigned words[32];
+    cg::cluster_group cluster = cg::this_cluster();
+    for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
+    cluster.sync();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    const unsigned rank = cluster.block_rank() ^ (threadIdx.x % 2);
+    atomicAdd(cluster.map_shared_rank(&words[0], rank) + threadIdx.x % 32, in[i]);
+    cluster.sync();
+    out[i] = words[threadIdx.x % 32];
+#endif
+}
+
 // Two global atomics per thread: a count whose old value is unused (a GPU may issue it as a
 // reduction, RED) and a sum whose old value is used (ATOM).
 __global__ void global_atomics_kernel(const unsigned* in, unsigned* out) {
@@ -335,6 +353,21 @@ void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) 
     config.numAttrs = 1;
     CUDA_CHECK(cudaLaunchKernelEx(&config, remote_atomics_kernel, in, out));
     CUDA_CHECK_KERNEL("remote_atomics_kernel");
+}
+
+void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(blocks);
+    config.blockDim = dim3(threads);
+    cudaLaunchAttribute cluster;
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 2;
+    cluster.val.clusterDim.y = 1;
+    cluster.val.clusterDim.z = 1;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, mixed_rank_atomics_kernel, in, out));
+    CUDA_CHECK_KERNEL("mixed_rank_atomics_kernel");
 }
 
 }  // namespace traffic_kernels

@@ -94,6 +94,12 @@ void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 /// out[b threads + t] = word t % 32 of block b after both.
 void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 
+/// @brief Clusters of 2 blocks (@p blocks even; sm_90) of @p threads threads: one call
+/// site through map_shared_rank, thread t of block b adding in[b threads + t] to word
+/// t % 32 of its own block (t even) or of the other block of its pair (t odd);
+/// out[b threads + t] = word t % 32 of block b after all.
+void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
+
 /// @brief @p blocks blocks of @p threads threads: thread t of block b adds 1 to
 /// out[in[b threads + t] % 32] with atomicAdd, and in[b threads + t] to out[32 + t % 32]
 /// with atomicAdd, using the old value it returns (out has 64 words): two atomics per thread

@@ -145,6 +145,8 @@ EXACT_COUNTERS = {
     ("global loads", "requests"), ("global loads", "sectors"),
     ("global stores", "requests"), ("global stores", "sectors"),
     ("shared loads", "wavefronts"), ("shared stores", "wavefronts"),
+    ("shared atomics", "instructions (warp-level)"), ("DSMEM atomics", "instructions (warp-level)"),
+    ("global atomics", "instructions (warp-level)"),
 }
 EXACT_GROUP_PREFIXES = ("occupancy",)  # registers, blocks per SM, theoretical occupancy
 UNCOUNTED_MARK = "not counted on the CPU"  # a variant that uses raw float4* on purpose
