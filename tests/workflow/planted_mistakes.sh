@@ -7,6 +7,7 @@
 #  - barrier-after-store: no __syncthreads() between storing a phase's tiles and reading them;
 #  - barrier-at-end: none before the next phase overwrites them;
 #  - float4-past-input: float4 loads of A's rows past M, values that no output uses.
+# Then barrier-at-end, in the student's file, must not earn 100% from make grade.
 #
 # Run by `make check`; alone: bash tests/workflow/planted_mistakes.sh [--keep]
 set -u
@@ -31,6 +32,21 @@ check_mistake barrier-after-store "result depends on thread order|missing .__syn
 check_mistake barrier-at-end "result depends on thread order|missing .__syncthreads|race" "FAILED|racecheck"
 check_mistake float4-past-input "past the end of A" "FAILED|memcheck"
 cp "$scratch/original.cu" "$solution"
+
+# The grade the barrier-at-end mistake earns, as a student's file: below 100%. On the CPU
+# backend its tests fail; on a GPU they pass, and make grade's further checks
+# (compute-sanitizer, then the CPU backend, on the first shapes) take the points back.
+student=chapters/07-register-tiled-gemm/register_tiled_gemm.cu
+cp "$scratch/original.cu" "$student"
+python3 "$root/tests/workflow/plant_mistake.py" "$student" barrier-at-end || fail "could not plant barrier-at-end in $student"
+run "make chapter7 grade, chapter 7 with the mistake barrier-at-end ($backend)" make chapter7 grade GRADE_DIR=build/grade-planted
+percent=$(awk '$1 == "chapter7" {print $3}' build/grade-planted/summary.txt 2>/dev/null)
+if [ -n "$percent" ] && [ "${percent%\%}" -lt 100 ]; then ok; else fail "chapter 7 with the mistake barrier-at-end must score below 100%, got '${percent:-no grade}'"; fi
+if [ "$backend" = cuda ]; then
+    expect "fail the further checks" "the notes say the further checks took the points"
+    if grep -q "racecheck\|CPU backend" build/grade-planted/chapter7-further.txt 2>/dev/null; then ok; else
+        fail "chapter7-further.txt should name racecheck or the CPU backend: $(head -c 300 build/grade-planted/chapter7-further.txt 2>/dev/null)"; fi
+fi
 
 echo "planted mistakes: $passed checks passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -90,6 +90,8 @@ class ChapterGrade:
     run_state: str = "finished"
     unreported: int = 0  # graded cases of the solution's run that this run did not report
     unchecked: bool = False  # no solution's run to count the cases against
+    further_taken: int = 0  # graded cases that passed on the GPU and failed the further checks
+    further_notes: list[str] = dataclasses.field(default_factory=list)  # further checks that could not run
 
     @property
     def graded(self) -> list[Case]:
@@ -134,10 +136,46 @@ class ChapterGrade:
             notes.append(f"{self.unreported} graded cases were not reported by the run and count as failed")
         if self.unchecked and not self.blocker:
             notes.append("number of cases not checked: no solution's run (solutions/ is missing or failed)")
+        if self.further_taken and not self.blocker:
+            notes.append(f"{self.further_taken} graded cases that passed on the GPU fail the further checks "
+                         f"(compute-sanitizer, the CPU backend): {self.chapter.name}-further.txt says why")
+        notes.extend(self.further_notes)
         return "; ".join(notes)
 
 
-def _refusals(folder: Path, chapter: Chapter) -> list[str] | None:
+def findings_file(folder: Path, chapter: Chapter) -> Path:
+    """What the further checks on a GPU found (tools/tutorial/further_checks.py): "TEST<tab>REASON"
+    a line; TEST "" stands for every test case, "?" for a check that could not run."""
+    return folder / f"{chapter.name}-further.txt"
+
+
+def read_findings(folder: Path, chapter: Chapter) -> list[tuple[str, str]]:
+    try:
+        lines = findings_file(folder, chapter).read_text(errors="replace").splitlines()
+    except FileNotFoundError:
+        return []
+    return [tuple(line.split("\t", 1)) for line in lines if "\t" in line]
+
+
+def _apply_findings(grade: ChapterGrade, folder: Path) -> ChapterGrade:
+    """A graded case that passed on the GPU fails when the further checks found a problem in
+    its test case: its output is the finding."""
+    findings = read_findings(folder, grade.chapter)
+    taken = 0
+    for case in grade.cases:
+        if case.kind != GRADED or not case.passed:
+            continue
+        test = case.name.split(" / ", 1)[0]
+        reason = next((r for t, r in findings if t == "" or t == test), None)
+        if reason is not None:
+            case.passed, case.output = False, reason
+            taken += 1
+    grade.further_taken = taken
+    grade.further_notes = [r for t, r in findings if t == "?"]
+    return grade
+
+
+def refusals_of(folder: Path, chapter: Chapter) -> list[str] | None:
     """The object check's findings (tools/tutorial/guard.py), or None when it did not run."""
     try:
         text = (folder / f"{chapter.name}-guard.txt").read_text(errors="replace")
@@ -158,7 +196,7 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
     name = chapter.name
     built = BuildOutcome.read(folder, chapter)
     guard_file = folder / f"{name}-guard.txt"
-    refusals = _refusals(folder, chapter)
+    refusals = refusals_of(folder, chapter)
     # The object check reads the student's objects even when the link failed: a replaced
     # function often makes it fail, and the check names what was replaced.
     if refusals:
@@ -197,7 +235,7 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
             chapter, cases,
             "GPU tests not run (no CUDA device): counts as 0; grade with BACKEND=emu or on a GPU", output,
         )
-    return _against_expected(ChapterGrade(chapter, cases), folder / f"{name}-expected.results")
+    return _apply_findings(_against_expected(ChapterGrade(chapter, cases), folder / f"{name}-expected.results"), folder)
 
 
 def _against_expected(grade: ChapterGrade, expected_path: Path) -> ChapterGrade:

@@ -30,10 +30,12 @@ import threading
 from pathlib import Path
 
 
-def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str]) -> dict:
+def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str],
+        extra_env: dict | None = None) -> dict:
     key = secrets.token_hex(16)
     read_end, write_end = os.pipe()
     env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_RESULTS_FILE", "TUTORIAL_GRADE_CHANNEL")}
+    env.update(extra_env or {})
     env["TUTORIAL_GRADE_CHANNEL"] = f"{write_end}:{key}"
     facts: dict = {"snapshots": 0, "foreign_lines": 0, "ended": 0}
     last: list[str] = []

@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import grading, guard, judge, workflow
+from . import further_checks, grading, guard, judge, workflow
 from .course import Build, Chapter, Refusal
 
 # The counters, with the names Nsight Compute uses on Hopper. The core ones were checked
@@ -119,6 +119,8 @@ def grade(args) -> int:
             judge.run(binary, results, folder / f"{chapter.name}-test.log", 1800, [])
             if results.is_file():  # where make status reads the chapter's last results
                 shutil.copy(results, binary.with_name(binary.name + ".results"))
+    if args.backend == "cuda":
+        further_checks.run(args, chapters, build, solutions, folder, make, check_objects)
     return grading.grade(args)
 
 

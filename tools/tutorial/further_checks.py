@@ -1,0 +1,127 @@
+"""`make grade` on a GPU: a chapter whose graded cases passed is checked further before they
+count, as `make chapterN test` does there (issue 23):
+
+1. compute-sanitizer's memcheck and racecheck run its tests again, each sweep on its first
+   shapes (tools/sanitize.sh after-tests). A race or an access out of bounds can leave every
+   result right on one run of one GPU; the chapter's tests then fail on the next.
+2. The CPU backend runs the same small shapes (TUTORIAL_SANITIZER_PASS=1), with its own checks:
+   every thread order it tries, every access bounds-checked, divergent barriers, warp
+   shuffles whose lanes have exited. Some misuses pass on a GPU under every sanitizer tool.
+
+A finding fails the graded cases of the test case it was found in (when the sanitizer's
+whole run reports, each test case is run on its own to say which), with the finding as the
+reason: a point is earned only by a kernel that is right, not by one that was lucky. The CPU
+backend's run goes through the object check and the judge like the GPU's: it can only take
+points away. Findings are written to build/grade/chapterN-further.txt (grading.findings_file),
+which grading.py applies.
+
+Python 3 standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import os
+import subprocess
+from pathlib import Path
+
+from . import grading, judge
+from .course import Build, Chapter
+
+# The CPU backend's small shapes: seconds each on the CPU, and the GPU's large tests are left out.
+CATCH_FILTER = "~[large]"
+EMU_TIMEOUT_SECONDS = 900
+
+
+def escape_test_name(name: str) -> str:
+    """A test case's name as one Catch2 test spec: its commas, brackets and backslashes escaped
+    (a comma would otherwise separate two specs), a leading ~ too."""
+    escaped = "".join("\\" + c if c in ",[]\\" else c for c in name)
+    return "\\" + escaped if escaped.startswith("~") else escaped
+
+
+def test_names(program: Path) -> list[str]:
+    """The test cases of the solution's program (trusted: the student's code is not in it)."""
+    out = subprocess.run([str(program), "--list-test-names-only"], capture_output=True, text=True,
+                         env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1"})
+    return [line.strip() for line in out.stdout.splitlines() if line.strip() and not line.startswith(" ")]
+
+
+def sanitizer_findings(binary: Path, solution_program: Path, logs: Path) -> list[tuple[str, str]]:
+    """compute-sanitizer's after-tests pass over the whole program, then, when it reports, over
+    each test case alone."""
+    def after_tests(*arguments: str) -> tuple[int, str]:
+        run = subprocess.run(["bash", "tools/sanitize.sh", "after-tests", str(binary), str(logs), *arguments],
+                             capture_output=True, text=True)
+        return run.returncode, (run.stdout + run.stderr).strip()
+
+    status, report = after_tests(CATCH_FILTER)
+    if status == 0:
+        return []
+    findings = []
+    for name in test_names(solution_program) if solution_program.exists() else []:
+        status_alone, report_alone = after_tests(escape_test_name(name), CATCH_FILTER)
+        if status_alone != 0:
+            findings.append((name, first_line(report_alone)))
+    # Reported on the whole run only (the tests share state?): every test case loses its points.
+    return findings or [("", first_line(report))]
+
+
+def first_line(report: str) -> str:
+    return report.splitlines()[0] if report else "no output"
+
+
+def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tuple[str, str]]:
+    """The CPU backend's run of the small shapes (its build made by run()), through the object
+    check and the judge. A graded case that fails there takes its test case's points; a build
+    that failed there (a feature the CPU backend lacks) takes none, and is named."""
+    emu, emu_solutions = Build("emu", args.tree), Build("emu", "solutions")
+    program = emu.bin / f"{chapter.name}-tests"
+    build_log = folder / "cpu-build.log"
+    if not program.exists() or any(not o.exists() or o.stat().st_mtime_ns > program.stat().st_mtime_ns
+                                   for o in emu.kernels(chapter)):
+        return [("?", f"the CPU backend's checks could not run: its build failed (see {build_log}); no points taken")]
+    cpu_folder = folder / "cpu"
+    check_objects(argparse.Namespace(**{**vars(args), "backend": "emu", "no_baseline": True}),
+                  chapter, emu, emu_solutions, cpu_folder)
+    refusals = grading.refusals_of(cpu_folder, chapter)
+    if refusals is None or refusals:
+        return [("", "the object check refuses the CPU backend's build of your files: " +
+                 (refusals[0] if refusals else "it did not run"))]
+    results, log = cpu_folder / f"{chapter.name}.results", cpu_folder / f"{chapter.name}-test.log"
+    judge.run(program, results, log, EMU_TIMEOUT_SECONDS, [CATCH_FILTER], {"TUTORIAL_SANITIZER_PASS": "1"})
+    cases = grading.read_cases(results)
+    if not cases:
+        return [("", f"the CPU backend's run of the first shapes reported no result (see {log})")]
+    findings: dict[str, str] = {}
+    for case in cases:
+        if case.kind == grading.GRADED and not case.passed:
+            findings.setdefault(case.name.split(" / ", 1)[0], "the CPU backend's checks, on the first shapes: " +
+                                (case.output.splitlines()[0] if case.output else case.name))
+    return sorted(findings.items())
+
+
+def run(args, chapters: list[Chapter], build: Build, solutions: Build, folder: Path, make, check_objects) -> None:
+    """Check further every chapter of @p chapters with a passing graded case; write its findings.
+    @p make and @p check_objects are the verbs' (tools/tutorial/verbs.py, which calls this)."""
+    passing = [c for c in chapters if any(case.passed and case.kind == grading.GRADED
+                                          for case in grading.read_cases(folder / f"{c.name}.results"))]
+    for chapter in chapters:
+        grading.findings_file(folder, chapter).unlink(missing_ok=True)
+    if not passing:
+        return
+    print(f"Checking further what passed on the GPU ({', '.join(c.name for c in passing)}): compute-sanitizer, "
+          "then the CPU backend, on the first shapes of each test...", flush=True)
+    (folder / "cpu").mkdir(parents=True, exist_ok=True)
+    # One make for every chapter's CPU build: side by side, they would build the same files.
+    make("-k", "BACKEND=emu", *(c.name for c in passing), log=folder / "cpu-build.log")
+
+    def check(chapter: Chapter) -> None:
+        logs = folder / f"{chapter.name}-sanitizer"
+        found = sanitizer_findings(build.bin / f"{chapter.name}-tests", solutions.bin / f"{chapter.name}-tests", logs)
+        found += cpu_findings(args, chapter, folder, check_objects)
+        grading.findings_file(folder, chapter).write_text("".join(f"{test}\t{reason}\n" for test, reason in found))
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=min(4, len(passing))) as pool:
+        list(pool.map(check, passing))
