@@ -41,16 +41,20 @@ def escape_test_name(name: str) -> str:
     return "\\" + escaped if escaped.startswith("~") else escaped
 
 
-def test_names(program: Path) -> list[str]:
-    """The test cases of the solution's program (trusted: the student's code is not in it)."""
-    out = subprocess.run([str(program), "--list-test-names-only"], capture_output=True, text=True,
-                         env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1"})
-    return [line.strip() for line in out.stdout.splitlines() if line.strip() and not line.startswith(" ")]
+def graded_tests(results: Path) -> list[str]:
+    """The test cases that reported graded cases in the GPU's run (the judge's results file:
+    what the harness sent on its channel), in the order they ran."""
+    names: list[str] = []
+    for case in grading.read_cases(results):
+        name = case.name.split(" / ", 1)[0]
+        if case.kind == grading.GRADED and name not in names:
+            names.append(name)
+    return names
 
 
-def sanitizer_findings(binary: Path, solution_program: Path, logs: Path) -> list[tuple[str, str]]:
+def sanitizer_findings(binary: Path, results: Path, logs: Path) -> list[tuple[str, str]]:
     """compute-sanitizer's after-tests pass over the whole program, then, when it reports, over
-    each test case alone."""
+    each test case with graded cases alone."""
     def after_tests(*arguments: str) -> tuple[int, str]:
         run = subprocess.run(["bash", "tools/sanitize.sh", "after-tests", str(binary), str(logs), *arguments],
                              capture_output=True, text=True)
@@ -60,7 +64,7 @@ def sanitizer_findings(binary: Path, solution_program: Path, logs: Path) -> list
     if status == 0:
         return []
     findings = []
-    for name in test_names(solution_program) if solution_program.exists() else []:
+    for name in graded_tests(results):
         status_alone, report_alone = after_tests(escape_test_name(name), CATCH_FILTER)
         if status_alone != 0:
             findings.append((name, first_line(report_alone)))
@@ -79,8 +83,11 @@ def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tu
     emu, emu_solutions = Build("emu", args.tree), Build("emu", "solutions")
     program = emu.bin / f"{chapter.name}-tests"
     build_log = folder / "cpu-build.log"
-    if not program.exists() or any(not o.exists() or o.stat().st_mtime_ns > program.stat().st_mtime_ns
-                                   for o in emu.kernels(chapter)):
+    # Built now from the files graded: each object newer than its file, the program newer than each.
+    fresh = program.exists() and all(
+        o.exists() and o.stat().st_mtime_ns >= f.stat().st_mtime_ns and program.stat().st_mtime_ns >= o.stat().st_mtime_ns
+        for o, f in zip(emu.kernels(chapter), emu.kernel_sources(chapter)))
+    if not fresh:
         return [("?", f"the CPU backend's checks could not run: its build failed (see {build_log}); no points taken")]
     cpu_folder = folder / "cpu"
     check_objects(argparse.Namespace(**{**vars(args), "backend": "emu", "no_baseline": True}),
@@ -102,7 +109,7 @@ def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tu
     return sorted(findings.items())
 
 
-def run(args, chapters: list[Chapter], build: Build, solutions: Build, folder: Path, make, check_objects) -> None:
+def run(args, chapters: list[Chapter], build: Build, folder: Path, make, check_objects) -> None:
     """Check further every chapter of @p chapters with a passing graded case; write its findings.
     @p make and @p check_objects are the verbs' (tools/tutorial/verbs.py, which calls this)."""
     passing = [c for c in chapters if any(case.passed and case.kind == grading.GRADED
@@ -119,7 +126,7 @@ def run(args, chapters: list[Chapter], build: Build, solutions: Build, folder: P
 
     def check(chapter: Chapter) -> None:
         logs = folder / f"{chapter.name}-sanitizer"
-        found = sanitizer_findings(build.bin / f"{chapter.name}-tests", solutions.bin / f"{chapter.name}-tests", logs)
+        found = sanitizer_findings(build.bin / f"{chapter.name}-tests", folder / f"{chapter.name}.results", logs)
         found += cpu_findings(args, chapter, folder, check_objects)
         grading.findings_file(folder, chapter).write_text("".join(f"{test}\t{reason}\n" for test, reason in found))
 

@@ -120,7 +120,7 @@ def grade(args) -> int:
             if results.is_file():  # where make status reads the chapter's last results
                 shutil.copy(results, binary.with_name(binary.name + ".results"))
     if args.backend == "cuda":
-        further_checks.run(args, chapters, build, solutions, folder, make, check_objects)
+        further_checks.run(args, chapters, build, folder, make, check_objects)
     return grading.grade(args)
 
 
