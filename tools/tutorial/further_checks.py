@@ -104,9 +104,19 @@ def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tu
     findings: dict[str, str] = {}
     for case in cases:
         if case.kind == grading.GRADED and not case.passed:
-            findings.setdefault(case.name.split(" / ", 1)[0], "the CPU backend's checks, on the first shapes: " +
+            findings.setdefault(family_of(case.name), "the CPU backend's checks, on the first shapes: " +
                                 (case.output.splitlines()[0] if case.output else case.name))
     return sorted(findings.items())
+
+
+def family_of(case_name: str) -> str:
+    """The cases a failing case speaks for: those of the same step of the same test case when
+    the sweep names its step before a comma ("TEST / register_tiled_gemm_vectorized, M=1 ..."
+    speaks for "TEST / register_tiled_gemm_vectorized, "), else the case alone. Where one test
+    case tries several steps, a mistake in one step then takes only that step's points."""
+    test, _, label = case_name.partition(" / ")
+    step, comma, _ = label.partition(", ")
+    return f"{test} / {step}, " if comma else case_name
 
 
 def run(args, chapters: list[Chapter], build: Build, folder: Path, make, check_objects) -> None:
@@ -126,9 +136,16 @@ def run(args, chapters: list[Chapter], build: Build, folder: Path, make, check_o
 
     def check(chapter: Chapter) -> None:
         logs = folder / f"{chapter.name}-sanitizer"
-        found = sanitizer_findings(build.bin / f"{chapter.name}-tests", folder / f"{chapter.name}.results", logs)
-        found += cpu_findings(args, chapter, folder, check_objects)
-        grading.findings_file(folder, chapter).write_text("".join(f"{test}\t{reason}\n" for test, reason in found))
+        on_gpu = sanitizer_findings(build.bin / f"{chapter.name}-tests", folder / f"{chapter.name}.results", logs)
+        on_cpu = cpu_findings(args, chapter, folder, check_objects)
+        # The CPU backend names the step and the shape; the sanitizer only the test case. Its
+        # finding takes a whole test case's points only where the CPU backend found nothing.
+        seen_on_cpu = {scope.split(" / ", 1)[0] for scope, _ in on_cpu if scope not in ("", "?")}
+        if any(scope == "" for scope, _ in on_cpu):
+            seen_on_cpu = None
+        found = on_cpu + [(scope, reason) for scope, reason in on_gpu
+                          if seen_on_cpu is not None and (scope == "" and not seen_on_cpu or scope and scope not in seen_on_cpu)]
+        grading.findings_file(folder, chapter).write_text("".join(f"{scope}\t{reason}\n" for scope, reason in found))
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(4, len(passing))) as pool:
         list(pool.map(check, passing))

@@ -144,8 +144,10 @@ class ChapterGrade:
 
 
 def findings_file(folder: Path, chapter: Chapter) -> Path:
-    """What the further checks on a GPU found (tools/tutorial/further_checks.py): "TEST<tab>REASON"
-    a line; TEST "" stands for every test case, "?" for a check that could not run."""
+    """What the further checks on a GPU found (tools/tutorial/further_checks.py): "SCOPE<tab>REASON"
+    a line. SCOPE is a test case's name (all its cases), the start of the names of the cases it
+    speaks for ("TEST / STEP, "), a case's name, "" for every case, or "?" for a check that
+    could not run (a note, no points taken)."""
     return folder / f"{chapter.name}-further.txt"
 
 
@@ -166,7 +168,8 @@ def _apply_findings(grade: ChapterGrade, folder: Path) -> ChapterGrade:
         if case.kind != GRADED or not case.passed:
             continue
         test = case.name.split(" / ", 1)[0]
-        reason = next((r for t, r in findings if t == "" or t == test), None)
+        reason = next((r for scope, r in findings
+                       if scope != "?" and (scope == "" or scope == test or case.name.startswith(scope))), None)
         if reason is not None:
             case.passed, case.output = False, reason
             taken += 1
