@@ -35,8 +35,7 @@ roofline:
 	@$(TUTORIAL) rooflines $(SELECTED)
 roofline-figures:
 	@$(TUTORIAL) rooflines --figures $(SELECTED)
-# One compute-sanitizer run per test program and tool, each a target, so that make -j4 runs them
-# side by side (tools/sanitize.sh runs one, then sums them up).
+# One compute-sanitizer run per test program and tool, each a target that make -j runs side by side.
 SANITIZER_TOOLS := memcheck racecheck synccheck initcheck
 SANITIZE_OUTPUT := build/sanitize/$(TREE)
 suite_binary = $(if $(filter common,$(1)),$(BUILD)/bin/common-tests,$(BIN)/$(1)-tests)
@@ -47,5 +46,6 @@ sanitize-preflight:
 $(SANITIZE_RUNS): sanitize-run/%: sanitize-preflight $$(call suite_binary,$$(firstword $$(subst /, ,$$*)))
 	@bash tools/sanitize.sh run $(notdir $*) $(call suite_binary,$(firstword $(subst /, ,$*))) \
 	  $(SANITIZE_OUTPUT)/$(subst /,-,$*).log "$(firstword $(subst /, ,$*)) ($(TREE))" $(ARGS)
-sanitize: $(SANITIZE_RUNS)
-	@bash tools/sanitize.sh summary $(foreach r,$(SANITIZE_RUNS),$(SANITIZE_OUTPUT)/$(subst /,-,$(patsubst sanitize-run/%,%,$(r))).log)
+SANITIZE_REFUSAL := $(if $(filter sanitize,$(MAKECMDGOALS)),$(shell $(REQUIRE_GPU) "make sanitize" "$(BACKEND)"))
+sanitize: $(if $(SANITIZE_REFUSAL),,$(SANITIZE_RUNS))  # as bench: the refusal before any build
+	@$(if $(SANITIZE_REFUSAL),echo $(call shell_quote,$(SANITIZE_REFUSAL)); exit 1,bash tools/sanitize.sh summary $(foreach r,$(SANITIZE_RUNS),$(SANITIZE_OUTPUT)/$(subst /,-,$(patsubst sanitize-run/%,%,$(r))).log))

@@ -126,7 +126,9 @@ rm -f "$watch_outcome"
     until [ "$(grep -c '^Watching ' "$watch_log")" -ge 2 ] || [ $waited -ge 280 ] || ! kill -0 $watcher 2>/dev/null; do
         sleep 1; waited=$((waited + 1))
     done
-    kill -TERM $watcher 2>/dev/null
+    # TERM to the watcher itself, as Ctrl-C reaches it (timeout, its parent, would pass it
+    # on and then report the signal as its own exit status).
+    pkill -TERM -P "$watcher" 2>/dev/null || kill -TERM "$watcher" 2>/dev/null
     wait $watcher
     echo "$reports_during_first_run $?" >"$watch_outcome"
 )

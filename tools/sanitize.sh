@@ -115,7 +115,7 @@ run() {
 # The first error a compute-sanitizer log reports: from the first line "========= <text>"
 # that is not the tool's banner, its summary or the exit notice, to the host backtrace or
 # the line "=========" that ends the error's block. Shortened to be read: a function is
-# named without its template and parameter lists ("at fetch_tile_a in file.cu:218"), and
+# named without its template and parameter lists ("at fetch_tile in file.cu:218"), and
 # a race's further accesses after the first three are counted, not listed.
 first_report() {
     awk '
@@ -172,6 +172,10 @@ after_tests() {
         return 0
     fi
     mkdir -p "$output"
+    # What this pass found goes into the tests' results file too (a line "further=..."), so
+    # that make status does not call the chapter done on results a sanitizer then refuted.
+    local results=$binary.results
+    record() { [ -f "$results" ] && echo "further=$1" >>"$results"; }
     local tool log status seconds summary warnings done_tools=()
     for tool in memcheck racecheck; do
         log=$output/$(basename "$binary")-after-tests-$tool.log
@@ -185,16 +189,20 @@ after_tests() {
                 echo "An access outside an allocation can return harmless values on one GPU and crash on another."
             fi
             echo "make $chapter test BACKEND=emu names the line on the CPU; the whole log: $log"
+            record "compute-sanitizer's $tool reports an error (${summary:-see $log})"
             return 1
         elif [ "$status" -eq 124 ]; then
             echo "compute-sanitizer's $tool did not finish within ${SANITIZE_TIMEOUT:-900} s (SANITIZE_TIMEOUT=seconds); the whole log: $log"
+            record "compute-sanitizer's $tool did not finish"
             return 1
         elif [ "$status" -ne 0 ]; then
             echo "The tests fail under compute-sanitizer's $tool (exit status $status), though they passed without it; the whole log: $log"
+            record "the tests fail under compute-sanitizer's $tool"
             return 1
         fi
         done_tools+=("$tool clean ($seconds s)")
     done
+    record clean
     local joined
     joined=$(printf '%s, ' "${done_tools[@]}")
     echo "compute-sanitizer, on the first $SANITIZER_SHAPES shapes of each test: ${joined%, }."

@@ -141,6 +141,19 @@ fi
 if [ "${#numbers[@]}" -gt 1 ]; then
     expect_last_line "^Next: chapter${numbers[1]} .*make chapter${numbers[1]} test" "the learner moves on"
 fi
+if [ "$device" = yes ]; then
+    # On a GPU, compute-sanitizer's pass after passing tests writes what it found into the
+    # results file (tools/sanitize.sh after-tests): a finding keeps the chapter from done.
+    results=$(ls build/*/chapters/bin/chapter1-tests.results | head -n 1)
+    cp "$results" "$results.saved"
+    echo "further=compute-sanitizer's racecheck reports an error (RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings))" >>"$results"
+    touch -r "$results.saved" "$results"
+    run "make status, the tests passed and a sanitizer then reported" make status
+    expect_row chapter1 "sanitizer" "the row says the sanitizer's pass found something"
+    expect "^chapter1: its tests pass, but then compute-sanitizer's racecheck reports an error" "a note says what it found"
+    if grep -E "^chapter1 " <<<"$out" | grep -q "done"; then fail "a chapter a sanitizer refuted must not be done"; else ok; fi
+    mv "$results.saved" "$results"
+fi
 
 run "make chapter1 solution, the right answer" make chapter1 solution
 if [ "$device" = yes ]; then

@@ -218,6 +218,7 @@ class Results:
     crash: str  # what stopped it, when Catch2 knew
     extra_passed: int = 0  # of passed and failed, the test cases tagged [extra]: optional
     extra_failed: int = 0  # steps, which a chapter counts as done without
+    further: str = ""  # on a GPU, compute-sanitizer's pass after the tests: "clean", or what it found
 
     def crash_story(self) -> str:
         """'crashed (SIGSEGV ...) in the test 'name'', for a run that did not finish."""
@@ -274,6 +275,7 @@ def read_results(path: Path, backend: str) -> Results | None:
         crash=fields.get("crash", ""),
         extra_passed=int(fields.get("extra_passed", 0)),
         extra_failed=int(fields.get("extra_failed", 0)),
+        further=fields.get("further", ""),
     )
 
 
@@ -319,6 +321,7 @@ class Progress:
             and r.selection == "all"
             and r.required_failed == 0
             and r.required_passed > 0
+            and r.further in ("", "clean")
         )
 
     @property
@@ -349,6 +352,8 @@ class Progress:
             return cell + " (some)"
         if r.gpu_tests == "skipped":
             return cell + extra + ", no GPU"
+        if r.further not in ("", "clean"):
+            return cell + extra + ", sanitizer"
         return cell + extra
 
     # The kinds of blockers(); the Tests column of `make status` shows those IN_TABLE.
@@ -358,6 +363,7 @@ class Progress:
     SELECTION = "selection"
     FAILING = "failing"
     NO_GPU = "no GPU"
+    FURTHER = "sanitizer"  # on a GPU: compute-sanitizer's pass after passing tests found something
     IN_TABLE = {NOT_RUN, FAILING}
 
     def blockers(self) -> list[tuple[str, str]]:
@@ -378,6 +384,8 @@ class Progress:
                                         f"(make {name} test)."))
         if r.gpu_tests == "skipped":
             found.append((self.NO_GPU, "its tests tagged [gpu] did not run (no CUDA device), so it cannot count as passed here."))
+        if r.further not in ("", "clean"):
+            found.append((self.FURTHER, f"its tests pass, but then {r.further}: make {name} test shows the report."))
         return found
 
 
