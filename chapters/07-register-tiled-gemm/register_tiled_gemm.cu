@@ -75,29 +75,21 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 // Otherwise, and for the tiles that cross the edge, four scalar loads, each checked,
 // fill a quad, with 0 for elements outside the matrix.
 
-// Fetch the BM x BK tile of A whose top-left element is (block_row, k0).
-template <int BM, int BK, int THREADS, bool VECTOR_A, class GlobalA>
-__device__ __forceinline__ void fetch_tile_a(GlobalA A, float4 (&quads)[BM * BK / 4 / THREADS], int M, int K,
-                                             int block_row, int k0) {
-    // TODO(chapter7): 7c, step 1. The tile holds BM * BK / 4 quads; this thread fetches
-    //   quads[q] for q < BM * BK / 4 / THREADS, quad number i = threadIdx.x + q * THREADS,
-    //   which is row block_row + i / (BK / 4), columns k0 + (i % (BK / 4)) * 4 ... + 3 of A.
-    //   - If the whole tile is inside A (block_row + BM <= M and k0 + BK <= K) and
-    //     VECTOR_A: one 16-byte load, *reinterpret_cast<const float4*>(&A[row * K + col]).
-    //   - If it is inside but !VECTOR_A: make_float4 of the four elements.
-    //   - Otherwise: make_float4 of the four elements, 0.0f for each one outside A.
-    (void)A, (void)M, (void)K, (void)block_row, (void)k0;
-    for (float4& quad : quads) quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-}
-
-// Fetch the BK x BN tile of B whose top-left element is (k0, block_col).
-template <int BN, int BK, int THREADS, bool VECTOR_B, class GlobalB>
-__device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN / 4 / THREADS], int N, int K,
-                                             int block_col, int k0) {
-    // TODO(chapter7): 7c, step 2. The same for B: quad number i is row k0 + i / (BN / 4),
-    //   columns block_col + (i % (BN / 4)) * 4 ... + 3; the tile is inside B when
-    //   k0 + BK <= K and block_col + BN <= N.
-    (void)B, (void)N, (void)K, (void)block_col, (void)k0;
+// Fetch the ROWS x COLS tile whose top-left element is (row0, col0) of a rows x cols
+// row-major matrix: A's tile is fetch_tile<BM, BK>(A, ..., M, K, block_row, k0), B's
+// fetch_tile<BK, BN>(B, ..., K, N, k0, block_col). VECTOR says the matrix's rows start
+// on 16 bytes (VECTOR_A for A, VECTOR_B for B).
+template <int ROWS, int COLS, int THREADS, bool VECTOR, class Global>
+__device__ __forceinline__ void fetch_tile(Global X, float4 (&quads)[ROWS * COLS / 4 / THREADS], int rows, int cols,
+                                           int row0, int col0) {
+    // TODO(chapter7): 7c, step 1. The tile holds ROWS * COLS / 4 quads; this thread fetches
+    //   quads[q] for q < ROWS * COLS / 4 / THREADS, quad number i = threadIdx.x + q * THREADS,
+    //   which is row row0 + i / (COLS / 4), columns col0 + (i % (COLS / 4)) * 4 ... + 3 of X.
+    //   - If the whole tile is inside X (row0 + ROWS <= rows and col0 + COLS <= cols) and
+    //     VECTOR: one 16-byte load, *reinterpret_cast<const float4*>(&X[row * cols + col]).
+    //   - If it is inside but !VECTOR: make_float4 of the four elements.
+    //   - Otherwise: make_float4 of the four elements, 0.0f for each one outside X.
+    (void)X, (void)rows, (void)cols, (void)row0, (void)col0;
     for (float4& quad : quads) quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 }
 
@@ -107,8 +99,8 @@ __device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN 
 // lesson); it stays a multiple of 4 so that float4 reads of a row stay aligned.
 template <int BM, int BK, int THREADS, class TileA>
 __device__ __forceinline__ void store_tile_a(TileA& A_t, const float4 (&quads)[BM * BK / 4 / THREADS]) {
-    // TODO(chapter7): 7c, step 3. For each of this thread's quads (numbered as in
-    //   fetch_tile_a: row m = i / (BK / 4) of the tile, first column k = (i % (BK / 4)) * 4),
+    // TODO(chapter7): 7c, step 2. For each of this thread's quads (numbered as in
+    //   fetch_tile for A: row m = i / (BK / 4) of the tile, first column k = (i % (BK / 4)) * 4),
     //   store its four elements down column m of A_t: A_t[k][m] = quad.x,
     //   A_t[k + 1][m] = quad.y, and so on.
     (void)A_t, (void)quads;
@@ -156,12 +148,12 @@ __device__ __forceinline__ void store_block_c(GlobalC C, const float (&sum)[TM][
 template <int BM, int BN, int BK, int TM, int TN, int PAD, bool VECTOR_A, bool VECTOR_B>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_vectorized_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // TODO(chapter7): 7c, step 4. As 7b, with the tiles
+    // TODO(chapter7): 7c, step 3. As 7b, with the tiles
     //     __shared__ __align__(16) float A_t[BK][BM + PAD];   // A, transposed
     //     __shared__ __align__(16) float B_tile[BK][BN];
     //   and two float4 register arrays, a_quads[BM * BK / 4 / threads] and
-    //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile_a, fetch_tile_b,
-    //   store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
+    //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile of A and of B (as
+    //   its comment shows), store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
     //   A_t[k][first row ...] and b[] from B_tile[k][first column ...], four floats at a
     //   time (*reinterpret_cast<const float4*>(&A_t[k][row])), and add the outer product;
     //   __syncthreads(). At the end, store_block_c<TM, TN, VECTOR_B>(C, sum, M, N,
