@@ -48,14 +48,7 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     dC.poison();
     gemm(dA.data(), dB.data(), dC.data(), M, N, K);
 
-    OutputLayout layout;
-    layout.name = "C";
-    layout.rows = M;
-    layout.cols = N;
-    layout.tile_rows = tile;
-    layout.tile_cols = tile;
-    layout.seed = run_seed();
-    return compare_with_tolerance(dC.download(), gemm_reference(A, B, M, N, K), layout);
+    return compare_gemm_output(dC.download(), gemm_reference(A, B, M, N, K), M, N, tile);
 }
 
 OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool stages_in_shared) {
