@@ -19,29 +19,39 @@
 #include <cstddef>
 #include <cstdint>
 
+// ---- Shared by 7a and 7b: a tile loaded element by element --------------------------
+// Load the ROWS x COLS tile whose top-left element is (row0, col0) of a rows x cols
+// row-major matrix X into `tile`: A's tile is load_tile<BM, BK, threads>(A_tile, A, M,
+// K, block_row, k0), B's load_tile<BK, BN, threads>(B_tile, B, K, N, k0, block_col).
+template <int ROWS, int COLS, int THREADS, class Tile>
+__device__ __forceinline__ void load_tile(Tile& tile, const float* X, int rows, int cols, int row0, int col0) {
+    // TODO(chapter7): 7a, step 1. The block's THREADS threads share the ROWS * COLS
+    //   elements: loop `for (int i = threadIdx.x; i < ROWS * COLS; i += THREADS)`, element
+    //   i being tile[i / COLS][i % COLS], so that consecutive threads load consecutive
+    //   elements of a row. Store 0.0f for elements outside X, as in chapter 2.
+    (void)tile, (void)X, (void)rows, (void)cols, (void)row0, (void)col0;
+}
+
 // ---- 7a: 1D register tiling -----------------------------------------------------------
 // (BM / TM) x BN threads; thread t owns column t % BN of the block's tile and the TM
 // rows starting at (t / BN) * TM.
 template <int BM, int BN, int BK, int TM>
 __global__ void __launch_bounds__((BM / TM) * BN)
     gemm_1d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // TODO(chapter7): 7a, step 1. Declare the tiles: __shared__ float A_tile[BM][BK] and
+    // TODO(chapter7): 7a, step 2. Declare the tiles: __shared__ float A_tile[BM][BK] and
     //   B_tile[BK][BN]. Compute this block's first row and column of C (blockIdx.y * BM,
     //   blockIdx.x * BN), the thread's column (threadIdx.x % BN) and the first of its TM
     //   rows ((threadIdx.x / BN) * TM), and a float sum[TM] = {}.
 
-    // TODO(chapter7): 7a, step 2. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
+    // TODO(chapter7): 7a, step 3. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
     //   - load the BM x BK tile of A at (block row, k0) and the BK x BN tile of B at
-    //     (k0, block column): there are (BM / TM) * BN threads, so loop
-    //     `for (int i = threadIdx.x; i < BM * BK; i += threads)`, with consecutive i on
-    //     consecutive elements of a row; store 0.0f for elements outside A or B, as in
-    //     chapter 2;
+    //     (k0, block column) with load_tile (there are (BM / TM) * BN threads);
     //   - __syncthreads();
     //   - for each k < BK: read B_tile[k][column] ONCE into a register, then add
     //     A_tile[first row + i][k] * that register to sum[i] for i < TM;
     //   - __syncthreads().
 
-    // TODO(chapter7): 7a, step 3. Store sum[i] in C(block row + first row + i, block
+    // TODO(chapter7): 7a, step 4. Store sum[i] in C(block row + first row + i, block
     //   column + column), for the elements inside C only.
 }
 
@@ -55,8 +65,8 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     //   * TM and column (threadIdx.x % (BN / TN)) * TN of the tile; keep float sum[TM][TN]
     //   = {} and two register arrays, float a[TM] and b[TN].
 
-    // TODO(chapter7): 7b, step 2. Loop over the phases as in 7a: load both tiles (0.0f
-    //   outside A or B), __syncthreads(); then, for each k < BK, copy the thread's TM
+    // TODO(chapter7): 7b, step 2. Loop over the phases as in 7a: load both tiles
+    //   (load_tile, with this kernel's thread count), __syncthreads(); then, for each k < BK, copy the thread's TM
     //   values of column k of A_tile into a[] and its TN values of row k of B_tile into
     //   b[], and add the outer product: sum[i][j] += a[i] * b[j] for every i < TM, j < TN.
     //   TM + TN shared reads now serve TM * TN multiply-adds. __syncthreads().
