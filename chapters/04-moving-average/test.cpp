@@ -355,38 +355,42 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
                                             prefix_expected(input, c.window, span), layout);
 }
 
+// The two sweeps of a prefix-sum step (4d, 4e), whose blocks cover `span` outputs: every
+// case of `cases`, one report for every case as for 4a-4c; then each case of `misaligned`
+// on arrays that start 1, 2 and 3 floats into their buffers.
+std::vector<tutorial::ShapeSweep> prefix_sweeps(const std::string& name, const MovingAverage& moving_average,
+                                                int span, const std::vector<SignalCase>& cases,
+                                                const std::vector<SignalCase>& misaligned) {
+    tutorial::ShapeSweep aligned(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const SignalCase& c : cases) {
+        std::ostringstream label;
+        label << c;
+        aligned.run(label.str(),
+                    {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
+                     {"outputs", c.size - c.window + 1, span, "", "block"}},
+                    [&] { return run_prefix_case(c, 0, moving_average, span); });
+    }
+    tutorial::ShapeSweep unaligned(name + " on arrays that do not start on 16 bytes",
+                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const int offset : {1, 2, 3}) {
+        for (const SignalCase& c : misaligned) {
+            std::ostringstream label;
+            label << c << ", arrays starting " << offset << " floats into their buffers";
+            unaligned.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
+                          [&] { return run_prefix_case(c, offset, moving_average, span); });
+        }
+    }
+    return {aligned, unaligned};
+}
+
 }  // namespace
 
 TEST_CASE("moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
     // Both sweeps in one test case: the first failing one in full, the other in a line.
-    std::vector<tutorial::ShapeSweep> sweeps;
-    {
-        // One report for every case, as for 4a-4c: the first failing one in full.
-        tutorial::ShapeSweep sweep("moving_average_prefix", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const SignalCase& c : prefix_signal_cases()) {
-            std::ostringstream label;
-            label << c;
-            sweep.run(label.str(),
-                      {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                       {"outputs", c.size - c.window + 1, kPrefixSpan, "", "block"}},
-                      [&] { return run_prefix_case(c, 0); });
-        }
-        sweeps.push_back(sweep);
-    }
-    {
-        tutorial::ShapeSweep sweep("moving_average_prefix on arrays that do not start on 16 bytes",
-                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const int offset : {1, 2, 3}) {
-            for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8}}) {
-                std::ostringstream label;
-                label << c << ", arrays starting " << offset << " floats into their buffers";
-                sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
-                          [&] { return run_prefix_case(c, offset); });
-            }
-        }
-        sweeps.push_back(sweep);
-    }
+    const std::vector<tutorial::ShapeSweep> sweeps =
+        prefix_sweeps("moving_average_prefix", moving_average_prefix, kPrefixSpan, prefix_signal_cases(),
+                      {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8}});
     REQUIRE_SWEEPS(sweeps);
 }
 
@@ -419,36 +423,13 @@ std::vector<SignalCase> stream_signal_cases() {
 
 TEST_CASE("moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
-    // Both sweeps in one test case: the first failing one in full, the other in a line.
-    std::vector<tutorial::ShapeSweep> sweeps;
-    {
-        REQUIRE(kStreamSpan == 16 * kChunk);
-        // One report for every case, as for 4a-4d: the first failing one in full. Its prefix
-        // sums run over a block's whole span and window, in double: 4d's bound for that length.
-        tutorial::ShapeSweep sweep("moving_average_stream", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const SignalCase& c : stream_signal_cases()) {
-            std::ostringstream label;
-            label << c;
-            sweep.run(label.str(),
-                      {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                       {"outputs", c.size - c.window + 1, kStreamSpan, "", "block"}},
-                      [&] { return run_prefix_case(c, 0, moving_average_stream, kStreamSpan); });
-        }
-        sweeps.push_back(sweep);
-    }
-    {
-        tutorial::ShapeSweep sweep("moving_average_stream on arrays that do not start on 16 bytes",
-                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const int offset : {1, 2, 3}) {
-            for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}}) {
-                std::ostringstream label;
-                label << c << ", arrays starting " << offset << " floats into their buffers";
-                sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
-                          [&] { return run_prefix_case(c, offset, moving_average_stream, kStreamSpan); });
-            }
-        }
-        sweeps.push_back(sweep);
-    }
+    REQUIRE(kStreamSpan == 16 * kChunk);
+    // Both sweeps in one test case: the first failing one in full, the other in a line. The
+    // prefix sums run over a block's whole span and window, in double: 4d's bound for that
+    // length.
+    const std::vector<tutorial::ShapeSweep> sweeps =
+        prefix_sweeps("moving_average_stream", moving_average_stream, kStreamSpan, stream_signal_cases(),
+                      {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}});
     REQUIRE_SWEEPS(sweeps);
 }
 
