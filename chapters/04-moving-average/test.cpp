@@ -63,6 +63,20 @@ std::vector<SignalCase> signal_cases() {
 // Whether the kernel loads a halo into shared memory: only then may a report blame one.
 enum class Halo { none, loaded };
 
+// The layout of `outputs` outputs made by blocks of `block` outputs each, which load
+// `halo` inputs past their own (0 for a kernel that loads none): the report's error map.
+tutorial::OutputLayout signal_layout(int outputs, int block, int halo) {
+    tutorial::OutputLayout layout;
+    layout.name = "output";
+    layout.rows = 1;
+    layout.cols = outputs;
+    layout.tile_rows = 1;
+    layout.tile_cols = block;
+    layout.halo = halo;
+    layout.seed = tutorial::run_seed();
+    return layout;
+}
+
 tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_average, const SignalCase& c,
                                               Halo halo) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window});
@@ -72,16 +86,8 @@ tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_averag
     device_output.poison();
     moving_average(device_input.data(), device_output.data(), c.size, c.window);
 
-    tutorial::OutputLayout layout;
-    layout.name = "output";
-    layout.rows = 1;
-    layout.cols = outputs;
-    layout.tile_rows = 1;
-    layout.tile_cols = B;
-    layout.halo = halo == Halo::loaded ? c.window - 1 : 0;
-    layout.seed = tutorial::run_seed();
-    return tutorial::compare_with_tolerance(device_output.download(),
-                                            tutorial::moving_average_reference(input, c.window), layout);
+    return tutorial::compare_with_tolerance(device_output.download(), tutorial::moving_average_reference(input, c.window),
+                                            signal_layout(outputs, B, halo == Halo::loaded ? c.window - 1 : 0));
 }
 
 // Every signal case in one report: the first failing one in full, a line for each other,
@@ -343,16 +349,9 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
     moving_average(device_input.data() + offset, device_output.data() + offset, c.size, c.window);
     const std::vector<float> all = device_output.download();
 
-    tutorial::OutputLayout layout;
-    layout.name = "output";
-    layout.rows = 1;
-    layout.cols = outputs;
-    layout.tile_rows = 1;
-    layout.tile_cols = span;
-    layout.halo = c.window - 1;
-    layout.seed = tutorial::run_seed();
     return tutorial::compare_with_tolerance(std::vector<float>(all.begin() + offset, all.end()),
-                                            prefix_expected(input, c.window, span), layout);
+                                            prefix_expected(input, c.window, span),
+                                            signal_layout(outputs, span, c.window - 1));
 }
 
 // The two sweeps of a prefix-sum step (4d, 4e), whose blocks cover `span` outputs: every
