@@ -126,6 +126,18 @@ __device__ __forceinline__ void store_tile_b(TileB& B_tile, const float4 (&quads
     }
 }
 
+// Copy COUNT floats (a multiple of 4) of a row of a shared tile, from `first` on, into
+// the registers to[0 .. COUNT - 1], four at a time: one float4 read each, so `first`
+// must be 16-byte aligned.
+template <int COUNT, class SharedFloat>
+__device__ __forceinline__ void read_quads(float* to, SharedFloat first) {
+#pragma unroll
+    for (int i = 0; i < COUNT; i += 4) {
+        const float4 v = *reinterpret_cast<const float4*>(&first[i]);
+        to[i] = v.x, to[i + 1] = v.y, to[i + 2] = v.z, to[i + 3] = v.w;
+    }
+}
+
 // Store a TM x TN block of sums at (row0, col0) of C. A block wholly inside C, with rows
 // that start on 16 bytes (VECTOR_C: N % 4 == 0 and C aligned; the launchers pass
 // VECTOR_B, which they only set when C's rows are aligned as well), stores float4s;
@@ -165,7 +177,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile of A and of B (as
     //   its comment shows), store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
     //   A_t[k][first row ...] and b[] from B_tile[k][first column ...], four floats at a
-    //   time (*reinterpret_cast<const float4*>(&A_t[k][row])), and add the outer product;
+    //   time (read_quads<TM>(a, &A_t[k][first row])), and add the outer product;
     //   __syncthreads(). At the end, store_block_c<TM, TN, VECTOR_B>(C, sum, M, N,
     //   first row of the thread's block in C, its first column).
 }
