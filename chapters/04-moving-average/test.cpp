@@ -150,16 +150,8 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
     for (const SignalCase& c : signal_cases()) {
         const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
         const unsigned blocks = tutorial::ceil_div(c.size - c.window + 1, B);
-        INFO("For " << c << " the launch is grid " << got.grid.x << " x " << got.grid.y << " x " << got.grid.z
-                    << ", block " << got.block.x << " x " << got.block.y << " x " << got.block.z
-                    << ".\nExpected grid " << blocks << " x 1 x 1 (ceil(" << c.size - c.window + 1 << " / " << B
-                    << ") = " << blocks << "), block " << B << " x 1 x 1.");
-        REQUIRE(got.block.x == unsigned(B));
-        REQUIRE(got.block.y == 1u);
-        REQUIRE(got.block.z == 1u);
-        REQUIRE(got.grid.x == blocks);
-        REQUIRE(got.grid.y == 1u);
-        REQUIRE(got.grid.z == 1u);
+        REQUIRE_LAUNCH_CONFIG(got, dim3(blocks), dim3(B), "For " << c,
+                              "ceil(" << c.size - c.window + 1 << " / " << B << ") = " << blocks);
     }
 }
 
