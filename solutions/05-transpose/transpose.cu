@@ -55,9 +55,10 @@ tutorial::LaunchConfig transpose_launch_config(int rows, int cols) {
 // 5b and 5c: the block moves its 32 x 32 tile of the input through `tile` in shared
 // memory, 32 x 32 in 5b and 32 x 33 in 5c (the kernels below declare it): it reads the
 // tile row by row, then writes it out row by row of the output, which is column by
-// column of the tile.
-template <class Tile>
-__device__ void transpose_through_tile(Tile& tile, const float* input, float* output, int rows, int cols) {
+// column of the tile. The tile's and the pointers' types are template parameters (the
+// kernels' own), so that the CPU backend keeps checking and counting every access.
+template <class Tile, class Input, class Output>
+__device__ __forceinline__ void transpose_through_tile(Tile& tile, Input input, Output output, int rows, int cols) {
     // BEGIN SOLUTION: the input row and column of the tile's first element:
     //   tile_row = blockIdx.y * kTransposeTile, tile_col = blockIdx.x * kTransposeTile.
     //| (void)tile, (void)input, (void)output, (void)rows, (void)cols;

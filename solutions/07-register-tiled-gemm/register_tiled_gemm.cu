@@ -34,8 +34,10 @@
 // Load the ROWS x COLS tile whose top-left element is (row0, col0) of a rows x cols
 // row-major matrix X into `tile`: A's tile is load_tile<BM, BK, threads>(A_tile, A, M,
 // K, block_row, k0), B's load_tile<BK, BN, threads>(B_tile, B, K, N, k0, block_col).
-template <int ROWS, int COLS, int THREADS, class Tile>
-__device__ __forceinline__ void load_tile(Tile& tile, const float* X, int rows, int cols, int row0, int col0) {
+// X's type is a template parameter, as in the helpers below, so that the CPU backend
+// keeps checking and counting the loads through the kernel's pointer.
+template <int ROWS, int COLS, int THREADS, class Tile, class Global>
+__device__ __forceinline__ void load_tile(Tile& tile, Global X, int rows, int cols, int row0, int col0) {
     // BEGIN SOLUTION: 7a, step 1. The block's THREADS threads share the ROWS * COLS
     //   elements: loop `for (int i = threadIdx.x; i < ROWS * COLS; i += THREADS)`, element
     //   i being tile[i / COLS][i % COLS], so that consecutive threads load consecutive
