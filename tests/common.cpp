@@ -57,6 +57,23 @@ OutputLayout layout_of(long long rows, long long cols, long long tile) {
 ExpectedOutput zeros(long long count) {
     return {std::vector<double>(count, 0.0), std::vector<double>(count, 0.5)};
 }
+
+// What a 1D kernel of `block`-output blocks writes when each block skips the `halo`
+// inputs after its own: 0 (right, against zeros()) everywhere but the last `halo`
+// outputs of each block, 5 there. The layout says the blocks, and no halo yet.
+OutputLayout layout_of_blocks(long long outputs, long long block) {
+    OutputLayout layout = layout_of(1, outputs, 0);
+    layout.tile_rows = 1;
+    layout.tile_cols = block;
+    return layout;
+}
+std::vector<float> halo_outputs_wrong(long long outputs, long long block, long long halo) {
+    std::vector<float> got(outputs, 0.0f);
+    for (long long i = 0; i < outputs; ++i) {
+        if (i % block >= block - halo) got[i] = 5.0f;
+    }
+    return got;
+}
 }  // namespace
 
 TEST_CASE("random inputs repeat for a seed, differ between seeds and span their range", "[common]") {
@@ -199,15 +216,10 @@ TEST_CASE("a report says the halo was not loaded when the last N-1 outputs of ea
     // 1000 outputs in blocks of 256, window 64: outputs 193..255 of each block read past
     // the block's own inputs. The last block (768..999) has them too, at 961..999.
     const long long outputs = 1000, block = 256, halo = 63;
-    OutputLayout layout = layout_of(1, outputs, 0);
+    OutputLayout layout = layout_of_blocks(outputs, block);
     layout.name = "output";
-    layout.tile_rows = 1;
-    layout.tile_cols = block;
     layout.halo = halo;
-    std::vector<float> got(outputs, 0.0f);
-    for (long long i = 0; i < outputs; ++i) {
-        if (i % block >= block - halo) got[i] = 5.0f;
-    }
+    std::vector<float> got = halo_outputs_wrong(outputs, block, halo);
     const auto report = compare_with_tolerance(got, zeros(outputs), layout);
     INFO(report.text);
     CHECK(report.wrong == 3 * 63 + 39);
@@ -343,13 +355,8 @@ TEST_CASE("the halo sentence is for kernels that load a halo", "[common][pattern
     // The naive moving average reads global memory directly: the same wrong outputs
     // must not be blamed on a halo it does not have.
     const long long outputs = 600, block = 256, halo = 9;
-    OutputLayout layout = layout_of(1, outputs, 0);
-    layout.tile_rows = 1;
-    layout.tile_cols = block;
-    std::vector<float> got(outputs, 0.0f);
-    for (long long i = 0; i < outputs; ++i) {
-        if (i % block >= block - halo) got[i] = 5.0f;
-    }
+    OutputLayout layout = layout_of_blocks(outputs, block);
+    const std::vector<float> got = halo_outputs_wrong(outputs, block, halo);
     SECTION("fires for the shared kernel") {
         layout.halo = halo;
         const auto report = compare_with_tolerance(got, zeros(outputs), layout);

@@ -26,12 +26,8 @@ int main() {
         for (int tile : {16, 32}) {
             dC.poison();
             tiled_gemm(dA.data(), dB.data(), dC.data(), M, N, K, tile);
-            tutorial::OutputLayout layout;
-            layout.rows = M;
-            layout.cols = N;
-            layout.tile_rows = layout.tile_cols = tile;
-            layout.seed = tutorial::run_seed();
-            const tutorial::ComparisonReport report = tutorial::compare_with_tolerance(dC.download(), expected, layout);
+            const tutorial::ComparisonReport report =
+                tutorial::compare_gemm_output(dC.download(), expected, M, N, tile);
             const tutorial::LaunchConfig launch = tiled_gemm_launch_config(M, N, tile);
             const long long blocks = static_cast<long long>(launch.grid.x) * launch.grid.y;
             const long long phases = (K + tile - 1) / tile;

@@ -11,14 +11,13 @@
 #include "tutorial_chapter.h"
 
 #include "device_buffer.h"
-#include "image_file.h"
+#include "image_demo.h"
 #include "box_mean_reference.h"
 
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -118,12 +117,6 @@ bool run_kernel(void (*box_mean)(const unsigned char*, unsigned char*, int, int,
     return wrong == 0;
 }
 
-void write_image(const tutorial::GrayImage& image, const std::string& stem) {
-    tutorial::write_file(stem + ".pgm", tutorial::encode_pgm(image));
-    tutorial::write_file(stem + ".png", tutorial::encode_png(image));
-    std::printf("  wrote %s.png and %s.pgm\n", stem.c_str(), stem.c_str());
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -133,9 +126,7 @@ int main(int argc, char* argv[]) {
     }
     try {
         // Read and check the input before anything is written: a bad file leaves no output.
-        const tutorial::GrayImage input = argc == 2 ? tutorial::read_pgm(argv[1]) : generated_image();
-        std::printf("Input: %s, %d x %d pixels\n", argc == 2 ? argv[1] : "a generated test image", input.width,
-                    input.height);
+        const tutorial::GrayImage input = tutorial::demo_input_image(argc, argv, generated_image);
 
         const tutorial::DeviceBuffer<std::uint8_t> device_input(input.pixels);
         tutorial::DeviceBuffer<std::uint8_t> device_output(input.pixels.size());
@@ -154,10 +145,9 @@ int main(int argc, char* argv[]) {
             results.push_back(blurred);
         }
 
-        std::filesystem::create_directories("build");
-        write_image(input, "build/" CHAPTER_NAME "-input");
-        write_image(results[0], "build/" CHAPTER_NAME "-box-mean-r1");
-        write_image(results[1], "build/" CHAPTER_NAME "-box-mean-r2");
+        tutorial::write_demo_image(input, "build/" CHAPTER_NAME "-input");
+        tutorial::write_demo_image(results[0], "build/" CHAPTER_NAME "-box-mean-r1");
+        tutorial::write_demo_image(results[1], "build/" CHAPTER_NAME "-box-mean-r2");
         std::printf("Open the PNG files in an image viewer or a browser and compare the edges, the stripes and "
                     "the small letters.\n");
         return all_right ? 0 : 1;

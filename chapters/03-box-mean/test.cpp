@@ -187,18 +187,9 @@ TEST_CASE("box_mean_launch_config covers the image with 32x8 blocks, one thread 
         // Exactly ceil(width / 32) blocks along x: fewer leaves columns uncomputed, more
         // launches blocks with nothing to do.
         const dim3 grid(tutorial::ceil_div(c.width, kBoxBlockX), tutorial::ceil_div(c.height, kBoxBlockY));
-        INFO("For a " << c.width << " x " << c.height << " image the launch is grid " << got.grid.x << " x "
-                      << got.grid.y << " x " << got.grid.z << ", block " << got.block.x << " x " << got.block.y
-                      << " x " << got.block.z << ".\nExpected grid " << grid.x << " x " << grid.y
-                      << " x 1 (x covers the " << c.width << " columns: ceil(" << c.width << " / " << kBoxBlockX
-                      << ") = " << grid.x << "; y covers the " << c.height << " rows), block " << kBoxBlockX << " x "
-                      << kBoxBlockY << " x 1.");
-        REQUIRE(got.block.x == unsigned(kBoxBlockX));
-        REQUIRE(got.block.y == unsigned(kBoxBlockY));
-        REQUIRE(got.block.z == 1u);
-        REQUIRE(got.grid.x == grid.x);
-        REQUIRE(got.grid.y == grid.y);
-        REQUIRE(got.grid.z == 1u);
+        REQUIRE_LAUNCH_CONFIG(got, grid, dim3(kBoxBlockX, kBoxBlockY), "For a " << c.width << " x " << c.height << " image",
+                              "x covers the " << c.width << " columns: ceil(" << c.width << " / " << kBoxBlockX
+                                              << ") = " << grid.x << "; y covers the " << c.height << " rows");
     }
 }
 

@@ -63,6 +63,20 @@ std::vector<SignalCase> signal_cases() {
 // Whether the kernel loads a halo into shared memory: only then may a report blame one.
 enum class Halo { none, loaded };
 
+// The layout of `outputs` outputs made by blocks of `block` outputs each, which load
+// `halo` inputs past their own (0 for a kernel that loads none): the report's error map.
+tutorial::OutputLayout signal_layout(int outputs, int block, int halo) {
+    tutorial::OutputLayout layout;
+    layout.name = "output";
+    layout.rows = 1;
+    layout.cols = outputs;
+    layout.tile_rows = 1;
+    layout.tile_cols = block;
+    layout.halo = halo;
+    layout.seed = tutorial::run_seed();
+    return layout;
+}
+
 tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_average, const SignalCase& c,
                                               Halo halo) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window});
@@ -72,16 +86,8 @@ tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_averag
     device_output.poison();
     moving_average(device_input.data(), device_output.data(), c.size, c.window);
 
-    tutorial::OutputLayout layout;
-    layout.name = "output";
-    layout.rows = 1;
-    layout.cols = outputs;
-    layout.tile_rows = 1;
-    layout.tile_cols = B;
-    layout.halo = halo == Halo::loaded ? c.window - 1 : 0;
-    layout.seed = tutorial::run_seed();
-    return tutorial::compare_with_tolerance(device_output.download(),
-                                            tutorial::moving_average_reference(input, c.window), layout);
+    return tutorial::compare_with_tolerance(device_output.download(), tutorial::moving_average_reference(input, c.window),
+                                            signal_layout(outputs, B, halo == Halo::loaded ? c.window - 1 : 0));
 }
 
 // Every signal case in one report: the first failing one in full, a line for each other,
@@ -144,16 +150,8 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
     for (const SignalCase& c : signal_cases()) {
         const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
         const unsigned blocks = tutorial::ceil_div(c.size - c.window + 1, B);
-        INFO("For " << c << " the launch is grid " << got.grid.x << " x " << got.grid.y << " x " << got.grid.z
-                    << ", block " << got.block.x << " x " << got.block.y << " x " << got.block.z
-                    << ".\nExpected grid " << blocks << " x 1 x 1 (ceil(" << c.size - c.window + 1 << " / " << B
-                    << ") = " << blocks << "), block " << B << " x 1 x 1.");
-        REQUIRE(got.block.x == unsigned(B));
-        REQUIRE(got.block.y == 1u);
-        REQUIRE(got.block.z == 1u);
-        REQUIRE(got.grid.x == blocks);
-        REQUIRE(got.grid.y == 1u);
-        REQUIRE(got.grid.z == 1u);
+        REQUIRE_LAUNCH_CONFIG(got, dim3(blocks), dim3(B), "For " << c,
+                              "ceil(" << c.size - c.window + 1 << " / " << B << ") = " << blocks);
     }
 }
 
@@ -343,16 +341,37 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
     moving_average(device_input.data() + offset, device_output.data() + offset, c.size, c.window);
     const std::vector<float> all = device_output.download();
 
-    tutorial::OutputLayout layout;
-    layout.name = "output";
-    layout.rows = 1;
-    layout.cols = outputs;
-    layout.tile_rows = 1;
-    layout.tile_cols = span;
-    layout.halo = c.window - 1;
-    layout.seed = tutorial::run_seed();
     return tutorial::compare_with_tolerance(std::vector<float>(all.begin() + offset, all.end()),
-                                            prefix_expected(input, c.window, span), layout);
+                                            prefix_expected(input, c.window, span),
+                                            signal_layout(outputs, span, c.window - 1));
+}
+
+// The two sweeps of a prefix-sum step (4d, 4e), whose blocks cover `span` outputs: every
+// case of `cases`, one report for every case as for 4a-4c; then each case of `misaligned`
+// on arrays that start 1, 2 and 3 floats into their buffers.
+std::vector<tutorial::ShapeSweep> prefix_sweeps(const std::string& name, const MovingAverage& moving_average,
+                                                int span, const std::vector<SignalCase>& cases,
+                                                const std::vector<SignalCase>& misaligned) {
+    tutorial::ShapeSweep aligned(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const SignalCase& c : cases) {
+        std::ostringstream label;
+        label << c;
+        aligned.run(label.str(),
+                    {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
+                     {"outputs", c.size - c.window + 1, span, "", "block"}},
+                    [&] { return run_prefix_case(c, 0, moving_average, span); });
+    }
+    tutorial::ShapeSweep unaligned(name + " on arrays that do not start on 16 bytes",
+                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const int offset : {1, 2, 3}) {
+        for (const SignalCase& c : misaligned) {
+            std::ostringstream label;
+            label << c << ", arrays starting " << offset << " floats into their buffers";
+            unaligned.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
+                          [&] { return run_prefix_case(c, offset, moving_average, span); });
+        }
+    }
+    return {aligned, unaligned};
 }
 
 }  // namespace
@@ -360,33 +379,9 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
 TEST_CASE("moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
     // Both sweeps in one test case: the first failing one in full, the other in a line.
-    std::vector<tutorial::ShapeSweep> sweeps;
-    {
-        // One report for every case, as for 4a-4c: the first failing one in full.
-        tutorial::ShapeSweep sweep("moving_average_prefix", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const SignalCase& c : prefix_signal_cases()) {
-            std::ostringstream label;
-            label << c;
-            sweep.run(label.str(),
-                      {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                       {"outputs", c.size - c.window + 1, kPrefixSpan, "", "block"}},
-                      [&] { return run_prefix_case(c, 0); });
-        }
-        sweeps.push_back(sweep);
-    }
-    {
-        tutorial::ShapeSweep sweep("moving_average_prefix on arrays that do not start on 16 bytes",
-                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const int offset : {1, 2, 3}) {
-            for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8}}) {
-                std::ostringstream label;
-                label << c << ", arrays starting " << offset << " floats into their buffers";
-                sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
-                          [&] { return run_prefix_case(c, offset); });
-            }
-        }
-        sweeps.push_back(sweep);
-    }
+    const std::vector<tutorial::ShapeSweep> sweeps =
+        prefix_sweeps("moving_average_prefix", moving_average_prefix, kPrefixSpan, prefix_signal_cases(),
+                      {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{3 * kPrefixSpan, 8}});
     REQUIRE_SWEEPS(sweeps);
 }
 
@@ -419,36 +414,13 @@ std::vector<SignalCase> stream_signal_cases() {
 
 TEST_CASE("moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
-    // Both sweeps in one test case: the first failing one in full, the other in a line.
-    std::vector<tutorial::ShapeSweep> sweeps;
-    {
-        REQUIRE(kStreamSpan == 16 * kChunk);
-        // One report for every case, as for 4a-4d: the first failing one in full. Its prefix
-        // sums run over a block's whole span and window, in double: 4d's bound for that length.
-        tutorial::ShapeSweep sweep("moving_average_stream", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const SignalCase& c : stream_signal_cases()) {
-            std::ostringstream label;
-            label << c;
-            sweep.run(label.str(),
-                      {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                       {"outputs", c.size - c.window + 1, kStreamSpan, "", "block"}},
-                      [&] { return run_prefix_case(c, 0, moving_average_stream, kStreamSpan); });
-        }
-        sweeps.push_back(sweep);
-    }
-    {
-        tutorial::ShapeSweep sweep("moving_average_stream on arrays that do not start on 16 bytes",
-                                   tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-        for (const int offset : {1, 2, 3}) {
-            for (const SignalCase& c : {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}}) {
-                std::ostringstream label;
-                label << c << ", arrays starting " << offset << " floats into their buffers";
-                sweep.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
-                          [&] { return run_prefix_case(c, offset, moving_average_stream, kStreamSpan); });
-            }
-        }
-        sweeps.push_back(sweep);
-    }
+    REQUIRE(kStreamSpan == 16 * kChunk);
+    // Both sweeps in one test case: the first failing one in full, the other in a line. The
+    // prefix sums run over a block's whole span and window, in double: 4d's bound for that
+    // length.
+    const std::vector<tutorial::ShapeSweep> sweeps =
+        prefix_sweeps("moving_average_stream", moving_average_stream, kStreamSpan, stream_signal_cases(),
+                      {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}});
     REQUIRE_SWEEPS(sweeps);
 }
 

@@ -11,12 +11,11 @@
 #include "tutorial_chapter.h"
 
 #include "device_buffer.h"
-#include "image_file.h"
+#include "image_demo.h"
 
 #include <cstdint>
 #include <cstdio>
 #include <exception>
-#include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
@@ -51,13 +50,6 @@ tutorial::GrayImage generated_image() {
     return image;
 }
 
-void write_image(const tutorial::GrayImage& image, const std::string& stem) {
-    tutorial::write_file(stem + ".pgm", tutorial::encode_pgm(image));
-    tutorial::write_file(stem + ".png", tutorial::encode_png(image));
-    std::printf("  wrote %s.png and %s.pgm (%d x %d pixels)\n", stem.c_str(), stem.c_str(), image.width,
-                image.height);
-}
-
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -67,9 +59,7 @@ int main(int argc, char* argv[]) {
     }
     try {
         // Read and check the input before anything is written: a bad file leaves no output.
-        const tutorial::GrayImage input = argc == 2 ? tutorial::read_pgm(argv[1]) : generated_image();
-        std::printf("Input: %s, %d x %d pixels\n", argc == 2 ? argv[1] : "a generated test image", input.width,
-                    input.height);
+        const tutorial::GrayImage input = tutorial::demo_input_image(argc, argv, generated_image);
 
         // The image is a matrix of height rows and width columns.
         const int rows = input.height, cols = input.width;
@@ -109,9 +99,8 @@ int main(int argc, char* argv[]) {
             const float v = result[i];
             transposed.pixels[i] = v >= 0.0f && v <= 255.0f ? static_cast<std::uint8_t>(v) : 128;
         }
-        std::filesystem::create_directories("build");
-        write_image(input, "build/" CHAPTER_NAME "-input");
-        write_image(transposed, "build/" CHAPTER_NAME "-transposed");
+        tutorial::write_demo_image(input, "build/" CHAPTER_NAME "-input");
+        tutorial::write_demo_image(transposed, "build/" CHAPTER_NAME "-transposed");
         std::printf("Open the PNG files: the transposed image is the input mirrored across its main diagonal "
                     "(top left to bottom right).\n");
         return all_right ? 0 : 1;

@@ -161,18 +161,10 @@ TEST_CASE("transpose_launch_config gives 32x8 blocks, one per 32x32 tile of the 
     for (const MatrixCase& c : matrix_cases()) {
         const tutorial::LaunchConfig got = transpose_launch_config(c.rows, c.cols);
         const dim3 grid(tutorial::ceil_div(c.cols, T), tutorial::ceil_div(c.rows, T));
-        INFO("For " << c << " the launch is grid " << got.grid.x << " x " << got.grid.y << " x " << got.grid.z
-                    << ", block " << got.block.x << " x " << got.block.y << " x " << got.block.z
-                    << ".\nExpected grid " << grid.x << " x " << grid.y << " x 1 (x covers the " << c.cols
-                    << " input columns: ceil(" << c.cols << " / " << T << ") = " << grid.x << "; y covers the "
-                    << c.rows << " rows: ceil(" << c.rows << " / " << T << ") = " << grid.y << "), block " << T
-                    << " x " << kTransposeBlockRows << " x 1.");
-        REQUIRE(got.block.x == unsigned(T));
-        REQUIRE(got.block.y == unsigned(kTransposeBlockRows));
-        REQUIRE(got.block.z == 1u);
-        REQUIRE(got.grid.x == grid.x);
-        REQUIRE(got.grid.y == grid.y);
-        REQUIRE(got.grid.z == 1u);
+        REQUIRE_LAUNCH_CONFIG(got, grid, dim3(T, kTransposeBlockRows), "For " << c,
+                              "x covers the " << c.cols << " input columns: ceil(" << c.cols << " / " << T << ") = "
+                                              << grid.x << "; y covers the " << c.rows << " rows: ceil(" << c.rows
+                                              << " / " << T << ") = " << grid.y);
     }
 }
 

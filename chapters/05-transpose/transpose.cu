@@ -37,14 +37,16 @@ tutorial::LaunchConfig transpose_launch_config(int rows, int cols) {
     return tutorial::LaunchConfig{dim3(1, 1), dim3(1, 1)};
 }
 
-// 5b: the block reads its tile row by row into shared memory, then writes it out row
-// by row of the output, which is column by column of the tile. Both global accesses
-// are now coalesced; the column read from shared memory is where the cost moved: the
-// 32 floats of a tile column are 32 floats apart, all in the same bank.
-__global__ void transpose_shared_kernel(const float* input, float* output, int rows, int cols) {
-    // TODO(chapter5): the tile, __shared__ float tile[kTransposeTile][kTransposeTile], and
-    //   the input row and column of its first element: tile_row = blockIdx.y * kTransposeTile,
-    //   tile_col = blockIdx.x * kTransposeTile.
+// 5b and 5c: the block moves its 32 x 32 tile of the input through `tile` in shared
+// memory, 32 x 32 in 5b and 32 x 33 in 5c (the kernels below declare it): it reads the
+// tile row by row, then writes it out row by row of the output, which is column by
+// column of the tile. The tile's and the pointers' types are template parameters (the
+// kernels' own), so that the CPU backend keeps checking and counting every access.
+template <class Tile, class Input, class Output>
+__device__ __forceinline__ void transpose_through_tile(Tile& tile, Input input, Output output, int rows, int cols) {
+    // TODO(chapter5): the input row and column of the tile's first element:
+    //   tile_row = blockIdx.y * kTransposeTile, tile_col = blockIdx.x * kTransposeTile.
+    (void)tile, (void)input, (void)output, (void)rows, (void)cols;
 
     // TODO(chapter5): load the tile along input rows, as 5a reads: thread (x, y) loads
     //   tile[y + j][x] = input(tile_row + y + j, tile_col + x) for j = 0, 8, 16, 24,
@@ -56,6 +58,14 @@ __global__ void transpose_shared_kernel(const float* input, float* output, int r
     // TODO(chapter5): write the tile out along output rows: output row tile_col + y + j
     //   (an input column), output column tile_row + x (an input row), from
     //   tile[x][y + j], skipping elements outside the output (cols rows, rows columns).
+}
+
+// 5b: a 32 x 32 tile. Both global accesses are now coalesced; the column read from
+// shared memory is where the cost moved: the 32 floats of a tile column are 32 floats
+// apart, all in the same bank.
+__global__ void transpose_shared_kernel(const float* input, float* output, int rows, int cols) {
+    // TODO(chapter5): the tile, __shared__ float tile[kTransposeTile][kTransposeTile], and
+    //   transpose_through_tile(tile, input, output, rows, cols).
 }
 
 // 5c: 5b with one unused column per tile row. Element [i][k] is at word i * 33 + k, so

@@ -85,15 +85,7 @@ tutorial::ComparisonReport run_offset_case(const tutorial::GemmFunction& gemm, G
     gemm(dA.data() + offset, dB.data() + offset, dC.data() + offset, M, N, K);
     const std::vector<float> all_C = dC.download();
     const std::vector<float> C(all_C.begin() + offset, all_C.end());
-
-    tutorial::OutputLayout layout;
-    layout.name = "C";
-    layout.rows = M;
-    layout.cols = N;
-    layout.tile_rows = tile;
-    layout.tile_cols = tile;
-    layout.seed = tutorial::run_seed();
-    return tutorial::compare_with_tolerance(C, tutorial::gemm_reference(A, B, M, N, K), layout);
+    return tutorial::compare_gemm_output(C, tutorial::gemm_reference(A, B, M, N, K), M, N, tile);
 }
 
 }  // namespace

@@ -53,16 +53,7 @@ __device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A,
     // TODO(chapter8): 8a, step 1. As chapter 2's loads, but for an element inside the matrix
     //   call __pipeline_memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
     //   sizeof(float)) instead of the assignment (the same for B); outside, store 0.0f.
-    (void)A_tile;
-    (void)B_tile;
-    (void)A;
-    (void)B;
-    (void)M;
-    (void)N;
-    (void)K;
-    (void)row;
-    (void)col;
-    (void)t;
+    (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
 }
 
 // The TILE products of one phase, read from a pair of tiles in shared memory. The tiles'
@@ -99,9 +90,7 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
     //      filled by every thread of the block;
     //   4. add the products of stage p % 2 (multiply_tiles);
     //   5. __syncthreads(), because the next phase starts copies into this stage.
-    (void)A_tiles;
-    (void)B_tiles;
-    (void)phases;
+    (void)A_tiles, (void)B_tiles, (void)phases;
 
     if (row < M && col < N) {
         C[static_cast<size_t>(row) * N + col] = sum;
@@ -126,17 +115,8 @@ __device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeli
     // TODO(chapter8): 8b, step 1. For an element inside the matrix,
     //   cuda::memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
     //   cuda::aligned_size_t<4>(sizeof(float)), pipeline); outside, store 0.0f. The same for B.
-    (void)pipeline;
-    (void)A_tile;
-    (void)B_tile;
-    (void)A;
-    (void)B;
-    (void)M;
-    (void)N;
-    (void)K;
-    (void)row;
-    (void)col;
-    (void)t;
+    (void)pipeline, (void)A_tile, (void)B_tile, (void)A, (void)B;
+    (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
 }
 
 template <int TILE, int STAGES>
@@ -164,10 +144,7 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
     //   3. add its products (multiply_tiles);
     //   4. consumer_release(): the stage may be refilled.
     //   No __syncthreads() is needed: the pipeline's barriers do both of its jobs.
-    (void)A_tiles;
-    (void)B_tiles;
-    (void)pipeline_state;
-    (void)phases;
+    (void)A_tiles, (void)B_tiles, (void)pipeline_state, (void)phases;
 
     if (row < M && col < N) {
         C[static_cast<size_t>(row) * N + col] = sum;
@@ -213,12 +190,7 @@ __device__ BlockBarrier::arrival_token request_tiles(Tile& A_tile, Tile& B_tile,
     //   B's tile at column blockIdx.x * TILE, row t; then return
     //   cuda::device::barrier_arrive_tx(filled, 1, bytes of both tiles). Every other thread
     //   returns filled.arrive().
-    (void)A_tile;
-    (void)B_tile;
-    (void)A_map;
-    (void)B_map;
-    (void)t;
-    (void)issuer;
+    (void)A_tile, (void)B_tile, (void)A_map, (void)B_map, (void)t, (void)issuer;
     return filled.arrive();
 }
 
@@ -247,11 +219,7 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
     //   token). Then for each phase p, in stage s = p % STAGES: filled[s].wait(its token),
     //   add the products, __syncthreads() (the stage is free again), and request phase
     //   p + STAGES into stage s when there is one.
-    (void)A_tiles;
-    (void)B_tiles;
-    (void)filled;
-    (void)phases;
-    (void)issuer;
+    (void)A_tiles, (void)B_tiles, (void)filled, (void)phases, (void)issuer;
 
     if (row < M && col < N) {
         C[static_cast<size_t>(row) * N + col] = sum;
@@ -270,10 +238,7 @@ CUtensorMap make_tile_tensor_map(const float* matrix, int rows, int cols, int ti
     //   the one stride {cols * sizeof(float)} in bytes (of dimension 1), box {tile, tile},
     //   element strides {1, 1}, no interleave, no swizzle, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
     //   (which fills with zeros). Throw std::runtime_error when either call fails.
-    (void)matrix;
-    (void)rows;
-    (void)cols;
-    (void)tile;
+    (void)matrix, (void)rows, (void)cols, (void)tile;
     return CUtensorMap{};
 }
 

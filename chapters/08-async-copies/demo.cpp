@@ -53,12 +53,8 @@ int main() {
                 std::printf("%-40s not run: %s\n", step.name.c_str(), refused.what());
                 continue;
             }
-            tutorial::OutputLayout layout;
-            layout.rows = M;
-            layout.cols = N;
-            layout.tile_rows = layout.tile_cols = kAsyncTile;
-            layout.seed = tutorial::run_seed();
-            const tutorial::ComparisonReport report = tutorial::compare_with_tolerance(dC.download(), expected, layout);
+            const tutorial::ComparisonReport report =
+                tutorial::compare_gemm_output(dC.download(), expected, M, N, kAsyncTile);
             std::printf("%-40s %6d bytes of stages per block: %s\n", step.name.c_str(), step.stages * stage_bytes,
                         report.ok() ? "C is right" : "C is WRONG");
             if (!report.ok()) {

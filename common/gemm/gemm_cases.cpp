@@ -48,14 +48,7 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     dC.poison();
     gemm(dA.data(), dB.data(), dC.data(), M, N, K);
 
-    OutputLayout layout;
-    layout.name = "C";
-    layout.rows = M;
-    layout.cols = N;
-    layout.tile_rows = tile;
-    layout.tile_cols = tile;
-    layout.seed = run_seed();
-    return compare_with_tolerance(dC.download(), gemm_reference(A, B, M, N, K), layout);
+    return compare_gemm_output(dC.download(), gemm_reference(A, B, M, N, K), M, N, tile);
 }
 
 OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool stages_in_shared) {
@@ -127,17 +120,12 @@ void check_launch_covers(const std::function<LaunchConfig(int M, int N)>& launch
         // Exactly ceil(N / tile) blocks along x: fewer leaves columns uncomputed, more
         // launches blocks with nothing to do.
         const dim3 grid(ceil_div(shape.N, tile), ceil_div(shape.M, tile)), block(tile, tile);
-        const bool right = got.grid.x == grid.x && got.grid.y == grid.y && got.grid.z == 1 &&
-                           got.block.x == block.x && got.block.y == block.y && got.block.z == 1;
-        if (!right && wrong_shapes++ == 0) {
-            std::ostringstream text;
-            text << "For M=" << shape.M << " N=" << shape.N << " the launch is grid " << got.grid.x << " x "
-                 << got.grid.y << " x " << got.grid.z << ", block " << got.block.x << " x " << got.block.y
-                 << " x " << got.block.z << ".\nExpected grid " << grid.x << " x " << grid.y << " x 1 (x covers the "
-                 << shape.N << " columns: ceil(" << shape.N << " / " << tile << ") = " << grid.x << "; y covers the "
-                 << shape.M << " rows), block " << tile << " x " << tile << " x 1.";
-            first_problem = text.str();
-        }
+        const std::string mismatch = launch_config_mismatch(
+            got, grid, block, "For M=" + std::to_string(shape.M) + " N=" + std::to_string(shape.N),
+            "x covers the " + std::to_string(shape.N) + " columns: ceil(" + std::to_string(shape.N) + " / " +
+                std::to_string(tile) + ") = " + std::to_string(grid.x) + "; y covers the " + std::to_string(shape.M) +
+                " rows");
+        if (!mismatch.empty() && wrong_shapes++ == 0) first_problem = mismatch;
     }
     if (wrong_shapes > 0) {
         FAIL(first_problem << "\nThe launch is wrong for " << wrong_shapes << " of " << shapes.size()

@@ -1,5 +1,6 @@
 #include "gemm/gemm_reference.h"
 
+#include "random.h"
 #include "validate.h"
 
 #include <cmath>
@@ -43,6 +44,18 @@ ExpectedOutput gemm_reference(const std::vector<float>& A, const std::vector<flo
         }
     }
     return out;
+}
+
+ComparisonReport compare_gemm_output(const std::vector<float>& C, const ExpectedOutput& expected, int M, int N,
+                                     int tile) {
+    OutputLayout layout;
+    layout.name = "C";
+    layout.rows = M;
+    layout.cols = N;
+    layout.tile_rows = tile;
+    layout.tile_cols = tile;
+    layout.seed = run_seed();
+    return compare_with_tolerance(C, expected, layout);
 }
 
 }  // namespace tutorial

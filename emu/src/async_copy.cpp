@@ -451,37 +451,9 @@ BlockRun& block(const char* what) {
 
 // Where the block's threads that are not waiting for @p bar are, for a hang's message.
 std::string others(const BlockRun& b, const AsyncState& s, const BarrierState& bar) {
-    struct Place {
-        const ThreadState* first;
-        std::size_t count;
-    };
-    std::vector<Place> places;
-    for (std::size_t i = 0; i < b.thread_count; ++i) {
-        const ThreadState& t = b.threads[i];
-        if (t.status == Status::AtAsync && s.threads[i].waiting == &bar) continue;
-        auto same = [&](const Place& p) {
-            return p.first->status == t.status &&
-                   (t.status == Status::Exited || (p.first->line == t.line && std::strcmp(p.first->file, t.file) == 0));
-        };
-        auto found = std::find_if(places.begin(), places.end(), same);
-        if (found == places.end()) {
-            places.push_back(Place{&t, 1});
-        } else {
-            ++found->count;
-        }
-    }
-    std::ostringstream out;
-    for (const Place& p : places) {
-        out << "\n    " << p.count << (p.count == 1 ? " thread " : " threads ");
-        if (p.first->status == Status::Exited) {
-            out << (p.count == 1 ? "has" : "have") << " finished the kernel";
-        } else {
-            out << (p.count == 1 ? "waits" : "wait") << " at " << waiting_call(*p.first) << " at "
-                << site(p.first->file, p.first->line);
-        }
-        out << " (the first is thread " << coordinates(p.first->index) << ")";
-    }
-    return out.str();
+    return threads_by_place(b, [&](std::size_t i) {
+        return b.threads[i].status == Status::AtAsync && s.threads[i].waiting == &bar;
+    });
 }
 
 }  // namespace

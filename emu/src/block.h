@@ -9,6 +9,7 @@
 #include <atomic>
 #include <climits>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -265,6 +266,11 @@ std::string lanes_text(unsigned lanes);
 /// @brief The message for block @p b stopped at the time limit of @p seconds, its running
 /// thread at @p file:@p line (null: a checked memory access whose place is unknown).
 std::string time_limit_message(const BlockRun& b, double seconds, const char* file, int line);
+/// @brief The threads of @p b but those @p left_out names (by index), grouped by where they
+/// are, a line each: "\n    3 threads wait at __syncthreads() at f.cu:12 (the first is thread
+/// (4,0,0))", or "have finished the kernel", or "wait for a turn to run". For the messages of
+/// a hang and of the time limit.
+std::string threads_by_place(const BlockRun& b, const std::function<bool(std::size_t thread)>& left_out);
 
 }  // namespace detail
 }  // namespace emu

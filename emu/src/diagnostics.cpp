@@ -161,18 +161,35 @@ std::string time_limit_message(const BlockRun& b, double seconds, const char* fi
         out << " was making a memory access";
     }
     // The others, by where they wait.
+    out << threads_by_place(b, [&](std::size_t i) {
+        return &b.threads[i] == b.current || b.threads[i].status == Status::Exited;
+    });
+    const unsigned long long others = b.grid->total - b.grid->finished.load() - 1;
+    if (others > 0) {
+        out << "\n  " << others << " other " << (others == 1 ? "block" : "blocks") << " of the grid's " << b.grid->total
+            << " had not finished.";
+    }
+    out << "\n  A loop that never ends does this: a counter that does not advance (such as `k += 0`), or a "
+           "condition that never becomes false.";
+    return out.str();
+}
+
+std::string threads_by_place(const BlockRun& b, const std::function<bool(std::size_t thread)>& left_out) {
     struct Group {
         const ThreadState* first;
         std::size_t threads;
     };
     std::vector<Group> groups;
     for (std::size_t i = 0; i < b.thread_count; ++i) {
+        if (left_out(i)) continue;
         const ThreadState& t = b.threads[i];
-        if (&t == b.current || t.status == Status::Exited) continue;
+        // A thread that waits is where its call and line are; one that is ready or has
+        // finished is nowhere in particular (its warp_op is left from an earlier call).
         auto same = [&](const Group& g) {
-            return g.first->status == t.status &&
-                   (t.status == Status::Ready ||
-                    (g.first->warp_op == t.warp_op && g.first->line == t.line && std::strcmp(g.first->file, t.file) == 0));
+            if (g.first->status != t.status) return false;
+            if (t.status == Status::Ready || t.status == Status::Exited) return true;
+            return (t.status != Status::AtWarp || g.first->warp_op == t.warp_op) && g.first->line == t.line &&
+                   std::strcmp(g.first->file, t.file) == 0;
         };
         auto found = std::find_if(groups.begin(), groups.end(), same);
         if (found == groups.end()) {
@@ -181,24 +198,19 @@ std::string time_limit_message(const BlockRun& b, double seconds, const char* fi
             ++found->threads;
         }
     }
+    std::ostringstream out;
     for (const Group& g : groups) {
         out << "\n    " << g.threads << (g.threads == 1 ? " thread " : " threads ");
-        if (g.first->status == Status::Ready) {
+        if (g.first->status == Status::Exited) {
+            out << (g.threads == 1 ? "has" : "have") << " finished the kernel";
+        } else if (g.first->status == Status::Ready) {
             out << (g.threads == 1 ? "waits" : "wait") << " for a turn to run";
         } else {
-            out << (g.threads == 1 ? "waits at " : "wait at ")
-                << waiting_call(*g.first)
-                << " at " << g.first->file << ":" << g.first->line;
+            out << (g.threads == 1 ? "waits at " : "wait at ") << waiting_call(*g.first) << " at " << g.first->file
+                << ":" << g.first->line;
         }
         out << " (the first is thread " << coordinates(g.first->index) << ")";
     }
-    const unsigned long long others = b.grid->total - b.grid->finished.load() - 1;
-    if (others > 0) {
-        out << "\n  " << others << " other " << (others == 1 ? "block" : "blocks") << " of the grid's " << b.grid->total
-            << " had not finished.";
-    }
-    out << "\n  A loop that never ends does this: a counter that does not advance (such as `k += 0`), or a "
-           "condition that never becomes false.";
     return out.str();
 }
 

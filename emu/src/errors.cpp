@@ -24,6 +24,14 @@ ErrorState& state() {
     return s;
 }
 
+// The error in one of the state's slots (last or execution), which is then cleared.
+cudaError_t take(cudaError_t ErrorState::*slot) {
+    std::lock_guard<std::mutex> lock(state().mutex);
+    const cudaError_t error = state().*slot;
+    state().*slot = cudaSuccess;
+    return error;
+}
+
 const char* base_text(cudaError_t error) {
     switch (error) {
         case cudaSuccess: return "no error";
@@ -81,12 +89,7 @@ void fail_execution(cudaError_t code, std::string detail) {
     remember_detail(code, detail);
 }
 
-cudaError_t take_execution_error() {
-    std::lock_guard<std::mutex> lock(state().mutex);
-    const cudaError_t error = state().execution;
-    state().execution = cudaSuccess;
-    return error;
-}
+cudaError_t take_execution_error() { return take(&ErrorState::execution); }
 
 void forget_error_details() {
     std::lock_guard<std::mutex> lock(state().mutex);
@@ -98,12 +101,7 @@ void forget_error_details() {
 
 using namespace emu::detail;
 
-cudaError_t cudaGetLastError() {
-    std::lock_guard<std::mutex> lock(state().mutex);
-    const cudaError_t error = state().last;
-    state().last = cudaSuccess;
-    return error;
-}
+cudaError_t cudaGetLastError() { return take(&ErrorState::last); }
 
 cudaError_t cudaPeekAtLastError() {
     std::lock_guard<std::mutex> lock(state().mutex);

@@ -52,16 +52,16 @@ tutorial::LaunchConfig transpose_launch_config(int rows, int cols) {
     // END SOLUTION
 }
 
-// 5b: the block reads its tile row by row into shared memory, then writes it out row
-// by row of the output, which is column by column of the tile. Both global accesses
-// are now coalesced; the column read from shared memory is where the cost moved: the
-// 32 floats of a tile column are 32 floats apart, all in the same bank.
-__global__ void transpose_shared_kernel(const float* input, float* output, int rows, int cols) {
-    // BEGIN SOLUTION: the tile, __shared__ float tile[kTransposeTile][kTransposeTile], and
-    //   the input row and column of its first element: tile_row = blockIdx.y * kTransposeTile,
-    //   tile_col = blockIdx.x * kTransposeTile.
-    __shared__ float tile[kTransposeTile][kTransposeTile];
-
+// 5b and 5c: the block moves its 32 x 32 tile of the input through `tile` in shared
+// memory, 32 x 32 in 5b and 32 x 33 in 5c (the kernels below declare it): it reads the
+// tile row by row, then writes it out row by row of the output, which is column by
+// column of the tile. The tile's and the pointers' types are template parameters (the
+// kernels' own), so that the CPU backend keeps checking and counting every access.
+template <class Tile, class Input, class Output>
+__device__ __forceinline__ void transpose_through_tile(Tile& tile, Input input, Output output, int rows, int cols) {
+    // BEGIN SOLUTION: the input row and column of the tile's first element:
+    //   tile_row = blockIdx.y * kTransposeTile, tile_col = blockIdx.x * kTransposeTile.
+    //| (void)tile, (void)input, (void)output, (void)rows, (void)cols;
     const int tile_row = blockIdx.y * kTransposeTile;  // the tile's first input row
     const int tile_col = blockIdx.x * kTransposeTile;  // and first input column
     // END SOLUTION
@@ -99,6 +99,17 @@ __global__ void transpose_shared_kernel(const float* input, float* output, int r
     // END SOLUTION
 }
 
+// 5b: a 32 x 32 tile. Both global accesses are now coalesced; the column read from
+// shared memory is where the cost moved: the 32 floats of a tile column are 32 floats
+// apart, all in the same bank.
+__global__ void transpose_shared_kernel(const float* input, float* output, int rows, int cols) {
+    // BEGIN SOLUTION: the tile, __shared__ float tile[kTransposeTile][kTransposeTile], and
+    //   transpose_through_tile(tile, input, output, rows, cols).
+    __shared__ float tile[kTransposeTile][kTransposeTile];
+    transpose_through_tile(tile, input, output, rows, cols);
+    // END SOLUTION
+}
+
 // 5c: 5b with one unused column per tile row. Element [i][k] is at word i * 33 + k, so
 // tile column k's 32 elements are in banks (i + k) % 32 for i = 0..31: all different.
 __global__ void transpose_padded_kernel(const float* input, float* output, int rows, int cols) {
@@ -106,25 +117,7 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
     //   __shared__ float tile[kTransposeTile][kTransposeTile + 1]. The extra column is
     //   never used; it shifts each tile row by one bank (the lesson explains why).
     __shared__ float tile[kTransposeTile][kTransposeTile + 1];
-
-    const int tile_row = blockIdx.y * kTransposeTile;
-    const int tile_col = blockIdx.x * kTransposeTile;
-    const int c = tile_col + threadIdx.x;
-    for (int j = 0; j < kTransposeTile; j += kTransposeBlockRows) {
-        const int r = tile_row + threadIdx.y + j;
-        if (r < rows && c < cols) {
-            tile[threadIdx.y + j][threadIdx.x] = input[r * cols + c];
-        }
-    }
-    __syncthreads();
-
-    const int out_col = tile_row + threadIdx.x;
-    for (int j = 0; j < kTransposeTile; j += kTransposeBlockRows) {
-        const int out_row = tile_col + threadIdx.y + j;
-        if (out_row < cols && out_col < rows) {
-            output[out_row * rows + out_col] = tile[threadIdx.x][threadIdx.y + j];
-        }
-    }
+    transpose_through_tile(tile, input, output, rows, cols);
     // END SOLUTION
 }
 

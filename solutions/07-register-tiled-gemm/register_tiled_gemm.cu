@@ -32,6 +32,30 @@
 #include <stdexcept>
 #include <string>
 
+// ---- Shared by 7a and 7b: a tile loaded element by element --------------------------
+// Load the ROWS x COLS tile whose top-left element is (row0, col0) of a rows x cols
+// row-major matrix X into `tile`: A's tile is load_tile<BM, BK, threads>(A_tile, A, M,
+// K, block_row, k0), B's load_tile<BK, BN, threads>(B_tile, B, K, N, k0, block_col).
+// X's type is a template parameter, as in the helpers below, so that the CPU backend
+// keeps checking and counting the loads through the kernel's pointer.
+template <int ROWS, int COLS, int THREADS, class Tile, class Global>
+__device__ __forceinline__ void load_tile(Tile& tile, Global X, int rows, int cols, int row0, int col0) {
+    // BEGIN SOLUTION: 7a, step 1. The block's THREADS threads share the ROWS * COLS
+    //   elements: loop `for (int i = threadIdx.x; i < ROWS * COLS; i += THREADS)`, element
+    //   i being tile[i / COLS][i % COLS], so that consecutive threads load consecutive
+    //   elements of a row. Store 0.0f for elements outside X, as in chapter 2.
+    //| (void)tile, (void)X, (void)rows, (void)cols, (void)row0, (void)col0;
+    // Consecutive threads load consecutive elements of a row (coalesced); elements
+    // outside X are stored as 0 so that partial tiles need no special case in the
+    // multiply-adds.
+    for (int i = threadIdx.x; i < ROWS * COLS; i += THREADS) {
+        const int r = i / COLS, c = i % COLS;
+        const int row = row0 + r, col = col0 + c;
+        tile[r][c] = (row < rows && col < cols) ? X[row * cols + col] : 0.0f;
+    }
+    // END SOLUTION
+}
+
 // ---- 7a: 1D register tiling -----------------------------------------------------------
 // (BM / TM) x BN threads; thread t owns column t % BN of the block's tile and the TM
 // rows starting at (t / BN) * TM.
@@ -42,7 +66,7 @@
 template <int BM, int BN, int BK, int TM>
 __global__ void __launch_bounds__((BM / TM) * BN)
     gemm_1d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // BEGIN SOLUTION: 7a, step 1. Declare the tiles: __shared__ float A_tile[BM][BK] and
+    // BEGIN SOLUTION: 7a, step 2. Declare the tiles: __shared__ float A_tile[BM][BK] and
     //   B_tile[BK][BN]. Compute this block's first row and column of C (blockIdx.y * BM,
     //   blockIdx.x * BN), the thread's column (threadIdx.x % BN) and the first of its TM
     //   rows ((threadIdx.x / BN) * TM), and a float sum[TM] = {}.
@@ -59,29 +83,16 @@ __global__ void __launch_bounds__((BM / TM) * BN)
     float sum[TM] = {};
     // END SOLUTION
 
-    // BEGIN SOLUTION: 7a, step 2. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
+    // BEGIN SOLUTION: 7a, step 3. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
     //   - load the BM x BK tile of A at (block row, k0) and the BK x BN tile of B at
-    //     (k0, block column): there are (BM / TM) * BN threads, so loop
-    //     `for (int i = threadIdx.x; i < BM * BK; i += threads)`, with consecutive i on
-    //     consecutive elements of a row; store 0.0f for elements outside A or B, as in
-    //     chapter 2;
+    //     (k0, block column) with load_tile (there are (BM / TM) * BN threads);
     //   - __syncthreads();
     //   - for each k < BK: read B_tile[k][column] ONCE into a register, then add
     //     A_tile[first row + i][k] * that register to sum[i] for i < TM;
     //   - __syncthreads().
     for (int k0 = 0; k0 < K; k0 += BK) {
-        // Consecutive threads load consecutive elements of a row (coalesced); elements
-        // outside A or B are stored as 0 so that partial tiles need no special case below.
-        for (int i = tid; i < BM * BK; i += kThreads) {
-            const int r = i / BK, c = i % BK;
-            const int row = block_row + r, col = k0 + c;
-            A_tile[r][c] = (row < M && col < K) ? A[row * K + col] : 0.0f;
-        }
-        for (int i = tid; i < BK * BN; i += kThreads) {
-            const int r = i / BN, c = i % BN;
-            const int row = k0 + r, col = block_col + c;
-            B_tile[r][c] = (row < K && col < N) ? B[row * N + col] : 0.0f;
-        }
+        load_tile<BM, BK, kThreads>(A_tile, A, M, K, block_row, k0);
+        load_tile<BK, BN, kThreads>(B_tile, B, K, N, k0, block_col);
         __syncthreads();
 
 #pragma unroll
@@ -97,7 +108,7 @@ __global__ void __launch_bounds__((BM / TM) * BN)
     }
     // END SOLUTION
 
-    // BEGIN SOLUTION: 7a, step 3. Store sum[i] in C(block row + first row + i, block
+    // BEGIN SOLUTION: 7a, step 4. Store sum[i] in C(block row + first row + i, block
     //   column + column), for the elements inside C only.
     const int col = block_col + thread_col;
 #pragma unroll
@@ -136,22 +147,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     float a[TM], b[TN];
     // END SOLUTION
 
-    // BEGIN SOLUTION: 7b, step 2. Loop over the phases as in 7a: load both tiles (0.0f
-    //   outside A or B), __syncthreads(); then, for each k < BK, copy the thread's TM
+    // BEGIN SOLUTION: 7b, step 2. Loop over the phases as in 7a: load both tiles
+    //   (load_tile, with this kernel's thread count), __syncthreads(); then, for each k < BK, copy the thread's TM
     //   values of column k of A_tile into a[] and its TN values of row k of B_tile into
     //   b[], and add the outer product: sum[i][j] += a[i] * b[j] for every i < TM, j < TN.
     //   TM + TN shared reads now serve TM * TN multiply-adds. __syncthreads().
     for (int k0 = 0; k0 < K; k0 += BK) {
-        for (int i = tid; i < BM * BK; i += kThreads) {
-            const int r = i / BK, c = i % BK;
-            const int row = block_row + r, col = k0 + c;
-            A_tile[r][c] = (row < M && col < K) ? A[row * K + col] : 0.0f;
-        }
-        for (int i = tid; i < BK * BN; i += kThreads) {
-            const int r = i / BN, c = i % BN;
-            const int row = k0 + r, col = block_col + c;
-            B_tile[r][c] = (row < K && col < N) ? B[row * N + col] : 0.0f;
-        }
+        load_tile<BM, BK, kThreads>(A_tile, A, M, K, block_row, k0);
+        load_tile<BK, BN, kThreads>(B_tile, B, K, N, k0, block_col);
         __syncthreads();
 
 #pragma unroll
@@ -195,65 +198,39 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 // Otherwise, and for the tiles that cross the edge, four scalar loads, each checked,
 // fill a quad, with 0 for elements outside the matrix.
 
-// Fetch the BM x BK tile of A whose top-left element is (block_row, k0).
-template <int BM, int BK, int THREADS, bool VECTOR_A, class GlobalA>
-__device__ __forceinline__ void fetch_tile_a(GlobalA A, float4 (&quads)[BM * BK / 4 / THREADS], int M, int K,
-                                             int block_row, int k0) {
-    // BEGIN SOLUTION: 7c, step 1. The tile holds BM * BK / 4 quads; this thread fetches
-    //   quads[q] for q < BM * BK / 4 / THREADS, quad number i = threadIdx.x + q * THREADS,
-    //   which is row block_row + i / (BK / 4), columns k0 + (i % (BK / 4)) * 4 ... + 3 of A.
-    //   - If the whole tile is inside A (block_row + BM <= M and k0 + BK <= K) and
-    //     VECTOR_A: one 16-byte load, *reinterpret_cast<const float4*>(&A[row * K + col]).
-    //   - If it is inside but !VECTOR_A: make_float4 of the four elements.
-    //   - Otherwise: make_float4 of the four elements, 0.0f for each one outside A.
-    //| (void)A, (void)M, (void)K, (void)block_row, (void)k0;
+// Fetch the ROWS x COLS tile whose top-left element is (row0, col0) of a rows x cols
+// row-major matrix: A's tile is fetch_tile<BM, BK>(A, ..., M, K, block_row, k0), B's
+// fetch_tile<BK, BN>(B, ..., K, N, k0, block_col). VECTOR says the matrix's rows start
+// on 16 bytes (VECTOR_A for A, VECTOR_B for B).
+template <int ROWS, int COLS, int THREADS, bool VECTOR, class Global>
+__device__ __forceinline__ void fetch_tile(Global X, float4 (&quads)[ROWS * COLS / 4 / THREADS], int rows, int cols,
+                                           int row0, int col0) {
+    // BEGIN SOLUTION: 7c, step 1. The tile holds ROWS * COLS / 4 quads; this thread fetches
+    //   quads[q] for q < ROWS * COLS / 4 / THREADS, quad number i = threadIdx.x + q * THREADS,
+    //   which is row row0 + i / (COLS / 4), columns col0 + (i % (COLS / 4)) * 4 ... + 3 of X.
+    //   - If the whole tile is inside X (row0 + ROWS <= rows and col0 + COLS <= cols) and
+    //     VECTOR: one 16-byte load, *reinterpret_cast<const float4*>(&X[row * cols + col]).
+    //   - If it is inside but !VECTOR: make_float4 of the four elements.
+    //   - Otherwise: make_float4 of the four elements, 0.0f for each one outside X.
+    //| (void)X, (void)rows, (void)cols, (void)row0, (void)col0;
     //| for (float4& quad : quads) quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    const bool inside = block_row + BM <= M && k0 + BK <= K;
+    const bool inside = row0 + ROWS <= rows && col0 + COLS <= cols;
 #pragma unroll
-    for (int q = 0; q < BM * BK / 4 / THREADS; ++q) {
+    for (int q = 0; q < ROWS * COLS / 4 / THREADS; ++q) {
         const int i = threadIdx.x + q * THREADS;
-        const int row = block_row + i / (BK / 4);
-        const int col = k0 + i % (BK / 4) * 4;
-        if (VECTOR_A && inside) {
-            quads[q] = *reinterpret_cast<const float4*>(&A[row * K + col]);
+        const int row = row0 + i / (COLS / 4);
+        const int col = col0 + i % (COLS / 4) * 4;
+        if (VECTOR && inside) {
+            quads[q] = *reinterpret_cast<const float4*>(&X[row * cols + col]);
         } else if (inside) {
-            quads[q] = make_float4(A[row * K + col], A[row * K + col + 1], A[row * K + col + 2], A[row * K + col + 3]);
+            quads[q] = make_float4(X[row * cols + col], X[row * cols + col + 1], X[row * cols + col + 2],
+                                   X[row * cols + col + 3]);
         } else {
-            const bool in_row = row < M;
-            quads[q] = make_float4(in_row && col < K ? A[row * K + col] : 0.0f,
-                                   in_row && col + 1 < K ? A[row * K + col + 1] : 0.0f,
-                                   in_row && col + 2 < K ? A[row * K + col + 2] : 0.0f,
-                                   in_row && col + 3 < K ? A[row * K + col + 3] : 0.0f);
-        }
-    }
-    // END SOLUTION
-}
-
-// Fetch the BK x BN tile of B whose top-left element is (k0, block_col).
-template <int BN, int BK, int THREADS, bool VECTOR_B, class GlobalB>
-__device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN / 4 / THREADS], int N, int K,
-                                             int block_col, int k0) {
-    // BEGIN SOLUTION: 7c, step 2. The same for B: quad number i is row k0 + i / (BN / 4),
-    //   columns block_col + (i % (BN / 4)) * 4 ... + 3; the tile is inside B when
-    //   k0 + BK <= K and block_col + BN <= N.
-    //| (void)B, (void)N, (void)K, (void)block_col, (void)k0;
-    //| for (float4& quad : quads) quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    const bool inside = k0 + BK <= K && block_col + BN <= N;
-#pragma unroll
-    for (int q = 0; q < BK * BN / 4 / THREADS; ++q) {
-        const int i = threadIdx.x + q * THREADS;
-        const int row = k0 + i / (BN / 4);
-        const int col = block_col + i % (BN / 4) * 4;
-        if (VECTOR_B && inside) {
-            quads[q] = *reinterpret_cast<const float4*>(&B[row * N + col]);
-        } else if (inside) {
-            quads[q] = make_float4(B[row * N + col], B[row * N + col + 1], B[row * N + col + 2], B[row * N + col + 3]);
-        } else {
-            const bool in_row = row < K;
-            quads[q] = make_float4(in_row && col < N ? B[row * N + col] : 0.0f,
-                                   in_row && col + 1 < N ? B[row * N + col + 1] : 0.0f,
-                                   in_row && col + 2 < N ? B[row * N + col + 2] : 0.0f,
-                                   in_row && col + 3 < N ? B[row * N + col + 3] : 0.0f);
+            const bool in_row = row < rows;
+            quads[q] = make_float4(in_row && col < cols ? X[row * cols + col] : 0.0f,
+                                   in_row && col + 1 < cols ? X[row * cols + col + 1] : 0.0f,
+                                   in_row && col + 2 < cols ? X[row * cols + col + 2] : 0.0f,
+                                   in_row && col + 3 < cols ? X[row * cols + col + 3] : 0.0f);
         }
     }
     // END SOLUTION
@@ -265,8 +242,8 @@ __device__ __forceinline__ void fetch_tile_b(GlobalB B, float4 (&quads)[BK * BN 
 // lesson); it stays a multiple of 4 so that float4 reads of a row stay aligned.
 template <int BM, int BK, int THREADS, class TileA>
 __device__ __forceinline__ void store_tile_a(TileA& A_t, const float4 (&quads)[BM * BK / 4 / THREADS]) {
-    // BEGIN SOLUTION: 7c, step 3. For each of this thread's quads (numbered as in
-    //   fetch_tile_a: row m = i / (BK / 4) of the tile, first column k = (i % (BK / 4)) * 4),
+    // BEGIN SOLUTION: 7c, step 2. For each of this thread's quads (numbered as in
+    //   fetch_tile for A: row m = i / (BK / 4) of the tile, first column k = (i % (BK / 4)) * 4),
     //   store its four elements down column m of A_t: A_t[k][m] = quad.x,
     //   A_t[k + 1][m] = quad.y, and so on.
     //| (void)A_t, (void)quads;
@@ -290,6 +267,18 @@ __device__ __forceinline__ void store_tile_b(TileB& B_tile, const float4 (&quads
     for (int q = 0; q < BK * BN / 4 / THREADS; ++q) {
         const int i = threadIdx.x + q * THREADS;
         *reinterpret_cast<float4*>(&B_tile[i / (BN / 4)][i % (BN / 4) * 4]) = quads[q];
+    }
+}
+
+// Copy COUNT floats (a multiple of 4) of a row of a shared tile, from `first` on, into
+// the registers to[0 .. COUNT - 1], four at a time: one float4 read each, so `first`
+// must be 16-byte aligned.
+template <int COUNT, class SharedFloat>
+__device__ __forceinline__ void read_quads(float* to, SharedFloat first) {
+#pragma unroll
+    for (int i = 0; i < COUNT; i += 4) {
+        const float4 v = *reinterpret_cast<const float4*>(&first[i]);
+        to[i] = v.x, to[i + 1] = v.y, to[i + 2] = v.z, to[i + 3] = v.w;
     }
 }
 
@@ -325,14 +314,14 @@ __device__ __forceinline__ void store_block_c(GlobalC C, const float (&sum)[TM][
 template <int BM, int BN, int BK, int TM, int TN, int PAD, bool VECTOR_A, bool VECTOR_B>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_vectorized_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // BEGIN SOLUTION: 7c, step 4. As 7b, with the tiles
+    // BEGIN SOLUTION: 7c, step 3. As 7b, with the tiles
     //     __shared__ __align__(16) float A_t[BK][BM + PAD];   // A, transposed
     //     __shared__ __align__(16) float B_tile[BK][BN];
     //   and two float4 register arrays, a_quads[BM * BK / 4 / threads] and
-    //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile_a, fetch_tile_b,
-    //   store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
+    //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile of A and of B (as
+    //   its comment shows), store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
     //   A_t[k][first row ...] and b[] from B_tile[k][first column ...], four floats at a
-    //   time (*reinterpret_cast<const float4*>(&A_t[k][row])), and add the outer product;
+    //   time (read_quads<TM>(a, &A_t[k][first row])), and add the outer product;
     //   __syncthreads(). At the end, store_block_c<TM, TN, VECTOR_B>(C, sum, M, N,
     //   first row of the thread's block in C, its first column).
     constexpr int kThreads = (BM / TM) * (BN / TN);
@@ -351,24 +340,16 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     float sum[TM][TN] = {};
     float a[TM], b[TN];
     for (int k0 = 0; k0 < K; k0 += BK) {
-        fetch_tile_a<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, k0);
-        fetch_tile_b<BN, BK, kThreads, VECTOR_B>(B, b_quads, N, K, block_col, k0);
+        fetch_tile<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, k0);
+        fetch_tile<BK, BN, kThreads, VECTOR_B>(B, b_quads, K, N, k0, block_col);
         store_tile_a<BM, BK, kThreads>(A_t, a_quads);
         store_tile_b<BN, BK, kThreads>(B_tile, b_quads);
         __syncthreads();
 
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
-#pragma unroll
-            for (int i = 0; i < TM; i += 4) {
-                const float4 v = *reinterpret_cast<const float4*>(&A_t[k][thread_row + i]);
-                a[i] = v.x, a[i + 1] = v.y, a[i + 2] = v.z, a[i + 3] = v.w;
-            }
-#pragma unroll
-            for (int j = 0; j < TN; j += 4) {
-                const float4 v = *reinterpret_cast<const float4*>(&B_tile[k][thread_col + j]);
-                b[j] = v.x, b[j + 1] = v.y, b[j + 2] = v.z, b[j + 3] = v.w;
-            }
+            read_quads<TM>(a, &A_t[k][thread_row]);
+            read_quads<TN>(b, &B_tile[k][thread_col]);
 #pragma unroll
             for (int i = 0; i < TM; ++i) {
 #pragma unroll
@@ -446,8 +427,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     //   DOUBLE_BUFFER, store the fetched quads into the other copy, switch copies and
     //   __syncthreads() once; without, __syncthreads(), fetch and store the next phase
     //   into copy 0, __syncthreads().
-    fetch_tile_a<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, 0);
-    fetch_tile_b<BN, BK, kThreads, VECTOR_B>(B, b_quads, N, K, block_col, 0);
+    fetch_tile<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, 0);
+    fetch_tile<BK, BN, kThreads, VECTOR_B>(B, b_quads, K, N, 0, block_col);
     store_tile_a<BM, BK, kThreads>(A_t[0], a_quads);
     store_tile_b<BN, BK, kThreads>(B_tile[0], b_quads);
     __syncthreads();
@@ -457,29 +438,19 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
         const bool has_next = k0 + BK < K;
         if (DOUBLE_BUFFER && has_next) {
             // Issued now, used after the multiply-adds below: their latency hides behind them.
-            fetch_tile_a<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, k0 + BK);
-            fetch_tile_b<BN, BK, kThreads, VECTOR_B>(B, b_quads, N, K, block_col, k0 + BK);
+            fetch_tile<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, k0 + BK);
+            fetch_tile<BK, BN, kThreads, VECTOR_B>(B, b_quads, K, N, k0 + BK, block_col);
         }
 
 #pragma unroll
         for (int k = 0; k < BK; ++k) {
 #pragma unroll
             for (int wm = 0; wm < kWmIter; ++wm) {
-#pragma unroll
-                for (int i = 0; i < TM; i += 4) {
-                    const float4 v =
-                        *reinterpret_cast<const float4*>(&A_t[stage][k][warp_row + wm * kSubM + thread_row + i]);
-                    a[wm * TM + i] = v.x, a[wm * TM + i + 1] = v.y, a[wm * TM + i + 2] = v.z, a[wm * TM + i + 3] = v.w;
-                }
+                read_quads<TM>(&a[wm * TM], &A_t[stage][k][warp_row + wm * kSubM + thread_row]);
             }
 #pragma unroll
             for (int wn = 0; wn < WN_ITER; ++wn) {
-#pragma unroll
-                for (int j = 0; j < TN; j += 4) {
-                    const float4 v =
-                        *reinterpret_cast<const float4*>(&B_tile[stage][k][warp_col + wn * kSubN + thread_col + j]);
-                    b[wn * TN + j] = v.x, b[wn * TN + j + 1] = v.y, b[wn * TN + j + 2] = v.z, b[wn * TN + j + 3] = v.w;
-                }
+                read_quads<TN>(&b[wn * TN], &B_tile[stage][k][warp_col + wn * kSubN + thread_col]);
             }
 #pragma unroll
             for (int i = 0; i < kWmIter * TM; ++i) {
@@ -500,8 +471,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
         } else {
             __syncthreads();  // everyone is done reading the tiles before they are overwritten
             if (has_next) {
-                fetch_tile_a<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, k0 + BK);
-                fetch_tile_b<BN, BK, kThreads, VECTOR_B>(B, b_quads, N, K, block_col, k0 + BK);
+                fetch_tile<BM, BK, kThreads, VECTOR_A>(A, a_quads, M, K, block_row, k0 + BK);
+                fetch_tile<BK, BN, kThreads, VECTOR_B>(B, b_quads, K, N, k0 + BK, block_col);
                 store_tile_a<BM, BK, kThreads>(A_t[0], a_quads);
                 store_tile_b<BN, BK, kThreads>(B_tile[0], b_quads);
             }

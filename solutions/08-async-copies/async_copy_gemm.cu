@@ -56,16 +56,7 @@ __device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A,
     // BEGIN SOLUTION: 8a, step 1. As chapter 2's loads, but for an element inside the matrix
     //   call __pipeline_memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
     //   sizeof(float)) instead of the assignment (the same for B); outside, store 0.0f.
-    //| (void)A_tile;
-    //| (void)B_tile;
-    //| (void)A;
-    //| (void)B;
-    //| (void)M;
-    //| (void)N;
-    //| (void)K;
-    //| (void)row;
-    //| (void)col;
-    //| (void)t;
+    //| (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
     const int a_col = t + threadIdx.x;
     const int b_row = t + threadIdx.y;
     // 4 bytes from global to shared memory, without passing through a register: on
@@ -120,9 +111,7 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
     //      filled by every thread of the block;
     //   4. add the products of stage p % 2 (multiply_tiles);
     //   5. __syncthreads(), because the next phase starts copies into this stage.
-    //| (void)A_tiles;
-    //| (void)B_tiles;
-    //| (void)phases;
+    //| (void)A_tiles, (void)B_tiles, (void)phases;
     start_tile_copies<TILE>(A_tiles[0], B_tiles[0], A, B, M, N, K, row, col, 0);
     __pipeline_commit();
     for (int phase = 0; phase < phases; ++phase) {
@@ -166,17 +155,8 @@ __device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeli
     // BEGIN SOLUTION: 8b, step 1. For an element inside the matrix,
     //   cuda::memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
     //   cuda::aligned_size_t<4>(sizeof(float)), pipeline); outside, store 0.0f. The same for B.
-    //| (void)pipeline;
-    //| (void)A_tile;
-    //| (void)B_tile;
-    //| (void)A;
-    //| (void)B;
-    //| (void)M;
-    //| (void)N;
-    //| (void)K;
-    //| (void)row;
-    //| (void)col;
-    //| (void)t;
+    //| (void)pipeline, (void)A_tile, (void)B_tile, (void)A, (void)B;
+    //| (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
     const int a_col = t + threadIdx.x;
     const int b_row = t + threadIdx.y;
     // aligned_size_t<4> promises 4-byte alignment, so the copy is one 4-byte cp.async; a
@@ -222,10 +202,7 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
     //   3. add its products (multiply_tiles);
     //   4. consumer_release(): the stage may be refilled.
     //   No __syncthreads() is needed: the pipeline's barriers do both of its jobs.
-    //| (void)A_tiles;
-    //| (void)B_tiles;
-    //| (void)pipeline_state;
-    //| (void)phases;
+    //| (void)A_tiles, (void)B_tiles, (void)pipeline_state, (void)phases;
     auto pipeline = cuda::make_pipeline(cooperative_groups::this_thread_block(), &pipeline_state);
     int fetched = 0;
     for (int phase = 0; phase < phases; ++phase) {
@@ -288,12 +265,7 @@ __device__ BlockBarrier::arrival_token request_tiles(Tile& A_tile, Tile& B_tile,
     //   B's tile at column blockIdx.x * TILE, row t; then return
     //   cuda::device::barrier_arrive_tx(filled, 1, bytes of both tiles). Every other thread
     //   returns filled.arrive().
-    //| (void)A_tile;
-    //| (void)B_tile;
-    //| (void)A_map;
-    //| (void)B_map;
-    //| (void)t;
-    //| (void)issuer;
+    //| (void)A_tile, (void)B_tile, (void)A_map, (void)B_map, (void)t, (void)issuer;
     //| return filled.arrive();
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
     if (issuer) {
@@ -336,11 +308,7 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
     //   token). Then for each phase p, in stage s = p % STAGES: filled[s].wait(its token),
     //   add the products, __syncthreads() (the stage is free again), and request phase
     //   p + STAGES into stage s when there is one.
-    //| (void)A_tiles;
-    //| (void)B_tiles;
-    //| (void)filled;
-    //| (void)phases;
-    //| (void)issuer;
+    //| (void)A_tiles, (void)B_tiles, (void)filled, (void)phases, (void)issuer;
     if (issuer) {
         for (int stage = 0; stage < STAGES; ++stage) {
             init(&filled[stage], blockDim.x * blockDim.y);
@@ -385,10 +353,7 @@ CUtensorMap make_tile_tensor_map(const float* matrix, int rows, int cols, int ti
     //   the one stride {cols * sizeof(float)} in bytes (of dimension 1), box {tile, tile},
     //   element strides {1, 1}, no interleave, no swizzle, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
     //   (which fills with zeros). Throw std::runtime_error when either call fails.
-    //| (void)matrix;
-    //| (void)rows;
-    //| (void)cols;
-    //| (void)tile;
+    //| (void)matrix, (void)rows, (void)cols, (void)tile;
     //| return CUtensorMap{};
     PFN_cuTensorMapEncodeTiled_v12000 encode_tiled = nullptr;
     cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;

@@ -156,6 +156,17 @@ void check_launch_refused(const std::function<void()>& call, const std::string& 
     }
 }
 
+std::string launch_config_mismatch(const LaunchConfig& got, dim3 grid, dim3 block, const std::string& input,
+                                   const std::string& why) {
+    const auto same = [](dim3 a, dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; };
+    if (same(got.grid, grid) && same(got.block, block)) return "";
+    const auto sizes = [](dim3 d) {
+        return std::to_string(d.x) + " x " + std::to_string(d.y) + " x " + std::to_string(d.z);
+    };
+    return input + " the launch is grid " + sizes(got.grid) + ", block " + sizes(got.block) + ".\nExpected grid " +
+           sizes(grid) + " (" + why + "), block " + sizes(block) + ".";
+}
+
 std::string match_failure_text(const ComparisonReport& report) {
     if (take_full_report()) return report.text;
     // The report's first sentence, its lines joined: "C is wrong at 4 of 9 elements (44%); ..."

@@ -4,9 +4,11 @@
 
 #include "catch.h"
 #include "compare.h"
+#include "launch_config.h"
 
 #include <cstddef>
 #include <functional>
+#include <sstream>
 #include <string>
 
 namespace tutorial {
@@ -72,6 +74,13 @@ void find_where_to_work(const std::string& program);
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file);
 
+/// @brief What is wrong with a launch configuration: empty when @p got's grid and block are
+/// @p grid and @p block; else "<input> the launch is grid 4 x 1 x 1, block 128 x 1 x 1.\n
+/// Expected grid 8 x 1 x 1 (<why>), block 256 x 1 x 1." @p input names the input ("For a
+/// 17 x 9 image"), @p why says how @p grid follows from it ("ceil(1000 / 256) = 4").
+std::string launch_config_mismatch(const LaunchConfig& got, dim3 grid, dim3 block, const std::string& input,
+                                   const std::string& why);
+
 /// @brief What a failed REQUIRE_MATCH prints: @p report's whole text when the run's one
 /// full report is still to give (take_full_report(), sweep.h), else its first line, so that
 /// a run failing everywhere stays on a screen or two.
@@ -88,4 +97,20 @@ std::string match_failure_text(const ComparisonReport& report);
             FAIL(tutorial::match_failure_text(tutorial_report_));  \
         }                                                          \
         SUCCEED();                                 \
+    } while (false)
+
+/// @brief Pass when the launch configuration @p got has grid @p grid and block @p block;
+/// otherwise fail with launch_config_mismatch()'s text. @p input and @p why are written to a
+/// stream (`"For " << shape`), so they may be chains of `<<`.
+#define REQUIRE_LAUNCH_CONFIG(got, grid, block, input, why)                                          \
+    do {                                                                                            \
+        std::ostringstream tutorial_input_, tutorial_why_;                                          \
+        tutorial_input_ << input;                                                                   \
+        tutorial_why_ << why;                                                                       \
+        const std::string tutorial_mismatch_ =                                                      \
+            tutorial::launch_config_mismatch(got, grid, block, tutorial_input_.str(), tutorial_why_.str()); \
+        if (!tutorial_mismatch_.empty()) {                                                          \
+            FAIL(tutorial_mismatch_);                                                               \
+        }                                                                                           \
+        SUCCEED();                                                                                  \
     } while (false)

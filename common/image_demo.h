@@ -1,0 +1,21 @@
+/// @file image_demo.h
+/// @brief What the image demos (chapters 3 and 5) share: the input image, from the file
+/// the student names or made by the demo, and the pictures they write.
+#pragma once
+
+#include "image_file.h"
+
+#include <string>
+
+namespace tutorial {
+
+/// @brief The input of a demo run as `program [image.pgm]`: the PGM file named by its one
+/// argument, or generated() when there is none. Prints a line saying which, and its size.
+/// @throws std::runtime_error from read_pgm when the file is missing or not a PGM
+GrayImage demo_input_image(int argc, char* argv[], GrayImage (*generated)());
+
+/// @brief Write @p image as stem.pgm and stem.png (creating the folder they go in), and
+/// print a line saying so.
+void write_demo_image(const GrayImage& image, const std::string& stem);
+
+}  // namespace tutorial
