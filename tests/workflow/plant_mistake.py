@@ -9,9 +9,10 @@ MISTAKES = {
     # The barrier at the end of a phase, before the next phase overwrites the tiles, left out.
     "barrier-at-end": ("            }\n        }\n        __syncthreads();\n    }\n    store_block_c<TM, TN, VECTOR_B>",
                        "            }\n        }\n    }\n    store_block_c<TM, TN, VECTOR_B>"),
-    # float4 loads of A's rows past M: a read past the input that no output uses.
-    "float4-past-input": ("const bool inside = block_row + BM <= M && k0 + BK <= K;",
-                          "const bool inside = k0 + BK <= K;"),
+    # float4 loads of a tile's rows past the matrix (A's past M, B's past K): a read past the
+    # input that no output uses.
+    "float4-past-input": ("const bool inside = row0 + ROWS <= rows && col0 + COLS <= cols;",
+                          "const bool inside = col0 + COLS <= cols;"),
 }
 
 path, kind = sys.argv[1], sys.argv[2]

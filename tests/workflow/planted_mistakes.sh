@@ -6,7 +6,7 @@
 # results are wrong or compute-sanitizer's pass after the tests names it.
 #  - barrier-after-store: no __syncthreads() between storing a phase's tiles and reading them;
 #  - barrier-at-end: none before the next phase overwrites them;
-#  - float4-past-input: float4 loads of A's rows past M, values that no output uses.
+#  - float4-past-input: float4 loads of a tile's rows past its matrix, values that no output uses.
 # Then barrier-at-end, in the student's file, must not earn 100% from make grade.
 #
 # Run by `make check`; alone: bash tests/workflow/planted_mistakes.sh [--keep]
@@ -30,7 +30,7 @@ check_mistake() {
 }
 check_mistake barrier-after-store "result depends on thread order|missing .__syncthreads" "FAILED|racecheck"
 check_mistake barrier-at-end "result depends on thread order|missing .__syncthreads|race" "FAILED|racecheck"
-check_mistake float4-past-input "past the end of A" "FAILED|memcheck"
+check_mistake float4-past-input "past the end of (A|B)" "FAILED|memcheck"
 cp "$scratch/original.cu" "$solution"
 
 # The grade the barrier-at-end mistake earns, as a student's file: below 100%. On the CPU
