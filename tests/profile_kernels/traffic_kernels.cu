@@ -340,7 +340,11 @@ void global_atomics(const unsigned* in, unsigned* out, int blocks, int threads) 
     CUDA_CHECK_KERNEL("global_atomics_kernel");
 }
 
-void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+namespace {
+
+// A launch in clusters of 2 blocks (cudaLaunchKernelEx with the cluster-dimension attribute).
+void launch_in_pairs(void (*kernel)(const unsigned*, unsigned*), const char* name, const unsigned* in, unsigned* out,
+                     int blocks, int threads) {
     cudaLaunchConfig_t config = {};
     config.gridDim = dim3(blocks);
     config.blockDim = dim3(threads);
@@ -351,23 +355,18 @@ void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) 
     cluster.val.clusterDim.z = 1;
     config.attrs = &cluster;
     config.numAttrs = 1;
-    CUDA_CHECK(cudaLaunchKernelEx(&config, remote_atomics_kernel, in, out));
-    CUDA_CHECK_KERNEL("remote_atomics_kernel");
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, in, out));
+    CUDA_CHECK_KERNEL(name);
+}
+
+}  // namespace
+
+void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
+    launch_in_pairs(remote_atomics_kernel, "remote_atomics_kernel", in, out, blocks, threads);
 }
 
 void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(blocks);
-    config.blockDim = dim3(threads);
-    cudaLaunchAttribute cluster;
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 2;
-    cluster.val.clusterDim.y = 1;
-    cluster.val.clusterDim.z = 1;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    CUDA_CHECK(cudaLaunchKernelEx(&config, mixed_rank_atomics_kernel, in, out));
-    CUDA_CHECK_KERNEL("mixed_rank_atomics_kernel");
+    launch_in_pairs(mixed_rank_atomics_kernel, "mixed_rank_atomics_kernel", in, out, blocks, threads);
 }
 
 }  // namespace traffic_kernels
