@@ -219,6 +219,7 @@ class Results:
     extra_passed: int = 0  # of passed and failed, the test cases tagged [extra]: optional
     extra_failed: int = 0  # steps, which a chapter counts as done without
     further: str = ""  # on a GPU, compute-sanitizer's pass after the tests: "clean", or what it found
+    checked_on_cpu: bool = False  # on a GPU, make status ran the CPU backend's checks after this run
 
     def crash_story(self) -> str:
         """'crashed (SIGSEGV ...) in the test 'name'', for a run that did not finish."""
@@ -276,6 +277,7 @@ def read_results(path: Path, backend: str) -> Results | None:
         extra_passed=int(fields.get("extra_passed", 0)),
         extra_failed=int(fields.get("extra_failed", 0)),
         further=fields.get("further", ""),
+        checked_on_cpu=fields.get("checked_on_cpu", "") == "yes",
     )
 
 
@@ -353,7 +355,7 @@ class Progress:
         if r.gpu_tests == "skipped":
             return cell + extra + ", no GPU"
         if r.further not in ("", "clean"):
-            return cell + extra + ", sanitizer"
+            return cell + extra + (", sanitizer" if r.further.startswith("compute-sanitizer") else ", CPU checks")
         return cell + extra
 
     # The kinds of blockers(); the Tests column of `make status` shows those IN_TABLE.
@@ -363,7 +365,7 @@ class Progress:
     SELECTION = "selection"
     FAILING = "failing"
     NO_GPU = "no GPU"
-    FURTHER = "sanitizer"  # on a GPU: compute-sanitizer's pass after passing tests found something
+    FURTHER = "further"  # on a GPU: compute-sanitizer's pass or the CPU backend's checks found something
     IN_TABLE = {NOT_RUN, FAILING}
 
     def blockers(self) -> list[tuple[str, str]]:

@@ -27,7 +27,7 @@ import subprocess
 from pathlib import Path
 
 from . import grading, judge
-from .course import Build, Chapter
+from .course import Build, Chapter, Progress
 
 # The CPU backend's small shapes: seconds each on the CPU, and the GPU's large tests are left out.
 CATCH_FILTER = "~[large]"
@@ -149,3 +149,48 @@ def run(args, chapters: list[Chapter], build: Build, folder: Path, make, check_o
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=min(4, len(passing))) as pool:
         list(pool.map(check, passing))
+
+
+# ---- make status on a GPU -----------------------------------------------------------------------
+
+
+def status_checks(chapters: list[Chapter], make, logs: Path) -> None:
+    """Before `make status` calls a chapter done on a GPU: the CPU backend's checks on its
+    first shapes, once per test run (the results file records that they ran). A finding goes
+    into the GPU run's results file as its `further=` line, which keeps the chapter from done;
+    a CPU build that fails (a feature the CPU backend lacks) takes nothing away."""
+    to_check = []
+    for chapter in chapters:
+        progress = Progress.of(chapter)
+        if progress.passed and progress.results.backend == "cuda" and not progress.results.checked_on_cpu:
+            to_check.append((chapter, progress.results))
+    if not to_check:
+        return
+    print(f"Checking {', '.join(c.name for c, _ in to_check)} on the CPU backend too (its first shapes, once "
+          "after each passing run on the GPU)...", flush=True)
+    logs.mkdir(parents=True, exist_ok=True)
+    make("-k", "BACKEND=emu", *(c.name for c, _ in to_check), log=logs / "cpu-checks-build.log")
+    for chapter, results in to_check:
+        program = Build("emu", "chapters").bin / f"{chapter.name}-tests"
+        cpu_results = logs / f"{chapter.name}-cpu.results"
+        cpu_results.unlink(missing_ok=True)
+        finding = ""
+        if program.exists():
+            try:
+                with open(logs / f"{chapter.name}-cpu.log", "w") as log:
+                    status = subprocess.run([str(program), CATCH_FILTER], stdout=log, stderr=subprocess.STDOUT,
+                                            env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1",
+                                                 "TUTORIAL_RESULTS_FILE": str(cpu_results)},
+                                            timeout=EMU_TIMEOUT_SECONDS).returncode
+            except subprocess.TimeoutExpired:
+                status = None
+                finding = f"the CPU backend's checks did not finish within {EMU_TIMEOUT_SECONDS} s"
+            if status:
+                failed = [c for c in grading.read_cases(cpu_results) if not c.passed]
+                finding = ("the CPU backend's checks fail on its first shapes: " +
+                           (failed[0].output.splitlines()[0] if failed and failed[0].output else
+                            f"see {logs / (chapter.name + '-cpu.log')}"))
+        time = results.path.stat().st_mtime
+        with open(results.path, "a") as out:
+            out.write(("further=" + finding.replace("\n", " ") + "\n" if finding else "") + "checked_on_cpu=yes\n")
+        os.utime(results.path, (time, time))  # still the time of the run it speaks of

@@ -87,6 +87,8 @@ def status(args) -> int:
         raise Refusal("make status shows your own chapters: run it without SOLUTIONS=1.")
     logs = Path("build") / args.backend / "status"
     build_each(args.chapters, args.backend, logs)
+    if args.backend == "cuda":
+        further_checks.status_checks(args.chapters, make, logs)
     return workflow.status(argparse.Namespace(**{**vars(args), "logs": str(logs)}))
 
 
