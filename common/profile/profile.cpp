@@ -467,7 +467,8 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
                                       : std::nullopt;
     if (p.global_atomics.requests > 0 || global_atomic_requests.value_or(0) > 0) {
         add("global atomics", "instructions (warp-level)", double(p.global_atomics.requests), global_atomic_requests,
-            "ncu: l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum");
+            "ncu: l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum; predicted fewer where lanes skip "
+            "the call in different rounds of a loop (docs/profile.md)");
         add("global atomics", "atomics (thread-level)", double(p.global_atomics.accesses), std::nullopt);
     }
     add("block", "__syncthreads() per block", p.barriers_per_block(), std::nullopt);
