@@ -53,13 +53,15 @@ part_label() {
     esac
 }
 in_parallel() {
-    local command index=0 shown=0 out started
+    local command index=0 shown=0 out started label
     out=$(mktemp -d "$logs/parallel.XXXXXX")
     for command in "$@"; do
         if [ "$check_jobs" -le 1 ]; then
+            # The label first: a sourced part runs in this function and may reuse its names.
+            label=$(part_label "$command")
             started=$SECONDS
             eval "$command"
-            part_times+=("$(part_label "$command") $((SECONDS - started)) s")
+            part_times+=("$label $((SECONDS - started)) s")
             continue
         fi
         while [ "$(jobs -rp | wc -l)" -ge "$check_jobs" ]; do wait -n; done
