@@ -110,6 +110,9 @@ int main(int argc, char* argv[]) {
             word_steps.push_back({"cluster DSMEM (9c)", [=](const std::uint16_t* in, unsigned int* bins) {
                                       histogram_cluster(in, n16, bins, kMaxBins);
                                   }});
+            word_steps.push_back({"cluster exchange (9d)", [=](const std::uint16_t* in, unsigned int* bins) {
+                                      histogram_exchange(in, n16, bins, kMaxBins);
+                                  }});
         }
         measure_problem<std::uint8_t>(session, "2^28 bytes, 256 bins, uniform", Distribution::uniform, 256, byte_steps);
         measure_problem<std::uint8_t>(session, "2^28 bytes, 256 bins, skewed", Distribution::skewed, 256, byte_steps);

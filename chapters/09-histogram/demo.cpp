@@ -106,8 +106,10 @@ int main() {
         if (cluster_launch_supported(&why)) {
             all_right &= check<std::uint16_t>("histogram_cluster (9c)", histogram_cluster, words, pairs.size(), kMaxBins,
                                               pair_bins);
+            all_right &= check<std::uint16_t>("histogram_exchange (9d)", histogram_exchange, words, pairs.size(), kMaxBins,
+                                              pair_bins);
         } else {
-            std::printf("  histogram_cluster (9c) not run: %s\n", why.c_str());
+            std::printf("  histogram_cluster (9c) and histogram_exchange (9d) not run: %s\n", why.c_str());
         }
         print_top(pair_bins, 2, pairs.size());
         std::printf("\nThe bytes fall in 27 of the 256 bins, the pairs in at most 27 × 27 = 729 of the 65536: a skewed input, where "

@@ -1,7 +1,9 @@
-// Chapter 9: the histogram of 8-bit and 16-bit samples, three ways: one atomicAdd in
+// Chapter 9: the histogram of 8-bit and 16-bit samples, four ways: one atomicAdd in
 // global memory per sample (9a), a private histogram per block in shared memory, merged
-// into the global one at the end (9b), and a histogram too large for one block's shared
-// memory, spread over the distributed shared memory of a thread block cluster (9c).
+// into the global one at the end (9b), a histogram too large for one block's shared
+// memory, spread over the distributed shared memory of a thread block cluster (9c), and
+// the same cluster moving samples to the bins' owners instead of atomics (9d, going
+// further).
 //
 // Read README.md in this folder first. Then work through the TODO(chapter9) markers
 // below, top to bottom, and run `make chapter9 test` after each one.
@@ -142,6 +144,95 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
 #endif
 }
 
+// 9d (going further): move the samples, not the atomics. In 9c every sample that another
+// block owns costs a remote atomic, and Nsight Compute shows where the time goes: remote
+// accesses queue in the same L1 pipeline as global memory (most warps wait there, "LG
+// throttle"). A 16-byte read of another block's shared memory brings 8 samples for the
+// cost of one such access. So each round, every block stages kExchangeTile uint4 of the
+// input in a tile of its own shared memory; after cluster.sync() each block reads every
+// tile of the cluster (its own and the others', through map_shared_rank) and counts only
+// the samples whose bins it owns, with atomics on its own shared memory. Two tiles take
+// turns: a block writes a tile again two rounds later, after the barrier of the round in
+// between has shown that every block finished reading it, so one cluster.sync() a round
+// suffices.
+//
+// The block's bins are zeroed and merged as in 9c (given below); the samples before the
+// first 16-byte boundary and after the last whole uint4 (at most 7 each) are read by both
+// blocks of the first cluster, each counting those it owns.
+__device__ void zero_slice(unsigned int* slice_bins, int slice) {
+    for (int b = threadIdx.x; b < slice; b += blockDim.x) {
+        slice_bins[b] = 0;
+    }
+}
+
+__device__ void merge_slice(const unsigned int* slice_bins, int slice, int first_bin, unsigned int* bins, int num_bins) {
+    for (int b = threadIdx.x; b < slice && first_bin + b < num_bins; b += blockDim.x) {
+        const unsigned int count_b = slice_bins[b];
+        if (count_b != 0) {
+            atomicAdd(&bins[first_bin + b], count_b);
+        }
+    }
+}
+
+__global__ void histogram_exchange_kernel(const std::uint16_t* input, long long n, long long head, unsigned int* bins,
+                                          int num_bins) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    // Dynamic shared memory: two tiles of kExchangeTile uint4 (32 KB each), then this
+    // block's slice of cluster_slice(num_bins) counts.
+    extern __shared__ uint4 exchange_shared[];
+    uint4* const tiles = exchange_shared;
+    unsigned int* const slice_bins = reinterpret_cast<unsigned int*>(exchange_shared + 2 * kExchangeTile);
+
+    cg::cluster_group cluster = cg::this_cluster();
+    const unsigned int rank = cluster.block_rank();
+    const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
+    const int first_bin = static_cast<int>(rank) * slice;
+    // Only this block touches its slice: __syncthreads() orders the zeroing before the counting.
+    zero_slice(slice_bins, slice);
+    __syncthreads();
+
+    // A sample of value v is this block's if v < num_bins and v / slice is its rank.
+    auto count_if_mine = [&](unsigned int value) {
+        if (value < static_cast<unsigned int>(num_bins) && value / slice == rank) {
+            atomicAdd(&slice_bins[value - first_bin], 1u);
+        }
+    };
+    constexpr int per_vector = 16 / sizeof(std::uint16_t);
+    const long long cluster_index = blockIdx.x / kClusterSize, clusters = gridDim.x / kClusterSize;
+    const long long vectors = (n - head) / per_vector;
+    const long long tail = head + vectors * per_vector;
+    if (cluster_index == 0) {
+        if (threadIdx.x < head) count_if_mine(input[threadIdx.x]);
+        if (threadIdx.x < n - tail) count_if_mine(input[tail + threadIdx.x]);
+    }
+    const auto aligned = reinterpret_cast<const uint4*>(input + head);
+    // Every block goes round the same number of times: cluster.sync() must be reached by
+    // all the threads of the cluster.
+    const long long per_round = clusters * kClusterSize * kExchangeTile;
+    const long long rounds = (vectors + per_round - 1) / per_round;
+    for (long long round = 0; round < rounds; ++round) {
+        uint4* const tile = tiles + (round % 2) * kExchangeTile;
+        // The cluster's share of this round: kClusterSize tiles, block rank r's from
+        // vector cluster_first + r * kExchangeTile on.
+        [[maybe_unused]] const long long cluster_first = (round * clusters + cluster_index) * kClusterSize * kExchangeTile;
+
+        // TODO(chapter9): 9d, step 1. Stage this block's tile: for i = threadIdx.x,
+        //   + blockDim.x, ... below kExchangeTile, vector v = cluster_first +
+        //   rank * kExchangeTile + i; if v < vectors, tile[i] = aligned[v]. Then
+        //   cluster.sync(): the other blocks read this tile next, and this block theirs.
+
+        // TODO(chapter9): 9d, step 2. For each rank q of the cluster (its own included):
+        //   const uint4* staged = cluster.map_shared_rank(tile, q); for i as in step 1,
+        //   vector v = cluster_first + q * kExchangeTile + i; if v < vectors,
+        //   for_each_sample_of<std::uint16_t>(staged[i], count_if_mine).
+    }
+    // TODO(chapter9): 9d, step 3. One more cluster.sync() before the merge: another block
+    //   may still be reading this block's last tile, and a block's shared memory must
+    //   outlive every access to it.
+    merge_slice(slice_bins, slice, first_bin, bins, num_bins);
+#endif
+}
+
 namespace {
 
 // Samples before the first 16-byte boundary at or after `input`: 0 to 15 (bytes) or
@@ -187,6 +278,40 @@ void launch_shared(const char* function, const Sample* input, std::size_t n, uns
     CUDA_CHECK_KERNEL("histogram_shared_kernel");
 }
 
+// Launch a 9c or 9d kernel: clusters of kClusterSize blocks of kClusterBlock threads,
+// with cudaLaunchKernelEx and the cluster-dimension attribute, after checking the
+// arguments and the GPU and zeroing the bins.
+using ClusterKernel = void (*)(const std::uint16_t*, long long, long long, unsigned int*, int);
+void launch_cluster(const char* function, const char* kernel_name, ClusterKernel kernel, int clusters,
+                    std::size_t shared_bytes, const std::uint16_t* input, std::size_t n, unsigned int* bins,
+                    int num_bins) {
+    tutorial::require_histogram_arguments(function, input, n, bins, num_bins, kMaxBins);
+    std::string why;
+    if (!cluster_launch_supported(&why)) {
+        throw std::runtime_error(std::string(function) + ": " + why);
+    }
+    CUDA_CHECK(cudaMemset(bins, 0, sizeof(unsigned int) * static_cast<std::size_t>(num_bins)));
+    if (n == 0) {
+        return;
+    }
+    // Over 48 KB of dynamic shared memory a kernel must opt in, up to 227 KB on an H100.
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(static_cast<unsigned>(clusters * kClusterSize));
+    config.blockDim = dim3(kClusterBlock);
+    config.dynamicSmemBytes = shared_bytes;
+    cudaLaunchAttribute attribute[1];
+    attribute[0].id = cudaLaunchAttributeClusterDimension;
+    attribute[0].val.clusterDim.x = kClusterSize;  // the grid's x extent is a multiple of it
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
+    config.attrs = attribute;
+    config.numAttrs = 1;
+    CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, input, static_cast<long long>(n), unaligned_head(input, n), bins,
+                                  num_bins));
+    CUDA_CHECK_KERNEL(kernel_name);
+}
+
 }  // namespace
 
 int histogram_shared_blocks(std::size_t n, int sample_bytes) {
@@ -205,6 +330,12 @@ int histogram_shared_replicas(int num_bins) {
 
 int histogram_cluster_clusters(std::size_t n) {
     const long long per_cluster = 8LL * kClusterBlock * kClusterSize;  // one uint4 of 16-bit samples per thread
+    const long long clusters = (static_cast<long long>(n) + per_cluster - 1) / per_cluster;
+    return static_cast<int>(clusters < 1 ? 1 : clusters < kClusterMaxClusters ? clusters : kClusterMaxClusters);
+}
+
+int histogram_exchange_clusters(std::size_t n) {
+    const long long per_cluster = 8LL * kExchangeTile * kClusterSize;  // one tile of 16-bit samples per block
     const long long clusters = (static_cast<long long>(n) + per_cluster - 1) / per_cluster;
     return static_cast<int>(clusters < 1 ? 1 : clusters < kClusterMaxClusters ? clusters : kClusterMaxClusters);
 }
@@ -242,32 +373,17 @@ void histogram_shared(const std::uint16_t* input, std::size_t n, unsigned int* b
 }
 
 void histogram_cluster(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins) {
-    tutorial::require_histogram_arguments("histogram_cluster", input, n, bins, num_bins, kMaxBins);
-    std::string why;
-    if (!cluster_launch_supported(&why)) {
-        throw std::runtime_error("histogram_cluster: " + why);
-    }
-    CUDA_CHECK(cudaMemset(bins, 0, sizeof(unsigned int) * static_cast<std::size_t>(num_bins)));
-    if (n == 0) {
-        return;
-    }
-    // Each block's slice; 2^16 bins make 32 KB a block, 256 KB a cluster. Over 48 KB a
-    // block (kClusterSize below 6) the kernel would have to opt in to more with
-    // cudaFuncSetAttribute(histogram_cluster_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes).
+    // Each block's slice: 2^16 bins make 128 KB a block, over the 48 KB a kernel gets
+    // unless it opts in (launch_cluster does).
     const std::size_t shared_bytes = sizeof(unsigned int) * static_cast<std::size_t>(cluster_slice(num_bins));
+    launch_cluster("histogram_cluster", "histogram_cluster_kernel", histogram_cluster_kernel, histogram_cluster_clusters(n),
+                   shared_bytes, input, n, bins, num_bins);
+}
 
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(static_cast<unsigned>(histogram_cluster_clusters(n) * kClusterSize));
-    config.blockDim = dim3(kClusterBlock);
-    config.dynamicSmemBytes = shared_bytes;
-    cudaLaunchAttribute attribute[1];
-    attribute[0].id = cudaLaunchAttributeClusterDimension;
-    attribute[0].val.clusterDim.x = kClusterSize;  // the grid's x extent is a multiple of it
-    attribute[0].val.clusterDim.y = 1;
-    attribute[0].val.clusterDim.z = 1;
-    config.attrs = attribute;
-    config.numAttrs = 1;
-    CUDA_CHECK(cudaLaunchKernelEx(&config, histogram_cluster_kernel, input, static_cast<long long>(n),
-                                  unaligned_head(input, n), bins, num_bins));
-    CUDA_CHECK_KERNEL("histogram_cluster_kernel");
+void histogram_exchange(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins) {
+    // Two tiles of uint4, then the slice: 64 KB + 128 KB for 2^16 bins.
+    const std::size_t shared_bytes = 2 * sizeof(uint4) * kExchangeTile +
+                                     sizeof(unsigned int) * static_cast<std::size_t>(cluster_slice(num_bins));
+    launch_cluster("histogram_exchange", "histogram_exchange_kernel", histogram_exchange_kernel,
+                   histogram_exchange_clusters(n), shared_bytes, input, n, bins, num_bins);
 }

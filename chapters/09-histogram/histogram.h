@@ -2,7 +2,7 @@
 /// @brief Chapter 9's API: the histogram of 8-bit or 16-bit samples, by one global atomic
 /// per sample (9a), by a private histogram per block in shared memory merged at the end
 /// (9b), and by a histogram spread over the distributed shared memory of a thread block
-/// cluster (9c, sm_90 and later).
+/// cluster (9c, sm_90 and later), whose blocks exchange samples instead of atomics (9d).
 ///
 /// Shared by your chapters/09-histogram/histogram.cu, the reference solution, the tests
 /// and the benchmark. You do not need to edit it.
@@ -41,19 +41,27 @@ constexpr int kHistogramMaxReplicas = 32;
 /// @brief The most bins of any histogram here: one per 16-bit value.
 constexpr int kMaxBins = 65536;
 
-/// @brief Blocks per cluster in 9c: 8, the largest portable cluster size. 2^16 bins of
-/// 4 bytes (256 KB) need more shared memory than one block may have (227 KB on an H100);
-/// 8 blocks hold 32 KB each.
-constexpr int kClusterSize = 8;
+/// @brief Blocks per cluster in 9c and 9d: 2, the fewest whose shared memories hold 2^16
+/// bins of 4 bytes (256 KB; one block may have at most 227 KB on an H100), 128 KB each.
+/// On an H100 (a scratch run of 2^27 uniform 16-bit samples) 9c took 0.83 ms with clusters
+/// of 2, 1.71 ms with 4, 1.76 ms with 8 and 1.91 ms with 16: every sample another block
+/// owns costs a remote atomic, 1 in 2 of them with 2 blocks, 7 in 8 with 8.
+constexpr int kClusterSize = 2;
 
-/// @brief Threads per block of 9c: 16 warps.
-constexpr int kClusterBlock = 512;
+/// @brief Threads per block of 9c and 9d: 32 warps, the most one SM holds beside a
+/// 128 KB slice (one such block fits in an SM's shared memory).
+constexpr int kClusterBlock = 1024;
 
-/// @brief The most clusters 9c launches (64 × 8 = 512 blocks): about one wave on an H100
-/// (4 blocks of 512 threads per SM; 32 clusters filled only half of it, 0.48 waves measured
-/// by Nsight Compute). Each cluster merges every bin once at the end, so more clusters mean
-/// more merging.
-constexpr int kClusterMaxClusters = 64;
+/// @brief The most clusters 9c and 9d launch: 66 × 2 = 132 blocks, one per SM of an
+/// H100 or H200 (the 128 KB slice leaves room for one block per SM). Each cluster merges
+/// every bin once at the end, so more clusters mean more merging: two waves (264 blocks)
+/// took 6% longer in a scratch run.
+constexpr int kClusterMaxClusters = 66;
+
+/// @brief The uint4 of samples (8 each) a 9d block stages per round: two per thread.
+/// Two such tiles take turns (64 KB), beside the 128 KB slice. One per thread took 28%
+/// longer on an H100 (a scratch run): twice the rounds, twice the cluster barriers.
+constexpr int kExchangeTile = 2 * kClusterBlock;
 
 /// @brief Blocks 9b launches for @p n samples of @p sample_bytes bytes: one per
 /// 16-byte load per thread, at least 1, at most kHistogramMaxBlocks.
@@ -68,12 +76,16 @@ int histogram_shared_replicas(int num_bins);
 /// of its kClusterSize blocks, at least 1, at most kClusterMaxClusters.
 int histogram_cluster_clusters(std::size_t n);
 
+/// @brief Clusters 9d launches for @p n 16-bit samples: one per kExchangeTile uint4 per
+/// block of its kClusterSize blocks, at least 1, at most kClusterMaxClusters.
+int histogram_exchange_clusters(std::size_t n);
+
 /// @brief Bins each block of a cluster owns in 9c: ⌈num_bins / kClusterSize⌉. Block rank r
 /// owns bins r · slice … (r + 1) · slice − 1 (the last block's slice may reach past
 /// num_bins: those counts are never used).
 inline int cluster_slice(int num_bins) { return (num_bins + kClusterSize - 1) / kClusterSize; }
 
-/// @brief True when this device can launch 9c's clusters: compute capability 9.0 or
+/// @brief True when this device can launch 9c's and 9d's clusters: compute capability 9.0 or
 /// later (the CPU backend always can). Sets @p why to the reason when it cannot.
 bool cluster_launch_supported(std::string* why = nullptr);
 
@@ -107,3 +119,11 @@ void histogram_shared(const std::uint16_t* input, std::size_t n, unsigned int* b
 /// @throws std::runtime_error on a GPU before compute capability 9.0, saying so
 /// @throws tutorial::CudaError if a launch or a kernel fails
 void histogram_cluster(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins);
+
+/// @brief The same histogram by clusters of kClusterSize blocks that exchange samples
+/// rather than atomics: each round every block stages kExchangeTile uint4 of samples in
+/// its shared memory, then reads every block's tile through distributed shared memory and
+/// counts only the samples whose bins it owns (cluster_slice(num_bins) of them, as 9c),
+/// with shared atomics on its own memory. Same arguments, result and errors as
+/// histogram_cluster().
+void histogram_exchange(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins);

@@ -3,8 +3,10 @@
 // samples into 2^16 bins by a cluster's distributed shared memory (9c), once each.
 // 9a: 1024 blocks, one sample and one global atomic per thread. 9b: 64 blocks of one
 // uint4 per thread, 16 shared atomics for it, then up to 256 global atomics per block.
-// 9c: 4 clusters of 8 blocks, one uint4 per thread, an atomic in the owner's shared
-// memory per sample (7 in 8 of them in another block's).
+// 9c: 8 clusters of 2 blocks, one uint4 per thread, an atomic in the owner's shared
+// memory per sample (1 in 2 of them in the other block's). 9d: 4 clusters of 2 blocks,
+// each block stages a tile of 2 uint4 per thread, reads both tiles of its cluster and
+// counts the samples it owns with atomics on its own shared memory.
 #include "histogram.h"
 #include "tutorial_chapter.h"
 
@@ -33,6 +35,8 @@ int main(int argc, char** argv) {
     if (cluster_launch_supported()) {
         chapter.variants.push_back({"2^16 bins over a cluster's distributed shared memory", "histogram_cluster_kernel", 0,
                                     [&] { histogram_cluster(samples.data(), n16, bins.data(), kMaxBins); }});
+        chapter.variants.push_back({"2^16 bins over a cluster, samples exchanged instead of atomics", "histogram_exchange_kernel", 0,
+                                    [&] { histogram_exchange(samples.data(), n16, bins.data(), kMaxBins); }});
     }
     return tutorial::profile::run(argc, argv, chapter);
 }

@@ -1,6 +1,7 @@
 // Chapter 9 tests: the histogram of 8-bit and 16-bit samples, by global atomics (9a), by
-// a private histogram per block in shared memory (9b) and by a histogram spread over a
-// thread block cluster's distributed shared memory (9c).
+// a private histogram per block in shared memory (9b), by a histogram spread over a
+// thread block cluster's distributed shared memory (9c), and by the same cluster
+// exchanging samples instead of atomics (9d).
 // Run them with `make chapterN test`, N being this chapter's number in chapters/registry.
 #include "histogram.h"
 #include "tutorial_chapter.h"
@@ -181,6 +182,9 @@ long long shared_grid_full(int sample_bytes) {
 }
 // 9c's at kClusterMaxClusters clusters.
 constexpr long long kClusterGridFull = static_cast<long long>(kClusterMaxClusters) * kClusterSize * kClusterBlock * 8;
+// 9d's round at kClusterMaxClusters clusters: past it, each block stages a second round
+// into its other tile and a third into the first again.
+constexpr long long kExchangeRoundFull = static_cast<long long>(kClusterMaxClusters) * kClusterSize * kExchangeTile * 8;
 
 // On a GPU before sm_90, 9c cannot run: its tests say so in one line and stop.
 bool skip_without_clusters() {
@@ -222,6 +226,17 @@ HistogramFunction<std::uint16_t> global16 = histogram_global;
 HistogramFunction<std::uint8_t> shared8 = histogram_shared;
 HistogramFunction<std::uint16_t> shared16 = histogram_shared;
 HistogramFunction<std::uint16_t> cluster16 = histogram_cluster;
+HistogramFunction<std::uint16_t> exchange16 = histogram_exchange;
+
+// 9c's and 9d's slices: every bin has samples, so a sample counted into the wrong block's
+// slice, or a slice merged into the wrong bins, shows in every slice.
+std::vector<HistogramCase> slice_cases() {
+    std::vector<HistogramCase> all;
+    for (int num_bins : {kMaxBins, 8 * 1000 + 3, 64, 8, 7}) {
+        all.push_back({2, 4 * static_cast<long long>(num_bins) + 17, num_bins, Distribution::in_bins, 2});
+    }
+    return all;
+}
 
 }  // namespace
 
@@ -235,8 +250,12 @@ TEST_CASE("histogram_shared_blocks and histogram_cluster_clusters give one 16-by
     CHECK(histogram_cluster_clusters(1) == 1);
     CHECK(histogram_cluster_clusters(8 * kClusterBlock * kClusterSize + 1) == 2);
     CHECK(histogram_cluster_clusters(std::size_t(1) << 40) == kClusterMaxClusters);
+    CHECK(histogram_exchange_clusters(1) == 1);
+    CHECK(histogram_exchange_clusters(8 * kExchangeTile * kClusterSize) == 1);
+    CHECK(histogram_exchange_clusters(8 * kExchangeTile * kClusterSize + 1) == 2);
+    CHECK(histogram_exchange_clusters(std::size_t(1) << 40) == kClusterMaxClusters);
     CHECK(cluster_slice(kMaxBins) * kClusterSize == kMaxBins);
-    CHECK(cluster_slice(9) == 2);
+    CHECK(cluster_slice(9) == (9 + kClusterSize - 1) / kClusterSize);
 }
 
 TEST_CASE("histogram_global counts 8-bit samples exactly", CHAPTER_TAG "[gpu][graded]") {
@@ -258,20 +277,30 @@ TEST_CASE("histogram_shared counts 16-bit samples exactly", CHAPTER_TAG "[gpu][g
 
 TEST_CASE("histogram_cluster counts 16-bit samples exactly, over a cluster's shared memory", CHAPTER_TAG "[gpu][graded]") {
     if (skip_without_clusters()) return;
-    // 2^16 bins (8 slices of 8192), bin counts that are no multiple of the cluster size
+    // 2^16 bins (2 slices of 32768), bin counts that are no multiple of the cluster size
     // (the last slice is partial), and one bin.
     REQUIRE_SWEEP(sweep("histogram_cluster", cluster16, cases(2, {kMaxBins, 65529, 9, 1}, kClusterGridFull), 1));
 }
 
 TEST_CASE("histogram_cluster gives every block of a cluster its own slice of bins", CHAPTER_TAG "[gpu][graded]") {
     if (skip_without_clusters()) return;
-    // Every bin has samples: a sample counted into the wrong block's slice, or a slice
-    // merged into the wrong bins, shows in every slice.
-    std::vector<HistogramCase> all;
-    for (int num_bins : {kMaxBins, 8 * 1000 + 3, 64, 8, 7}) {
-        all.push_back({2, 4 * static_cast<long long>(num_bins) + 17, num_bins, Distribution::in_bins, 2});
-    }
-    REQUIRE_SWEEP(sweep("histogram_cluster's slices", cluster16, all, 1));
+    REQUIRE_SWEEP(sweep("histogram_cluster's slices", cluster16, slice_cases(), 1));
+}
+
+TEST_CASE("histogram_exchange counts 16-bit samples exactly, over several rounds of exchanged tiles",
+          CHAPTER_TAG "[gpu][graded]") {
+    if (skip_without_clusters()) return;
+    // As 9c; the last case passes a full round of the largest grid, so that the second
+    // tile is staged too and (on a GPU, where the input may be twice as long) the first
+    // is staged again.
+    std::vector<HistogramCase> all = cases(2, {kMaxBins, 65529, 9, 1}, 0);
+    all.push_back({2, (kOnCpuBackend ? 1 : 2) * kExchangeRoundFull + 8 * 5 + 3, kMaxBins, Distribution::skewed, 1});
+    REQUIRE_SWEEP(sweep("histogram_exchange", exchange16, all, 1));
+}
+
+TEST_CASE("histogram_exchange gives every block of a cluster its own slice of bins", CHAPTER_TAG "[gpu][graded]") {
+    if (skip_without_clusters()) return;
+    REQUIRE_SWEEP(sweep("histogram_exchange's slices", exchange16, slice_cases(), 1));
 }
 
 #ifndef TUTORIAL_EMU
@@ -287,6 +316,9 @@ TEST_CASE("every step counts 2^28 bytes of one value: a private bin passes 2^16"
     if (!skip_without_clusters()) {
         sweeps.push_back(sweep("histogram_cluster of 2^28 bytes", cluster16,
                                {{2, n8 / 2, kMaxBins, Distribution::single, 3}, {2, n8 / 2, kMaxBins, Distribution::uniform, 0}},
+                               1));
+        sweeps.push_back(sweep("histogram_exchange of 2^28 bytes", exchange16,
+                               {{2, n8 / 2, kMaxBins, Distribution::single, 3}, {2, n8 / 2, kMaxBins, Distribution::skewed, 0}},
                                1));
     }
     REQUIRE_SWEEPS(sweeps);
@@ -306,6 +338,11 @@ TEST_CASE("histogram_shared rejects a bad num_bins and null pointers, naming the
 TEST_CASE("histogram_cluster rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG "[gpu]") {
     if (skip_without_clusters()) return;
     check_rejects_bad_arguments(cluster16, "histogram_cluster", kMaxBins);
+}
+
+TEST_CASE("histogram_exchange rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG "[gpu]") {
+    if (skip_without_clusters()) return;
+    check_rejects_bad_arguments(exchange16, "histogram_exchange", kMaxBins);
 }
 
 TEST_CASE("an empty input needs no input pointer, and gives zero bins", CHAPTER_TAG "[gpu]") {
