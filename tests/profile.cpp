@@ -296,6 +296,26 @@ TEST_CASE("shared atomics count one instruction per warp and call; remote ones a
     }
 }
 
+TEST_CASE("loads through map_shared_rank count as DSMEM loads, one per warp, not as shared loads", "[profile]") {
+    // 4 blocks (2 clusters) of 64 threads, one load each from the pair's shared memory:
+    // 4 x 2 = 8 instructions and 256 accesses.
+    const std::vector<std::uint8_t> bytes = tutorial::random_bytes(256, 29);
+    const std::vector<unsigned> values(bytes.begin(), bytes.end());
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> out(std::vector<unsigned>(256, 7));
+    const LaunchProfile pairs = profile_of([&] { traffic_kernels::remote_loads(in.data(), out.data(), 4, 64); });
+    CHECK(pairs.remote_accesses.requests == 8);
+    CHECK(pairs.remote_accesses.accesses == 256);
+    CHECK(pairs.shared_load.requests == 0);
+    CHECK(pairs.shared_store.requests == 8);
+    CHECK_FALSE(pairs.uncounted_casts);
+    const std::vector<unsigned> got = out.download();
+    for (int i = 0; i < 256; ++i) {
+        const int block = i / 64, partner = block ^ 1;
+        REQUIRE(got[i] == values[partner * 64 + i % 64]);
+    }
+}
+
 TEST_CASE("a call site through map_shared_rank counts as DSMEM atomics, its own block's lanes included", "[profile]") {
     // 2 blocks (1 cluster) of 64 threads, one call each through map_shared_rank, half its
     // lanes naming their own block: 2 x 2 = 4 instructions and 128 atomics, all DSMEM, as

@@ -159,13 +159,21 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
 // The block's bins are zeroed and merged as in 9c (given below); the samples before the
 // first 16-byte boundary and after the last whole uint4 (at most 7 each) are read by both
 // blocks of the first cluster, each counting those it owns.
-__device__ void zero_slice(unsigned int* slice_bins, int slice) {
+// Where 9d's tiles start in its dynamic shared memory, in counts: after the slice,
+// rounded up to 4 counts (16 bytes, a uint4's alignment).
+__host__ __device__ constexpr int exchange_tiles_offset(int slice) { return (slice + 3) / 4 * 4; }
+
+// SharedCounts is a template parameter (unsigned int* on the GPU) so that the CPU backend
+// keeps counting the shared-memory traffic through it.
+template <class SharedCounts>
+__device__ void zero_slice(SharedCounts slice_bins, int slice) {
     for (int b = threadIdx.x; b < slice; b += blockDim.x) {
         slice_bins[b] = 0;
     }
 }
 
-__device__ void merge_slice(const unsigned int* slice_bins, int slice, int first_bin, unsigned int* bins, int num_bins) {
+template <class SharedCounts>
+__device__ void merge_slice(SharedCounts slice_bins, int slice, int first_bin, unsigned int* bins, int num_bins) {
     for (int b = threadIdx.x; b < slice && first_bin + b < num_bins; b += blockDim.x) {
         const unsigned int count_b = slice_bins[b];
         if (count_b != 0) {
@@ -177,24 +185,30 @@ __device__ void merge_slice(const unsigned int* slice_bins, int slice, int first
 __global__ void histogram_exchange_kernel(const std::uint16_t* input, long long n, long long head, unsigned int* bins,
                                           int num_bins) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-    // Dynamic shared memory: two tiles of kExchangeTile uint4 (32 KB each), then this
-    // block's slice of cluster_slice(num_bins) counts.
-    extern __shared__ uint4 exchange_shared[];
-    uint4* const tiles = exchange_shared;
-    unsigned int* const slice_bins = reinterpret_cast<unsigned int*>(exchange_shared + 2 * kExchangeTile);
+    // Dynamic shared memory: this block's slice of cluster_slice(num_bins) counts, then
+    // two tiles of kExchangeTile uint4 (32 KB each) from the next 16-byte boundary.
+    // (auto, not uint4*: the CPU backend then counts the traffic through the tiles.)
+    extern __shared__ unsigned int slice_bins[];
+    const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
+    const auto tiles = reinterpret_cast<uint4*>(&slice_bins[exchange_tiles_offset(slice)]);
 
     cg::cluster_group cluster = cg::this_cluster();
     const unsigned int rank = cluster.block_rank();
-    const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
     const int first_bin = static_cast<int>(rank) * slice;
+    // The bins this block counts: first_bin ... first_bin + owned - 1 (the last block's
+    // slice may reach past num_bins).
+    const unsigned int owned = static_cast<unsigned int>(min(slice, num_bins - first_bin));
     // Only this block touches its slice: __syncthreads() orders the zeroing before the counting.
     zero_slice(slice_bins, slice);
     __syncthreads();
 
-    // A sample of value v is this block's if v < num_bins and v / slice is its rank.
+    // A sample is this block's when value - first_bin, as an unsigned number, is below
+    // owned (a value below first_bin wraps round to a huge number): one subtraction and
+    // one comparison per sample, where value / slice == rank would cost a division.
     auto count_if_mine = [&](unsigned int value) {
-        if (value < static_cast<unsigned int>(num_bins) && value / slice == rank) {
-            atomicAdd(&slice_bins[value - first_bin], 1u);
+        const unsigned int offset = value - static_cast<unsigned int>(first_bin);
+        if (offset < owned) {
+            atomicAdd(&slice_bins[offset], 1u);
         }
     };
     constexpr int per_vector = 16 / sizeof(std::uint16_t);
@@ -211,7 +225,7 @@ __global__ void histogram_exchange_kernel(const std::uint16_t* input, long long 
     const long long per_round = clusters * kClusterSize * kExchangeTile;
     const long long rounds = (vectors + per_round - 1) / per_round;
     for (long long round = 0; round < rounds; ++round) {
-        uint4* const tile = tiles + (round % 2) * kExchangeTile;
+        const auto tile = tiles + (round % 2) * kExchangeTile;
         // The cluster's share of this round: kClusterSize tiles, block rank r's from
         // vector cluster_first + r * kExchangeTile on.
         [[maybe_unused]] const long long cluster_first = (round * clusters + cluster_index) * kClusterSize * kExchangeTile;
@@ -381,9 +395,9 @@ void histogram_cluster(const std::uint16_t* input, std::size_t n, unsigned int* 
 }
 
 void histogram_exchange(const std::uint16_t* input, std::size_t n, unsigned int* bins, int num_bins) {
-    // Two tiles of uint4, then the slice: 64 KB + 128 KB for 2^16 bins.
-    const std::size_t shared_bytes = 2 * sizeof(uint4) * kExchangeTile +
-                                     sizeof(unsigned int) * static_cast<std::size_t>(cluster_slice(num_bins));
+    // The slice, then two tiles of uint4: 128 KB + 64 KB for 2^16 bins.
+    const std::size_t shared_bytes = sizeof(unsigned int) * exchange_tiles_offset(cluster_slice(num_bins)) +
+                                     2 * sizeof(uint4) * kExchangeTile;
     launch_cluster("histogram_exchange", "histogram_exchange_kernel", histogram_exchange_kernel,
                    histogram_exchange_clusters(n), shared_bytes, input, n, bins, num_bins);
 }

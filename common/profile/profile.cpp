@@ -446,9 +446,13 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
     // serialised, which the model does not predict). Those through cluster.map_shared_rank()
     // (a cluster's distributed shared memory, the block's own included) are requests of
     // ncu's dshared pipe.
+    // A warp's k-th call of a site is one instruction; where its lanes skip the call in
+    // different rounds of a loop, the GPU issues more (docs/profile.md).
+    const char* const skipped_calls = "predicted fewer where lanes skip the call in different rounds of a loop (docs/profile.md)";
     const auto shared_atomic_instructions = metric(m, "smsp__inst_executed_op_shared_atom.sum");
     if (p.shared_atomics.requests > 0 || shared_atomic_instructions.value_or(0) > 0) {
-        add("shared atomics", "instructions (warp-level)", double(p.shared_atomics.requests), shared_atomic_instructions);
+        add("shared atomics", "instructions (warp-level)", double(p.shared_atomics.requests), shared_atomic_instructions,
+            std::string("ncu: smsp__inst_executed_op_shared_atom.sum; ") + skipped_calls);
         add("shared atomics", "atomics (thread-level)", double(p.shared_atomics.accesses), std::nullopt);
     }
     const auto dsmem_atomic_requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum");
@@ -456,6 +460,18 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         add("DSMEM atomics", "instructions (warp-level)", double(p.remote_atomics.requests), dsmem_atomic_requests,
             "through cluster.map_shared_rank, own block's included; ncu: l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum");
         add("DSMEM atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
+    }
+    // Plain loads and stores through cluster.map_shared_rank() pointers, by the same rule.
+    const auto dsmem_loads = metric(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum");
+    const auto dsmem_stores = metric(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum");
+    const std::optional<double> dsmem_accesses =
+        dsmem_loads || dsmem_stores ? std::optional<double>(dsmem_loads.value_or(0) + dsmem_stores.value_or(0))
+                                    : std::nullopt;
+    if (p.remote_accesses.requests > 0 || dsmem_accesses.value_or(0) > 0) {
+        add("DSMEM loads, stores", "instructions (warp-level)", double(p.remote_accesses.requests), dsmem_accesses,
+            "through cluster.map_shared_rank, own block's included; ncu: l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum "
+            "+ _st.sum");
+        add("DSMEM loads, stores", "accesses (thread-level)", double(p.remote_accesses.accesses), std::nullopt);
     }
     // Atomics on global memory: ncu counts them as requests of the global atomic (atom,
     // when the returned value is used) and reduction (red, when it is not) pipes; the model
@@ -467,8 +483,7 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
                                       : std::nullopt;
     if (p.global_atomics.requests > 0 || global_atomic_requests.value_or(0) > 0) {
         add("global atomics", "instructions (warp-level)", double(p.global_atomics.requests), global_atomic_requests,
-            "ncu: l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum; predicted fewer where lanes skip "
-            "the call in different rounds of a loop (docs/profile.md)");
+            std::string("ncu: l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum; ") + skipped_calls);
         add("global atomics", "atomics (thread-level)", double(p.global_atomics.accesses), std::nullopt);
     }
     add("block", "__syncthreads() per block", p.barriers_per_block(), std::nullopt);

@@ -19,6 +19,7 @@
 // cooperative_groups::thread_block and this_thread_block() (shared with the asynchronous
 // copies of chapter 8).
 #include "emu/thread_block.h"
+#include "emu/traffic.h"
 
 /// @cond EMU_INTERNALS
 namespace emu {
@@ -187,6 +188,21 @@ public:
                                                 int line = __builtin_LINE()) {
         return ::emu::remote_ptr<T>(
             static_cast<T*>(::emu::detail::map_shared_rank(addr, static_cast<unsigned>(rank), file, line)), file, line);
+    }
+    /// @brief The same for a pointer the CPU backend checks (what `auto p =
+    /// reinterpret_cast<U*>(&name[i])` gives, a U* on a GPU): any Pointer<T> that converts
+    /// to T*.
+    template <template <class> class Pointer, class T>
+    static ::emu::remote_ptr<T> map_shared_rank(const Pointer<T>& addr, int rank, const char* file = __builtin_FILE(),
+                                                int line = __builtin_LINE()) {
+        return map_shared_rank(static_cast<T*>(addr), rank, file, line);
+    }
+    /// @brief The same in a profiling build, where such a pointer counts its accesses: the
+    /// remote_ptr goes on counting them (as distributed shared memory).
+    template <class T>
+    static ::emu::remote_ptr<T> map_shared_rank(const ::emu::traffic::cast_pointer<T>& addr, int rank,
+                                                const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+        return map_shared_rank(addr.passed_on(), rank, file, line);
     }
     /// @brief The same for `extern __shared__ T name[]`, which decays to T* on a GPU.
     template <class T>

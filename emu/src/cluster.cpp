@@ -422,12 +422,14 @@ void check_remote_access(const void* address, std::size_t bytes, const char* fil
                              ":" + std::to_string(line);
     if (in_arena(b, at)) {
         check_shared_access(b, b, at, bytes, what.c_str(), nullptr, 0);
+        traffic::detail::record_atomic(traffic::detail::AtomicSpace::remote_access, file, line);
         return;
     }
     if (b.cluster != nullptr) {
         for (const BlockRun* owner : b.cluster->blocks) {
             if (owner != &b && in_arena(*owner, at)) {
                 check_shared_access(b, *owner, at, bytes, what.c_str(), nullptr, 0);
+                traffic::detail::record_atomic(traffic::detail::AtomicSpace::remote_access, file, line);
                 return;
             }
         }

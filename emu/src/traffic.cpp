@@ -546,8 +546,10 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
         std::lock_guard<std::mutex> atomics_lock(s.atomics_mutex);
         std::map<std::tuple<unsigned long long, const char*, int, AtomicSpace, std::uint32_t>, std::uint32_t> per_warp;
         const auto counts_of = [&p](AtomicSpace space) -> AtomicCounts& {
-            return space == AtomicSpace::shared ? p.shared_atomics
-                                                : space == AtomicSpace::remote ? p.remote_atomics : p.global_atomics;
+            return space == AtomicSpace::shared          ? p.shared_atomics
+                   : space == AtomicSpace::remote        ? p.remote_atomics
+                   : space == AtomicSpace::remote_access ? p.remote_accesses
+                                                         : p.global_atomics;
         };
         // A site that reached another block's shared memory got its address from
         // cluster.map_shared_rank(): on the GPU it is one distributed-shared-memory atomic

@@ -326,6 +326,23 @@ __global__ void mixed_rank_atomics_kernel(const unsigned* in, unsigned* out) {
 #endif
 }
 
+// Pairs of blocks: each thread stores in[i] in word threadIdx.x of its block's shared
+// memory; after cluster.sync() it reads word threadIdx.x of the other block's through
+// map_shared_rank (one distributed-shared-memory load per warp) into out[i].
+__global__ void remote_loads_kernel(const unsigned* in, unsigned* out) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    namespace cg = cooperative_groups;
+    __shared__ unsigned words[1024];
+    cg::cluster_group cluster = cg::this_cluster();
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    words[threadIdx.x] = in[i];
+    cluster.sync();
+    const unsigned* other = cluster.map_shared_rank(&words[0], cluster.block_rank() ^ 1);
+    out[i] = other[threadIdx.x];
+    cluster.sync();  // the other block reads this block's words too: neither may exit before
+#endif
+}
+
 // Two global atomics per thread: a count whose old value is unused (a GPU may issue it as a
 // reduction, RED) and a sum whose old value is used (ATOM).
 __global__ void global_atomics_kernel(const unsigned* in, unsigned* out) {
@@ -367,6 +384,10 @@ void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads) 
 
 void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threads) {
     launch_in_pairs(mixed_rank_atomics_kernel, "mixed_rank_atomics_kernel", in, out, blocks, threads);
+}
+
+void remote_loads(const unsigned* in, unsigned* out, int blocks, int threads) {
+    launch_in_pairs(remote_loads_kernel, "remote_loads_kernel", in, out, blocks, threads);
 }
 
 }  // namespace traffic_kernels

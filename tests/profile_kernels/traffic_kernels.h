@@ -100,6 +100,11 @@ void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 /// out[b threads + t] = word t % 32 of block b after all.
 void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 
+/// @brief Clusters of 2 blocks (@p blocks even; sm_90) of @p threads threads (at most
+/// 1024): out[b threads + t] = in[b' threads + t], b' the other block of b's pair, read
+/// from that block's shared memory through map_shared_rank.
+void remote_loads(const unsigned* in, unsigned* out, int blocks, int threads);
+
 /// @brief @p blocks blocks of @p threads threads: thread t of block b adds 1 to
 /// out[in[b threads + t] % 32] with atomicAdd, and in[b threads + t] to out[32 + t % 32]
 /// with atomicAdd, using the old value it returns (out has 64 words): two atomics per thread

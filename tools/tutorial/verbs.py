@@ -44,6 +44,7 @@ NCU_METRICS = NCU_METRICS_CORE + [
     "launch__occupancy_limit_warps", "launch__occupancy_limit_blocks",
     "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
     "l1tex__t_requests_pipe_lsu_mem_dshared_op_atom.sum",
+    "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum",
 ]
 
 

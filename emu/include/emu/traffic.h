@@ -132,6 +132,10 @@ struct LaunchProfile {
     AtomicCounts shared_atomics;        ///< atomics on the block's own shared memory
     AtomicCounts remote_atomics;        ///< atomics on another block's (distributed shared memory, clusters)
     AtomicCounts global_atomics;        ///< atomics on global memory (a cudaMalloc buffer)
+    /// @brief Loads and stores through a cluster.map_shared_rank() pointer, whichever block
+    /// it reaches (on the GPU one distributed-shared-memory instruction, own block's
+    /// included): ncu's l1tex__t_requests_pipe_lsu_mem_dshared_op_ld + _op_st.
+    AtomicCounts remote_accesses;
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
     WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
     bool faulted = false;               ///< the launch stopped with an error: the counts are partial
@@ -173,9 +177,12 @@ void record_at(Direction direction, const void* address, std::size_t size, const
 /// @brief Record one access by the running CUDA thread.
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief Where an atomic's word lies.
-enum class AtomicSpace : unsigned char { shared, remote, global };
+/// remote_access is no atomic: a load or store through a pointer that
+/// cluster.map_shared_rank() gave (distributed shared memory), counted by the same rule.
+enum class AtomicSpace : unsigned char { shared, remote, global, remote_access };
 /// @brief Record an atomic by the running CUDA thread, written at @p file:@p line, on its
-/// block's own shared memory, another block's of its cluster, or global memory.
+/// block's own shared memory, another block's of its cluster, or global memory; or a
+/// load or store through a map_shared_rank() pointer made at @p file:@p line.
 void record_atomic(AtomicSpace space, const char* file, int line);
 /// @brief The launch hooks, called by emu/src/launch.cpp around the first run of a grid.
 struct LaunchHooks;
@@ -327,6 +334,10 @@ public:
     T* operator->() const { return raw(); }
     /// @brief The raw pointer, no longer counted.
     operator T*() const { return raw(); }
+    /// @brief The raw pointer, for a caller that goes on checking and counting the accesses
+    /// made through what it makes of it (cluster.map_shared_rank()'s remote_ptr): the launch
+    /// is not marked uncounted.
+    T* passed_on() const { return address_; }
     /// @brief Casts to other pointer types: raw, no longer counted.
     template <class U>
     explicit operator U*() const {
