@@ -81,6 +81,8 @@ int main(int argc, char** argv) {
         [&] { shared_atomics(values.data(), counts.data(), 8, 256); });
     add("clusters of 2: an atomic on each block's own and its pair's shared memory", "remote_atomics_kernel",
         [&] { remote_atomics(values.data(), counts.data(), 8, 256); });
+    add("clusters of 2: one call site reaching both blocks, twice", "mixed_rank_atomics_kernel",
+        [&] { mixed_rank_atomics(values.data(), counts.data(), 8, 256); });
     add("clusters of 2: a load from the pair's shared memory", "remote_loads_kernel",
         [&] { remote_loads(values.data(), counts.data(), 8, 256); });
     // Atomics on global memory: one request per warp and call, ATOM and RED pipes together

@@ -469,8 +469,8 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
                                     : std::nullopt;
     if (p.remote_accesses.requests > 0 || dsmem_accesses.value_or(0) > 0) {
         add("DSMEM loads, stores", "instructions (warp-level)", double(p.remote_accesses.requests), dsmem_accesses,
-            "through cluster.map_shared_rank, own block's included; ncu: l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum "
-            "+ _st.sum");
+            "through cluster.map_shared_rank, to another block (the own block's are shared loads); ncu: "
+            "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum + _st.sum");
         add("DSMEM loads, stores", "accesses (thread-level)", double(p.remote_accesses.accesses), std::nullopt);
     }
     // Atomics on global memory: ncu counts them as requests of the global atomic (atom,

@@ -562,11 +562,18 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
                 remote_sites.insert({std::get<1>(entry.first), std::get<2>(entry.first)});
             }
         }
+        // A lane's own-block and other-block atomics of one such site are then one count:
+        // summed per thread first, before the most of any lane is taken per warp.
+        std::map<std::tuple<unsigned long long, const char*, int, AtomicSpace, std::uint32_t>, std::uint32_t> per_thread;
         for (const auto& entry : s.atomics) {
             auto key = entry.first;
             if (std::get<3>(key) == AtomicSpace::shared && remote_sites.count({std::get<1>(key), std::get<2>(key)}) > 0) {
                 std::get<3>(key) = AtomicSpace::remote;
             }
+            per_thread[key] += entry.second;
+        }
+        for (const auto& entry : per_thread) {
+            auto key = entry.first;
             const AtomicSpace space = std::get<3>(key);
             std::get<4>(key) /= kWarpSize;
             std::uint32_t& most = per_warp[key];

@@ -308,8 +308,9 @@ __global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
 #endif
 }
 
-// One call site through map_shared_rank whose lanes name both ranks of a cluster of 2: even
-// lanes their own block, odd lanes the other. On the GPU each execution is one
+// One call site through map_shared_rank, executed twice, whose lanes name both ranks of a
+// cluster of 2: the first time even lanes their own block and odd lanes the other, the
+// second time the other way round. On the GPU each execution is one
 // distributed-shared-memory atomic instruction, the own-rank lanes included.
 __global__ void mixed_rank_atomics_kernel(const unsigned* in, unsigned* out) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
@@ -319,8 +320,10 @@ __global__ void mixed_rank_atomics_kernel(const unsigned* in, unsigned* out) {
     for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
     cluster.sync();
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned rank = cluster.block_rank() ^ (threadIdx.x % 2);
-    atomicAdd(cluster.map_shared_rank(&words[0], rank) + threadIdx.x % 32, in[i]);
+    for (unsigned turn = 0; turn < 2; ++turn) {
+        const unsigned rank = cluster.block_rank() ^ ((threadIdx.x + turn) % 2);
+        atomicAdd(cluster.map_shared_rank(&words[0], rank) + threadIdx.x % 32, in[i]);
+    }
     cluster.sync();
     out[i] = words[threadIdx.x % 32];
 #endif

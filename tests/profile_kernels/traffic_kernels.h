@@ -95,9 +95,10 @@ void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 void remote_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 
 /// @brief Clusters of 2 blocks (@p blocks even; sm_90) of @p threads threads: one call
-/// site through map_shared_rank, thread t of block b adding in[b threads + t] to word
-/// t % 32 of its own block (t even) or of the other block of its pair (t odd);
-/// out[b threads + t] = word t % 32 of block b after all.
+/// site through map_shared_rank, executed twice, thread t of block b adding
+/// in[b threads + t] to word t % 32 of its own block and of the other block of its pair
+/// (its own first for t even, the other's first for t odd); out[b threads + t] = word
+/// t % 32 of block b after all.
 void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
 
 /// @brief Clusters of 2 blocks (@p blocks even; sm_90) of @p threads threads (at most

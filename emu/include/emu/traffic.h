@@ -132,9 +132,9 @@ struct LaunchProfile {
     AtomicCounts shared_atomics;        ///< atomics on the block's own shared memory
     AtomicCounts remote_atomics;        ///< atomics on another block's (distributed shared memory, clusters)
     AtomicCounts global_atomics;        ///< atomics on global memory (a cudaMalloc buffer)
-    /// @brief Loads and stores through a cluster.map_shared_rank() pointer, whichever block
-    /// it reaches (on the GPU one distributed-shared-memory instruction, own block's
-    /// included): ncu's l1tex__t_requests_pipe_lsu_mem_dshared_op_ld + _op_st.
+    /// @brief Loads and stores through a cluster.map_shared_rank() pointer that reach
+    /// another block's shared memory: ncu's l1tex__t_requests_pipe_lsu_mem_dshared_op_ld +
+    /// _op_st. (Those that reach the block's own are shared loads, as on the GPU.)
     AtomicCounts remote_accesses;
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
     WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
