@@ -355,6 +355,13 @@ std::optional<double> metric(const MeasuredLaunch* m, const std::string& name) {
     return found->second;
 }
 
+// The sum of two counters ncu splits one kind of instruction over (by pipe or by
+// direction): nothing when ncu gave neither, else the sum of those it gave.
+std::optional<double> metric_sum(const MeasuredLaunch* m, const std::string& first, const std::string& second) {
+    const auto a = metric(m, first), b = metric(m, second);
+    return a || b ? std::optional<double>(a.value_or(0) + b.value_or(0)) : std::nullopt;
+}
+
 // ---- The prediction, and the measurement beside it ------------------------------------------
 struct Report {
     std::vector<Row> rows;
@@ -462,11 +469,8 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         add("DSMEM atomics", "atomics (thread-level)", double(p.remote_atomics.accesses), std::nullopt);
     }
     // Plain loads and stores through cluster.map_shared_rank() pointers, by the same rule.
-    const auto dsmem_loads = metric(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum");
-    const auto dsmem_stores = metric(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum");
-    const std::optional<double> dsmem_accesses =
-        dsmem_loads || dsmem_stores ? std::optional<double>(dsmem_loads.value_or(0) + dsmem_stores.value_or(0))
-                                    : std::nullopt;
+    const std::optional<double> dsmem_accesses = metric_sum(m, "l1tex__t_requests_pipe_lsu_mem_dshared_op_ld.sum",
+                                                            "l1tex__t_requests_pipe_lsu_mem_dshared_op_st.sum");
     if (p.remote_accesses.requests > 0 || dsmem_accesses.value_or(0) > 0) {
         add("DSMEM loads, stores", "instructions (warp-level)", double(p.remote_accesses.requests), dsmem_accesses,
             "through cluster.map_shared_rank, to another block (the own block's are shared loads); ncu: "
@@ -476,11 +480,8 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
     // Atomics on global memory: ncu counts them as requests of the global atomic (atom,
     // when the returned value is used) and reduction (red, when it is not) pipes; the model
     // cannot tell which the compiler chose, so it compares their sum.
-    const auto atom_requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum");
-    const auto red_requests = metric(m, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
-    const std::optional<double> global_atomic_requests =
-        atom_requests || red_requests ? std::optional<double>(atom_requests.value_or(0) + red_requests.value_or(0))
-                                      : std::nullopt;
+    const std::optional<double> global_atomic_requests = metric_sum(
+        m, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum");
     if (p.global_atomics.requests > 0 || global_atomic_requests.value_or(0) > 0) {
         add("global atomics", "instructions (warp-level)", double(p.global_atomics.requests), global_atomic_requests,
             std::string("ncu: l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum + _red.sum; ") + skipped_calls);
