@@ -1032,6 +1032,27 @@ CUresult refuse(CUresult code, const std::string& rule) {
 }
 
 }  // namespace
+
+void async_check_remote(BlockRun& owner, const char* at, std::size_t bytes, const char* what) {
+    if (!owner.async || owner.async->in_flight == 0) return;
+    AsyncState& s = *owner.async;
+    const std::size_t offset = static_cast<std::size_t>(at - owner.arena.get());
+    for (std::size_t i = 0; i < bytes && offset + i < s.owner.size(); ++i) {
+        if (s.owner[offset + i] == 0) continue;
+        const Copy& c = s.copies[s.owner[offset + i] - 1];
+        std::ostringstream out;
+        out << "distributed shared memory used before the asynchronous copy into it was waited for, " << where()
+            << ":\n  " << what << " reaches " << shared_place(owner, at) << " of block " << coordinates(owner.index)
+            << ", which " << c.api << " issued at " << site(c.file, c.line) << " by " << thread_name(owner, c.thread)
+            << " of that block has yet to write (" << completion(owner, c)
+            << ").\n  On a GPU the access may see the bytes before or after the copy lands. The owner must wait for "
+               "its copies, then cluster.sync(), before another block reads them; and a block must not refill bytes "
+               "another block may still be reading (a tile refilled before the cluster.sync() that shows every block "
+               "finished with it).";
+        stop(cudaErrorLaunchFailure, out.str());
+    }
+}
+
 }  // namespace detail
 
 namespace async {
