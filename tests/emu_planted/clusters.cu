@@ -96,6 +96,20 @@ __global__ void __cluster_dims__(2, 1, 1) staged_pair_sum_planted(const unsigned
     cluster.sync();
 }
 
+// The same, each block reading only its pair block's copy: without the wait, that read
+// reaches bytes the pair's copies have yet to write.
+__global__ void __cluster_dims__(2, 1, 1) staged_pair_read_planted(const unsigned* in, unsigned* out, bool wait) {
+    __shared__ unsigned staged[32];
+    cg::cluster_group cluster = cg::this_cluster();
+    __pipeline_memcpy_async(&staged[threadIdx.x], &in[blockIdx.x * 32 + threadIdx.x], sizeof(unsigned));  // for the pair
+    __pipeline_commit();
+    if (wait) __pipeline_wait_prior(0);
+    cluster.sync();
+    const unsigned* pair_copy = cluster.map_shared_rank(staged, cluster.block_rank() ^ 1);
+    out[blockIdx.x * 32 + threadIdx.x] = pair_copy[threadIdx.x];
+    cluster.sync();
+}
+
 }  // namespace
 
 // The lines of the accesses and barriers above, for the tests to find in the messages.
@@ -146,6 +160,11 @@ void private_histogram(const unsigned* values, int n, unsigned long long* histog
 void staged_pair_sum(const unsigned* in, unsigned* out, unsigned blocks, bool wait) {
     staged_pair_sum_planted<<<blocks, 32>>>(in, out, wait);
     CUDA_CHECK_KERNEL("staged_pair_sum_planted");
+}
+
+void staged_pair_read(const unsigned* in, unsigned* out, unsigned blocks, bool wait) {
+    staged_pair_read_planted<<<blocks, 32>>>(in, out, wait);
+    CUDA_CHECK_KERNEL("staged_pair_read_planted");
 }
 
 void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier) {

@@ -235,6 +235,10 @@ extern const int kNeighbourMapLine;  ///< the line of its map_shared_rank() call
 /// b' the other block of its pair, read from the pair's shared memory after a cluster.sync();
 /// without @p wait, no __pipeline_wait_prior() before the reads.
 void staged_pair_sum(const unsigned* in, unsigned* out, unsigned blocks, bool wait);
+/// @brief Pairs of blocks (@p blocks even): each block stages in[32 b ... 32 b + 31] with
+/// cp.async, then out[32 b + t] = its pair block's staged[t] (map_shared_rank); with
+/// @p wait false the copies are not waited for before the cluster barrier.
+void staged_pair_read(const unsigned* in, unsigned* out, unsigned blocks, bool wait);
 /// @brief cudaOccupancyMaxActiveClusters for the cluster histogram with clusters of @p cluster_size.
 int max_active_clusters(unsigned cluster_size);
 /// @brief The lines in tests/emu_planted/clusters.cu of the remote atomic, of the
