@@ -17,7 +17,6 @@
 #include "histogram_reference.h"
 
 #include <cooperative_groups.h>
-#include <cuda_pipeline.h>  // __pipeline_memcpy_async and the other cp.async primitives (9d)
 
 #include <cstdint>
 #include <stdexcept>
@@ -152,17 +151,14 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
 // cost of one such access. So each round, every block stages kExchangeTile uint4 of the
 // input in a tile of its own shared memory; after cluster.sync() each block reads every
 // tile of the cluster (its own and the others', through map_shared_rank) and counts only
-// the samples whose bins it owns, with atomics on its own shared memory.
-//
-// Two tiles take turns, and the next round's tile is copied with cp.async (chapter 8)
-// while this round's is counted: after the cluster.sync() of round r every block has
-// finished round r - 1, so the tile it read, (r + 1) % 2, is free to fill. One
-// cluster.sync() a round suffices.
+// the samples whose bins it owns, with atomics on its own shared memory. Two tiles take
+// turns: a block writes a tile again two rounds later, after the barrier of the round in
+// between has shown that every block finished reading it, so one cluster.sync() a round
+// suffices.
 //
 // The block's bins are zeroed and merged as in 9c (given below); the samples before the
 // first 16-byte boundary and after the last whole uint4 (at most 7 each) are read by both
 // blocks of the first cluster, each counting those it owns.
-
 // Where 9d's tiles start in its dynamic shared memory, in counts: after the slice,
 // rounded up to 4 counts (16 bytes, a uint4's alignment).
 __host__ __device__ constexpr int exchange_tiles_offset(int slice) { return (slice + 3) / 4 * 4; }
@@ -190,7 +186,7 @@ __global__ void histogram_exchange_kernel(const std::uint16_t* input, long long 
                                           int num_bins) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
     // Dynamic shared memory: this block's slice of cluster_slice(num_bins) counts, then
-    // two tiles of kExchangeTile uint4 (48 KB each) from the next 16-byte boundary.
+    // two tiles of kExchangeTile uint4 (32 KB each) from the next 16-byte boundary.
     // (auto, not uint4*: the CPU backend then counts the traffic through the tiles.)
     extern __shared__ unsigned int slice_bins[];
     const int slice = (num_bins + kClusterSize - 1) / kClusterSize;
@@ -223,35 +219,28 @@ __global__ void histogram_exchange_kernel(const std::uint16_t* input, long long 
         if (threadIdx.x < head) count_if_mine(input[threadIdx.x]);
         if (threadIdx.x < n - tail) count_if_mine(input[tail + threadIdx.x]);
     }
+    const auto aligned = reinterpret_cast<const uint4*>(input + head);
     // Every block goes round the same number of times: cluster.sync() must be reached by
     // all the threads of the cluster.
     const long long per_round = clusters * kClusterSize * kExchangeTile;
     const long long rounds = (vectors + per_round - 1) / per_round;
-    // The cluster's share of a round: kClusterSize tiles, block rank r's from vector
-    // first_of(round) + r * kExchangeTile on; vector v is input[head + 8 v ... head + 8 v + 7].
-    auto first_of = [&](long long round) { return (round * clusters + cluster_index) * kClusterSize * kExchangeTile; };
-    // The tile of a round: tiles + (round % 2) * kExchangeTile.
-    auto tile_of = [&](long long round) { return tiles + (round % 2) * kExchangeTile; };
-
-    // TODO(chapter9): 9d, step 1. The copies of one round's tile: a lambda
-    //   auto stage = [&](long long round) { ... }; for i = threadIdx.x, + blockDim.x, ...
-    //   below kExchangeTile, vector v = first_of(round) + rank * kExchangeTile + i; if
-    //   v < vectors, __pipeline_memcpy_async(tile_of(round) + i, &input[head + v * per_vector],
-    //   sizeof(uint4)). Then __pipeline_commit(), in every thread, copies or not. Stage
-    //   round 0 before the loop, if there are rounds.
-    [[maybe_unused]] auto stage = [&](long long round) { (void)round; };
     for (long long round = 0; round < rounds; ++round) {
-        // TODO(chapter9): 9d, step 2. Wait for this thread's copies (__pipeline_wait_prior(0)),
-        //   then cluster.sync(): every thread's copies of this round have landed, in every
-        //   block, and every block has finished the round before. So the other tile is
-        //   free: stage round + 1 into it now, if there is one, while this round is counted.
+        const auto tile = tiles + (round % 2) * kExchangeTile;
+        // The cluster's share of this round: kClusterSize tiles, block rank r's from
+        // vector cluster_first + r * kExchangeTile on.
+        [[maybe_unused]] const long long cluster_first = (round * clusters + cluster_index) * kClusterSize * kExchangeTile;
 
-        // TODO(chapter9): 9d, step 3. For each rank q of the cluster (its own included):
-        //   const uint4* staged = cluster.map_shared_rank(tile_of(round), q); for i as in
-        //   step 1, vector v = first_of(round) + q * kExchangeTile + i; if v < vectors,
+        // TODO(chapter9): 9d, step 1. Stage this block's tile: for i = threadIdx.x,
+        //   + blockDim.x, ... below kExchangeTile, vector v = cluster_first +
+        //   rank * kExchangeTile + i; if v < vectors, tile[i] = aligned[v]. Then
+        //   cluster.sync(): the other blocks read this tile next, and this block theirs.
+
+        // TODO(chapter9): 9d, step 2. For each rank q of the cluster (its own included):
+        //   const uint4* staged = cluster.map_shared_rank(tile, q); for i as in step 1,
+        //   vector v = cluster_first + q * kExchangeTile + i; if v < vectors,
         //   for_each_sample_of<std::uint16_t>(staged[i], count_if_mine).
     }
-    // TODO(chapter9): 9d, step 4. One more cluster.sync() before the merge: another block
+    // TODO(chapter9): 9d, step 3. One more cluster.sync() before the merge: another block
     //   may still be reading this block's last tile, and a block's shared memory must
     //   outlive every access to it.
     merge_slice(slice_bins, slice, first_bin, bins, num_bins);

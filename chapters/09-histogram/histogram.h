@@ -58,12 +58,10 @@ constexpr int kClusterBlock = 1024;
 /// took 6% longer in a scratch run.
 constexpr int kClusterMaxClusters = 66;
 
-/// @brief The uint4 of samples (8 each) a 9d block stages per round: three per thread.
-/// Two such tiles take turns (96 KB), beside the 128 KB slice: 224 KB of the 227 KB a block
-/// may have. On an H100 (a scratch run of 2^27 uniform 16-bit samples, the next tile
-/// copied with cp.async while this one is counted) one per thread read at 32% of copy
-/// bandwidth, two at 40%, three at 43%: fewer rounds, fewer cluster barriers.
-constexpr int kExchangeTile = 3 * kClusterBlock;
+/// @brief The uint4 of samples (8 each) a 9d block stages per round: two per thread.
+/// Two such tiles take turns (64 KB), beside the 128 KB slice. One per thread took 28%
+/// longer on an H100 (a scratch run): twice the rounds, twice the cluster barriers.
+constexpr int kExchangeTile = 2 * kClusterBlock;
 
 /// @brief Blocks 9b launches for @p n samples of @p sample_bytes bytes: one per
 /// 16-byte load per thread, at least 1, at most kHistogramMaxBlocks.
