@@ -321,13 +321,13 @@ __global__ void histogram_exchange_kernel(const std::uint16_t* input, long long 
         if (threadIdx.x < head) count_if_mine(input[threadIdx.x]);
         if (threadIdx.x < n - tail) count_if_mine(input[tail + threadIdx.x]);
     }
-    const auto aligned = reinterpret_cast<const uint4*>(input + head);
+    [[maybe_unused]] const auto aligned = reinterpret_cast<const uint4*>(input + head);
     // Every block goes round the same number of times: cluster.sync() must be reached by
     // all the threads of the cluster.
     const long long per_round = clusters * kClusterSize * kExchangeTile;
     const long long rounds = (vectors + per_round - 1) / per_round;
     for (long long round = 0; round < rounds; ++round) {
-        const auto tile = tiles + (round % 2) * kExchangeTile;
+        [[maybe_unused]] const auto tile = tiles + (round % 2) * kExchangeTile;
         // The cluster's share of this round: kClusterSize tiles, block rank r's from
         // vector cluster_first + r * kExchangeTile on.
         [[maybe_unused]] const long long cluster_first = (round * clusters + cluster_index) * kClusterSize * kExchangeTile;
