@@ -13,7 +13,9 @@ optional (docs/maintainers.md explains them, with an example):
                                + - * / and parentheses; "{group: counter or 0}" for a counter
                                that a kernel without, say, shared memory does not have.
   [[results.bars]]  what, seed_share, problem, variants: the bars the solution must reach;
-  [[results.goals]] what, goal, aim, problem, variants: the going-further goals;
+  [[results.goals]] what, goal, aim, problem, variants: the going-further goals, as shares
+      of the ceiling in percent; with measure = "speedup", as speed-ups over the problem's
+      baseline (the library a user would call), 5 for five times as fast;
   [results.values]  the numbers the summary quotes, by name (results.py computes them):
       name = "share: PROBLEM | VARIANT"     its share of the ceiling, shown as 10.3%
              "speedup: PROBLEM | VARIANT"   its speed-up over the baseline, shown as 1.23x
@@ -211,15 +213,30 @@ class Bar:
     variants: tuple[str, ...]
 
 
+# How a goal is measured: the benchmark's column, and how a figure of it reads.
+GOAL_MEASURES = {"share": "percent_of_ceiling", "speedup": "speedup"}
+
+
 @dataclasses.dataclass(frozen=True)
 class Goal:
-    """A going-further goal and aim, as shares of the ceiling."""
+    """A going-further goal and aim: shares of the ceiling (measure "share") or speed-ups
+    over the problem's baseline (measure "speedup")."""
 
     what: str
     goal: float
     aim: float
     problem: str
     variants: tuple[str, ...]
+    measure: str = "share"
+
+    @property
+    def column(self) -> str:
+        """The benchmark file's column the goal is read from."""
+        return GOAL_MEASURES[self.measure]
+
+    def shown(self, value: float) -> str:
+        """A figure of this goal's measure: 90% or 5x."""
+        return f"{value:.0f}%" if self.measure == "share" else f"{value:g}×"
 
 
 VALUE_KINDS = {  # kind: the number of fields after the colon (None: two or more)
@@ -346,12 +363,16 @@ def read_manifest_file(path: Path) -> Manifest:
         manifest.bars.append(Bar(what, reader.number(bar["seed_share"], f"the bar {what!r}'s seed_share"),
                                  reader.text(bar["problem"], f"the bar {what!r}'s problem"),
                                  reader.texts(bar["variants"], f"the bar {what!r}'s variants")))
-    for goal in reader.tables(results, "goals", dict.fromkeys(["what", "goal", "aim", "problem", "variants"], True), "results."):
+    goal_keys = {**dict.fromkeys(["what", "goal", "aim", "problem", "variants"], True), "measure": False}
+    for goal in reader.tables(results, "goals", goal_keys, "results."):
         what = reader.text(goal["what"], "a goal's what")
+        measure = reader.text(goal.get("measure", "share"), f"the goal {what!r}'s measure")
+        if measure not in GOAL_MEASURES:
+            reader.fail(f"the goal {what!r}'s measure must be one of {', '.join(map(repr, GOAL_MEASURES))}, not {measure!r}")
         manifest.goals.append(Goal(what, reader.number(goal["goal"], f"the goal {what!r}'s goal"),
                                    reader.number(goal["aim"], f"the goal {what!r}'s aim"),
                                    reader.text(goal["problem"], f"the goal {what!r}'s problem"),
-                                   reader.texts(goal["variants"], f"the goal {what!r}'s variants")))
+                                   reader.texts(goal["variants"], f"the goal {what!r}'s variants"), measure))
     values = results.get("values", {})
     if not isinstance(values, dict):
         reader.fail("results.values must be a table of name = \"kind: fields\"")
