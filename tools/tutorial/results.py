@@ -315,6 +315,18 @@ def measured_against(chapter, problem, variants, bar, column="percent_of_ceiling
     return ", ".join(ours) or "not measured", ", ".join(verdicts) or "–"
 
 
+def solution_rows(chapters, field, bar_of, row_of):
+    """One table row per [[results.FIELD]] entry of every manifest: the reference solutions'
+    figures against the entry's bar, (value, column) = bar_of(entry), as row_of(entry, ours,
+    verdicts) writes them."""
+    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
+    rows = []
+    for folder, entry in manifest_entries(field):
+        ours, verdicts = measured_against(by_folder.get(folder), entry.problem, entry.variants, *bar_of(entry))
+        rows.append(row_of(entry, ours, verdicts))
+    return rows
+
+
 def bars_section(chapters):
     lines = ["## Against the seed kernels", "",
              "The bars of issue 5: the seed articles' own kernels, re-timed on an H200 on 2026-11-21, "
@@ -323,24 +335,21 @@ def bars_section(chapters):
              "better than times do, but a bar measured on an H200 is only a guide on another GPU.", "",
              "| kernel | seed kernel, H200 | reference solution, this page | at or above the bar |",
              "|---|---:|---|---|"]
-    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    for folder, bar in manifest_entries("bars"):
-        ours, verdicts = measured_against(by_folder.get(folder), bar.problem, bar.variants, bar.seed_share)
-        lines.append(f"| {bar.what} | {bar.seed_share:.1f}% | {ours} | {verdicts} |")
+    lines += solution_rows(chapters, "bars", lambda bar: (bar.seed_share, "percent_of_ceiling"),
+                           lambda bar, ours, verdicts: f"| {bar.what} | {bar.seed_share:.1f}% | {ours} | {verdicts} |")
     return lines + [""] + BAR_NOTES + [""]
 
 
 def goals_section(chapters):
-    lines = ["## Going further: the goals of issues 14 and 22", "",
+    lines = ["## Going further: the goals of issues 14, 21 and 22", "",
              "The going-further kernels against the same ceilings: cuBLAS FP32 for the GEMM, copy "
              "bandwidth for the others, as a share of the ceiling measured in the same run; a goal "
              "written as N× is a speed-up over the library a user would call, measured in the same run.", "",
              "| kernel | goal | aim | reference solution, this page | at or above the goal |",
              "|---|---:|---:|---|---|"]
-    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    for folder, goal in manifest_entries("goals"):
-        ours, verdicts = measured_against(by_folder.get(folder), goal.problem, goal.variants, goal.goal, goal.column)
-        lines.append(f"| {goal.what} | {goal.shown(goal.goal)} | {goal.shown(goal.aim)} | {ours} | {verdicts} |")
+    lines += solution_rows(chapters, "goals", lambda goal: (goal.goal, goal.column),
+                           lambda goal, ours, verdicts:
+                           f"| {goal.what} | {goal.shown(goal.goal)} | {goal.shown(goal.aim)} | {ours} | {verdicts} |")
     return lines + [""]
 
 
