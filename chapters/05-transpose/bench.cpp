@@ -69,14 +69,7 @@ int main(int argc, char* argv[]) {
                 work.prepare = [&] { output.poison(); };  // NaN: an element never written fails the check
                 work.run = [&, rows = rows, cols = cols] { variant.transpose(input.data(), output.data(), rows, cols); };
                 work.check = [&, rows = rows, cols = cols] {
-                    OutputLayout layout;
-                    layout.name = "output";
-                    layout.rows = cols;
-                    layout.cols = rows;
-                    layout.tile_rows = kTransposeTile;
-                    layout.tile_cols = kTransposeTile;
-                    layout.seed = run_seed();
-                    return compare_with_tolerance(output.download(), expected, layout).text;
+                    return compare_transpose_output(output.download(), expected, rows, cols, kTransposeTile).text;
                 };
                 if (variant.is_library) {
                     session.measure_library(work, session.copy_ceiling());

@@ -71,16 +71,8 @@ tutorial::ComparisonReport run_transpose(const Transpose& transpose, const Matri
     device_output.poison();
     transpose(device_input.data(), device_output.data(), c.rows, c.cols);
 
-    tutorial::OutputLayout layout;
-    layout.name = "output";
-    layout.rows = c.cols;  // the output is cols x rows
-    layout.cols = c.rows;
-    layout.tile_rows = tile;
-    layout.tile_cols = tile;
-    layout.seed = tutorial::run_seed();
-    // Tolerance 0 everywhere: a transpose moves bits.
-    return tutorial::compare_with_tolerance(device_output.download(),
-                                            tutorial::transpose_reference(input, c.rows, c.cols), layout);
+    return tutorial::compare_transpose_output(device_output.download(),
+                                              tutorial::transpose_reference(input, c.rows, c.cols), c.rows, c.cols, tile);
 }
 
 // Every matrix case in one report: the first failing one in full, a line for each other,

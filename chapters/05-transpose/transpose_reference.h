@@ -3,6 +3,7 @@
 /// points.
 #pragma once
 
+#include "compare.h"
 #include "reference.h"
 
 #include <vector>
@@ -23,5 +24,11 @@ void require_transpose_arguments(const char* function, const float* input, const
 /// must equal the input's element exactly.
 /// @throws std::invalid_argument if @p input does not hold rows·cols elements
 ExpectedOutput transpose_reference(const std::vector<float>& input, int rows, int cols);
+
+/// @brief Compare a kernel's output (cols × rows, downloaded) with transpose_reference()'s
+/// @p expected for a rows × cols input. The report maps the wrong elements onto the
+/// kernel's @p tile × @p tile blocks and names the run's seed.
+ComparisonReport compare_transpose_output(const std::vector<float>& output, const ExpectedOutput& expected, int rows,
+                                          int cols, int tile);
 
 }  // namespace tutorial
