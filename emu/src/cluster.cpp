@@ -396,19 +396,19 @@ void check_shared_atomic(const void* address, std::size_t bytes, const char* fil
     const char* at = static_cast<const char*>(address);
     if (in_arena(*b, at)) {
         check_shared_access(*b, *b, at, bytes, "an atomic", file, line);
-        traffic::detail::record_atomic(traffic::detail::AtomicSpace::shared, file, line);  // the profiler, when it records
+        traffic::detail::record_site_call(traffic::detail::SiteKind::shared_atomic, file, line);  // the profiler, when it records
         return;
     }
     if (b->cluster != nullptr) {
         for (const BlockRun* owner : b->cluster->blocks) {
             if (owner != b && in_arena(*owner, at)) {
                 check_shared_access(*b, *owner, at, bytes, "an atomic", file, line);
-                traffic::detail::record_atomic(traffic::detail::AtomicSpace::remote, file, line);
+                traffic::detail::record_site_call(traffic::detail::SiteKind::remote_atomic, file, line);
                 return;
             }
         }
     }
-    if (find_allocation(at) != nullptr) traffic::detail::record_atomic(traffic::detail::AtomicSpace::global, file, line);
+    if (find_allocation(at) != nullptr) traffic::detail::record_site_call(traffic::detail::SiteKind::global_atomic, file, line);
 }
 
 void end_probe(dim3 cluster) {
@@ -440,7 +440,7 @@ void record_remote_access(const void* address, std::size_t bytes, bool store, co
         traffic::detail::record(traffic::Space::shared, store ? traffic::Direction::store : traffic::Direction::load, at,
                                 bytes, site_of(file, line));
     } else {
-        traffic::detail::record_atomic(traffic::detail::AtomicSpace::remote_access, file, line);
+        traffic::detail::record_site_call(traffic::detail::SiteKind::remote_access, file, line);
     }
 }
 

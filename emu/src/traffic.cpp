@@ -113,9 +113,9 @@ struct State {
     std::map<std::pair<const void*, unsigned>, SiteStats> shared_sites;
     std::atomic<std::uint64_t> barriers{0};
     std::atomic<bool> casts{false};  // a pointer parameter was cast: see LaunchProfile::uncounted_casts
-    // Atomics: executions per block, call site, space (own shared memory, remote, global) and thread.
+    // Atomics and remote accesses: executions per block, call site, kind (SiteKind) and thread.
     std::mutex atomics_mutex;
-    std::map<std::tuple<unsigned long long, const char*, int, detail::AtomicSpace, std::uint32_t>, std::uint32_t> atomics;
+    std::map<std::tuple<unsigned long long, const char*, int, detail::SiteKind, std::uint32_t>, std::uint32_t> atomics;
     std::vector<LaunchProfile> done;
     std::vector<BlockBuffer*> buffers;  // every worker's, to sum up at the end of a launch
 };
@@ -541,15 +541,16 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
     }
     LaunchProfile& p = s.current;
     {
-        // A warp's k-th execution of an atomic call is one instruction, as for loads and
-        // stores: per warp and site, the most executions of any of its lanes.
+        // A warp's k-th execution of an atomic call (or of a map_shared_rank() pointer's
+        // access) is one instruction, as for loads and stores: per warp and site, the most
+        // executions of any of its lanes.
         std::lock_guard<std::mutex> atomics_lock(s.atomics_mutex);
-        std::map<std::tuple<unsigned long long, const char*, int, AtomicSpace, std::uint32_t>, std::uint32_t> per_warp;
-        const auto counts_of = [&p](AtomicSpace space) -> AtomicCounts& {
-            return space == AtomicSpace::shared          ? p.shared_atomics
-                   : space == AtomicSpace::remote        ? p.remote_atomics
-                   : space == AtomicSpace::remote_access ? p.remote_accesses
-                                                         : p.global_atomics;
+        std::map<std::tuple<unsigned long long, const char*, int, SiteKind, std::uint32_t>, std::uint32_t> per_warp;
+        const auto counts_of = [&p](SiteKind kind) -> AtomicCounts& {
+            return kind == SiteKind::shared_atomic   ? p.shared_atomics
+                   : kind == SiteKind::remote_atomic ? p.remote_atomics
+                   : kind == SiteKind::remote_access ? p.remote_accesses
+                                                     : p.global_atomics;
         };
         // A site that reached another block's shared memory got its address from
         // cluster.map_shared_rank(): on the GPU it is one distributed-shared-memory atomic
@@ -558,27 +559,27 @@ void launch_ends(const emu::detail::GridOutcome& outcome) {
         // none as shared atomics). So its atomics on the block's own memory count as remote.
         std::set<std::pair<const char*, int>> remote_sites;
         for (const auto& entry : s.atomics) {
-            if (std::get<3>(entry.first) == AtomicSpace::remote) {
+            if (std::get<3>(entry.first) == SiteKind::remote_atomic) {
                 remote_sites.insert({std::get<1>(entry.first), std::get<2>(entry.first)});
             }
         }
         // A lane's own-block and other-block atomics of one such site are then one count:
         // summed per thread first, before the most of any lane is taken per warp.
-        std::map<std::tuple<unsigned long long, const char*, int, AtomicSpace, std::uint32_t>, std::uint32_t> per_thread;
+        std::map<std::tuple<unsigned long long, const char*, int, SiteKind, std::uint32_t>, std::uint32_t> per_thread;
         for (const auto& entry : s.atomics) {
             auto key = entry.first;
-            if (std::get<3>(key) == AtomicSpace::shared && remote_sites.count({std::get<1>(key), std::get<2>(key)}) > 0) {
-                std::get<3>(key) = AtomicSpace::remote;
+            if (std::get<3>(key) == SiteKind::shared_atomic && remote_sites.count({std::get<1>(key), std::get<2>(key)}) > 0) {
+                std::get<3>(key) = SiteKind::remote_atomic;
             }
             per_thread[key] += entry.second;
         }
         for (const auto& entry : per_thread) {
             auto key = entry.first;
-            const AtomicSpace space = std::get<3>(key);
+            const SiteKind kind = std::get<3>(key);
             std::get<4>(key) /= kWarpSize;
             std::uint32_t& most = per_warp[key];
             most = std::max(most, entry.second);
-            counts_of(space).accesses += entry.second;
+            counts_of(kind).accesses += entry.second;
         }
         for (const auto& entry : per_warp) counts_of(std::get<3>(entry.first)).requests += entry.second;
         s.atomics.clear();
@@ -651,13 +652,13 @@ void record_at(Direction direction, const void* address, std::size_t size, const
     }
 }
 
-void record_atomic(AtomicSpace space, const char* file, int line) {
+void record_site_call(SiteKind kind, const char* file, int line) {
     if (!recording) return;
     State& s = state();
     const unsigned long long block =
         blockIdx.x + static_cast<unsigned long long>(gridDim.x) * (blockIdx.y + static_cast<unsigned long long>(gridDim.y) * blockIdx.z);
     std::lock_guard<std::mutex> lock(s.atomics_mutex);
-    ++s.atomics[std::make_tuple(block, file, line, space, linear_thread())];
+    ++s.atomics[std::make_tuple(block, file, line, kind, linear_thread())];
 }
 
 void note_barrier() {

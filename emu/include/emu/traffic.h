@@ -176,14 +176,14 @@ void note_pointer_cast_to(const void* address);
 void record_at(Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief Record one access by the running CUDA thread.
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
-/// @brief Where an atomic's word lies.
-/// remote_access is no atomic: a load or store through a pointer that
-/// cluster.map_shared_rank() gave (distributed shared memory), counted by the same rule.
-enum class AtomicSpace : unsigned char { shared, remote, global, remote_access };
-/// @brief Record an atomic by the running CUDA thread, written at @p file:@p line, on its
-/// block's own shared memory, another block's of its cluster, or global memory; or a
-/// load or store through a map_shared_rank() pointer made at @p file:@p line.
-void record_atomic(AtomicSpace space, const char* file, int line);
+/// @brief What a call counted per warp and site is: an atomic on the block's own shared
+/// memory, another block's of its cluster, or global memory; or a load or store through a
+/// pointer that cluster.map_shared_rank() gave (distributed shared memory).
+enum class SiteKind : unsigned char { shared_atomic, remote_atomic, global_atomic, remote_access };
+/// @brief Record a call of @p kind by the running CUDA thread, at @p file:@p line (an
+/// atomic's own line; for remote_access, the line of the map_shared_rank() call). A warp's
+/// k-th call of a site is one instruction.
+void record_site_call(SiteKind kind, const char* file, int line);
 /// @brief The launch hooks, called by emu/src/launch.cpp around the first run of a grid.
 struct LaunchHooks;
 }  // namespace detail
