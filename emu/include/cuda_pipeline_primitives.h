@@ -9,7 +9,6 @@
 #pragma once
 
 #include <cuda_runtime.h>
-#include "emu/traffic.h"
 
 #include <cstddef>
 
@@ -21,15 +20,6 @@ inline void __pipeline_memcpy_async(void* dst_shared, const void* src_global, st
                                     std::size_t zfill = 0, const char* file = __builtin_FILE(),
                                     int line = __builtin_LINE()) {
     ::emu::async::primitive_copy(dst_shared, src_global, size_and_align, zfill, file, line);
-}
-/// @brief The same, to a destination reached through a cast pointer of a profiling build
-/// (`auto tiles = reinterpret_cast<uint4*>(...)`): the copy records its own traffic, so the
-/// pointer is passed on without marking the launch's counts incomplete.
-template <class T>
-inline void __pipeline_memcpy_async(const ::emu::traffic::cast_pointer<T>& dst_shared, const void* src_global,
-                                    std::size_t size_and_align, std::size_t zfill = 0,
-                                    const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
-    ::emu::async::primitive_copy(dst_shared.passed_on(), src_global, size_and_align, zfill, file, line);
 }
 /// @brief Close the calling thread's open group of copies.
 inline void __pipeline_commit(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {

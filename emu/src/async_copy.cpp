@@ -1033,9 +1033,9 @@ CUresult refuse(CUresult code, const std::string& rule) {
 
 }  // namespace
 
-void async_check_remote(BlockRun& owner, const char* at, std::size_t bytes, const char* what) {
+void async_check_remote(const BlockRun& owner, const char* at, std::size_t bytes, const char* what) {
     if (!owner.async || owner.async->in_flight == 0) return;
-    AsyncState& s = *owner.async;
+    const AsyncState& s = *owner.async;
     const std::size_t offset = static_cast<std::size_t>(at - owner.arena.get());
     for (std::size_t i = 0; i < bytes && offset + i < s.owner.size(); ++i) {
         if (s.owner[offset + i] == 0) continue;

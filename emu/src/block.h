@@ -230,7 +230,7 @@ const char* waiting_call(const BlockRun& b, const ThreadState& t);
 /// @p bytes at @p at in the shared memory of block @p owner, another block of the running
 /// block's cluster: stops the kernel when a copy of @p owner's has yet to write those bytes
 /// (on a GPU the access may see them before or after it lands).
-void async_check_remote(BlockRun& owner, const char* at, std::size_t bytes, const char* what);
+void async_check_remote(const BlockRun& owner, const char* at, std::size_t bytes, const char* what);
 /// @brief The calling worker thread switches to block @p b (a cluster's blocks take turns):
 /// its shared accesses are watched when @p b has copies in flight.
 void async_enter_block(BlockRun& b);

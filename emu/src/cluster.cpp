@@ -457,7 +457,7 @@ void check_remote_access(const void* address, std::size_t bytes, const char* fil
         for (const BlockRun* owner : b.cluster->blocks) {
             if (owner != &b && in_arena(*owner, at)) {
                 check_shared_access(b, *owner, at, bytes, what.c_str(), nullptr, 0);
-                async_check_remote(*const_cast<BlockRun*>(owner), at, bytes, what.c_str());
+                async_check_remote(*owner, at, bytes, what.c_str());
                 return;
             }
         }
