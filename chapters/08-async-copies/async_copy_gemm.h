@@ -1,11 +1,11 @@
 /// @file async_copy_gemm.h
 /// @brief Chapter 8's API: chapter 2's tiled GEMM with its tiles loaded by asynchronous
-/// copies, in three steps.
+/// copies, in three steps, then chapter 7's warp tiles fed the same way.
 ///
 /// Shared by your chapters/08-async-copies/async_copy_gemm.cu, the reference solution,
 /// the tests and the benchmark. You do not need to edit it.
 ///
-/// Every function computes the same product as chapter 2's tiled_gemm at TILE 32:
+/// 8a to 8c compute the same product as chapter 2's tiled_gemm at TILE 32:
 /// row-major floats, C (M×N) = A (M×K) · B (K×N), one kAsyncTile × kAsyncTile block of
 /// threads per tile of C, one element of C per thread. They differ only in how the tiles
 /// reach shared memory:
@@ -14,6 +14,10 @@
 /// - 8b: a block-scope `cuda::pipeline` with STAGES stages in flight (8.0+);
 /// - 8c: one thread asks the Tensor Memory Accelerator for whole tiles, completed through
 ///   a `cuda::barrier` that counts the bytes (9.0+).
+///
+/// 8d (going further) leaves chapter 2's scheme for chapter 7's warp tiles, each thread
+/// keeping 8 × 8 sums in registers, their tiles copied by a three-stage `cp.async`
+/// pipeline (8.0+).
 #pragma once
 
 #include "launch_config.h"
@@ -69,3 +73,15 @@ void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N,
 ///         when it does not start on 16 bytes
 /// @throws std::runtime_error when the GPU's compute capability is below 9.0
 void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K);
+
+/// @brief 8d's tiling: a block of kWarpPipeThreads threads (4 warps of 32 x 64) computes a
+/// kWarpPipeBM x kWarpPipeBN tile of C, walking along K kWarpPipeBK at a time with
+/// kWarpPipeStages tiles in flight.
+constexpr int kWarpPipeBM = 64, kWarpPipeBN = 128, kWarpPipeBK = 16, kWarpPipeStages = 3, kWarpPipeThreads = 128;
+
+/// @brief 8d (going further): C = A·B with chapter 7's warp tiles (each thread keeps 8 × 8
+/// sums in registers), their tiles brought by a `cp.async` pipeline of kWarpPipeStages
+/// stages (`__pipeline_memcpy_async`, 16-byte copies when every row of A, B and C starts on
+/// 16 bytes, else 4-byte ones; copies outside the matrices write zeros).
+/// Same arguments, result and errors as async_double_buffered_gemm().
+void async_warptile_gemm(const float* A, const float* B, float* C, int M, int N, int K);

@@ -1,6 +1,7 @@
 // Chapter 8 demo: run each step on a size that is not a multiple of the tile (M and N
 // multiples of 4, so the tensor maps of 8c take it too), and print how many bytes each
-// block's stages hold in shared memory and how many phases a block walks through.
+// block's stages hold in shared memory and how many phases a block walks through (8a to
+// 8c; 8d's blocks are 64 x 128 tiles of C, 16 along K a phase).
 // Run it with `make chapter8 run`.
 #include "async_copy_gemm.h"
 
@@ -33,16 +34,22 @@ int main() {
         struct Step {
             std::string name;
             int stages;
+            int stage_bytes;
             std::function<void()> run;
         };
-        std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2,
+        std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2, stage_bytes,
                                  [&] { async_double_buffered_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }}};
         for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-            steps.push_back({"8b cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages,
+            steps.push_back({"8b cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages, stage_bytes,
                              [&, stages] { async_pipeline_gemm(dA.data(), dB.data(), dC.data(), M, N, K, stages); }});
         }
-        steps.push_back({"8c Tensor Memory Accelerator", kTmaStages,
+        steps.push_back({"8c Tensor Memory Accelerator", kTmaStages, stage_bytes,
                          [&] { tma_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }});
+        // 8d's stage: A's 64 x 16 tile with rows padded to 20 floats, and B's 16 x 128 tile.
+        const int warptile_stage_bytes =
+            (kWarpPipeBM * (kWarpPipeBK + 4) + kWarpPipeBK * kWarpPipeBN) * static_cast<int>(sizeof(float));
+        steps.push_back({"8d warp tiles, cp.async pipeline", kWarpPipeStages, warptile_stage_bytes,
+                         [&] { async_warptile_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }});
 
         bool all_right = true;
         for (const Step& step : steps) {
@@ -55,7 +62,7 @@ int main() {
             }
             const tutorial::ComparisonReport report =
                 tutorial::compare_gemm_output(dC.download(), expected, M, N, kAsyncTile);
-            std::printf("%-40s %6d bytes of stages per block: %s\n", step.name.c_str(), step.stages * stage_bytes,
+            std::printf("%-40s %6d bytes of stages per block: %s\n", step.name.c_str(), step.stages * step.stage_bytes,
                         report.ok() ? "C is right" : "C is WRONG");
             if (!report.ok()) {
                 std::printf("%s", report.text.c_str());

@@ -4,7 +4,8 @@
 // primes, very rectangular ones) and chapter 2's tolerance: the error bound of a float sum
 // of K products. 8b runs at 1, 2, 3 and 4 stages. 8c, whose tensor maps need rows that
 // start on 16 bytes, gets shapes whose N and K are multiples of 4 (M and the tiles' edges
-// still awkward), and its refusal of the others.
+// still awkward), and its refusal of the others. 8d gets the same kinds of shapes around its
+// own 64 x 128 x 16 tiles, with 16-byte copies and 4-byte ones.
 //
 // When a step fails, a probe runs it once more on inputs whose tiles are numbered (C then
 // counts how many times each tile of A and of B was multiplied), and the report names the
@@ -54,9 +55,10 @@ bool gpu_too_old(int major, int minor, const std::string& step, const std::strin
 
 // ---- What a wrong result says about the pipeline ----------------------------------------
 
-// The probe: one 32 x 32 block, K = kProbePhases full tiles. One matrix holds 8^t / 32 in
-// tile t (of A's columns or B's rows), the other ones, so C(i, j) = Σ 8^t over the tiles the
-// block multiplied, exactly in float (every partial sum is a multiple of 2^-5 below 2^19).
+// The probe: M = N = 32, K = kProbePhases full tiles along K (32 wide for 8a to 8c, 16 for
+// 8d). One matrix holds 8^t / width in tile t (of A's columns or B's rows), the other ones,
+// so C(i, j) = Σ 8^t over the tiles the block multiplied, exactly in float (every partial
+// sum is a multiple of 2^-5 below 2^19).
 // The base-8 digits of C count how many times each tile was multiplied.
 constexpr int kProbePhases = 6;
 
@@ -112,16 +114,17 @@ std::string describe_counts(const std::vector<int>& counts, int stages, const ch
 
 // Runs `gemm` on the two probes (tiles of A numbered, then tiles of B) and says what the
 // results tell about the pipeline, or "" when the probe cannot run (it throws).
-std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages) {
-    constexpr int M = kTile, N = kTile, K = kProbePhases * kTile;
+// `phase_width` is how far along K one tile reaches.
+std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, int phase_width = kTile) {
+    const int M = kTile, N = kTile, K = kProbePhases * phase_width;
     std::ostringstream text;
     text << "\nWhat the pipeline did, from a probe (M = N = " << kTile << ", K = " << K << " = " << kProbePhases
-         << " tiles; one matrix numbers its tiles, C counts how often each was multiplied):\n";
+         << " tiles of " << phase_width << "; one matrix numbers its tiles, C counts how often each was multiplied):\n";
     bool all_right = true;
     for (const bool number_A : {true, false}) {
         std::vector<float> A(static_cast<std::size_t>(M) * K, 1.0f), B(static_cast<std::size_t>(K) * N, 1.0f);
         for (int k = 0; k < K; ++k) {
-            const float tile_value = std::ldexp(1.0f, 3 * (k / kTile) - 5);  // 8^tile / 32
+            const float tile_value = std::ldexp(1.0f, 3 * (k / phase_width)) / phase_width;  // 8^tile / width
             for (int i = 0; i < M; ++i) {
                 if (number_A) A[static_cast<std::size_t>(i) * K + k] = tile_value;
                 else B[static_cast<std::size_t>(k) * N + i] = tile_value;
@@ -184,8 +187,11 @@ std::string sweep_report_with_diagnosis(const tutorial::ShapeSweep& sweep, const
 
 // Passes when every shape of `sweep` passed; otherwise fails with its report and what the
 // probe says about `gemm`'s pipeline.
-void require_sweep_with_diagnosis(const tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, int stages) {
-    if (!sweep.ok()) FAIL(sweep_report_with_diagnosis(sweep, [&] { return pipeline_diagnosis(gemm, stages); }));
+void require_sweep_with_diagnosis(const tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, int stages,
+                                  int phase_width = kTile) {
+    if (!sweep.ok()) {
+        FAIL(sweep_report_with_diagnosis(sweep, [&] { return pipeline_diagnosis(gemm, stages, phase_width); }));
+    }
     SUCCEED();
 }
 
@@ -240,6 +246,32 @@ std::vector<GemmShape> tensor_map_shapes() {
         {512, 512, 512},
 #endif
     };
+}
+
+// 8d's shapes: M around its block tile's 64 rows, N around its 128 columns and K around its
+// 16-wide tiles in every combination (these N and K are never both multiples of 4, so the
+// 4-byte copies run); then shapes whose rows start on 16 bytes (the 16-byte copies), with
+// K from one tile to many more than the stages, so the ring of stages turns; then primes,
+// a single element, one row, one column and very rectangular ones.
+std::vector<GemmShape> warptile_shapes() {
+    std::vector<GemmShape> shapes{{1, 1, 1}};
+    for (int M : {kWarpPipeBM - 1, kWarpPipeBM, kWarpPipeBM + 1}) {
+        for (int N : {kWarpPipeBN - 1, kWarpPipeBN, kWarpPipeBN + 1}) {
+            for (int K : {kWarpPipeBK - 1, kWarpPipeBK, kWarpPipeBK + 1}) shapes.push_back({M, N, K});
+        }
+    }
+    shapes.insert(shapes.end(), {
+                                    {1, 4, 4},       {64, 128, 16},  {65, 132, 52},   {63, 124, 100},
+                                    {128, 256, 160}, {4, 1000, 8},   {1000, 4, 1000}, {7, 13, 11},
+                                    {127, 131, 137}, {1, 1000, 1},   {1000, 1, 1000}, {257, 129, 67},
+                                    {64, 128, 5 * kWarpPipeBK + 3},
+#ifdef TUTORIAL_EMU
+                                    {160, 96, 288},  // in place of 512³, as chapter2_shapes() does
+#else
+                                    {512, 512, 512},
+#endif
+                                });
+    return shapes;
 }
 
 }  // namespace
@@ -300,7 +332,7 @@ TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage co
                         "async_pipeline_gemm: argument stages must be 1 to 4, got 5");
 }
 
-// ---- 8c (going further): the Tensor Memory Accelerator. Tagged [extra]. --------------------
+// ---- 8c and 8d (going further). Tagged [extra]. -------------------------------------------
 
 TEST_CASE("8c: tma_gemm matches the CPU reference for shapes whose N and K are multiples of 4",
           CHAPTER_TAG "[extra][gpu]") {
@@ -331,16 +363,42 @@ TEST_CASE("8c: tma_gemm refuses N or K not a multiple of 4 and matrices not on 1
     REQUIRE_THROWS_AS(tma_gemm(aligned, aligned, aligned, 4, 4, 6), std::invalid_argument);
 }
 
+TEST_CASE("8d: async_warptile_gemm matches the CPU reference for every shape, with 16- and 4-byte copies",
+          CHAPTER_TAG "[extra][gpu]") {
+    if (gpu_too_old(8, 0, "8d (async_warptile_gemm)", "cp.async")) return;
+    tutorial::ShapeSweep sweep("async_warptile_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const GemmShape& shape : warptile_shapes()) {
+        std::ostringstream label;
+        label << shape;
+        const bool sixteen_bytes = shape.N % 4 == 0 && shape.K % 4 == 0;
+        tutorial::OutputOwnership ownership =
+            tutorial::gemm_ownership(shape, kWarpPipeBM, tutorial::ThreadWork::warp_tile_per_warp, true);
+        ownership.tile_text = std::to_string(kWarpPipeBM) + " x " + std::to_string(kWarpPipeBN);
+        sweep.run(label.str(),
+                  {{"M", shape.M, kWarpPipeBM, "BM", "block tile"},
+                   {"N", shape.N, kWarpPipeBN, "BN", "block tile"},
+                   {"K", shape.K, kWarpPipeBK, "BK", "tile along K"},
+                   {"copy bytes", sixteen_bytes ? 16 : 4, 0, "", ""}},
+                  [&] { return tutorial::run_gemm_case(async_warptile_gemm, shape, kWarpPipeBM, kWarpPipeBN); }, ownership);
+    }
+    require_sweep_with_diagnosis(sweep, async_warptile_gemm, kWarpPipeStages, kWarpPipeBK);
+}
+
+TEST_CASE("8d: async_warptile_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+    tutorial::check_gemm_rejects_bad_arguments(async_warptile_gemm, "async_warptile_gemm");
+}
+
 #ifdef TUTORIAL_EMU
 #define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][.large]"
 #else
 #define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][large]"
 #endif
-TEST_CASE("8a and 8b are right at 512³ and on a large awkward shape", LARGE_GEMM_TAGS) {
-    if (gpu_too_old(8, 0, "8a and 8b", "cp.async")) return;
+TEST_CASE("8a, 8b and 8d are right at 512³ and on a large awkward shape", LARGE_GEMM_TAGS) {
+    if (gpu_too_old(8, 0, "8a, 8b and 8d", "cp.async")) return;
     const GemmShape shape = GENERATE(GemmShape{512, 512, 512}, GemmShape{1025, 513, 515});
     INFO("shape " << shape);
     REQUIRE_MATCH(run_case(async_double_buffered_gemm, shape));
+    REQUIRE_MATCH(tutorial::run_gemm_case(async_warptile_gemm, shape, kWarpPipeBM, kWarpPipeBN));
     for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
         INFO(stages << " stage(s)");
         REQUIRE_MATCH(run_case(

@@ -38,7 +38,7 @@ std::vector<GemmShape> gemm_test_shapes(int tile) {
     return shapes;
 }
 
-ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile) {
+ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols) {
     const auto [M, N, K] = shape;
     const std::uint64_t seed = derive_seed(run_seed(), {M, N, K});
     const std::vector<float> A = random_floats(static_cast<std::size_t>(M) * K, seed);
@@ -48,7 +48,7 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     dC.poison();
     gemm(dA.data(), dB.data(), dC.data(), M, N, K);
 
-    return compare_gemm_output(dC.download(), gemm_reference(A, B, M, N, K), M, N, tile);
+    return compare_gemm_output(dC.download(), gemm_reference(A, B, M, N, K), M, N, tile, tile_cols);
 }
 
 OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool stages_in_shared) {

@@ -38,7 +38,8 @@ using GemmFunction = std::function<void(const float* A, const float* B, float* C
 /// @param gemm  the entry point under test
 /// @param shape the sizes of the product
 /// @param tile the kernel's tile or block side, for the error map's gaps and patterns
-ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile);
+/// @param tile_cols the columns of the kernel's tile when they differ from its rows (0: @p tile)
+ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols = 0);
 
 /// @brief Run a GEMM on every test shape at each tile of @p tiles, in one ShapeSweep.
 /// @param what     the entry point's name for the report, e.g. "tiled_gemm"

@@ -47,13 +47,13 @@ ExpectedOutput gemm_reference(const std::vector<float>& A, const std::vector<flo
 }
 
 ComparisonReport compare_gemm_output(const std::vector<float>& C, const ExpectedOutput& expected, int M, int N,
-                                     int tile) {
+                                     int tile, int tile_cols) {
     OutputLayout layout;
     layout.name = "C";
     layout.rows = M;
     layout.cols = N;
     layout.tile_rows = tile;
-    layout.tile_cols = tile;
+    layout.tile_cols = tile_cols > 0 ? tile_cols : tile;
     layout.seed = run_seed();
     return compare_with_tolerance(C, expected, layout);
 }

@@ -21,8 +21,9 @@ ExpectedOutput gemm_reference(const std::vector<float>& A, const std::vector<flo
 
 /// @brief Compare a kernel's C (M×N, downloaded) with gemm_reference()'s @p expected, within
 /// each element's tolerance. The report maps the wrong elements onto the kernel's
-/// @p tile × @p tile blocks and names the run's seed.
+/// @p tile × @p tile_cols blocks (@p tile × @p tile when @p tile_cols is 0) and names the
+/// run's seed.
 ComparisonReport compare_gemm_output(const std::vector<float>& C, const ExpectedOutput& expected, int M, int N,
-                                     int tile);
+                                     int tile, int tile_cols = 0);
 
 }  // namespace tutorial

@@ -123,7 +123,12 @@ void update_watch(const AsyncState& s) { async_watch = s.in_flight != 0 || s.hit
 
 unsigned me(const BlockRun& b) { return static_cast<unsigned>(b.current - b.threads.data()); }
 
-std::string site(const char* file, int line) { return std::string(file) + ":" + std::to_string(line); }
+// "file:line", or what stands in for it when the access came without its place (an
+// element whose address was taken, then read through a cast pointer such as a float4*).
+std::string site(const char* file, int line) {
+    if (file == nullptr || line <= 0) return "a line the CPU backend was not told (an access through a cast pointer)";
+    return std::string(file) + ":" + std::to_string(line);
+}
 
 // "in KERNEL, block (1,0,0), thread (3,0,0)".
 std::string where() { return "in " + running_kernel() + ", " + running_thread(); }
@@ -511,7 +516,7 @@ void async_shared_access(const void* address, std::size_t bytes, const char* fil
             s.hit.address = const_cast<char*>(p);
             s.hit.bytes = bytes;
             std::memcpy(s.hit.before, p, std::min(bytes, sizeof s.hit.before));
-            s.hit.file = file != nullptr ? file : "an unknown line";
+            s.hit.file = file;  // null when the access came without its place: site() says so
             s.hit.line = line;
             update_watch(s);
             return;

@@ -1,8 +1,9 @@
-// Chapter 8: asynchronous copies into shared memory, for chapter 2's tiled GEMM.
+// Chapter 8: asynchronous copies into shared memory, for chapter 2's tiled GEMM, then for
+// chapter 7's warp tiles.
 //
 // Reference solution.
 //
-// The steps are 8a, 8b, then (going further) 8c. Every step keeps chapter 2's scheme: a
+// The steps are 8a, 8b, then (going further) 8c and 8d. 8a to 8c keep chapter 2's scheme: a
 // TILE x TILE block computes a TILE x TILE tile of C, one element per thread, walking
 // along K one tile of A and one tile of B at a time. Only the way the tiles reach shared
 // memory changes.
@@ -428,4 +429,213 @@ void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
     const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
     tma_gemm_kernel<kAsyncTile, kTmaStages><<<launch.grid, launch.block>>>(A_map, B_map, C, M, N, K);
     CUDA_CHECK_KERNEL("tma_gemm_kernel");
+}
+
+// ---- 8d (going further): chapter 7's warp tiles, fed by a cp.async pipeline --------------
+// Chapter 7's 7d keeps a warp tile of C in registers and reads shared memory in float4s;
+// its tiles still travel global -> registers -> shared. Here they are copied by cp.async,
+// WarptilePipeline::kStages tiles along K in flight, with one __syncthreads() per tile.
+//
+// A copy cannot transpose, so A's tile stays as A is: A_tiles[stage][m][k], each row padded
+// by 4 floats. A thread reads four consecutive k of one row as a float4 and uses them over
+// four steps of k. Its TM rows are kRowStep apart, not adjacent, so that the four rows a
+// warp reads at once fall in different banks (rows 1 apart of 20 floats: banks 0, 20, 8, 28).
+// B's tile is B as it is: B_tiles[stage][k][n].
+//
+// VEC is the floats of one copy: 4 (16 bytes) when every row of A, B and C starts on 16
+// bytes, else 1 (4 bytes). Either way a copy lies wholly inside the matrix or wholly
+// outside it, and one outside is written as zeros by the copy itself (its source size 0).
+template <int VEC>
+struct WarptilePipeline {
+    static constexpr int BM = kWarpPipeBM, BN = kWarpPipeBN, BK = kWarpPipeBK, kStages = kWarpPipeStages;
+    static constexpr int WM = 32, WN = 64, WN_ITER = 2, TM = 8, TN = 4;      // as 7d's 64 x 128 tiling
+    static constexpr int kThreads = (BM / WM) * (BN / WN) * 32;             // 4 warps
+    static constexpr int kWmIter = WM * WN / (32 * TM * TN * WN_ITER);      // sub-tiles along M
+    static constexpr int kSubM = WM / kWmIter, kSubN = WN / WN_ITER;        // a sub-tile's rows, columns
+    static constexpr int kRowStep = kSubM / TM;                             // rows between a thread's rows
+    static constexpr int kARow = BK + 4;                                    // floats per row of A_tiles
+    static_assert(kThreads == kWarpPipeThreads, "the header's thread count is the tiling's");
+    static_assert((kSubM / TM) * (kSubN / TN) == 32, "a sub-tile must hold 32 threads' blocks");
+    static_assert(BM * BK % (VEC * kThreads) == 0 && BK * BN % (VEC * kThreads) == 0,
+                  "every thread must start the same number of copies");
+    static constexpr std::size_t kSharedBytes = sizeof(float) * kStages * (BM * kARow + BK * BN);
+    static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB per block");
+};
+
+// Start this thread's copies of the tiles that begin at column k0 of A and row k0 of B
+// into one stage: A(block_row + r, k0 + c) into A_tile[r][c] and B(k0 + r, block_col + c)
+// into B_tile[r][c], VEC floats a copy. Not committed: the caller commits.
+template <int VEC, class GlobalA, class GlobalB, class TileA, class TileB>
+__device__ __forceinline__ void start_warptile_copies(TileA& A_tile, TileB& B_tile, GlobalA A, GlobalB B, int M,
+                                                      int N, int K, int block_row, int block_col, int k0) {
+    using Shape = WarptilePipeline<VEC>;
+    constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, kThreads = Shape::kThreads;
+    constexpr int kBytes = VEC * sizeof(float);
+    // BEGIN SOLUTION: 8d, step 1. A's tile is BM * BK / VEC copies of VEC floats; this thread
+    //   starts copies i = threadIdx.x + q * kThreads, at row r = i / (BK / VEC) and column
+    //   c = (i % (BK / VEC)) * VEC of the tile. A copy inside A (row block_row + r < M,
+    //   column k0 + c < K) is __pipeline_memcpy_async(&A_tile[r][c], &A[(size_t)row * K +
+    //   column], kBytes); one outside is __pipeline_memcpy_async(&A_tile[r][c], A, kBytes,
+    //   kBytes): a source size of 0, so the copy writes kBytes of zeros (A is only a valid
+    //   address). The same for B's BK * BN / VEC copies (row k0 + r, column block_col + c).
+    //| (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K;
+    //| (void)block_row, (void)block_col, (void)k0, (void)kBytes;
+#pragma unroll
+    for (int q = 0; q < BM * BK / VEC / kThreads; ++q) {
+        const int i = threadIdx.x + q * kThreads;
+        const int r = i / (BK / VEC), c = i % (BK / VEC) * VEC;
+        const int row = block_row + r, col = k0 + c;
+        if (row < M && col < K) {
+            __pipeline_memcpy_async(&A_tile[r][c], &A[static_cast<size_t>(row) * K + col], kBytes);
+        } else {
+            __pipeline_memcpy_async(&A_tile[r][c], A, kBytes, kBytes);  // zeros: nothing is read
+        }
+    }
+#pragma unroll
+    for (int q = 0; q < BK * BN / VEC / kThreads; ++q) {
+        const int i = threadIdx.x + q * kThreads;
+        const int r = i / (BN / VEC), c = i % (BN / VEC) * VEC;
+        const int row = k0 + r, col = block_col + c;
+        if (row < K && col < N) {
+            __pipeline_memcpy_async(&B_tile[r][c], &B[static_cast<size_t>(row) * N + col], kBytes);
+        } else {
+            __pipeline_memcpy_async(&B_tile[r][c], B, kBytes, kBytes);
+        }
+    }
+    // END SOLUTION
+}
+
+// Add one stage's BK products to the thread's sums: for each four k, the thread's rows of
+// A as float4s, then for each of those k its columns of B and the outer product.
+template <int VEC, class TileA, class TileB, int ROWS, int COLS>
+__device__ __forceinline__ void multiply_warptile_stage(const TileA& A_tile, const TileB& B_tile,
+                                                        float (&sum)[ROWS][COLS], int first_row, int first_col) {
+    using Shape = WarptilePipeline<VEC>;
+    constexpr int kWmIter = Shape::kWmIter, TM = Shape::TM, TN = Shape::TN, WN_ITER = Shape::WN_ITER;
+#pragma unroll
+    for (int kk = 0; kk < Shape::BK; kk += 4) {
+        float4 a4[kWmIter * TM];
+#pragma unroll
+        for (int wm = 0; wm < kWmIter; ++wm) {
+#pragma unroll
+            for (int i = 0; i < TM; ++i) {
+                a4[wm * TM + i] = *reinterpret_cast<const float4*>(
+                    &A_tile[first_row + wm * Shape::kSubM + i * Shape::kRowStep][kk]);
+            }
+        }
+#pragma unroll
+        for (int k = 0; k < 4; ++k) {
+            float b[WN_ITER * TN];
+#pragma unroll
+            for (int wn = 0; wn < WN_ITER; ++wn) {
+#pragma unroll
+                for (int j = 0; j < TN; j += 4) {
+                    const float4 v = *reinterpret_cast<const float4*>(&B_tile[kk + k][first_col + wn * Shape::kSubN + j]);
+                    b[wn * TN + j] = v.x, b[wn * TN + j + 1] = v.y, b[wn * TN + j + 2] = v.z, b[wn * TN + j + 3] = v.w;
+                }
+            }
+#pragma unroll
+            for (int i = 0; i < kWmIter * TM; ++i) {
+                const float a = k == 0 ? a4[i].x : k == 1 ? a4[i].y : k == 2 ? a4[i].z : a4[i].w;
+#pragma unroll
+                for (int j = 0; j < WN_ITER * TN; ++j) sum[i][j] += a * b[j];
+            }
+        }
+    }
+}
+
+template <int VEC>
+__global__ void __launch_bounds__(kWarpPipeThreads)
+    warptile_pipeline_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+    using Shape = WarptilePipeline<VEC>;
+    constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, STAGES = Shape::kStages;
+    constexpr int TM = Shape::TM, TN = Shape::TN, kWmIter = Shape::kWmIter, WN_ITER = Shape::WN_ITER;
+    __shared__ __align__(16) float A_tiles[STAGES][BM][Shape::kARow];
+    __shared__ __align__(16) float B_tiles[STAGES][BK][BN];
+    const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    // The thread's first row and column in the block's tile: its warp's tile, then its
+    // place in a sub-tile (rows kRowStep apart, columns TN together).
+    const int first_row = warp / (BN / Shape::WN) * Shape::WM + lane / (Shape::kSubN / TN);
+    const int first_col = warp % (BN / Shape::WN) * Shape::WN + lane % (Shape::kSubN / TN) * TN;
+    const int tiles = (K + BK - 1) / BK;
+    float sum[kWmIter * TM][WN_ITER * TN] = {};
+
+    // BEGIN SOLUTION: 8d, step 2. The pipeline, with the __pipeline_* primitives:
+    //   1. before the loop, for s = 0 .. STAGES - 2: start the copies of tile s into stage s
+    //      when s < tiles, and __pipeline_commit() always (an empty batch keeps the count);
+    //   2. for each tile t: __pipeline_wait_prior(STAGES - 2) (this thread's copies of
+    //      tile t have landed), __syncthreads() (everybody's have, and everybody is done with
+    //      tile t - 1's stage); start tile t + STAGES - 1 into stage (t + STAGES - 1) % STAGES
+    //      when it exists, and commit always; multiply stage t % STAGES
+    //      (multiply_warptile_stage<VEC>).
+    //| (void)A_tiles, (void)B_tiles, (void)block_row, (void)block_col, (void)first_row, (void)first_col, (void)tiles;
+#pragma unroll
+    for (int s = 0; s < STAGES - 1; ++s) {
+        if (s < tiles) {
+            start_warptile_copies<VEC>(A_tiles[s], B_tiles[s], A, B, M, N, K, block_row, block_col, s * BK);
+        }
+        __pipeline_commit();  // one batch per tile, empty or not: the waits count batches
+    }
+    for (int t = 0; t < tiles; ++t) {
+        __pipeline_wait_prior(STAGES - 2);  // this thread's copies of tile t have landed
+        __syncthreads();                    // everybody's, and tile t - 1's stage is read
+        const int next = t + STAGES - 1;
+        if (next < tiles) {
+            start_warptile_copies<VEC>(A_tiles[next % STAGES], B_tiles[next % STAGES], A, B, M, N, K, block_row,
+                                       block_col, next * BK);
+        }
+        __pipeline_commit();
+        multiply_warptile_stage<VEC>(A_tiles[t % STAGES], B_tiles[t % STAGES], sum, first_row, first_col);
+    }
+    // END SOLUTION
+
+    // Each thread's sums: row i of sub-tile wm is row first_row + wm * kSubM + i * kRowStep.
+#pragma unroll
+    for (int wm = 0; wm < kWmIter; ++wm) {
+#pragma unroll
+        for (int i = 0; i < TM; ++i) {
+            const int row = block_row + first_row + wm * Shape::kSubM + i * Shape::kRowStep;
+#pragma unroll
+            for (int wn = 0; wn < WN_ITER; ++wn) {
+                const int col = block_col + first_col + wn * Shape::kSubN;
+                const float* s = sum[wm * TM + i] + wn * TN;
+                if (row >= M) continue;
+                if (VEC == 4 && col + TN <= N) {
+#pragma unroll
+                    for (int j = 0; j < TN; j += 4) {
+                        *reinterpret_cast<float4*>(&C[static_cast<size_t>(row) * N + col + j]) =
+                            make_float4(s[j], s[j + 1], s[j + 2], s[j + 3]);
+                    }
+                } else {
+#pragma unroll
+                    for (int j = 0; j < TN; ++j) {
+                        if (col + j < N) C[static_cast<size_t>(row) * N + col + j] = s[j];
+                    }
+                }
+            }
+        }
+    }
+}
+
+namespace {
+
+// Whether a rows x cols matrix at p can be copied in 16-byte pieces: every row starts on 16
+// bytes. cudaMalloc's memory is 256-byte aligned, but a caller may pass a pointer into the
+// middle of a buffer.
+bool rows_start_on_16_bytes(const float* p, int cols) {
+    return cols % 4 == 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+}  // namespace
+
+void async_warptile_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
+    tutorial::require_gemm_arguments("async_warptile_gemm", A, B, C, M, N, K);
+    const dim3 grid(tutorial::ceil_div(N, kWarpPipeBN), tutorial::ceil_div(M, kWarpPipeBM));
+    if (rows_start_on_16_bytes(A, K) && rows_start_on_16_bytes(B, N) && rows_start_on_16_bytes(C, N)) {
+        warptile_pipeline_gemm_kernel<4><<<grid, kWarpPipeThreads>>>(A, B, C, M, N, K);
+    } else {
+        warptile_pipeline_gemm_kernel<1><<<grid, kWarpPipeThreads>>>(A, B, C, M, N, K);
+    }
+    CUDA_CHECK_KERNEL("warptile_pipeline_gemm_kernel");
 }
