@@ -372,7 +372,8 @@ unsigned busiest_bank(const std::vector<std::uint64_t>& words) {
 //     - 8 bytes, the two half-warps: when each reads a single element (all its lanes the
 //       same address) and the two do not conflict: one wavefront;
 //     - 16 bytes, lanes 0-7 with 8-15 and 16-23 with 24-31: when the two read the same
-//       set of elements, 4 or fewer (half the banks at most): the wavefronts of one.
+//       set of elements, 4 or fewer (half the banks at most): the wavefronts of one; when
+//       each reads a single element and the two do not conflict: one wavefront.
 //    So a float4 that every lane reads takes 2 wavefronts, not 4; a float2 read by each
 //    half-warp, one. Lanes 16-31 reading the same 16 float2s as lanes 0-15 still take 2,
 //    and quarter-warps reading the same 8 float4s, 4. (The rule is fitted to what ncu
@@ -418,23 +419,20 @@ unsigned shared_wavefronts(const LaneAccess (&lanes)[32], unsigned phase_lanes, 
         for (unsigned p = 0; p < phases; p += 2) {
             const Phase& a = phase[p];
             const Phase& b = phase[p + 1];
-            if (a.active && b.active && phase_lanes == 16 && a.single && b.single) {
-                // Two single-element half-warps: one wavefront unless they conflict.
+            if (a.active && b.active && phase_lanes == 8 && a.addresses == b.addresses && a.words.size() <= kBanks / 2) {
+                // Two quarter-warps reading the same elements, in half the banks or fewer:
+                // the wavefronts of one.
+                total += a.wavefronts;
+                best += ideal_of(a);
+            } else if (a.active && b.active && a.single && b.single) {
+                // Two single-element half-warps (8 bytes) or quarter-warps (16 bytes, such as
+                // 8d's rows of A, 20 floats apart): one wavefront unless they conflict; when
+                // they do, ncu counts the second one's wavefront as a conflict.
                 std::vector<std::uint64_t> both = a.words;
                 both.insert(both.end(), b.words.begin(), b.words.end());
                 std::sort(both.begin(), both.end());
                 both.erase(std::unique(both.begin(), both.end()), both.end());
                 total += busiest_bank(both) == 1 ? 1 : a.wavefronts + b.wavefronts;
-                best += 1;
-            } else if (a.active && b.active && phase_lanes == 8 && a.addresses == b.addresses && a.words.size() <= kBanks / 2) {
-                // Two quarter-warps reading the same elements, in half the banks or fewer:
-                // the wavefronts of one.
-                total += a.wavefronts;
-                best += ideal_of(a);
-            } else if (a.active && b.active && phase_lanes == 8 && a.single && b.single) {
-                // Two single-element quarter-warps that conflict: ncu counts the second
-                // one's wavefront as a conflict.
-                total += a.wavefronts + b.wavefronts;
                 best += 1;
             } else {
                 total += a.wavefronts + b.wavefronts;

@@ -235,8 +235,8 @@ class Goal:
         return GOAL_MEASURES[self.measure]
 
     def shown(self, value: float) -> str:
-        """A figure of this goal's measure: 90% or 5x."""
-        return f"{value:.0f}%" if self.measure == "share" else f"{value:g}×"
+        """A figure of this goal's measure: 90%, 17.5% or 5x."""
+        return f"{value:g}%" if self.measure == "share" else f"{value:g}×"
 
 
 VALUE_KINDS = {  # kind: the number of fields after the colon (None: two or more)

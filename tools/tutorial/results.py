@@ -341,7 +341,7 @@ def bars_section(chapters):
 
 
 def goals_section(chapters):
-    lines = ["## Going further: the goals of issues 14, 21 and 22", "",
+    lines = ["## Going further: the goals of issues 14, 20, 21 and 22", "",
              "The going-further kernels against the same ceilings: cuBLAS FP32 for the GEMM, copy "
              "bandwidth for the others, as a share of the ceiling measured in the same run; a goal "
              "written as N× is a speed-up over the library a user would call, measured in the same run.", "",
