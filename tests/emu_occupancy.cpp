@@ -250,6 +250,8 @@ TEST_CASE("a source built without nvcc makes the message say so", "[emu][occupan
     emu::detail::register_ptxas_report("tests/occupancy_kernels/built_without_nvcc.cu", nullptr);
     std::string message;
     CHECK(blocks_per_sm(reinterpret_cast<const void*>(compiled_by_gxx_only), 128, 0, &message) == -1);
-    CHECK(contains(message, "nvcc was not found when tests/occupancy_kernels/built_without_nvcc.cu was built"));
+    // (Without nvcc, tests/occupancy_kernels/occupancy_kernels.cu is named too.)
+    CHECK(contains(message, "nvcc was not found when "));
+    CHECK(contains(message, "tests/occupancy_kernels/built_without_nvcc.cu"));
     CHECK(contains(message, "install the CUDA Toolkit and rebuild"));
 }
