@@ -30,14 +30,17 @@ CATCH_VERSION := $(if $(shell pkg-config --exists catch2-with-main 2>/dev/null &
                    $(if $(wildcard /usr/include/catch2/catch.hpp /usr/local/include/catch2/catch.hpp),2,none))
 CATCH_CFLAGS := $(if $(filter 3,$(CATCH_VERSION)),-DTUTORIAL_CATCH2_V3 $(shell pkg-config --cflags catch2))
 CATCH_LIBS := $(if $(filter 3,$(CATCH_VERSION)),$(shell pkg-config --libs catch2))
-# ---- The chapters: chapters/registry, "number folder [borrows=N,...] title" a line ----------
-# The only place make reads it. borrows_of: the chapters whose solutions its benchmark times.
-REGISTRY := $(shell awk '!/^\#/ && NF { b = ""; for (i = 3; i <= NF && $$i ~ /=/; i++) \
-              if ($$i ~ /^borrows=/) b = substr($$i, 9); print $$1 ":" $$2 ":" b }' chapters/registry)
+# ---- The chapters: chapters/registry, "number folder [key=value ...] title" a line -----------
+# The only place make reads it. borrows_of: the chapters whose solutions its benchmark times;
+# occupancy_of: yes when its code asks the occupancy API (its CPU build keeps ptxas' report, mk/emu.mk).
+REGISTRY := $(shell awk '!/^\#/ && NF { b = "-"; o = "no"; for (i = 3; i <= NF && $$i ~ /=/; i++) { \
+              if ($$i ~ /^borrows=/) b = substr($$i, 9); if ($$i ~ /^occupancy=/) o = substr($$i, 11) } \
+              print $$1 ":" $$2 ":" b ":" o }' chapters/registry)
 CHAPTERS := $(foreach entry,$(REGISTRY),$(firstword $(subst :, ,$(entry))))
 registry_field = $(word $(2),$(subst :, ,$(filter $(1):%,$(REGISTRY))))
 folder_of = $(call registry_field,$(1),2)
-borrows_of = $(subst $(comma), ,$(call registry_field,$(1),3))
+borrows_of = $(filter-out -,$(subst $(comma), ,$(call registry_field,$(1),3)))
+occupancy_of = $(call registry_field,$(1),4)
 # `make chapter2 test` names chapter 2 for the verb; no chapter named means every chapter.
 NAMED := $(patsubst chapter%,%,$(filter chapter%,$(MAKECMDGOALS)))
 ifneq ($(filter-out $(CHAPTERS),$(NAMED)),)
@@ -65,7 +68,7 @@ chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chap
                   $(if $(filter bench.cpp,$(notdir $(1))),$(foreach b,$(call borrows_of,$(call chapter_in,$(1))),-Ichapters/$(call folder_of,$(b)))))
 # Objects depend on records, rewritten only when they change, of the flags and of their chapter's registry line.
 chapter_record = $(if $(call chapter_in,$(1)),$(BUILD)/chapter-flags/$(call folder_of,$(call chapter_in,$(1))).txt)
-registry_facts_of = $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))))
+registry_facts_of = $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))$(if $(filter yes,$(call occupancy_of,$(n))), occupancy=yes)))
 FLAGS_RECORD := $(BUILD)/compile-flags.txt
 record = @mkdir -p $(@D) && { echo '$(1)' | cmp -s - $@ || echo '$(1)' >$@; }
 $(BUILD)/chapter-flags/%.txt: FORCE

@@ -2,8 +2,12 @@
 // occupancy.h), for the default shared-memory carveout and without clusters.
 #include "occupancy.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
+#include <memory>
 #include <stdexcept>
 
 namespace tutorial {
@@ -127,6 +131,59 @@ Occupancy theoretical_occupancy(const ArchitectureLimits& arch, const BlockResou
     if (o.blocks_by_registers == o.blocks_per_sm) o.limiters.push_back(Limiter::registers);
     if (o.blocks_by_shared == o.blocks_per_sm) o.limiters.push_back(Limiter::shared_memory);
     return o;
+}
+
+std::string demangle(const std::string& symbol) {
+    int status = 0;
+    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+    return status == 0 && text ? std::string(text.get()) : symbol;
+}
+
+std::string kernel_key(std::string demangled) {
+    if (demangled.rfind("void ", 0) == 0) demangled.erase(0, 5);
+    // The parameter list is the last '(' outside template arguments and other parentheses:
+    // "(anonymous namespace)::kernel(float*)" has one before it.
+    int angles = 0, parentheses = 0;
+    std::size_t parameters = std::string::npos;
+    for (std::size_t i = 0; i < demangled.size(); ++i) {
+        if (demangled[i] == '<') ++angles;
+        else if (demangled[i] == '>') --angles;
+        else if (demangled[i] == ')') --parentheses;
+        else if (demangled[i] == '(' && parentheses++ == 0 && angles == 0) parameters = i;
+    }
+    return parameters == std::string::npos ? demangled : demangled.substr(0, parameters);
+}
+
+std::vector<PtxasKernel> read_ptxas_report(std::istream& in) {
+    std::vector<PtxasKernel> kernels;
+    std::string line;
+    bool open = false;  // the last entry still waits for its "Used" line
+    while (std::getline(in, line)) {
+        const std::size_t entry = line.find("Compiling entry function '");
+        if (entry != std::string::npos) {
+            const std::size_t begin = entry + 26, end = line.find('\'', begin);
+            PtxasKernel k;
+            k.symbol = line.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+            k.key = kernel_key(demangle(k.symbol));
+            const std::size_t arch = end == std::string::npos ? end : line.find(" for '", end);
+            if (arch != std::string::npos) k.arch = line.substr(arch + 6, line.find('\'', arch + 6) - (arch + 6));
+            kernels.push_back(k);
+            open = true;
+            continue;
+        }
+        const std::size_t used = line.find("Used ");
+        if (used != std::string::npos && open) {
+            PtxasKernel& k = kernels.back();
+            k.registers = std::atoi(line.c_str() + used + 5);
+            const std::size_t smem = line.find(" bytes smem");
+            if (smem != std::string::npos) {
+                const std::size_t start = line.rfind(' ', smem - 1);
+                k.static_shared = static_cast<std::size_t>(std::atol(line.c_str() + start + 1));
+            }
+            open = false;
+        }
+    }
+    return kernels;
 }
 
 }  // namespace tutorial

@@ -8,9 +8,14 @@
 /// The limits are those of the CUDA C++ Programming Guide's table "Technical
 /// Specifications per Compute Capability" and, for the allocation granularities, of
 /// cuda_occupancy.h in CUDA 13.0.
+///
+/// What a block needs comes from ptxas: read_ptxas_report() reads `nvcc --resource-usage`
+/// output, for the profiler (common/profile/) and for the CPU backend's occupancy API
+/// (emu/src/occupancy.cpp), which name a kernel alike: kernel_key().
 #pragma once
 
 #include <cstddef>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -83,5 +88,30 @@ struct Occupancy {
 /// blocks, and the limiter names the resource it lacks.
 /// @throws std::invalid_argument for threads < 1 or registers < 0
 Occupancy theoretical_occupancy(const ArchitectureLimits& arch, const BlockResources& block);
+
+/// @brief @p symbol demangled ("_Z6kernelILi16EEvPf" -> "void kernel<16>(float*)"), or
+/// @p symbol itself when it is not a mangled C++ name.
+std::string demangle(const std::string& symbol);
+
+/// @brief A kernel's name up to its parameter list, as the profiler matches kernels:
+/// "void tiled_gemm_kernel<16>(float const*, ...)" -> "tiled_gemm_kernel<16>". Two
+/// compilers' symbols for one kernel give the same key even where their manglings differ
+/// (nvcc and g++ name an anonymous namespace differently); overloads share one key.
+std::string kernel_key(std::string demangled);
+
+/// @brief One kernel of a ptxas report.
+struct PtxasKernel {
+    std::string key;                 ///< kernel_key(demangle(symbol))
+    std::string symbol;              ///< the mangled name ptxas compiled
+    std::string arch;                ///< the architecture it was compiled for: "sm_90"
+    int registers = -1;              ///< registers per thread; -1 when the report has no "Used" line
+    std::size_t static_shared = 0;   ///< bytes of __shared__ variables
+};
+
+/// @brief The kernels of `nvcc --resource-usage` output (ptxas -v), in its order:
+///   ptxas info    : Compiling entry function '_Z17tiled_gemm_kernelILi16EEvPKfS1_Pfiii' for 'sm_90'
+///   ptxas info    : Used 32 registers, used 1 barriers, 2048 bytes smem
+/// Other lines are skipped.
+std::vector<PtxasKernel> read_ptxas_report(std::istream& in);
 
 }  // namespace tutorial

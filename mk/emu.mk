@@ -8,7 +8,8 @@ BACKEND_TEST_BINARIES := $(BUILD)/bin/emu-tests
 EMU_BOOST_CONTEXT := $(and $(wildcard /usr/include/boost/context/fiber.hpp /usr/local/include/boost/context/fiber.hpp),\
                            $(filter /%,$(shell $(CXX) -print-file-name=libboost_context.so)))
 EMU_FIBER_FLAGS := $(if $(EMU_BOOST_CONTEXT),-DEMU_FIBERS_BOOST)
-BACKEND_LDLIBS := $(if $(EMU_BOOST_CONTEXT),-lboost_context) -pthread
+# The occupancy API (emu/src/launch.cpp) uses common/occupancy.cpp: libcommon.a again after the backend.
+BACKEND_LDLIBS := $(COMMON_LIBRARY) $(if $(EMU_BOOST_CONTEXT),-lboost_context) -pthread
 # Only -Wall, as nvcc for host code (not unfinished kernels' unused parameters, threadIdx.x < int, ...);
 # stack clash protection makes a fiber's stack overflow hit its guard page.
 EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas -Wno-psabi -fstack-clash-protection
@@ -27,15 +28,31 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 NVCC_CHECK_ARCH ?= sm_90
 nvcc_check_of = $(if $(HAVE_NVCC),$(if $(filter tests/emu_planted/%,$(1)),,$(BUILD)/$(1).nvcc-ok))
 BACKEND_CHOICE += $(if $(HAVE_NVCC),,Without nvcc, nobody checks that nvcc would compile your .cu files: install the CUDA Toolkit for that.)
+# The occupancy API needs each kernel's registers per thread, which only ptxas knows: for the
+# .cu files of a chapter whose registry line says occupancy=yes (and the backend's tests of it),
+# the check keeps ptxas' report (--resource-usage) in FILE.ptxas, and a generated header compiles
+# it into the file's object (emu/include/emu/ptxas_report.h). Other files pay nothing.
+wants_ptxas_report = $(or $(filter tests/occupancy_kernels/%,$(1)),$(if $(call chapter_in,$(1)),$(filter yes,$(call occupancy_of,$(call chapter_in,$(1))))))
+ptxas_header_of = $(if $(call wants_ptxas_report,$(1)),$(BUILD)/$(1).ptxas.h)
+# keep_ptxas_report STEM,FILE: what the check command gets to keep the report in FILE and show the rest.
+keep_ptxas_report = $(if $(call wants_ptxas_report,$(1)), --resource-usage >$(2) 2>&1; s=$$?; grep -v -e '^ptxas info' -e '^ *[0-9]* bytes stack frame' $(2); exit $$s)
 $(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
-	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(call chapter_flags,$<) $(SHARED_INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o,)
+	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(call chapter_flags,$<) $(SHARED_INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o$(call keep_ptxas_report,$*,$(BUILD)/$*.ptxas),)
 	@rm -f $@.o && touch $@
-$(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $(FLAGS_RECORD) $$(call chapter_record,$$*) $(EMU_FLAGS_RECORD)
-	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(call chapter_flags,$*) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) -c $< -o $@,$<)
+# The header: the report's kernel lines as a string; without nvcc, a null report (the API says why).
+ptxas_report_text = printf '"%s.cu", R"emu_ptxas(\n' '$(1)' && { grep -e 'Compiling entry function' -e 'ptxas info *: Used ' $(BUILD)/$(1).ptxas || true; } && echo ')emu_ptxas"'
+$(BUILD)/%.ptxas.h: $$(call nvcc_check_of,$$*)
+	@mkdir -p $(@D) && { echo '// Generated (mk/emu.mk): what ptxas reported of $*.cu, for the occupancy API.' && \
+	  echo '#include <emu/ptxas_report.h>' && echo '[[maybe_unused]] static const bool emu_ptxas_report_registered_ =' && \
+	  echo '    ::emu::detail::register_ptxas_report(' && $(if $(HAVE_NVCC),$(call ptxas_report_text,$*),echo '"$*.cu"$(comma) nullptr') && \
+	  echo ');'; } >$@
+$(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $$(call ptxas_header_of,$$*) $(FLAGS_RECORD) $$(call chapter_record,$$*) $(EMU_FLAGS_RECORD)
+	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(call chapter_flags,$*) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) $(addprefix -include ,$(call ptxas_header_of,$*)) -c $< -o $@,$<)
 $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FLAGS_RECORD)
 	@mkdir -p $(@D) && echo "  CXX   $<" && $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
 # The backend's own tests: planted bugs, each reported, beside correct twins that must pass.
 $(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu)) \
+                        $(BUILD)/tests/emu_occupancy.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/occupancy_kernels/*.cu)) \
                         $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 .PHONY: test-emu

@@ -85,9 +85,19 @@ void register_tiled_gemm_vectorized(const float* A, const float* B, float* C, in
 void register_tiled_gemm_warptiled(const float* A, const float* B, float* C, int M, int N, int K);
 
 /// @brief The tiling register_tiled_gemm_warptiled() launches for an M × N output: small
-/// when the large tiles would be fewer than the GPU's SMs (cudaDevAttrMultiProcessorCount),
-/// large otherwise.
+/// when the large tiles would be fewer than half of warptile_blocks_per_wave(WarptileTiling::large)
+/// (on an H100, fewer than its 132 SMs), large otherwise.
+/// @throws tutorial::CudaError if the occupancy API fails (on the CPU backend: when it
+/// does not know the kernel's registers, see docs/cpu-backend.md)
 WarptileTiling warptile_tiling_for(int M, int N);
+
+/// @brief How many blocks of @p tiling's kernel the GPU holds at once (a wave): the blocks
+/// per SM cudaOccupancyMaxActiveBlocksPerMultiprocessor() gives for it, times the SMs
+/// (cudaDevAttrMultiProcessorCount). On an H100 with the solution's kernel: 264 for the
+/// large tiling (2 blocks per SM), 528 for the small one (4 per SM).
+/// @throws std::invalid_argument naming @p tiling when it is neither tiling
+/// @throws tutorial::CudaError as warptile_tiling_for()
+int warptile_blocks_per_wave(WarptileTiling tiling);
 
 /// @brief 7d with the given @p tiling (the tests run each one).
 /// Same arguments, result and errors as register_tiled_gemm_1d(); std::invalid_argument

@@ -4,7 +4,6 @@
 #include "occupancy.h"
 
 #include <cuda_runtime.h>
-#include <cxxabi.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +14,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -75,25 +73,6 @@ Options parse(int argc, char** argv) {
     return o;
 }
 
-std::string demangle(const std::string& name) {
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> text(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status), std::free);
-    return status == 0 && text ? std::string(text.get()) : name;
-}
-
-// "void tiled_gemm_kernel<16>(float const*, ...)" -> "tiled_gemm_kernel<16>"
-std::string kernel_key(std::string demangled) {
-    if (demangled.rfind("void ", 0) == 0) demangled.erase(0, 5);
-    // The parameter list starts at the first '(' outside template arguments.
-    int depth = 0;
-    for (std::size_t i = 0; i < demangled.size(); ++i) {
-        if (demangled[i] == '<') ++depth;
-        else if (demangled[i] == '>') --depth;
-        else if (demangled[i] == '(' && depth == 0) return demangled.substr(0, i);
-    }
-    return demangled;
-}
-
 // The file prefix of a chapter's outputs: DIR/chapterN (DIR/SLUG for a program of no chapter).
 std::string output_prefix(const Options& options, const Chapter& chapter) {
     return options.out + "/" + (chapter.number > 0 ? "chapter" + std::to_string(chapter.number) : chapter.slug);
@@ -136,7 +115,7 @@ extern "C" cudaError_t __wrap___cudaLaunchKernel(cudaKernel_t kernel, dim3 grid,
     ApiOccupancy a;
     const void* function = reinterpret_cast<const void*>(kernel);
     const char* name = nullptr;
-    a.kernel = cudaFuncGetName(&name, function) == cudaSuccess && name ? tutorial::profile::kernel_key(tutorial::profile::demangle(name))
+    a.kernel = cudaFuncGetName(&name, function) == cudaSuccess && name ? tutorial::kernel_key(tutorial::demangle(name))
                                                                       : "(unnamed)";
     a.threads = static_cast<int>(block.x * block.y * block.z);
     a.dynamic_shared = shared;
@@ -177,38 +156,14 @@ void write_api_occupancy(const std::string& path) {
 using emu::traffic::LaunchProfile;
 
 // ---- What ptxas says about each kernel -----------------------------------------------------
-struct KernelResources {
-    int registers = -1;
-    long static_shared = 0;
-};
-
-// Lines of `nvcc --resource-usage` (ptxas -v):
-//   ptxas info    : Compiling entry function '_Z17tiled_gemm_kernelILi16EEvPKfS1_Pfiii' for 'sm_90'
-//   ptxas info    : Used 32 registers, used 1 barriers, 2048 bytes smem
-std::map<std::string, KernelResources> read_ptxas(const std::string& path) {
-    std::map<std::string, KernelResources> kernels;
+// The kernels of the --ptxas file (tutorial::read_ptxas_report), by the name the profile
+// programs give them (kernel_key).
+std::map<std::string, PtxasKernel> read_ptxas(const std::string& path) {
+    std::map<std::string, PtxasKernel> kernels;
     if (path.empty()) return kernels;
     std::ifstream in(path);
     if (!in) throw std::runtime_error("--ptxas: cannot read " + path);
-    std::string line, current;
-    while (std::getline(in, line)) {
-        const std::size_t entry = line.find("Compiling entry function '");
-        if (entry != std::string::npos) {
-            const std::size_t begin = entry + 26, end = line.find('\'', begin);
-            current = kernel_key(demangle(line.substr(begin, end - begin)));
-            continue;
-        }
-        const std::size_t used = line.find("Used ");
-        if (used != std::string::npos && !current.empty()) {
-            KernelResources& k = kernels[current];
-            k.registers = std::atoi(line.c_str() + used + 5);
-            const std::size_t smem = line.find(" bytes smem");
-            if (smem != std::string::npos) {
-                std::size_t start = line.rfind(' ', smem - 1);
-                k.static_shared = std::atol(line.c_str() + start + 1);
-            }
-        }
-    }
+    for (const PtxasKernel& k : read_ptxas_report(in)) kernels[k.key] = k;
     return kernels;
 }
 
@@ -370,7 +325,7 @@ struct Report {
 };
 
 Report report_launch(const Variant& variant, const LaunchProfile& p, const MeasuredLaunch* m, const ApiAnswer* api,
-                     const std::map<std::string, KernelResources>& ptxas, const Options& options,
+                     const std::map<std::string, PtxasKernel>& ptxas, const Options& options,
                      const std::string& svg_path, bool ptxas_given) {
     Report r;
     std::ostringstream heading;
@@ -503,11 +458,11 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
                           (ptxas_given ? "ptxas reported no kernel named " + variant.kernel
                                        : "registers per thread come from nvcc --resource-usage, and nvcc was not found"));
     } else {
-        const KernelResources& k = found->second;
+        const PtxasKernel& k = found->second;
         BlockResources block;
         block.threads = static_cast<int>(p.threads_per_block());
         block.registers_per_thread = k.registers;
-        block.static_shared = static_cast<std::size_t>(k.static_shared);
+        block.static_shared = k.static_shared;
         block.dynamic_shared = p.dynamic_shared;
         const Occupancy o = theoretical_occupancy(arch, block);
         const std::string group = "occupancy " + options.arch;
@@ -537,7 +492,7 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         if (const auto achieved = metric(m, "sm__warps_active.avg.pct_of_peak_sustained_active")) {
             r.rows.push_back(Row{group, "achieved occupancy %", 0, false, achieved, "measured only"});
         }
-        if (static_cast<std::size_t>(k.static_shared) != p.static_shared) {
+        if (k.static_shared != p.static_shared) {
             r.notes.push_back("ptxas gives " + number(double(k.static_shared)) + " B of static shared memory, the CPU run " +
                               number(double(p.static_shared)) + " B; occupancy uses ptxas'");
         }
@@ -586,7 +541,7 @@ void print_report(const Report& r, bool with_measured) {
 }
 
 int run_emu(const Chapter& chapter, const Options& options) {
-    const std::map<std::string, KernelResources> ptxas = read_ptxas(options.ptxas);
+    const std::map<std::string, PtxasKernel> ptxas = read_ptxas(options.ptxas);
     std::vector<MeasuredLaunch> measured;
     if (!options.measured.empty()) measured = read_ncu(options.measured);
     const std::vector<ApiAnswer> api = read_api_occupancy(options.occupancy);

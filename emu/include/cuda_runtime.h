@@ -96,11 +96,11 @@ enum cudaFuncAttribute {
 
 /// @brief What cudaFuncGetAttributes() reports about a kernel.
 struct cudaFuncAttributes {
-    size_t sharedSizeBytes;        ///< static shared memory, known after the kernel's first launch
+    size_t sharedSizeBytes;        ///< static shared memory: ptxas' where it reported the kernel, else known after its first launch
     size_t constSizeBytes;         ///< always 0
     size_t localSizeBytes;         ///< always 0
     int maxThreadsPerBlock;        ///< 1024
-    int numRegs;                   ///< always 0: the CPU has no register file to share
+    int numRegs;                   ///< registers per thread where ptxas reported the kernel (see cudaOccupancyMaxActiveBlocksPerMultiprocessor), else 0
     int ptxVersion;                ///< always 0
     int binaryVersion;             ///< always 0
     int cacheModeCA;               ///< always 0
@@ -121,7 +121,7 @@ struct cudaDeviceProp {
     size_t totalConstMem;               ///< 64 KiB
     int major;                          ///< 9: the limits are those of compute capability 9.0
     int minor;                          ///< 0
-    int multiProcessorCount;            ///< worker threads that run blocks in parallel
+    int multiProcessorCount;            ///< 132, an H100's (emu::worker_threads() blocks run at once here)
     int integrated;                     ///< 1: "device" memory is host memory
     int canMapHostMemory;               ///< 0
     int concurrentKernels;              ///< 0: kernels run one at a time
@@ -132,7 +132,7 @@ struct cudaDeviceProp {
     int asyncEngineCount;               ///< 0: copies are synchronous
     int unifiedAddressing;              ///< 1
     int memoryBusWidth;                 ///< 0: not a GPU memory bus
-    int l2CacheSize;                    ///< 0
+    int l2CacheSize;                    ///< 50 MiB, an H100's (the CPU backend models no cache)
     int persistingL2CacheMaxSize;       ///< 0
     int maxThreadsPerMultiProcessor;    ///< 2048
     size_t sharedMemPerMultiprocessor;  ///< 228 KiB
@@ -240,6 +240,45 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
 template <class T>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, T* kernel) {
     return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+/// @brief The kernel's mangled name, from the program's symbol table, as CUDA gives it.
+cudaError_t cudaFuncGetName(const char** name, const void* kernel);
+/// @brief The same for a kernel named directly.
+template <class T>
+cudaError_t cudaFuncGetName(const char** name, T* kernel) {
+    return cudaFuncGetName(name, reinterpret_cast<const void*>(kernel));
+}
+
+// ---- Occupancy ---------------------------------------------------------------------------
+#define cudaOccupancyDefault 0x00                 ///< occupancy flag: the default
+#define cudaOccupancyDisableCachingOverride 0x01  ///< occupancy flag: no effect on compute capability 9.0
+/// @brief How many blocks of @p blockSize threads and @p dynamicSMemSize bytes of dynamic
+/// shared memory fit on one SM at once: what an H100 (sm_90) answers, computed by the
+/// profiler's occupancy calculator (common/occupancy.h) from the kernel's registers per
+/// thread and static shared memory as ptxas reported them when the program was built
+/// (emu/include/emu/ptxas_report.h). A kernel whose registers are unknown (nvcc missing,
+/// or its chapter's registry line without occupancy=yes) fails with
+/// cudaErrorInvalidResourceHandle, as a function that is not a kernel does on the GPU, and
+/// a message saying why. The shared-memory carveout preference is not modelled: the answer
+/// is the default carveout's.
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize);
+/// @brief The same for a kernel named directly.
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T* func, int blockSize, size_t dynamicSMemSize) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(numBlocks, reinterpret_cast<const void*>(func), blockSize,
+                                                         dynamicSMemSize);
+}
+/// @brief As cudaOccupancyMaxActiveBlocksPerMultiprocessor(); @p flags is cudaOccupancyDefault
+/// or cudaOccupancyDisableCachingOverride, which give the same answer on an H100.
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags);
+/// @brief The same for a kernel named directly.
+template <class T>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, T* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, reinterpret_cast<const void*>(func), blockSize,
+                                                                  dynamicSMemSize, flags);
 }
 
 // ---- Launches with attributes (thread block clusters) ----------------------------------

@@ -58,9 +58,10 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
     prop->totalConstMem = 65536;
     prop->major = 9;
     prop->minor = 0;
-    prop->multiProcessorCount = static_cast<int>(worker_count());
+    prop->multiProcessorCount = kMultiprocessors;  // an H100's, not the worker threads: launchers size grids by it
     prop->integrated = 1;
     prop->unifiedAddressing = 1;
+    prop->l2CacheSize = 50 * 1024 * 1024;  // an H100's, for a launcher that sizes work by it
     prop->maxThreadsPerMultiProcessor = 2048;
     prop->sharedMemPerMultiprocessor = 233472;
     prop->regsPerMultiprocessor = 65536;

@@ -18,6 +18,8 @@ constexpr std::size_t kSharedPerBlockOptin = 232448;      ///< 227 KiB, after cu
 constexpr unsigned kMaxThreadsPerBlock = 1024;
 constexpr unsigned kMaxBlockDim[3] = {1024, 1024, 64};
 constexpr unsigned kMaxGridDim[3] = {2147483647u, 65535u, 65535u};
+constexpr int kMultiprocessors = 132;                     ///< an H100 SXM's SMs
+constexpr const char* kArchitecture = "sm_90";            ///< the occupancy API answers for it
 
 // ---- Errors (errors.cpp) -------------------------------------------------------------------
 /// @brief An error found while a kernel runs: it stops the launch. A launch error (too
@@ -152,6 +154,22 @@ std::string running_kernel();
 bool inside_kernel();
 /// @brief Remember that the running kernel calls its parameter @p pointer @p name.
 void note_pointer_name(const void* pointer, const char* name);
+
+// ---- What ptxas reported (ptxas_reports.cpp) -----------------------------------------------
+/// @brief A kernel's resources per block, as ptxas reported them for kArchitecture.
+struct KernelResources {
+    std::string name;               ///< "kernel<16>": its key (tutorial::kernel_key), "" when unknown
+    int registers = -1;             ///< registers per thread
+    std::size_t static_shared = 0;  ///< bytes of __shared__ variables
+};
+/// @brief The mangled symbol of the function at @p kernel in the program's symbol table; ""
+/// when there is none.
+std::string kernel_symbol(const void* kernel);
+/// @brief The resources of @p kernel from the ptxas reports compiled into the program
+/// (emu/include/emu/ptxas_report.h), found by its symbol's key; false, with @p problem
+/// saying why (no report, not reported, nvcc missing, another architecture, overloads),
+/// when they are unknown. @p resources.name is set whenever the symbol is known.
+bool ptxas_resources(const void* kernel, KernelResources& resources, std::string& problem);
 
 }  // namespace detail
 }  // namespace emu

@@ -5,6 +5,8 @@
 #include "internal.h"
 #include "traffic_hooks.h"
 
+#include "occupancy.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -320,7 +322,70 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
     attributes->sharedSizeBytes = record.static_shared;
     attributes->maxThreadsPerBlock = static_cast<int>(kMaxThreadsPerBlock);
     attributes->maxDynamicSharedSizeBytes = static_cast<int>(record.max_dynamic_shared);
+    KernelResources resources;
+    std::string problem;
+    if (ptxas_resources(kernel, resources, problem)) {  // what the GPU would say, before any launch
+        attributes->numRegs = resources.registers;
+        attributes->sharedSizeBytes = resources.static_shared;
+    }
     return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetName(const char** name, const void* kernel) {
+    if (name == nullptr) return fail(cudaErrorInvalidValue, "cudaFuncGetName(): argument name is null.");
+    if (kernel == nullptr) return fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetName(): argument func is null.");
+    // The string must outlive the call, as CUDA's does: one per kernel, kept.
+    static std::mutex mutex;
+    static std::map<const void*, std::string> names;
+    const std::string symbol = kernel_symbol(kernel);
+    if (symbol.empty()) {
+        return fail(cudaErrorInvalidDeviceFunction, "cudaFuncGetName(): no function of the program's symbol table starts "
+                                                    "at argument func.");
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    *name = names.emplace(kernel, symbol).first->second.c_str();
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func, int blockSize,
+                                                                   size_t dynamicSMemSize, unsigned int flags) {
+    const std::string call = "cudaOccupancyMaxActiveBlocksPerMultiprocessor(): ";
+    if (numBlocks == nullptr) return fail(cudaErrorInvalidValue, call + "argument numBlocks is null.");
+    if (func == nullptr) return fail(cudaErrorInvalidDeviceFunction, call + "argument func is null.");
+    if ((flags & ~static_cast<unsigned>(cudaOccupancyDisableCachingOverride)) != 0) {
+        return fail(cudaErrorInvalidValue, call + "argument flags is " + std::to_string(flags) +
+                                               "; the flags are cudaOccupancyDefault (0) and "
+                                               "cudaOccupancyDisableCachingOverride (1).");
+    }
+    if (blockSize < 1) {
+        return fail(cudaErrorInvalidValue, call + "argument blockSize is " + std::to_string(blockSize) +
+                                               "; a block has at least one thread.");
+    }
+    // An H100 answers cudaErrorInvalidResourceHandle for a function that is not a kernel it
+    // knows; here, the kernels it knows are those whose registers ptxas reported.
+    KernelResources resources;
+    std::string problem;
+    if (!ptxas_resources(func, resources, problem)) return fail(cudaErrorInvalidResourceHandle, call + problem);
+    const KernelRecord record = record_of(func);
+    tutorial::BlockResources block;
+    block.threads = blockSize;
+    block.registers_per_thread = resources.registers;
+    block.static_shared = resources.static_shared;
+    block.dynamic_shared = dynamicSMemSize;
+    // As on an H100, a block that could not be launched fits 0 times: more than 1024 threads
+    // (the kernel's __launch_bounds__ do not count), or more shared memory than the kernel
+    // may have (48 KiB in all, unless it opted in to more dynamic shared memory).
+    const bool can_start = static_cast<unsigned>(blockSize) <= kMaxThreadsPerBlock &&
+                           dynamicSMemSize <= record.max_dynamic_shared &&
+                           resources.static_shared + dynamicSMemSize <= shared_limit(record);
+    *numBlocks = can_start ? tutorial::theoretical_occupancy(tutorial::architecture_limits(kArchitecture), block).blocks_per_sm : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                          size_t dynamicSMemSize) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
+                                                                  cudaOccupancyDefault);
 }
 
 cudaError_t cudaOccupancyMaxActiveClusters(int* clusters, const void* kernel, const cudaLaunchConfig_t* config) {

@@ -135,6 +135,8 @@ void set_time_limit(double seconds) {
 
 double time_limit() { return detail::time_limit_seconds(); }
 
+unsigned worker_threads() { return detail::worker_count(); }
+
 std::string schedules() {
     std::string text;
     for (const detail::Schedule& s : detail::schedules()) text += (text.empty() ? "" : ",") + s.name();

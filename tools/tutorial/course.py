@@ -37,6 +37,9 @@ class Chapter:
     title: str
     # The chapters whose reference solutions its benchmark times (borrows=N,M).
     borrows: tuple[str, ...] = ()
+    # Whether its code asks the occupancy API (occupancy=yes): make keeps ptxas' report of
+    # its .cu files for the CPU backend.
+    occupancy: bool = False
 
     @property
     def name(self) -> str:
@@ -87,11 +90,13 @@ def read_registry(path: Path = REGISTRY) -> list[Chapter]:
         while len(fields) > 3 and "=" in fields[2]:
             key, value = fields.pop(2).split("=", 1)
             settings[key] = value
-        unknown = set(settings) - {"borrows"}
+        unknown = set(settings) - {"borrows", "occupancy"}
         if unknown:
-            raise Refusal(f"{path}:{number}: unknown setting {sorted(unknown)[0]}= (the one known is borrows=)")
+            raise Refusal(f"{path}:{number}: unknown setting {sorted(unknown)[0]}= (the known ones are borrows= and occupancy=)")
+        if settings.get("occupancy", "no") not in ("yes", "no"):
+            raise Refusal(f"{path}:{number}: occupancy={settings['occupancy']}: it is yes or no")
         borrows = tuple(n for n in settings.get("borrows", "").split(",") if n)
-        chapters.append(Chapter(fields[0], fields[1], " ".join(fields[2:]), borrows))
+        chapters.append(Chapter(fields[0], fields[1], " ".join(fields[2:]), borrows, settings.get("occupancy") == "yes"))
     if not chapters:
         raise Refusal(f"{path} lists no chapters")
     return chapters

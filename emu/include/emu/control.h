@@ -34,4 +34,9 @@ void set_time_limit(double seconds);
 /// @brief The time limit in force, in seconds (0: none).
 double time_limit();
 
+/// @brief How many blocks run at once: one per worker thread (EMU_THREADS, else the
+/// machine's hardware threads). cudaDeviceProp::multiProcessorCount is an H100's 132 instead,
+/// so that a launcher sizes its grids as it would on the GPU.
+unsigned worker_threads();
+
 }  // namespace emu
