@@ -182,27 +182,24 @@ TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # No chapter named: the library's and backend's tests too. Counts go to <binary>.results (for status);
 # on a GPU, passing tests run again under compute-sanitizer (tools/sanitize.sh after-tests).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
-.PHONY: test run test-common status hint solution reset grade skeletons watch classroom check setup clean help shared print-backend FORCE
+.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade skeletons watch classroom check setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; if TUTORIAL_RESULTS_FILE=$$binary.results \
 	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) else failed=1; fi; done; exit $$failed
 run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 	@if [ "$(words $(NAMED))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
 	@./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)
-test-common: $(BUILD)/bin/common-tests
+# test-common, test-emu, test-profile, test-benchmark: the library's, the backends' and the tools' own tests.
+$(filter-out $(if $(filter cuda,$(BACKEND)),test-emu),test-common test-emu test-profile test-benchmark): test-%: $(BUILD)/bin/%-tests
 	@./$< $(ARGS)
-# status and grade build each chapter on its own (tools/tutorial/verbs.py).
-status:
-	@$(TUTORIAL) status
-watch:
-	@if [ "$(words $(NAMED))" -gt 1 ]; then echo "Name one chapter: make chapter1 watch"; exit 1; fi
-	@$(TUTORIAL) watch $(NAMED) $(if $(SEED),--seed $(SEED))
-hint:
-	@$(TUTORIAL) hint $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
-solution:
-	@$(TUTORIAL) solution $(NAMED) $(if $(filter 1,$(FORCE)),--force)
-reset:
-	@$(TUTORIAL) reset $(NAMED)
+# One call of the Python package each, with its arguments; status and grade build each chapter on its own.
+status watch hint solution reset classroom:
+	@$(TUTORIAL) $@ $($@_arguments)
+watch_arguments = $(NAMED) $(if $(SEED),--seed $(SEED))
+hint_arguments = $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
+solution_arguments = $(NAMED) $(if $(filter 1,$(FORCE)),--force)
+reset_arguments = $(NAMED)
+classroom_arguments = --write
 # GRADE_BASELINE=none: the solutions' objects are no allowance (make check grades the solutions).
 GRADE_DIR := build/grade
 grade:
@@ -214,8 +211,6 @@ $(BUILD)/solutions/bin/chapter%-tests.expected-seed$(or $(SEED),default): $(BUIL
 	@grep -q '^state=finished' $@ || { echo "the solution's run did not finish: see $@.log"; rm -f $@; exit 1; }
 skeletons:
 	@$(TUTORIAL) skeletons --write && $(TUTORIAL) classroom --write
-classroom:
-	@$(TUTORIAL) classroom --write
 check:
 	+@bash tools/check.sh
 setup:

@@ -22,8 +22,6 @@ $(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchma
                               $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
 .PHONY: test-benchmark bench-binaries bench results roofline roofline-figures sanitize sanitize-preflight
-test-benchmark: $(BUILD)/bin/benchmark-tests
-	@./$< $(ARGS)
 bench-binaries: $(foreach n,$(call with_file,bench.cpp),$(BIN)/chapter$(n)-bench)
 # The refusal comes before any build: the programs are prerequisites only on a GPU.
 BENCH_REFUSAL := $(if $(filter bench,$(MAKECMDGOALS)),$(shell $(REQUIRE_GPU) "make bench" "$(BACKEND)"))
@@ -31,10 +29,8 @@ bench: $(if $(BENCH_REFUSAL),,bench-binaries)
 	@$(if $(BENCH_REFUSAL),echo $(call shell_quote,$(BENCH_REFUSAL)); exit 1,$(TUTORIAL) bench $(SELECTED) --args $(call shell_quote,$(ARGS)))
 results: $(filter bench,$(MAKECMDGOALS))  # docs/results.md, never typed: from the solutions' CSV files, or RESULTS=...
 	@python3 -m tools.tutorial results --output docs/results.md $(or $(RESULTS),$(sort $(wildcard build/bench/chapter*-solutions.csv)))
-roofline:
-	@$(TUTORIAL) rooflines $(SELECTED)
-roofline-figures:
-	@$(TUTORIAL) rooflines --figures $(SELECTED)
+roofline roofline-figures:
+	@$(TUTORIAL) rooflines $(if $(filter roofline-figures,$@),--figures) $(SELECTED)
 # One compute-sanitizer run per test program and tool, each a target that make -j runs side by side.
 SANITIZER_TOOLS := memcheck racecheck synccheck initcheck
 SANITIZE_OUTPUT := build/sanitize/$(TREE)

@@ -28,24 +28,17 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 NVCC_CHECK_ARCH ?= sm_90
 nvcc_check_of = $(if $(HAVE_NVCC),$(if $(filter tests/emu_planted/%,$(1)),,$(BUILD)/$(1).nvcc-ok))
 BACKEND_CHOICE += $(if $(HAVE_NVCC),,Without nvcc, nobody checks that nvcc would compile your .cu files: install the CUDA Toolkit for that.)
-# The occupancy API needs each kernel's registers per thread, which only ptxas knows: for the
-# .cu files of a chapter whose registry line says occupancy=yes (and the backend's tests of it),
-# the check keeps ptxas' report (--resource-usage) in FILE.ptxas, and a generated header compiles
-# it into the file's object (emu/include/emu/ptxas_report.h). Other files pay nothing.
+# The occupancy API needs ptxas' registers: for a chapter with occupancy=yes (and the backend's tests of it)
+# the check keeps ptxas' report in FILE.ptxas, compiled into the object by a generated header; others pay nothing.
 wants_ptxas_report = $(or $(filter tests/occupancy_kernels/%,$(1)),$(if $(call chapter_in,$(1)),$(filter yes,$(call occupancy_of,$(call chapter_in,$(1))))))
 ptxas_header_of = $(if $(call wants_ptxas_report,$(1)),$(BUILD)/$(1).ptxas.h)
-# keep_ptxas_report STEM,FILE: what the check command gets to keep the report in FILE and show the rest.
 keep_ptxas_report = $(if $(call wants_ptxas_report,$(1)), --resource-usage >$(2) 2>&1; s=$$?; grep -v -e '^ptxas info' -e '^ *[0-9]* bytes stack frame' $(2); exit $$s)
 $(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
 	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(call chapter_flags,$<) $(SHARED_INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o$(call keep_ptxas_report,$*,$(BUILD)/$*.ptxas),)
 	@rm -f $@.o && touch $@
-# The header: the report's kernel lines as a string; without nvcc, a null report (the API says why).
-ptxas_report_text = printf '"%s.cu", R"emu_ptxas(\n' '$(1)' && { grep -e 'Compiling entry function' -e 'ptxas info *: Used ' $(BUILD)/$(1).ptxas || true; } && echo ')emu_ptxas"'
+# The header: the report's kernel lines as a string (tools/tutorial/ptxas_header.py); without nvcc, none.
 $(BUILD)/%.ptxas.h: $$(call nvcc_check_of,$$*)
-	@mkdir -p $(@D) && { echo '// Generated (mk/emu.mk): what ptxas reported of $*.cu, for the occupancy API.' && \
-	  echo '#include <emu/ptxas_report.h>' && echo '[[maybe_unused]] static const bool emu_ptxas_report_registered_ =' && \
-	  echo '    ::emu::detail::register_ptxas_report(' && $(if $(HAVE_NVCC),$(call ptxas_report_text,$*),echo '"$*.cu"$(comma) nullptr') && \
-	  echo ');'; } >$@
+	@python3 -m tools.tutorial ptxas-header --source $*.cu $(if $(HAVE_NVCC),--report $(BUILD)/$*.ptxas) --out $@
 $(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $$(call ptxas_header_of,$$*) $(FLAGS_RECORD) $$(call chapter_record,$$*) $(EMU_FLAGS_RECORD)
 	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(call chapter_flags,$*) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) $(addprefix -include ,$(call ptxas_header_of,$*)) -c $< -o $@,$<)
 $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FLAGS_RECORD)
@@ -55,7 +48,4 @@ $(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(patsubst %.cu,$(BUILD)/%.o,$(wild
                         $(BUILD)/tests/emu_occupancy.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/occupancy_kernels/*.cu)) \
                         $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
 	$(link)
-.PHONY: test-emu
-test-emu: $(BUILD)/bin/emu-tests
-	@./$< $(ARGS)
 $(if $(SCHEDULE),$(eval export EMU_SCHEDULE := $(SCHEDULE)))  # the thread orders (emu/include/emu/control.h)

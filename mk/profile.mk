@@ -48,8 +48,6 @@ profile: $(foreach n,$(PROFILE_SELECTED),$(BIN)/chapter$(n)-profile $(PROFILE_OU
 profile-probe: $(BUILD)/bin/profile-probe build/profile/probe-$(PROFILE_ARCH).ptxas.txt
 	$(call predictions,build/emu/bin/profile-probe)
 	@$(PROFILE) --probe
-test-profile: $(BUILD)/bin/profile-tests
-	@./$< $(ARGS)
 # The lessons' profile tables, from the solutions' predictions on the CPU: anyone can remake them.
 profile-tables:
 	+@$(MAKE) profile BACKEND=emu SOLUTIONS=1 $(addprefix chapter,$(NAMED))

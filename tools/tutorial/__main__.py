@@ -54,7 +54,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -131,6 +131,10 @@ def main() -> int:
     sub.add_argument("--score", type=float)
     sub.add_argument("files", nargs="+")
     command("skeletons", workflow.skeletons).add_argument("--write", action="store_true")
+    sub = command("ptxas-header", ptxas_header.write)
+    sub.add_argument("--source", required=True)
+    sub.add_argument("--report", help="ptxas' report of the source; none without nvcc")
+    sub.add_argument("--out", required=True)
     sub = command("classroom", classroom.classroom)
     sub.add_argument("--write", action="store_true")
     sub.add_argument("--commands", action="store_true")

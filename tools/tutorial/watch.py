@@ -69,6 +69,9 @@ def short_report(log: Path) -> str:
 
 
 def watch(args) -> int:
+    if len(args.numbers) > 1:
+        print("Name one chapter: make chapter1 watch")
+        return 1
     # No chapter named: the next one to do (the last when every chapter passes).
     chapter = find(args.chapters, args.numbers, "watch") if args.numbers else \
         (chapter_to_do(list(args.chapters)) or args.chapters[-1])
