@@ -93,7 +93,7 @@ private:
 /// as `auto p = ...` so that p keeps its checks; converted to `T*` it is a raw pointer,
 /// whose atomics are still checked.
 template <class T>
-class remote_ptr {
+class remote_ptr : public detail::pointer_arithmetic<remote_ptr<T>> {
 public:
     /// @brief @p pointer, as map_shared_rank() at @p file:@p line gave it.
     remote_ptr(T* pointer, const char* file, int line) : pointer_(pointer), file_(file), line_(line) {}
@@ -118,48 +118,9 @@ public:
 #endif
     /// @brief Member access, after checking the access.
     T* operator->() const { return checked(pointer_); }
-    /// @brief The pointer @p offset elements further, checked like this one.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr operator+(I offset) const {
-        return remote_ptr(pointer_ + offset, file_, line_);
-    }
-    /// @brief The pointer @p offset elements further.
-    template <class I, detail::if_index<I> = 0>
-    friend remote_ptr operator+(I offset, const remote_ptr& p) {
-        return p + offset;
-    }
-    /// @brief The pointer @p offset elements back.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr operator-(I offset) const {
-        return remote_ptr(pointer_ - offset, file_, line_);
-    }
-    /// @brief Elements between two pointers.
-    std::ptrdiff_t operator-(const remote_ptr& other) const { return pointer_ - other.pointer_; }
-    /// @brief Move @p offset elements further.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr& operator+=(I offset) {
-        pointer_ += offset;
-        return *this;
-    }
-    /// @brief Move @p offset elements back.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr& operator-=(I offset) {
-        pointer_ -= offset;
-        return *this;
-    }
-    /// @brief Move to the next element.
-    remote_ptr& operator++() {
-        ++pointer_;
-        return *this;
-    }
-    /// @brief Move to the next element; return the pointer as it was.
-    remote_ptr operator++(int) {
-        remote_ptr old = *this;
-        ++pointer_;
-        return old;
-    }
 
 private:
+    friend class detail::pointer_arithmetic<remote_ptr>;
     T* checked(T* at) const {
         detail::check_remote_access(at, sizeof(T), file_, line_);
         return at;
