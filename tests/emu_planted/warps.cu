@@ -80,15 +80,15 @@ __global__ void shuffle_after_exit_planted(int* out) {
 __global__ void shuffle_in_branch_planted(int* out) {
     int v = threadIdx.x;
     if (threadIdx.x % 32 < 16) v = __shfl_sync(0xffffffff, v, 0);
-    __syncthreads();
+    __syncthreads();  // where lanes 16-31 wait
     out[threadIdx.x] = v;
 }
 
 __global__ void syncwarp_by_parity_planted(int* out) {
     if (threadIdx.x % 2 == 0) {
-        __syncwarp();
+        __syncwarp();  // the even lanes'
     } else {
-        __syncwarp();
+        __syncwarp();  // the odd lanes'
     }
     out[threadIdx.x] = threadIdx.x;
 }
@@ -102,15 +102,6 @@ __global__ void mask_without_caller_planted(int* out) {
 }
 
 }  // namespace
-
-// The lines of the calls above, for the tests to find in the messages.
-const int kShuffleAfterExitLine = 76;
-const int kShuffleInBranchLine = 82;
-const int kBranchBarrierAfterShuffleLine = 83;
-const int kEvenSyncwarpLine = 89;
-const int kOddSyncwarpLine = 91;
-const int kPartialWarpShuffleLine = 97;
-const int kMaskWithoutCallerLine = 101;
 
 void warp_primitives(const int* in, int* out, int n, int block, int delta, int width) {
     warp_primitives_kernel<<<n / block, block>>>(in, out, n, delta, width);
