@@ -52,6 +52,16 @@ std::string error_text(const std::function<void()>& run, cudaError_t expected_co
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
+// Check that @p text says each of @p phrases: a check a phrase, whose failure shows the
+// text and names the phrase.
+void check_says(const std::string& text, const std::vector<std::string>& phrases) {
+    INFO(text);
+    for (const std::string& phrase : phrases) {
+        INFO("it should say: " << phrase);
+        CHECK(contains(text, phrase));
+    }
+}
+
 // Sets the schedules for one test and restores the previous ones after it.
 class Schedules {
 public:
@@ -432,55 +442,48 @@ TEST_CASE("a warp-synchronous reduction relying on lockstep without __syncwarp i
     CHECK(contains(text, "out[0] is "));
 }
 
-TEST_CASE("a shuffle whose mask names lanes that have returned is reported with its file and line", "[emu]") {
-    DeviceBuffer<int> out(32);
-    const std::string text = error_text([&] { planted::shuffle_after_exit(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "__shfl_down_sync() whose mask names lanes that have exited in shuffle_after_exit_planted"));
-    CHECK(contains(text, "block (0,0,0), warp 0 (threads (0,0,0) to (31,0,0))"));
-    CHECK(contains(text, "lanes 0-15 wait at __shfl_down_sync() " + site_of("tests/emu_planted/warps.cu", "v += __shfl_down_sync(0xffffffff, v, 1);") +
-                             " with mask 0xffffffff"));
-    CHECK(contains(text, "lanes 16-31 have finished the kernel"));
-}
-
-TEST_CASE("a shuffle with the full mask inside a branch half the warp skips names the lanes that do not reach it", "[emu]") {
-    DeviceBuffer<int> out(64);
-    const std::string text = error_text([&] { planted::shuffle_in_branch(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "__shfl_sync() whose mask names lanes that do not reach the call in shuffle_in_branch_planted"));
-    CHECK(contains(text, "lanes 0-15 wait at __shfl_sync() " + site_of("tests/emu_planted/warps.cu", "v = __shfl_sync(0xffffffff, v, 0);")));
-    CHECK(contains(text, "lanes 16-31 wait at __syncthreads() " + site_of("tests/emu_planted/warps.cu", "__syncthreads();  // where lanes 16-31 wait") +
-                             " (the first is thread (16,0,0))"));
-}
-
-TEST_CASE("lanes of one warp at different __syncwarp() calls are reported with both sites", "[emu]") {
-    DeviceBuffer<int> out(32);
-    const std::string text = error_text([&] { planted::syncwarp_by_parity(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "lanes of one warp wait at different warp primitives in syncwarp_by_parity_planted"));
-    CHECK(contains(text, "lanes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 wait at __syncwarp() " +
-                             site_of("tests/emu_planted/warps.cu", "__syncwarp();  // the even lanes'")));
-    CHECK(contains(text, "wait at __syncwarp() " + site_of("tests/emu_planted/warps.cu", "__syncwarp();  // the odd lanes'") +
-                             " (the first is thread (1,0,0))"));
-}
-
-TEST_CASE("a full mask in the partial last warp of a block names lanes that do not exist", "[emu]") {
-    DeviceBuffer<int> out(48);
-    const std::string text = error_text([&] { planted::full_mask_in_partial_warp(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "__shfl_xor_sync() whose mask names lanes that do not exist"));
-    CHECK(contains(text, "warp 1 (threads (32,0,0) to (47,0,0))"));
-    CHECK(contains(text, site_of("tests/emu_planted/warps.cu", "out[threadIdx.x] = __shfl_xor_sync(0xffffffff, static_cast<int>(threadIdx.x), 1);")));
-    CHECK(contains(text, "lanes 16-31 do not exist: the block has 48 threads, so warp 1 has 16 lanes"));
-}
-
-TEST_CASE("a lane calling a warp primitive with a mask that leaves it out is reported at the call", "[emu]") {
-    DeviceBuffer<int> out(32);
-    const std::string text = error_text([&] { planted::mask_without_caller(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "bad __shfl_sync() in mask_without_caller_planted"));
-    CHECK(contains(text, "(lane 16 of warp 0), " + site_of("tests/emu_planted/warps.cu", "__shfl_sync(0x0000ffff")));
-    CHECK(contains(text, "its mask 0xffff does not name lane 16"));
+TEST_CASE("a misused warp primitive is reported with the lanes it waits for, at its file and line", "[emu]") {
+    struct Case {
+        planted::WarpMisuse misuse;
+        int threads;
+        std::vector<std::string> says;  // what the message must say
+    };
+    const std::string warps = "tests/emu_planted/warps.cu";
+    const Case cases[] = {
+        // A shuffle whose mask names lanes that have returned.
+        {planted::WarpMisuse::shuffle_after_exit, 32,
+         {"__shfl_down_sync() whose mask names lanes that have exited in shuffle_after_exit_planted",
+          "block (0,0,0), warp 0 (threads (0,0,0) to (31,0,0))",
+          "lanes 0-15 wait at __shfl_down_sync() " + site_of(warps, "v += __shfl_down_sync(0xffffffff, v, 1);") +
+              " with mask 0xffffffff",
+          "lanes 16-31 have finished the kernel"}},
+        // A shuffle with the full mask inside a branch half the warp skips: the lanes that do
+        // not reach it are named, and where they wait.
+        {planted::WarpMisuse::shuffle_in_branch, 64,
+         {"__shfl_sync() whose mask names lanes that do not reach the call in shuffle_in_branch_planted",
+          "lanes 0-15 wait at __shfl_sync() " + site_of(warps, "v = __shfl_sync(0xffffffff, v, 0);"),
+          "lanes 16-31 wait at __syncthreads() " + site_of(warps, "__syncthreads();  // where lanes 16-31 wait") +
+              " (the first is thread (16,0,0))"}},
+        // Lanes of one warp at different __syncwarp() calls: both sites.
+        {planted::WarpMisuse::syncwarp_by_parity, 32,
+         {"lanes of one warp wait at different warp primitives in syncwarp_by_parity_planted",
+          "lanes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 wait at __syncwarp() " +
+              site_of(warps, "__syncwarp();  // the even lanes'"),
+          "wait at __syncwarp() " + site_of(warps, "__syncwarp();  // the odd lanes'") + " (the first is thread (1,0,0))"}},
+        // A full mask in the partial last warp of a block names lanes that do not exist.
+        {planted::WarpMisuse::full_mask_in_partial_warp, 48,
+         {"__shfl_xor_sync() whose mask names lanes that do not exist", "warp 1 (threads (32,0,0) to (47,0,0))",
+          site_of(warps, "out[threadIdx.x] = __shfl_xor_sync(0xffffffff, static_cast<int>(threadIdx.x), 1);"),
+          "lanes 16-31 do not exist: the block has 48 threads, so warp 1 has 16 lanes"}},
+        // A lane calling a warp primitive with a mask that leaves it out, reported at the call.
+        {planted::WarpMisuse::mask_without_caller, 32,
+         {"bad __shfl_sync() in mask_without_caller_planted", "(lane 16 of warp 0), " + site_of(warps, "__shfl_sync(0x0000ffff"),
+          "its mask 0xffff does not name lane 16"}},
+    };
+    for (const Case& c : cases) {
+        DeviceBuffer<int> out(c.threads);
+        check_says(error_text([&] { planted::warp_misuse(c.misuse, out.data()); }, cudaErrorLaunchFailure), c.says);
+    }
 }
 
 // ---- The time limit ------------------------------------------------------------------------------

@@ -105,17 +105,19 @@ void block_sums(const double* in, double* out, int blocks, int block);
 /// @brief *out = the sum of in[0..63] by a tree whose last steps run in one warp, with
 /// __syncwarp() between its steps or, when @p syncwarp is false, relying on lockstep.
 void warp_tree_sum(const float* in, float* out, bool syncwarp);
-/// @brief Lanes 16-31 of a warp return; lanes 0-15 then shuffle with the full mask.
-void shuffle_after_exit(int* out);
-/// @brief In each warp of a block of 64, lanes 0-15 shuffle with the full mask inside a
-/// branch while lanes 16-31 go on to the block's barrier.
-void shuffle_in_branch(int* out);
-/// @brief Even lanes call one __syncwarp(), odd lanes another.
-void syncwarp_by_parity(int* out);
-/// @brief A block of 48 threads shuffles with the full mask: its second warp has 16 lanes.
-void full_mask_in_partial_warp(int* out);
-/// @brief Every lane of a warp shuffles with mask 0xffff, which names only lanes 0-15.
-void mask_without_caller(int* out);
+/// @brief The misuses of warp primitives planted in warps.cu.
+enum class WarpMisuse {
+    shuffle_after_exit,  ///< lanes 16-31 of a warp return; lanes 0-15 then shuffle with the full mask
+    /// In each warp of a block of 64, lanes 0-15 shuffle with the full mask inside a branch
+    /// while lanes 16-31 go on to the block's barrier.
+    shuffle_in_branch,
+    syncwarp_by_parity,         ///< even lanes call one __syncwarp(), odd lanes another
+    full_mask_in_partial_warp,  ///< a block of 48 threads shuffles with the full mask: its second warp has 16 lanes
+    mask_without_caller,        ///< every lane of a warp shuffles with mask 0xffff, which names only lanes 0-15
+};
+/// @brief Run the kernel of @p misuse: one block, of 64 threads for shuffle_in_branch, 48
+/// for full_mask_in_partial_warp, else 32, each writing out[threadIdx.x].
+void warp_misuse(WarpMisuse misuse, int* out);
 
 /// @brief out[i] = the sum of in[k] for k = 0, 0, 0, ...: a loop with `k += 0` that reads
 /// @p in forever, in @p blocks blocks of @p block threads.

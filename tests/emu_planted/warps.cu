@@ -122,29 +122,18 @@ void warp_tree_sum(const float* in, float* out, bool syncwarp) {
     CUDA_CHECK_KERNEL("warp_tree_sum_planted");
 }
 
-void shuffle_after_exit(int* out) {
-    shuffle_after_exit_planted<<<1, 32>>>(out);
-    CUDA_CHECK_KERNEL("shuffle_after_exit_planted");
-}
-
-void shuffle_in_branch(int* out) {
-    shuffle_in_branch_planted<<<1, 64>>>(out);
-    CUDA_CHECK_KERNEL("shuffle_in_branch_planted");
-}
-
-void syncwarp_by_parity(int* out) {
-    syncwarp_by_parity_planted<<<1, 32>>>(out);
-    CUDA_CHECK_KERNEL("syncwarp_by_parity_planted");
-}
-
-void full_mask_in_partial_warp(int* out) {
-    full_mask_in_partial_warp_planted<<<1, 48>>>(out);
-    CUDA_CHECK_KERNEL("full_mask_in_partial_warp_planted");
-}
-
-void mask_without_caller(int* out) {
-    mask_without_caller_planted<<<1, 32>>>(out);
-    CUDA_CHECK_KERNEL("mask_without_caller_planted");
+void warp_misuse(WarpMisuse misuse, int* out) {
+    // The kernels' names, in the order of WarpMisuse, for the check's message.
+    const char* const kernels[] = {"shuffle_after_exit_planted", "shuffle_in_branch_planted", "syncwarp_by_parity_planted",
+                                   "full_mask_in_partial_warp_planted", "mask_without_caller_planted"};
+    switch (misuse) {
+        case WarpMisuse::shuffle_after_exit: shuffle_after_exit_planted<<<1, 32>>>(out); break;
+        case WarpMisuse::shuffle_in_branch: shuffle_in_branch_planted<<<1, 64>>>(out); break;
+        case WarpMisuse::syncwarp_by_parity: syncwarp_by_parity_planted<<<1, 32>>>(out); break;
+        case WarpMisuse::full_mask_in_partial_warp: full_mask_in_partial_warp_planted<<<1, 48>>>(out); break;
+        case WarpMisuse::mask_without_caller: mask_without_caller_planted<<<1, 32>>>(out); break;
+    }
+    CUDA_CHECK_KERNEL(kernels[static_cast<int>(misuse)]);
 }
 
 }  // namespace planted
