@@ -35,6 +35,7 @@
 
 using tutorial::CudaError;
 using tutorial::DeviceBuffer;
+using tutorial::place_of;
 
 namespace {
 
@@ -82,19 +83,7 @@ tutorial::GemmFunction tiled(planted::GemmBarriers barriers) {
     };
 }
 
-// "PATH:N" for the first line of @p path that contains @p text: where a call or an access
-// of a planted kernel is written, found by its text so that no test keeps line numbers.
-std::string place_of(const std::string& path, const std::string& text) {
-    std::ifstream in(path);
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        if (line.find(text) != std::string::npos) return path + ":" + std::to_string(number);
-    }
-    FAIL("no line of " << path << " contains " << text);
-    return "";
-}
-
-// "at PATH:N", as the messages name a site: see place_of().
+// "at PATH:N", as the messages name a site: see tutorial::place_of().
 std::string site_of(const std::string& path, const std::string& text) { return "at " + place_of(path, text); }
 
 std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& in, int width, int height) {

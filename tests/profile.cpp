@@ -7,6 +7,7 @@
 
 #include "catch.h"
 #include "device_buffer.h"
+#include "expect.h"
 #include "occupancy.h"
 #include "random.h"
 
@@ -39,17 +40,6 @@ LaunchProfile profile_of(Run run) {
     std::vector<LaunchProfile> launches = emu::traffic::take();
     REQUIRE(launches.size() == 1);
     return launches[0];
-}
-
-// The line of @p file that contains @p text, as "file:line".
-std::string line_of(const std::string& file, const std::string& text) {
-    std::ifstream in(file);
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        if (line.find(text) != std::string::npos) return file + ":" + std::to_string(number);
-    }
-    FAIL("no line of " << file << " contains " << text);
-    return "";
 }
 
 // A float gather over n threads: out[i] = in[i * stride + offset].
@@ -188,7 +178,7 @@ TEST_CASE("shared memory wavefronts follow the bank rule", "[profile]") {
         CHECK(p.shared_load.wavefronts == 32);
         CHECK(p.shared_load.bank_conflicts() == 31);
         CHECK(p.worst_shared.worst_degree == 32);
-        CHECK(p.worst_shared.location == line_of("tests/profile_kernels/traffic_kernels.cu", "out[t] = words[index];"));
+        CHECK(p.worst_shared.location == tutorial::place_of("tests/profile_kernels/traffic_kernels.cu", "out[t] = words[index];"));
         CHECK(out.download()[31] == 992.0f);
     }
     SECTION("the same word: a broadcast, one wavefront") {
@@ -216,7 +206,7 @@ TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it doe
         CHECK(p.worst_shared.worst_degree == 32);
         CHECK(p.worst_shared.degree() == 32.0);
         CHECK(p.worst_shared.location ==
-              line_of("tests/profile_kernels/traffic_kernels.cu", "out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];"));
+              tutorial::place_of("tests/profile_kernels/traffic_kernels.cu", "out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];"));
         // The picture: one word per lane, all 32 in bank 0, every one marked as conflicting.
         const std::string path = "build/emu/test-output/transpose-banks.svg";
         std::filesystem::create_directories("build/emu/test-output");

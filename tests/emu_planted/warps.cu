@@ -85,12 +85,13 @@ __global__ void shuffle_in_branch_planted(int* out) {
 }
 
 __global__ void syncwarp_by_parity_planted(int* out) {
-    if (threadIdx.x % 2 == 0) {
+    const int lane = threadIdx.x % 32;
+    if (lane % 2 == 0) {
         __syncwarp();  // the even lanes'
     } else {
         __syncwarp();  // the odd lanes'
     }
-    out[threadIdx.x] = threadIdx.x;
+    out[threadIdx.x] = lane;
 }
 
 __global__ void full_mask_in_partial_warp_planted(int* out) {

@@ -34,6 +34,16 @@ std::string seed_error(const char* text) {
     return "";
 }
 
+std::string place_of(const std::string& path, const std::string& text) {
+    std::ifstream in(path);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.find(text) != std::string::npos) return path + ":" + std::to_string(number);
+    }
+    FAIL("no line of " << path << " contains " << text);
+    return "";
+}
+
 std::string read_chapter_source(const char* test_file, const std::string& file_name) {
     // NN-name: the last path component that starts with two digits and a dash.
     std::string folder;

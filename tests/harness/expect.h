@@ -50,6 +50,11 @@ std::string seed_error(const char* text);
 /// where it looked when the file cannot be read.
 std::string read_chapter_source(const char* test_file, const std::string& file_name);
 
+/// @brief "PATH:N" for the first line of @p path (relative to the repository, where the
+/// tests run) that contains @p text: where a kernel's call or access is written, found by
+/// its text so that a test keeps no line numbers. Fails the running test when no line does.
+std::string place_of(const std::string& path, const std::string& text);
+
 /// @brief The parameter list of `__global__ void @p kernel_name(...)` in @p source, with
 /// comments removed and each run of white space made one space: "const float* __restrict__
 /// input, float* output, int size". Empty when the kernel is not defined in @p source.
