@@ -53,13 +53,18 @@ std::string error_text(const std::function<void()>& run, cudaError_t expected_co
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// Check that @p text says each of @p phrases: a check a phrase, whose failure shows the
-// text and names the phrase.
-void check_says(const std::string& text, const std::vector<std::string>& phrases) {
+// Check that @p text says each of @p phrases and none of @p not_phrases: a check a phrase,
+// whose failure shows the text and names the phrase.
+void check_says(const std::string& text, const std::vector<std::string>& phrases,
+                const std::vector<std::string>& not_phrases = {}) {
     INFO(text);
     for (const std::string& phrase : phrases) {
         INFO("it should say: " << phrase);
         CHECK(contains(text, phrase));
+    }
+    for (const std::string& phrase : not_phrases) {
+        INFO("it should not say: " << phrase);
+        CHECK_FALSE(contains(text, phrase));
     }
 }
 
@@ -171,13 +176,9 @@ TEST_CASE("a tiled GEMM without its second barrier is reported as depending on t
     // The second barrier only matters from the second phase on: K spans three tiles.
     Schedules order("forward,reverse");
     const tutorial::GemmShape shape{16, 16, 48};
-    const std::string text = error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), shape, 16); },
-                                        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "tiled_gemm_planted<GemmBarriers::no_second>"));
-    CHECK(contains(text, " C["));
-    CHECK(contains(text, "of block (0,0,0)"));
+    check_says(error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), shape, 16); },
+                          cudaErrorLaunchFailure),
+               {kOrderMessage, "tiled_gemm_planted<GemmBarriers::no_second>", " C[", "of block (0,0,0)"});
 }
 
 TEST_CASE("schedules are deterministic and selectable: forward, reverse and seeded random", "[emu]") {
@@ -198,10 +199,8 @@ TEST_CASE("schedules are deterministic and selectable: forward, reverse and seed
     CHECK(winners.size() > 1);
     // Under two schedules the race is reported.
     Schedules both("forward,reverse");
-    const std::string text = error_text([&] { planted::last_writer_wins(out.data(), threads); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "out[0] is 63 after the forward order and 0 after the reverse order"));
+    check_says(error_text([&] { planted::last_writer_wins(out.data(), threads); }, cudaErrorLaunchFailure),
+               {kOrderMessage, "out[0] is 63 after the forward order and 0 after the reverse order"});
 }
 
 // ---- Out-of-bounds accesses ------------------------------------------------------------------
@@ -212,26 +211,21 @@ TEST_CASE("a naive GEMM without its bounds check is stopped at its first access 
         return [check](const float* A, const float* B, float* C, int M, int N, int K) { planted::naive_gemm(A, B, C, M, N, K, check); };
     };
     REQUIRE_MATCH(tutorial::run_gemm_case(gemm(true), shape, 16));
-    const std::string text = error_text([&] { tutorial::run_gemm_case(gemm(false), shape, 16); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds global memory access in naive_gemm_planted<false>"));
     // Block (1,0,0) covers columns 16..31; its thread (1,0,0), column 17, reads B(16, 17).
-    CHECK(contains(text, "block (1,0,0), thread (1,0,0)"));
-    CHECK(contains(text, "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)"));
-    CHECK(contains(text, "byte offset 1156"));
     // The access's own line, not the launch's.
-    CHECK(contains(text, "block (1,0,0), thread (1,0,0):\n    " +
-                             site_of("tests/emu_planted/gemm.cu", "sum += A[row * K + k] * B[k * N + col]") + "\n"));
+    check_says(error_text([&] { tutorial::run_gemm_case(gemm(false), shape, 16); }, cudaErrorIllegalAddress),
+               {"out-of-bounds global memory access in naive_gemm_planted<false>", "block (1,0,0), thread (1,0,0)",
+                "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)", "byte offset 1156",
+                "block (1,0,0), thread (1,0,0):\n    " +
+                    site_of("tests/emu_planted/gemm.cu", "sum += A[row * K + k] * B[k * N + col]") + "\n"});
 }
 
 TEST_CASE("a read before the start of a buffer names the buffer and the negative offset", "[emu]") {
     DeviceBuffer<float> in(100), out(100);
-    const std::string text = error_text([&] { planted::read_before_start(in.data(), out.data(), 100); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
-    CHECK(contains(text, "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];")));
-    CHECK(contains(text, "byte offset -4"));
+    check_says(error_text([&] { planted::read_before_start(in.data(), out.data(), 100); }, cudaErrorIllegalAddress),
+               {"block (0,0,0), thread (0,0,0)",
+                "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)",
+                site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];"), "byte offset -4"});
 }
 
 TEST_CASE("a box mean whose halo is right matches the reference", "[emu]") {
@@ -250,11 +244,10 @@ TEST_CASE("a box mean that loads its halo one element too far is stopped at the 
 }
 
 TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end of the image", "[emu]") {
-    const std::string text = error_text([&] { run_box_mean(40, 40, planted::Halo::clamp_one_too_far); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>"));
-    CHECK(contains(text, "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
+    check_says(error_text([&] { run_box_mean(40, 40, planted::Halo::clamp_one_too_far); }, cudaErrorIllegalAddress),
+               {"out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>",
+                "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes",
+                site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")});
 }
 
 TEST_CASE("a moving average with room for its halo in dynamic shared memory matches the reference", "[emu]") {
@@ -267,11 +260,10 @@ TEST_CASE("a moving average with room for its halo in dynamic shared memory matc
 TEST_CASE("a moving average needing more than 48 KiB of dynamic shared memory works after opting in", "[emu]") {
     // 256 + 12500 - 1 floats: 51020 bytes.
     REQUIRE_MATCH(run_moving_average(12800, 12500, false));
-    const std::string text = error_text([&] { run_moving_average(12800, 12500, false, false); }, cudaErrorInvalidValue);
-    INFO(text);
-    CHECK(contains(text, "the launch of moving_average_planted"));
-    CHECK(contains(text, "51020 bytes of dynamic shared memory per block, more than the kernel's limit of 49152 bytes"));
-    CHECK(contains(text, "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"));
+    check_says(error_text([&] { run_moving_average(12800, 12500, false, false); }, cudaErrorInvalidValue),
+               {"the launch of moving_average_planted",
+                "51020 bytes of dynamic shared memory per block, more than the kernel's limit of 49152 bytes",
+                "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"});
 }
 
 TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo is stopped at its end", "[emu]") {
@@ -287,32 +279,30 @@ TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo
 // ---- Divergent barriers ----------------------------------------------------------------------------
 TEST_CASE("a barrier inside if (threadIdx.x < 16) is a divergent barrier, with its file and line", "[emu]") {
     DeviceBuffer<float> out(64);
-    const std::string text = error_text([&] { planted::barrier_in_branch(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "divergent __syncthreads() in barrier_in_branch_planted"));
-    CHECK(contains(text, "block (0,0,0)"));
-    CHECK(contains(text, "16 threads wait " + site_of("tests/emu_planted/barriers.cu", "if (threadIdx.x < 16) __syncthreads();") +
-                             " (the first is thread (0,0,0))"));
-    CHECK(contains(text, "48 threads have finished the kernel (the first is thread (16,0,0))"));
+    check_says(
+        error_text([&] { planted::barrier_in_branch(out.data()); }, cudaErrorLaunchFailure),
+        {"divergent __syncthreads() in barrier_in_branch_planted", "block (0,0,0)",
+         "16 threads wait " + site_of("tests/emu_planted/barriers.cu", "if (threadIdx.x < 16) __syncthreads();") +
+             " (the first is thread (0,0,0))",
+         "48 threads have finished the kernel (the first is thread (16,0,0))"});
 }
 
 TEST_CASE("threads waiting at two different barriers are a divergent barrier naming both sites", "[emu]") {
     DeviceBuffer<float> out(64);
-    const std::string text = error_text([&] { planted::barriers_by_parity(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "32 threads wait " + site_of("tests/emu_planted/barriers.cu", "__syncthreads();  // the even threads'") +
-                             " (the first is thread (0,0,0))"));
-    CHECK(contains(text, "32 threads wait " + site_of("tests/emu_planted/barriers.cu", "__syncthreads();  // the odd threads'") +
-                             " (the first is thread (1,0,0))"));
+    check_says(
+        error_text([&] { planted::barriers_by_parity(out.data()); }, cudaErrorLaunchFailure),
+        {"32 threads wait " + site_of("tests/emu_planted/barriers.cu", "__syncthreads();  // the even threads'") +
+             " (the first is thread (0,0,0))",
+         "32 threads wait " + site_of("tests/emu_planted/barriers.cu", "__syncthreads();  // the odd threads'") +
+             " (the first is thread (1,0,0))"});
 }
 
 TEST_CASE("a return before a barrier is a divergent barrier", "[emu]") {
     DeviceBuffer<float> out(64);
     SECTION("when some threads return") {
-        const std::string text = error_text([&] { planted::return_before_barrier(out.data(), 40); }, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "40 threads wait at tests/emu_planted/barriers.cu:"));
-        CHECK(contains(text, "24 threads have finished the kernel (the first is thread (40,0,0))"));
+        check_says(error_text([&] { planted::return_before_barrier(out.data(), 40); }, cudaErrorLaunchFailure),
+                   {"40 threads wait at tests/emu_planted/barriers.cu:",
+                    "24 threads have finished the kernel (the first is thread (40,0,0))"});
     }
     SECTION("but not when none does") {
         REQUIRE_NOTHROW(planted::return_before_barrier(out.data(), 64));
@@ -424,11 +414,8 @@ TEST_CASE("a warp-synchronous reduction relying on lockstep without __syncwarp i
     const auto input = random_ints(64, 1, 100, tutorial::derive_seed(tutorial::run_seed(), {64}));
     std::vector<float> values(input.begin(), input.end());
     DeviceBuffer<float> in(values), out(1);
-    const std::string text = error_text([&] { planted::warp_tree_sum(in.data(), out.data(), false); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "warp_tree_sum_planted<false>"));
-    CHECK(contains(text, "out[0] is "));
+    check_says(error_text([&] { planted::warp_tree_sum(in.data(), out.data(), false); }, cudaErrorLaunchFailure),
+               {kOrderMessage, "warp_tree_sum_planted<false>", "out[0] is "});
 }
 
 TEST_CASE("a misused warp primitive is reported with the lanes it waits for, at its file and line", "[emu]") {
@@ -748,12 +735,11 @@ TEST_CASE("two threads writing one output element are named as such, not blamed 
     out.poison();
     planted::staged_copy(in.data(), out.data(), false);  // one writer per element: no report
     CHECK(out.download() == values);
-    const std::string text = error_text([&] { planted::staged_copy(in.data(), out.data(), true); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "result depends on thread order: two threads access the same element"));
-    CHECK(contains(text, "thread (0,0,0) of block (0,0,0) and thread (1,0,0) of block (0,0,0) both access it"));
-    CHECK(contains(text, "two threads compute one output element"));
-    CHECK_FALSE(contains(text, kOrderMessage));
+    check_says(error_text([&] { planted::staged_copy(in.data(), out.data(), true); }, cudaErrorLaunchFailure),
+               {"result depends on thread order: two threads access the same element",
+                "thread (0,0,0) of block (0,0,0) and thread (1,0,0) of block (0,0,0) both access it",
+                "two threads compute one output element"},
+               {kOrderMessage});
 }
 
 // ---- Casts to vector types ----------------------------------------------------------------------
@@ -836,13 +822,10 @@ TEST_CASE("bytes past the end of every cudaMalloc buffer are poison: NaN floats,
 
 TEST_CASE("a crash inside a kernel names the kernel, the thread, the access and the line; the next launches run", "[emu]") {
     DeviceBuffer<float> in(16), out(4);
-    const std::string text = error_text([&] { planted::raw_quad(in.data(), out.data(), 1LL << 40); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "crash in raw_quad_kernel"));
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
-    CHECK(contains(text, site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];")));
-    CHECK(contains(text, "a segmentation fault at address"));
-    CHECK(contains(text, "a pointer the checks did not reach"));
+    check_says(error_text([&] { planted::raw_quad(in.data(), out.data(), 1LL << 40); }, cudaErrorIllegalAddress),
+               {"crash in raw_quad_kernel", "block (0,0,0), thread (0,0,0)",
+                site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];"),
+                "a segmentation fault at address", "a pointer the checks did not reach"});
     CHECK(cudaGetLastError() == cudaSuccess);
     const auto ints = random_ints(16, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {16}));
     const std::vector<float> values(ints.begin(), ints.end());
@@ -1259,25 +1242,22 @@ TEST_CASE("64-bit shared atomics, __cluster_dims__ and a 16-block non-portable c
 TEST_CASE("a remote atomic before the first cluster.sync() is reported at its line", "[emu]") {
     const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {1}));
     std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, cluster_atomic_site()));
-    CHECK(contains(text, "before the cluster's first cluster.sync()"));
+    check_says(error_text([&] { run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got); },
+                          cudaErrorLaunchFailure),
+               {"distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>",
+                cluster_atomic_site(), "before the cluster's first cluster.sync()"});
 }
 
 TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {
     Schedules order("forward");
     const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {2}));
     std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 100, 4, 1, planted::ClusterBug::no_last_barrier, got); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, "block (1,0,0), thread"));
-    CHECK(contains(text, "reaches the shared memory of block (0,0,0) (rank 0 of its cluster), whose threads have all returned"));
-    CHECK(contains(text, cluster_atomic_site()));
+    check_says(
+        error_text([&] { run_cluster_histogram(values, 100, 4, 1, planted::ClusterBug::no_last_barrier, got); },
+                   cudaErrorIllegalAddress),
+        {"shared memory of a block that has exited, in cluster_histogram_planted<Count>", "block (1,0,0), thread",
+         "reaches the shared memory of block (0,0,0) (rank 0 of its cluster), whose threads have all returned",
+         cluster_atomic_site()});
 }
 
 TEST_CASE("a __syncthreads() in place of the final cluster.sync() is reported when one block runs ahead", "[emu]") {
@@ -1355,37 +1335,33 @@ TEST_CASE("another block's shared memory read before its asynchronous copies lan
 TEST_CASE("a block owner past the cluster is a map_shared_rank() rank outside the cluster, at its line", "[emu]") {
     const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {3}));
     std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, cluster_map_site()));
-    CHECK(contains(text, "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"));
+    check_says(
+        error_text([&] { run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got); },
+                   cudaErrorIllegalAddress),
+        {"cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>",
+         cluster_map_site(), "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"});
 }
 
 TEST_CASE("threads that return before the last cluster.sync() are a divergent cluster barrier", "[emu]") {
     const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {4}));
     std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got); },
-        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "divergent cluster.sync() in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, "32 threads wait at cluster.sync() " + cluster_last_barrier_site() +
-                             " (the first is thread (0,0,0))"));
-    CHECK(contains(text, "96 threads have finished the kernel (the first is thread (32,0,0))"));
+    check_says(
+        error_text(
+            [&] { run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got); },
+            cudaErrorLaunchFailure),
+        {"divergent cluster.sync() in cluster_histogram_planted<Count>",
+         "32 threads wait at cluster.sync() " + cluster_last_barrier_site() + " (the first is thread (0,0,0))",
+         "96 threads have finished the kernel (the first is thread (32,0,0))"});
 }
 
 TEST_CASE("bins zeroed after the cluster barrier while other blocks count into them depend on block order", "[emu]") {
     Schedules order("forward,reverse");
     const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {5}));
     std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 64, 2, 1, planted::ClusterBug::no_barrier_after_zeroing, got); },
-        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "the blocks of each cluster also ran in another order"));
+    check_says(
+        error_text([&] { run_cluster_histogram(values, 64, 2, 1, planted::ClusterBug::no_barrier_after_zeroing, got); },
+                   cudaErrorLaunchFailure),
+        {kOrderMessage, "the blocks of each cluster also ran in another order"});
 }
 
 TEST_CASE("a shared atomic through a decayed __shared__ array one bin past its end is stopped at its line", "[emu]") {
@@ -1477,12 +1453,12 @@ TEST_CASE("a non-atomic add to a global bin is reported at its line", "[emu]") {
     const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {22}));
     std::vector<unsigned> got;
     unsigned saw_zero = 0;
-    const std::string text = error_text(
-        [&] { run_block_histogram(values, 10, 1, 96, planted::HistogramBug::global_plain_add, got, saw_zero); },
-        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "two threads of block (0,0,0) updated global word histogram["));
-    CHECK(contains(text, site_of("tests/emu_planted/histograms.cu", "histogram[v] += 1;") + " without an atomic"));
+    check_says(
+        error_text(
+            [&] { run_block_histogram(values, 10, 1, 96, planted::HistogramBug::global_plain_add, got, saw_zero); },
+            cudaErrorLaunchFailure),
+        {"two threads of block (0,0,0) updated global word histogram[",
+         site_of("tests/emu_planted/histograms.cu", "histogram[v] += 1;") + " without an atomic"});
 }
 
 TEST_CASE("a bad number of bins for the block histogram is refused by name", "[emu]") {
