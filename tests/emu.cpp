@@ -161,15 +161,10 @@ TEST_CASE("a tiled GEMM with both barriers gives the reference result in every t
 TEST_CASE("a tiled GEMM without its first barrier is reported as depending on thread order", "[emu]") {
     Schedules order("forward,reverse");
     const tutorial::GemmShape shape{20, 24, 40};
-    const std::string text = error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), shape, 16); },
-                                        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "tiled_gemm_planted<GemmBarriers::no_first>"));
-    CHECK(contains(text, "forward order and in reverse order"));
-    CHECK(contains(text, " C["));
-    CHECK(contains(text, "of block ("));
-    CHECK(contains(text, "thread ("));
+    check_says(error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), shape, 16); },
+                          cudaErrorLaunchFailure),
+               {kOrderMessage, "tiled_gemm_planted<GemmBarriers::no_first>", "forward order and in reverse order",
+                " C[", "of block (", "thread ("});
 }
 
 TEST_CASE("a tiled GEMM without its second barrier is reported as depending on thread order", "[emu]") {
@@ -235,12 +230,12 @@ TEST_CASE("a box mean whose halo is right matches the reference", "[emu]") {
 }
 
 TEST_CASE("a box mean that loads its halo one element too far is stopped at the shared tile's end", "[emu]") {
-    const std::string text = error_text([&] { run_box_mean(40, 40, planted::Halo::loop_one_too_far); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>"));
-    CHECK(contains(text, "block (0,0,0), thread ("));
-    CHECK(contains(text, "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at tests/emu_planted/stencils.cu:"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
+    check_says(
+        error_text([&] { run_box_mean(40, 40, planted::Halo::loop_one_too_far); }, cudaErrorIllegalAddress),
+        {"out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>", "block (0,0,0), thread (",
+         "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at "
+         "tests/emu_planted/stencils.cu:",
+         site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")});
 }
 
 TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end of the image", "[emu]") {
@@ -268,12 +263,11 @@ TEST_CASE("a moving average needing more than 48 KiB of dynamic shared memory wo
 
 TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo is stopped at its end", "[emu]") {
     Schedules order("forward,reverse");  // which thread gets there first depends on the order
-    const std::string text = error_text([&] { run_moving_average(1000, 17, true); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in moving_average_planted"));
-    CHECK(contains(text, "block (0,0,0), thread ("));
-    CHECK(contains(text, "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave 1024 bytes"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")));
+    check_says(error_text([&] { run_moving_average(1000, 17, true); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in moving_average_planted", "block (0,0,0), thread (",
+                "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave "
+                "1024 bytes",
+                site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")});
 }
 
 // ---- Divergent barriers ----------------------------------------------------------------------------
@@ -558,11 +552,10 @@ TEST_CASE("rows of a __shared__ array bind to references and decay to pointers, 
 
 TEST_CASE("an access through a row bound to a reference is checked, and names no line it cannot know", "[emu]") {
     DeviceBuffer<float> in(32), out(4);
-    const std::string text = error_text([&] { planted::shared_rows(in.data(), out.data(), true); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in shared_rows_kernel"));
-    CHECK(contains(text, "tile[0][8]: index 8 is outside __shared__ float tile[4][8]"));
-    CHECK_FALSE(contains(text, "\n    at tests/emu_planted/rows.cu:"));  // the line of its own an access site gets
+    check_says(error_text([&] { planted::shared_rows(in.data(), out.data(), true); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in shared_rows_kernel",
+                "tile[0][8]: index 8 is outside __shared__ float tile[4][8]"},
+               {"\n    at tests/emu_planted/rows.cu:"});
 }
 
 // ---- Compile errors ------------------------------------------------------------------------------
@@ -968,75 +961,62 @@ TEST_CASE("a block's group memcpy_async through a block-scope pipeline lands who
 
 TEST_CASE("a read of a stage before its wait names the read's and the copy's lines", "[emu][async]") {
     const int stages = GENERATE(2, 3);
-    const std::string text = pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::no_wait,
-                                            cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") +
-                             " before the asynchronous copy issued " + site_of(kPipelines, "__pipeline_memcpy_async(&a_stage") +
-                             " was waited for"));
-    CHECK(contains(text, "primitives_gemm_planted<"));
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
+    check_says(
+        pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::no_wait, cudaErrorLaunchFailure),
+        {"shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") + " before the asynchronous copy issued " +
+             site_of(kPipelines, "__pipeline_memcpy_async(&a_stage") + " was waited for",
+         "primitives_gemm_planted<", "block (0,0,0), thread (0,0,0)"});
 }
 
 TEST_CASE("a read of another thread's copy without __syncthreads() after the wait is reported", "[emu][async]") {
-    const std::string text = pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
-                                            cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") + " before the asynchronous copy"));
-    CHECK(contains(text, "issued by thread ("));
-    CHECK(contains(text, "__syncthreads() after the wait"));
+    check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
+                              cudaErrorLaunchFailure),
+               {"shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") + " before the asynchronous copy",
+                "issued by thread (", "__syncthreads() after the wait"});
 }
 
 TEST_CASE("a stage refilled before every thread is done with it is reported, primitives and cuda::pipeline", "[emu][async]") {
     SECTION("primitives: no __syncthreads() before the refill") {
-        const std::string text = pipeline_error(planted::PipelineApi::primitives, 2,
-                                                planted::PipelineBug::no_sync_before_refill, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += a_tiles[s]")));
-        CHECK(contains(text, "a stage refilled before every consumer released it"));
+        check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_before_refill,
+                                  cudaErrorLaunchFailure),
+                   {"shared memory read " + site_of(kPipelines, "sum += a_tiles[s]"),
+                    "a stage refilled before every consumer released it"});
     }
     SECTION("cuda::pipeline: consumer_release() before the stage's last read") {
         const int stages = GENERATE(2, 3);
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, stages,
-                                                planted::PipelineBug::release_before_use, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += b_tiles[s]")));
-        CHECK(contains(text, "a stage refilled before every consumer released it"));
+        check_says(pipeline_error(planted::PipelineApi::pipeline, stages, planted::PipelineBug::release_before_use,
+                                  cudaErrorLaunchFailure),
+                   {"shared memory read " + site_of(kPipelines, "sum += b_tiles[s]"),
+                    "a stage refilled before every consumer released it"});
     }
     SECTION("cuda::pipeline: never released, so producer_acquire() waits forever") {
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_release,
-                                                cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a pipeline stage refilled before every consumer released it (a hang on a GPU)"));
-        CHECK(contains(text, "at producer_acquire() " + site_of(kPipelines, "pipe.producer_acquire()")));
-        CHECK(contains(text, "consumer_release()"));
+        check_says(
+            pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_release, cudaErrorLaunchFailure),
+            {"a pipeline stage refilled before every consumer released it (a hang on a GPU)",
+             "at producer_acquire() " + site_of(kPipelines, "pipe.producer_acquire()"), "consumer_release()"});
     }
     SECTION("cuda::pipeline: a copy without producer_acquire()") {
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_acquire,
-                                                cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a pipeline stage refilled before every consumer released it"));
-        CHECK(contains(text, site_of(kPipelines, "cuda::memcpy_async(&a_tiles[s]").substr(3)));
-        CHECK(contains(text, "without producer_acquire()"));
+        check_says(
+            pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_acquire, cudaErrorLaunchFailure),
+            {"a pipeline stage refilled before every consumer released it",
+             site_of(kPipelines, "cuda::memcpy_async(&a_tiles[s]").substr(3), "without producer_acquire()"});
     }
 }
 
 TEST_CASE("a wait for more stages than were committed is reported at the wait", "[emu][async]") {
     SECTION("__pipeline_wait_prior(STAGES) with STAGES groups in flight") {
         const int stages = GENERATE(2, 3);
-        const std::string text = pipeline_error(planted::PipelineApi::primitives, stages,
-                                                planted::PipelineBug::wait_off_by_one, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a wait for more stages than were committed"));
-        CHECK(contains(text, "__pipeline_wait_prior() " + site_of(kPipelines, "__pipeline_wait_prior(STAGES);")));
-        CHECK(contains(text, "waits for none of them"));
+        check_says(pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::wait_off_by_one,
+                                  cudaErrorLaunchFailure),
+                   {"a wait for more stages than were committed",
+                    "__pipeline_wait_prior() " + site_of(kPipelines, "__pipeline_wait_prior(STAGES);"),
+                    "waits for none of them"});
     }
     SECTION("one consumer_wait() too many on a block-scope cuda::pipeline") {
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, 3,
-                                                planted::PipelineBug::extra_consumer_wait, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a wait for more stages than were committed"));
-        CHECK(contains(text, "consumer_wait() " + site_of(kPipelines, "pipe.consumer_wait();  // planted")));
+        check_says(pipeline_error(planted::PipelineApi::pipeline, 3, planted::PipelineBug::extra_consumer_wait,
+                                  cudaErrorLaunchFailure),
+                   {"a wait for more stages than were committed",
+                    "consumer_wait() " + site_of(kPipelines, "pipe.consumer_wait();  // planted")});
     }
 }
 
@@ -1051,45 +1031,34 @@ TEST_CASE("a TMA tile copy fills the box, zeros or NaN past the matrix's edges",
 
 TEST_CASE("TMA and barrier mistakes are reported with their lines", "[emu][async]") {
     SECTION("the tile read before the barrier's wait") {
-        const std::string text = tma_error(planted::TmaBug::no_wait, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "shared memory read " + site_of(kTma, "= tile[i / kTmaBoxCols]") +
-                                 " before the asynchronous copy issued " +
-                                 site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(")));
+        check_says(
+            tma_error(planted::TmaBug::no_wait, cudaErrorLaunchFailure),
+            {"shared memory read " + site_of(kTma, "= tile[i / kTmaBoxCols]") +
+             " before the asynchronous copy issued " + site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(")});
     }
     SECTION("16 bytes more expected than the box holds") {
-        const std::string text = tma_error(planted::TmaBug::too_many_bytes_expected, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "expected transaction bytes that never arrive (a hang on a GPU)"));
-        CHECK(contains(text, "1040 bytes are expected"));  // the box: 8 rows of 32 floats, 1024 bytes
-        CHECK(contains(text, "delivered 1024"));
-        CHECK(contains(text, site_of(kTma, "bar.wait(std::move(token))").substr(3)));
+        check_says(tma_error(planted::TmaBug::too_many_bytes_expected, cudaErrorLaunchFailure),
+                   {"expected transaction bytes that never arrive (a hang on a GPU)", "1040 bytes are expected",
+                    "delivered 1024", site_of(kTma, "bar.wait(std::move(token))").substr(3)});
     }
     SECTION("16 bytes fewer expected than the box holds") {
-        const std::string text = tma_error(planted::TmaBug::too_few_bytes_expected, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "more transaction bytes than expected (a hang on a GPU)"));
-        CHECK(contains(text, "delivered 1024 bytes"));
-        CHECK(contains(text, "only 1008 were expected"));
+        check_says(tma_error(planted::TmaBug::too_few_bytes_expected, cudaErrorLaunchFailure),
+                   {"more transaction bytes than expected (a hang on a GPU)", "delivered 1024 bytes",
+                    "only 1008 were expected"});
     }
     SECTION("a destination off its 128-byte alignment") {
-        const std::string text = tma_error(planted::TmaBug::unaligned_destination, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "misaligned asynchronous copy"));
-        CHECK(contains(text, "128-byte aligned"));
-        CHECK(contains(text, site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(").substr(3)));
+        check_says(tma_error(planted::TmaBug::unaligned_destination, cudaErrorMisalignedAddress),
+                   {"misaligned asynchronous copy", "128-byte aligned",
+                    site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(").substr(3)});
     }
     SECTION("init() by every thread") {
-        const std::string text = tma_error(planted::TmaBug::init_by_every_thread, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "cuda::barrier initialised by two threads"));
-        CHECK(contains(text, site_of(kTma, "init(&bar, blockDim.x)").substr(3)));
+        check_says(tma_error(planted::TmaBug::init_by_every_thread, cudaErrorLaunchFailure),
+                   {"cuda::barrier initialised by two threads", site_of(kTma, "init(&bar, blockDim.x)").substr(3)});
     }
     SECTION("no __syncthreads() between init() and the barrier's use") {
-        const std::string text = tma_error(planted::TmaBug::no_sync_after_init, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "cuda::barrier used before init() was made visible"));
-        CHECK(contains(text, "initialised " + site_of(kTma, "init(&bar, blockDim.x)")));
+        check_says(tma_error(planted::TmaBug::no_sync_after_init, cudaErrorLaunchFailure),
+                   {"cuda::barrier used before init() was made visible",
+                    "initialised " + site_of(kTma, "init(&bar, blockDim.x)")});
     }
 }
 
@@ -1105,27 +1074,22 @@ TEST_CASE("copies that break the rules of cp.async and bulk copies are refused, 
         }
     }
     SECTION("a cp.async of 12 bytes") {
-        const std::string text = rule_error(planted::CopyRuleBug::size_12, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "a cp.async copies 4, 8 or 16 bytes, not 12"));
-        CHECK(contains(text, site_of(kTma, "__pipeline_memcpy_async(&staged[4 * i], &in[i], 12)").substr(3)));
+        check_says(rule_error(planted::CopyRuleBug::size_12, cudaErrorMisalignedAddress),
+                   {"a cp.async copies 4, 8 or 16 bytes, not 12",
+                    site_of(kTma, "__pipeline_memcpy_async(&staged[4 * i], &in[i], 12)").substr(3)});
     }
     SECTION("a 16-byte cp.async off its alignment") {
-        const std::string text = rule_error(planted::CopyRuleBug::misaligned_16, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "is not aligned to 16 bytes"));
+        check_says(rule_error(planted::CopyRuleBug::misaligned_16, cudaErrorMisalignedAddress),
+                   {"is not aligned to 16 bytes"});
     }
     SECTION("a source past the end of its buffer") {
-        const std::string text = rule_error(planted::CopyRuleBug::source_past_end, cudaErrorIllegalAddress);
-        INFO(text);
-        CHECK(contains(text, "out-of-bounds global memory access"));
-        CHECK(contains(text, site_of(kTma, "in + 4 * i, 16")));
-        CHECK(contains(text, "reads 16 bytes from byte offset 64 of a cudaMalloc buffer of 64 bytes"));
+        check_says(rule_error(planted::CopyRuleBug::source_past_end, cudaErrorIllegalAddress),
+                   {"out-of-bounds global memory access", site_of(kTma, "in + 4 * i, 16"),
+                    "reads 16 bytes from byte offset 64 of a cudaMalloc buffer of 64 bytes"});
     }
     SECTION("a bulk copy of 20 bytes") {
-        const std::string text = rule_error(planted::CopyRuleBug::bulk_size_not_multiple_of_16, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "a bulk copy's size must be a multiple of 16 bytes, not 20"));
+        check_says(rule_error(planted::CopyRuleBug::bulk_size_not_multiple_of_16, cudaErrorMisalignedAddress),
+                   {"a bulk copy's size must be a multiple of 16 bytes, not 20"});
     }
 }
 
@@ -1286,13 +1250,12 @@ TEST_CASE("a plain load from a pair block's shared memory needs the final cluste
     for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == ((i / 32) ^ 1) * 32 + i % 32);
 
     Schedules order("forward");
-    const std::string text = error_text([&] { planted::neighbour_read(out.data(), 6, false); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "shared memory of a block that has exited, in neighbour_read_planted"));
-    CHECK(contains(text, "block (1,0,0), thread (0,0,0) (rank 1 of its cluster)"));
-    CHECK(contains(text, "an access through the pointer that cluster.map_shared_rank() gave at " +
-                             site_of("tests/emu_planted/clusters.cu", "map_shared_rank(word").substr(3) +
-                             " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"));
+    check_says(error_text([&] { planted::neighbour_read(out.data(), 6, false); }, cudaErrorIllegalAddress),
+               {"shared memory of a block that has exited, in neighbour_read_planted",
+                "block (1,0,0), thread (0,0,0) (rank 1 of its cluster)",
+                "an access through the pointer that cluster.map_shared_rank() gave at " +
+                    site_of("tests/emu_planted/clusters.cu", "map_shared_rank(word").substr(3) +
+                    " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"});
 }
 
 TEST_CASE("asynchronous copies in a cluster's blocks are waited for, or the read before the wait is reported", "[emu]") {
@@ -1368,12 +1331,11 @@ TEST_CASE("a shared atomic through a decayed __shared__ array one bin past its e
     const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {6}));
     DeviceBuffer<unsigned> in(values);
     DeviceBuffer<unsigned long long> counts(std::vector<unsigned long long>(64, 0));
-    const std::string text = error_text(
-        [&] { planted::private_histogram(in.data(), static_cast<int>(values.size()), counts.data(), true); },
-        cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in private_histogram_planted"));
-    CHECK(contains(text, site_of("tests/emu_planted/clusters.cu", "atomicAdd(counts + values[i] % bins")));
+    check_says(
+        error_text([&] { planted::private_histogram(in.data(), static_cast<int>(values.size()), counts.data(), true); },
+                   cudaErrorIllegalAddress),
+        {"out-of-bounds shared memory access in private_histogram_planted",
+         site_of("tests/emu_planted/clusters.cu", "atomicAdd(counts + values[i] % bins")});
 }
 
 TEST_CASE("cluster launches a GPU refuses are refused with cudaErrorInvalidClusterSize and a message", "[emu]") {
