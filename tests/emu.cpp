@@ -769,40 +769,36 @@ TEST_CASE("float4 reads through casts inside their buffer and aligned give the s
 }
 
 TEST_CASE("a float4 read through a cast past the end of a buffer names the buffer, the offset and the cast's line", "[emu]") {
+    const std::string casts = "tests/emu_planted/casts.cu";
     DeviceBuffer<float> in(10), out(3);
-    std::string text = error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds global memory access in quad_sums_kernel"));
-    CHECK(contains(text, "block (0,0,0), thread (2,0,0)"));
-    CHECK(contains(text, "through the pointer cast " +
-                             site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])")));
-    CHECK(contains(text, "a 16-byte float4 access at byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
+    check_says(
+        error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0); }, cudaErrorIllegalAddress),
+        {"out-of-bounds global memory access in quad_sums_kernel", "block (0,0,0), thread (2,0,0)",
+         "through the pointer cast " + site_of(casts, "*reinterpret_cast<const float4*>(&in[4 * i + shift])"),
+         "a 16-byte float4 access at byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"});
     // Through arithmetic on a cast pointer kept in a variable: the same check, the cast's line.
-    text = error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0, true); }, cudaErrorIllegalAddress);
-    CHECK(contains(text, "through the pointer cast " + site_of("tests/emu_planted/casts.cu", "const auto first = reinterpret_cast")));
-    CHECK(contains(text, "byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
+    check_says(error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0, true); }, cudaErrorIllegalAddress),
+               {"through the pointer cast " + site_of(casts, "const auto first = reinterpret_cast"),
+                "byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"});
     // Shared memory: a quad that starts inside the __shared__ array and runs past its end.
     DeviceBuffer<float> staged(32), sums(32);
-    text = error_text([&] { planted::shared_quads(staged.data(), sums.data(), 8); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in shared_quads_kernel"));
-    CHECK(contains(text, "thread (7,0,0)"));
-    CHECK(contains(text, "byte offset 144 of the block's __shared__ tile (152 bytes) runs 8 bytes past its end"));
+    check_says(error_text([&] { planted::shared_quads(staged.data(), sums.data(), 8); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in shared_quads_kernel", "thread (7,0,0)",
+                "byte offset 144 of the block's __shared__ tile (152 bytes) runs 8 bytes past its end"});
 }
 
 TEST_CASE("a misaligned float4 access through a cast is reported with the buffer, the offset and the line", "[emu]") {
     DeviceBuffer<float> in(40), out(32);
-    std::string text = error_text([&] { planted::quad_sums(in.data(), out.data(), 2, 1); }, cudaErrorMisalignedAddress);
-    INFO(text);
-    CHECK(contains(text, "misaligned global memory access in quad_sums_kernel"));
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
-    CHECK(contains(text, "through the pointer cast " +
-                             site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])")));
-    CHECK(contains(text, "a 16-byte float4 access at byte offset 4 of in, a cudaMalloc buffer of 160 bytes is at an "
-                         "address that is not a multiple of 16"));
-    text = error_text([&] { planted::shared_quads(in.data(), out.data(), 2); }, cudaErrorMisalignedAddress);
-    CHECK(contains(text, "misaligned shared memory access in shared_quads_kernel"));
-    CHECK(contains(text, "byte offset 8 of the block's __shared__ tile (152 bytes) is at an address that is not a multiple of 16"));
+    check_says(error_text([&] { planted::quad_sums(in.data(), out.data(), 2, 1); }, cudaErrorMisalignedAddress),
+               {"misaligned global memory access in quad_sums_kernel", "block (0,0,0), thread (0,0,0)",
+                "through the pointer cast " +
+                    site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])"),
+                "a 16-byte float4 access at byte offset 4 of in, a cudaMalloc buffer of 160 bytes is at an "
+                "address that is not a multiple of 16"});
+    check_says(
+        error_text([&] { planted::shared_quads(in.data(), out.data(), 2); }, cudaErrorMisalignedAddress),
+        {"misaligned shared memory access in shared_quads_kernel",
+         "byte offset 8 of the block's __shared__ tile (152 bytes) is at an address that is not a multiple of 16"});
 }
 
 TEST_CASE("bytes past the end of every cudaMalloc buffer are poison: NaN floats, to a read the checks cannot see", "[emu]") {
@@ -1164,6 +1160,16 @@ std::string cluster_last_barrier_site() {
     return site_of("tests/emu_planted/clusters.cu", "if (bug == ClusterBug::block_barrier_as_last) __syncthreads();");
 }
 
+// The message of the cluster histogram's planted @p bug (a CudaError of @p code), run on
+// @p count values seeded by @p key, in @p bins bins, by @p clusters clusters of
+// @p cluster_size blocks.
+std::string cluster_bug_text(planted::ClusterBug bug, std::size_t count, int key, int bins, unsigned cluster_size,
+                             unsigned clusters, cudaError_t code) {
+    const auto values = random_values(count, tutorial::derive_seed(tutorial::run_seed(), {key}));
+    std::vector<unsigned> got;
+    return error_text([&] { run_cluster_histogram(values, bins, cluster_size, clusters, bug, got); }, code);
+}
+
 }  // namespace
 
 TEST_CASE("a histogram spread over a cluster's shared memory counts exactly, for every cluster size and schedule", "[emu]") {
@@ -1204,41 +1210,31 @@ TEST_CASE("64-bit shared atomics, __cluster_dims__ and a 16-block non-portable c
 }
 
 TEST_CASE("a remote atomic before the first cluster.sync() is reported at its line", "[emu]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {1}));
-    std::vector<unsigned> got;
-    check_says(error_text([&] { run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got); },
-                          cudaErrorLaunchFailure),
+    check_says(cluster_bug_text(planted::ClusterBug::no_first_barrier, 777, 1, 100, 4, 2, cudaErrorLaunchFailure),
                {"distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>",
                 cluster_atomic_site(), "before the cluster's first cluster.sync()"});
 }
 
 TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {
     Schedules order("forward");
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {2}));
-    std::vector<unsigned> got;
     check_says(
-        error_text([&] { run_cluster_histogram(values, 100, 4, 1, planted::ClusterBug::no_last_barrier, got); },
-                   cudaErrorIllegalAddress),
+        cluster_bug_text(planted::ClusterBug::no_last_barrier, 777, 2, 100, 4, 1, cudaErrorIllegalAddress),
         {"shared memory of a block that has exited, in cluster_histogram_planted<Count>", "block (1,0,0), thread",
          "reaches the shared memory of block (0,0,0) (rank 0 of its cluster), whose threads have all returned",
          cluster_atomic_site()});
 }
 
 TEST_CASE("a __syncthreads() in place of the final cluster.sync() is reported when one block runs ahead", "[emu]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {3}));
     for (const unsigned cluster_size : {2u, 4u}) {
         // Forward, the blocks take turns and all count before any merges: no access after
         // an exit. Reverse, a block runs ahead to its end while the others have yet to count.
         Schedules order("forward,reverse");
-        std::vector<unsigned> got;
-        const std::string text = error_text(
-            [&] { run_cluster_histogram(values, 100, cluster_size, 2, planted::ClusterBug::block_barrier_as_last, got); },
-            cudaErrorIllegalAddress);
-        INFO("clusters of " << cluster_size << ": " << text);
-        CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
-        CHECK(contains(text, "whose threads have all returned"));
-        CHECK(contains(text, cluster_atomic_site()));
-        CHECK(contains(text, "This happens in the reverse thread order only"));
+        INFO("clusters of " << cluster_size);
+        check_says(cluster_bug_text(planted::ClusterBug::block_barrier_as_last, 777, 3, 100, cluster_size, 2,
+                                    cudaErrorIllegalAddress),
+                   {"shared memory of a block that has exited, in cluster_histogram_planted<Count>",
+                    "whose threads have all returned", cluster_atomic_site(),
+                    "This happens in the reverse thread order only"});
     }
 }
 
@@ -1266,15 +1262,12 @@ TEST_CASE("asynchronous copies in a cluster's blocks are waited for, or the read
     const std::vector<unsigned> got = out.download();
     for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == input[i] + 2 * input[((i / 32) ^ 1) * 32 + i % 32]);
 
-    const std::string text = error_text([&] { planted::staged_pair_sum(in.data(), out.data(), 6, false); }, cudaErrorLaunchFailure);
-    INFO(text);
     const std::string clusters = "tests/emu_planted/clusters.cu";
     // Its own copy and its pair's are both read before the wait: the pair's read, through
     // map_shared_rank, is reported at once; the own read at the thread's next barrier.
-    CHECK(contains(text, "before the asynchronous copy"));
-    CHECK(contains(text, "issued " + site_of(clusters, "__pipeline_memcpy_async(&staged")));
-    CHECK(contains(text, site_of(clusters, "const unsigned* pair = cluster.map_shared_rank(staged")));
-    CHECK(contains(text, "staged_pair_sum_planted"));
+    check_says(error_text([&] { planted::staged_pair_sum(in.data(), out.data(), 6, false); }, cudaErrorLaunchFailure),
+               {"before the asynchronous copy", "issued " + site_of(clusters, "__pipeline_memcpy_async(&staged"),
+                site_of(clusters, "const unsigned* pair = cluster.map_shared_rank(staged"), "staged_pair_sum_planted"});
 }
 
 TEST_CASE("another block's shared memory read before its asynchronous copies landed is reported, with both lines", "[emu]") {
@@ -1285,33 +1278,24 @@ TEST_CASE("another block's shared memory read before its asynchronous copies lan
     const std::vector<unsigned> got = out.download();
     for (unsigned i = 0; i < 4 * 32; ++i) REQUIRE(got[i] == input[((i / 32) ^ 1) * 32 + i % 32]);
 
-    const std::string text = error_text([&] { planted::staged_pair_read(in.data(), out.data(), 4, false); }, cudaErrorLaunchFailure);
-    INFO(text);
     const std::string clusters = "tests/emu_planted/clusters.cu";
-    CHECK(contains(text, "distributed shared memory used before the asynchronous copy into it was waited for"));
-    CHECK(contains(text, "an access through the pointer that cluster.map_shared_rank() gave " +
-                             site_of(clusters, "pair_copy = cluster.map_shared_rank(staged")));
-    CHECK(contains(text, "__pipeline_memcpy_async() issued " + site_of(clusters, "sizeof(unsigned));  // for the pair")));
-    CHECK(contains(text, "staged_pair_read_planted"));
+    check_says(error_text([&] { planted::staged_pair_read(in.data(), out.data(), 4, false); }, cudaErrorLaunchFailure),
+               {"distributed shared memory used before the asynchronous copy into it was waited for",
+                "an access through the pointer that cluster.map_shared_rank() gave " +
+                    site_of(clusters, "pair_copy = cluster.map_shared_rank(staged"),
+                "__pipeline_memcpy_async() issued " + site_of(clusters, "sizeof(unsigned));  // for the pair"),
+                "staged_pair_read_planted"});
 }
 
 TEST_CASE("a block owner past the cluster is a map_shared_rank() rank outside the cluster, at its line", "[emu]") {
-    const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {3}));
-    std::vector<unsigned> got;
-    check_says(
-        error_text([&] { run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got); },
-                   cudaErrorIllegalAddress),
-        {"cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>",
-         cluster_map_site(), "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"});
+    check_says(cluster_bug_text(planted::ClusterBug::owner_rounded_down, 2000, 3, 103, 4, 2, cudaErrorIllegalAddress),
+               {"cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>",
+                cluster_map_site(), "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"});
 }
 
 TEST_CASE("threads that return before the last cluster.sync() are a divergent cluster barrier", "[emu]") {
-    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {4}));
-    std::vector<unsigned> got;
     check_says(
-        error_text(
-            [&] { run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got); },
-            cudaErrorLaunchFailure),
+        cluster_bug_text(planted::ClusterBug::half_block_skips_last_barrier, 500, 4, 50, 2, 1, cudaErrorLaunchFailure),
         {"divergent cluster.sync() in cluster_histogram_planted<Count>",
          "32 threads wait at cluster.sync() " + cluster_last_barrier_site() + " (the first is thread (0,0,0))",
          "96 threads have finished the kernel (the first is thread (32,0,0))"});
@@ -1319,11 +1303,8 @@ TEST_CASE("threads that return before the last cluster.sync() are a divergent cl
 
 TEST_CASE("bins zeroed after the cluster barrier while other blocks count into them depend on block order", "[emu]") {
     Schedules order("forward,reverse");
-    const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {5}));
-    std::vector<unsigned> got;
     check_says(
-        error_text([&] { run_cluster_histogram(values, 64, 2, 1, planted::ClusterBug::no_barrier_after_zeroing, got); },
-                   cudaErrorLaunchFailure),
+        cluster_bug_text(planted::ClusterBug::no_barrier_after_zeroing, 3000, 5, 64, 2, 1, cudaErrorLaunchFailure),
         {kOrderMessage, "the blocks of each cluster also ran in another order"});
 }
 
@@ -1437,15 +1418,16 @@ TEST_CASE("a bad number of bins for the block histogram is refused by name", "[e
 // Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
 // would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
 // that every one fails, without crashing, with the backend's diagnostic in its output.
+// A test of several bugs runs each in a section of its own, which fails on its own.
 // The order-dependent ones fix the default schedules, whatever SCHEDULE says.
-TEST_CASE("planted: a tiled GEMM without its first barrier", "[.][planted]") {
+TEST_CASE("planted: a tiled GEMM without one of its barriers", "[.][planted]") {
     Schedules order("forward,reverse");
-    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), {33, 35, 37}, 16));
-}
-
-TEST_CASE("planted: a tiled GEMM without its second barrier", "[.][planted]") {
-    Schedules order("forward,reverse");
-    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), {33, 35, 37}, 16));
+    for (const planted::GemmBarriers missing : {planted::GemmBarriers::no_first, planted::GemmBarriers::no_second}) {
+        DYNAMIC_SECTION("planted: a tiled GEMM without its "
+                        << (missing == planted::GemmBarriers::no_first ? "first" : "second") << " barrier") {
+            REQUIRE_MATCH(tutorial::run_gemm_case(tiled(missing), {33, 35, 37}, 16));
+        }
+    }
 }
 
 TEST_CASE("planted: a naive GEMM without its bounds check", "[.][planted]") {
@@ -1463,16 +1445,23 @@ TEST_CASE("planted: a moving average with too small a dynamic shared buffer", "[
     REQUIRE_MATCH(run_moving_average(1000, 17, true));
 }
 
-TEST_CASE("planted: a float4 read through a cast past the end of a buffer", "[.][planted]") {
-    DeviceBuffer<float> in(10), out(3);
-    planted::quad_sums(in.data(), out.data(), 3, 0);
-    SUCCEED();
-}
-
-TEST_CASE("planted: a float4 read at an address that is not a multiple of 16", "[.][planted]") {
-    DeviceBuffer<float> in(40), out(2);
-    planted::quad_sums(in.data(), out.data(), 2, 1);
-    SUCCEED();
+TEST_CASE("planted: float4 reads through casts, past a buffer's end or off its alignment", "[.][planted]") {
+    // quad_sums(in, out, quads, shift): out[i] is the sum of the float4 at in + 4 i + shift.
+    struct Case {
+        const char* what;
+        int inputs, quads, shift;
+    };
+    const Case cases[] = {
+        {"a float4 read through a cast past the end of a buffer", 10, 3, 0},
+        {"a float4 read at an address that is not a multiple of 16", 40, 2, 1},
+    };
+    for (const Case& c : cases) {
+        DYNAMIC_SECTION("planted: " << c.what) {
+            DeviceBuffer<float> in(c.inputs), out(c.quads);
+            planted::quad_sums(in.data(), out.data(), c.quads, c.shift);
+            SUCCEED();
+        }
+    }
 }
 
 TEST_CASE("planted: a read far outside a buffer through a raw float4 pointer", "[.][planted]") {
@@ -1511,38 +1500,31 @@ TEST_CASE("planted: a histogram whose __shared__ bins are incremented without an
     REQUIRE(got == reference_histogram<unsigned>(values, 37));
 }
 
-TEST_CASE("planted: a cluster histogram without the cluster.sync() after zeroing its bins", "[.][planted]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {11}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 100));
-}
-
-TEST_CASE("planted: a cluster histogram without its final cluster.sync()", "[.][planted]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {12}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_last_barrier, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 100));
-}
-
-TEST_CASE("planted: a cluster histogram with __syncthreads() in place of its final cluster.sync()", "[.][planted]") {
+TEST_CASE("planted: a cluster histogram without one of its barriers, or with a wrong owner", "[.][planted]") {
+    using planted::ClusterBug;
+    // The histogram of `count` values seeded by `key`, in `bins` bins, by `clusters`
+    // clusters of `cluster_size` blocks.
+    struct Case {
+        const char* what;
+        ClusterBug bug;
+        std::size_t count;
+        int key, bins;
+        unsigned cluster_size, clusters;
+    };
+    const Case cases[] = {
+        {"without the cluster.sync() after zeroing its bins", ClusterBug::no_first_barrier, 777, 11, 100, 4, 2},
+        {"without its final cluster.sync()", ClusterBug::no_last_barrier, 777, 12, 100, 4, 2},
+        {"with __syncthreads() in place of its final cluster.sync()", ClusterBug::block_barrier_as_last, 777, 16, 100, 4, 2},
+        {"whose bin owner is rounded down", ClusterBug::owner_rounded_down, 2000, 13, 103, 4, 2},
+        {"whose threads return before the last cluster.sync()", ClusterBug::half_block_skips_last_barrier, 500, 14, 50, 2, 1},
+    };
     Schedules order("forward,reverse");
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {16}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::block_barrier_as_last, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 100));
-}
-
-TEST_CASE("planted: a cluster histogram whose bin owner is rounded down", "[.][planted]") {
-    const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {13}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 103));
-}
-
-TEST_CASE("planted: a cluster histogram whose threads return before the last cluster.sync()", "[.][planted]") {
-    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {14}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 50));
+    for (const Case& c : cases) {
+        DYNAMIC_SECTION("planted: a cluster histogram " << c.what) {
+            const auto values = random_values(c.count, tutorial::derive_seed(tutorial::run_seed(), {c.key}));
+            std::vector<unsigned> got;
+            run_cluster_histogram(values, c.bins, c.cluster_size, c.clusters, c.bug, got);
+            REQUIRE(got == reference_histogram<unsigned>(values, c.bins));
+        }
+    }
 }
