@@ -1160,6 +1160,24 @@ std::string cluster_last_barrier_site() {
     return site_of("tests/emu_planted/clusters.cu", "if (bug == ClusterBug::block_barrier_as_last) __syncthreads();");
 }
 
+// Clusters of 2 blocks of 32 threads that stage random values with cp.async
+// (planted::staged_pair_sum, staged_pair_read): the values, and run(), what a kernel writes.
+struct StagedPairs {
+    explicit StagedPairs(unsigned block_count)
+        : blocks(block_count),
+          input(random_values(blocks * 32, tutorial::derive_seed(tutorial::run_seed(), {int(blocks), 32}))),
+          in(input),
+          out(blocks * 32) {}
+    std::vector<unsigned> run(void (*kernel)(const unsigned*, unsigned*, unsigned, bool), bool wait) {
+        out.poison();
+        kernel(in.data(), out.data(), blocks, wait);
+        return out.download();
+    }
+    unsigned blocks;
+    std::vector<unsigned> input;
+    DeviceBuffer<unsigned> in, out;
+};
+
 // The message of the cluster histogram's planted @p bug (a CudaError of @p code), run on
 // @p count values seeded by @p key, in @p bins bins, by @p clusters clusters of
 // @p cluster_size blocks.
@@ -1255,31 +1273,26 @@ TEST_CASE("a plain load from a pair block's shared memory needs the final cluste
 }
 
 TEST_CASE("asynchronous copies in a cluster's blocks are waited for, or the read before the wait is reported", "[emu]") {
-    const std::vector<unsigned> input = random_values(6 * 32, tutorial::derive_seed(tutorial::run_seed(), {6, 32}));
-    DeviceBuffer<unsigned> in(input), out(6 * 32);
-    out.poison();
-    planted::staged_pair_sum(in.data(), out.data(), 6, true);
-    const std::vector<unsigned> got = out.download();
+    StagedPairs pairs(6);
+    const std::vector<unsigned> got = pairs.run(planted::staged_pair_sum, true);
+    const std::vector<unsigned>& input = pairs.input;
     for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == input[i] + 2 * input[((i / 32) ^ 1) * 32 + i % 32]);
 
     const std::string clusters = "tests/emu_planted/clusters.cu";
     // Its own copy and its pair's are both read before the wait: the pair's read, through
     // map_shared_rank, is reported at once; the own read at the thread's next barrier.
-    check_says(error_text([&] { planted::staged_pair_sum(in.data(), out.data(), 6, false); }, cudaErrorLaunchFailure),
+    check_says(error_text([&] { pairs.run(planted::staged_pair_sum, false); }, cudaErrorLaunchFailure),
                {"before the asynchronous copy", "issued " + site_of(clusters, "__pipeline_memcpy_async(&staged"),
                 site_of(clusters, "const unsigned* pair = cluster.map_shared_rank(staged"), "staged_pair_sum_planted"});
 }
 
 TEST_CASE("another block's shared memory read before its asynchronous copies landed is reported, with both lines", "[emu]") {
-    const std::vector<unsigned> input = random_values(4 * 32, tutorial::derive_seed(tutorial::run_seed(), {4, 32}));
-    DeviceBuffer<unsigned> in(input), out(4 * 32);
-    out.poison();
-    planted::staged_pair_read(in.data(), out.data(), 4, true);
-    const std::vector<unsigned> got = out.download();
-    for (unsigned i = 0; i < 4 * 32; ++i) REQUIRE(got[i] == input[((i / 32) ^ 1) * 32 + i % 32]);
+    StagedPairs pairs(4);
+    const std::vector<unsigned> got = pairs.run(planted::staged_pair_read, true);
+    for (unsigned i = 0; i < 4 * 32; ++i) REQUIRE(got[i] == pairs.input[((i / 32) ^ 1) * 32 + i % 32]);
 
     const std::string clusters = "tests/emu_planted/clusters.cu";
-    check_says(error_text([&] { planted::staged_pair_read(in.data(), out.data(), 4, false); }, cudaErrorLaunchFailure),
+    check_says(error_text([&] { pairs.run(planted::staged_pair_read, false); }, cudaErrorLaunchFailure),
                {"distributed shared memory used before the asynchronous copy into it was waited for",
                 "an access through the pointer that cluster.map_shared_rank() gave " +
                     site_of(clusters, "pair_copy = cluster.map_shared_rank(staged"),
