@@ -43,6 +43,21 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos || collapse_spaces(text).find(collapse_spaces(part)) != std::string::npos;
 }
 
+// Check that @p text says each of @p phrases and none of @p not_phrases: a check a phrase,
+// whose failure shows the text and names the phrase.
+void check_says(const std::string& text, const std::vector<std::string>& phrases,
+                const std::vector<std::string>& not_phrases = {}) {
+    INFO(text);
+    for (const std::string& phrase : phrases) {
+        INFO("it should say: " << phrase);
+        CHECK(contains(text, phrase));
+    }
+    for (const std::string& phrase : not_phrases) {
+        INFO("it should not say: " << phrase);
+        CHECK_FALSE(contains(text, phrase));
+    }
+}
+
 OutputLayout layout_of(long long rows, long long cols, long long tile) {
     OutputLayout layout;
     layout.rows = rows;
@@ -190,18 +205,14 @@ TEST_CASE("a report names errors along the seams between stencil tiles", "[commo
     layout.tile_cols = 32;
     layout.border = 1;
     const auto report = compare_exact(got, expected, layout);
-    INFO(report.text);
-    CHECK(contains(report.text, "Only elements within 1 of the edge of a tile (16 rows x 32 columns) are wrong"));
-    CHECK(contains(report.text, "halo"));
-    CHECK_FALSE(contains(report.text, "image border"));
+    check_says(report.text, {"Only elements within 1 of the edge of a tile (16 rows x 32 columns) are wrong", "halo"},
+               {"image border"});
 
     SECTION("errors only on the image border are the border ring, not the seams") {
         std::vector<std::uint8_t> ring = expected;
         ring[0] = ring[69] = ring[39 * 70 + 5] = 7;
         const auto ring_report = compare_exact(ring, expected, layout);
-        INFO(ring_report.text);
-        CHECK(contains(ring_report.text, "within 1 of the image border"));
-        CHECK_FALSE(contains(ring_report.text, "seams"));
+        check_says(ring_report.text, {"within 1 of the image border"}, {"seams"});
     }
     SECTION("an error in the middle of a tile is no seam") {
         std::vector<std::uint8_t> middle = got;
@@ -268,11 +279,8 @@ TEST_CASE("the partial-tile sentence needs a full tile beside the partial ones",
         for (int r = 0; r < 16; ++r)
             for (int c = 0; c < 16; ++c) got[r * 17 + c] = 0.0f;
         const auto report = compare_with_tolerance(got, zeros(17 * 17), layout_of(17, 17, 16));
-        INFO(report.text);
-        CHECK_FALSE(contains(report.text, "partial"));
-        CHECK(contains(report.text, "Only the first tile (16 rows x 16 columns at the top left) is right"));
-        CHECK(contains(report.text, "single block"));
-        CHECK_FALSE(contains(report.text, "swapped"));
+        check_says(report.text, {"Only the first tile (16 rows x 16 columns at the top left) is right", "single block"},
+                   {"partial", "swapped"});
     }
     SECTION("silent: swapped row and col on 20 x 20 is wrong off the diagonal, in full tiles too") {
         std::vector<float> got(400, 0.0f);
@@ -297,10 +305,7 @@ TEST_CASE("the first-tile sentence fires only when exactly the first tile is rig
         for (int c = 0; c < 16; ++c) got[r * 40 + c] = 0.0f;
     SECTION("fires: the rest untouched, a grid of one block") {
         const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
-        INFO(report.text);
-        CHECK(contains(report.text, "Only the first tile"));
-        CHECK(contains(report.text, "as if the grid were a single block"));
-        CHECK_FALSE(contains(report.text, "swapped"));
+        check_says(report.text, {"Only the first tile", "as if the grid were a single block"}, {"swapped"});
     }
     SECTION("fires: the rest written wrong, row and column from the wrong blockIdx, never a single block") {
         // Like chapter 1 with row and column swapped on 40 x 24 (M x N): block (bx, by)
@@ -309,12 +314,8 @@ TEST_CASE("the first-tile sentence fires only when exactly the first tile is rig
         for (int r = 0; r < 40; ++r)
             for (int c = 0; c < 40; ++c) written[r * 40 + c] = (r < 16 && c < 16) ? 0.0f : 3.0f;
         const auto report = compare_with_tolerance(written, zeros(1600), layout_of(40, 40, 16));
-        INFO(report.text);
-        CHECK(contains(report.text, "Only the first tile"));
-        CHECK(contains(report.text, "the other blocks wrote wrong values"));
-        CHECK(contains(report.text, "swapped?"));
-        CHECK_FALSE(contains(report.text, "single block"));
-        CHECK_FALSE(contains(report.text, "launch configuration"));
+        check_says(report.text, {"Only the first tile", "the other blocks wrote wrong values", "swapped?"},
+                   {"single block", "launch configuration"});
     }
     SECTION("silent when one element of the first tile is wrong too") {
         got[5] = nan;
@@ -374,18 +375,14 @@ TEST_CASE("the poison and every-element sentences fire only when true", "[common
     std::vector<float> got(12, 1.0f);
     SECTION("every element wrong, none NaN: no poison sentence") {
         const auto report = compare_with_tolerance(got, zeros(12), layout_of(3, 4, 0));
-        INFO(report.text);
-        CHECK(contains(report.text, "Every element is wrong"));
-        CHECK_FALSE(contains(report.text, "poison"));
+        check_says(report.text, {"Every element is wrong"}, {"poison"});
     }
     SECTION("some right: no every-element sentence") {
         got[3] = 0.0f;
         got[5] = std::numeric_limits<float>::quiet_NaN();
         got[6] = 0.0f;
         const auto report = compare_with_tolerance(got, zeros(12), layout_of(3, 4, 0));
-        INFO(report.text);
-        CHECK_FALSE(contains(report.text, "Every element is wrong"));
-        CHECK_FALSE(contains(report.text, "poison"));
+        check_says(report.text, {}, {"Every element is wrong", "poison"});
     }
 }
 
@@ -417,11 +414,8 @@ TEST_CASE("a report names rows and columns in words, never a bare 8 x 32", "[com
     layout.tile_rows = 8;
     layout.tile_cols = 32;
     const auto report = compare_exact(got, expected, layout);
-    INFO(report.text);
-    CHECK(contains(report.text, "output has 20 rows x 70 columns"));
-    CHECK(contains(report.text, "Map of output (20 rows x 70 columns)"));
-    CHECK_FALSE(contains(report.text, "8 x 32"));
-    CHECK_FALSE(contains(report.text, "20 x 70"));
+    check_says(report.text, {"output has 20 rows x 70 columns", "Map of output (20 rows x 70 columns)"},
+               {"8 x 32", "20 x 70"});
 }
 
 namespace {
@@ -463,9 +457,7 @@ ComparisonReport fake_report(int wrong, float value) {
 TEST_CASE("the cross-shape summary names what the failing shapes share, only when true", "[common][sweep]") {
     SECTION("K not a multiple of the tile") {
         const std::string text = summary_of([](long long, long long, long long K) { return K % 16 != 0; });
-        INFO(text);
-        CHECK(contains(text, "it fails only when K is not a multiple of 16"));
-        CHECK(contains(text, "for none of the"));
+        check_says(text, {"it fails only when K is not a multiple of 16", "for none of the"});
     }
     SECTION("more than one tile of rows") {
         const std::string text = summary_of([](long long M, long long, long long) { return M > 16; });
@@ -495,19 +487,16 @@ TEST_CASE("the cross-shape summary names what the failing shapes share, only whe
             if (M == 16 && N == 16 && K == 16) return true;
             return K % 16 != 0;
         });
-        INFO(text);
-        CHECK_FALSE(contains(text, "fails only when"));
-        CHECK_FALSE(contains(text, "every shape"));
+        check_says(text, {}, {"fails only when", "every shape"});
     }
     SECTION("a property that also holds for a few passing shapes says so and names them") {
         const std::string text =
             summary_of([](long long M, long long, long long K) { return K % 16 != 0 && M != 7 && M != 127; });
-        INFO(text);
-        CHECK_FALSE(contains(text, "fails only when"));
-        CHECK(contains(text, "\"K is not a multiple of 16\" holds for every failing shape, and for 2 of the 11 "
-                             "shapes that pass"));
-        CHECK(contains(text, "M=7 N=13 K=11"));
-        CHECK(contains(text, "M=127 N=131 K=137"));
+        check_says(text,
+                   {"\"K is not a multiple of 16\" holds for every failing shape, and for 2 of the 11 "
+                    "shapes that pass",
+                    "M=7 N=13 K=11", "M=127 N=131 K=137"},
+                   {"fails only when"});
     }
     SECTION("the block of 256 outputs, where the tile differs per parameter") {
         std::vector<std::vector<ShapeParameter>> failing, passing;
@@ -686,15 +675,11 @@ TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a
     }
     SECTION("VERBOSE shows them in full all the same") {
         const std::string text = sweep_of(16, nan, true);
-        INFO(text);
-        CHECK_FALSE(contains(text, "In every shape"));
-        CHECK(contains(text, "First wrong elements"));
+        check_says(text, {"First wrong elements"}, {"In every shape"});
     }
     SECTION("one shape with a value written: the full report") {
         const std::string text = sweep_of(16, 9.0f, false);
-        INFO(text);
-        CHECK_FALSE(contains(text, "In every shape"));
-        CHECK(contains(text, "The first failing shape, K=1"));
+        check_says(text, {"The first failing shape, K=1"}, {"In every shape"});
     }
     SECTION("one shape partly right: the full report") {
         const std::string text = sweep_of(3, nan, false);
@@ -703,9 +688,7 @@ TEST_CASE("a sweep whose every shape is still the poison everywhere says so in a
     }
     SECTION("one shape passing: the full report") {
         const std::string text = sweep_of(0, 0.0f, false);
-        INFO(text);
-        CHECK(contains(text, "fails for 3 of 4 shapes"));
-        CHECK_FALSE(contains(text, "In every shape"));
+        check_says(text, {"fails for 3 of 4 shapes"}, {"In every shape"});
     }
 }
 
@@ -752,11 +735,10 @@ TEST_CASE("on a GPU a wrong result is run again: a changing result names both it
         ShapeSweep sweep("fake_gemm", options);
         sweep.run("K=5", mnk(4, 4, 5, 4), [&] { return fake_report(3, 7.0f); });
         const std::string text = sweep.text();
-        INFO(text);
-        CHECK_FALSE(contains(text, "changes from run to run"));
-        CHECK(contains(text, "the output was the same: no sign of a race, no proof of none"));
-        CHECK(contains(text, "make chapter2 test BACKEND=emu"));
-        CHECK(contains(text, "make chapter2 sanitize"));
+        check_says(text,
+                   {"the output was the same: no sign of a race, no proof of none", "make chapter2 test BACKEND=emu",
+                    "make chapter2 sanitize"},
+                   {"changes from run to run"});
     }
     SECTION("a passing shape runs once") {
         int runs = 0;
@@ -788,16 +770,12 @@ TEST_CASE("out-of-bounds advice depends on where the faulting thread's own eleme
     };
     SECTION("inside: index arithmetic, such as a wrong stride") {
         const std::string advice = out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), ownership);
-        INFO(advice);
-        CHECK(contains(advice, "That thread computes C(2, 3), which is inside"));
-        CHECK(contains(advice, "a wrong stride"));
-        CHECK_FALSE(contains(advice, "missing bounds check"));
+        check_says(advice, {"That thread computes C(2, 3), which is inside", "a wrong stride"},
+                   {"missing bounds check"});
     }
     SECTION("outside: a missing bounds check") {
         const std::string advice = out_of_bounds_advice(message("(1,0,0)", "(5,2,0)"), ownership);
-        INFO(advice);
-        CHECK(contains(advice, "That thread computes C(2, 21), which is outside"));
-        CHECK(contains(advice, "a missing bounds check"));
+        check_says(advice, {"That thread computes C(2, 21), which is outside", "a missing bounds check"});
     }
     SECTION("a kernel staging tiles in shared memory: no advice to return early") {
         OutputOwnership staged = ownership;
@@ -809,10 +787,7 @@ TEST_CASE("out-of-bounds advice depends on where the faulting thread's own eleme
         CHECK(contains(outside, "rather than returning early"));
         CHECK_FALSE(contains(outside, "must not read or write anything"));
         const std::string inside = out_of_bounds_advice(message("(0,0,0)", "(3,2,0)"), staged);
-        INFO(inside);
-        CHECK(contains(inside, "which is inside"));
-        CHECK(contains(inside, "the access may be one of those loads"));
-        CHECK_FALSE(contains(inside, "would hide this bug"));
+        check_says(inside, {"which is inside", "the access may be one of those loads"}, {"would hide this bug"});
     }
     SECTION("a tile per thread: no element is named, and a check per element is the advice") {
         for (const ThreadWork work : {ThreadWork::column_per_thread, ThreadWork::tile_per_thread, ThreadWork::warp_tile_per_warp}) {
@@ -824,12 +799,10 @@ TEST_CASE("out-of-bounds advice depends on where the faulting thread's own eleme
             tiles.stages_in_shared = true;
             tiles.tile_text = "64 x 64";
             const std::string advice = out_of_bounds_advice(message("(0,0,0)", "(0,0,0)"), tiles);
-            INFO(advice);
-            CHECK(contains(advice, "each block computes one 64 x 64 tile of C"));
-            CHECK(contains(advice, "needs its own bounds check"));
-            CHECK(contains(advice, "no thread may return early"));
-            CHECK_FALSE(contains(advice, "That thread computes"));
-            CHECK_FALSE(contains(advice, "would hide this bug"));
+            check_says(advice,
+                       {"each block computes one 64 x 64 tile of C", "needs its own bounds check",
+                        "no thread may return early"},
+                       {"That thread computes", "would hide this bug"});
         }
     }
     SECTION("no advice for other errors, or without a mapping") {
