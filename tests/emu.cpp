@@ -35,6 +35,7 @@
 
 using tutorial::CudaError;
 using tutorial::DeviceBuffer;
+using tutorial::check_says;
 using tutorial::place_of;
 
 namespace {
@@ -52,21 +53,6 @@ std::string error_text(const std::function<void()>& run, cudaError_t expected_co
 }
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-// Check that @p text says each of @p phrases and none of @p not_phrases: a check a phrase,
-// whose failure shows the text and names the phrase.
-void check_says(const std::string& text, const std::vector<std::string>& phrases,
-                const std::vector<std::string>& not_phrases = {}) {
-    INFO(text);
-    for (const std::string& phrase : phrases) {
-        INFO("it should say: " << phrase);
-        CHECK(contains(text, phrase));
-    }
-    for (const std::string& phrase : not_phrases) {
-        INFO("it should not say: " << phrase);
-        CHECK_FALSE(contains(text, phrase));
-    }
-}
 
 // Sets the schedules for one test and restores the previous ones after it.
 class Schedules {
