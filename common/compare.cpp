@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include "random.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -136,6 +138,18 @@ void check_sizes(std::size_t got, std::size_t expected, const OutputLayout& layo
 }
 
 }  // namespace
+
+OutputLayout output_layout(const std::string& name, long long rows, long long cols, long long tile_rows,
+                           long long tile_cols) {
+    OutputLayout layout;
+    layout.name = name;
+    layout.rows = rows;
+    layout.cols = cols;
+    layout.tile_rows = tile_rows;
+    layout.tile_cols = tile_cols;
+    layout.seed = run_seed();
+    return layout;
+}
 
 // A word longer than the width gets a line of its own, unbroken.
 std::string wrap_report_text(const std::string& text, std::size_t width, const std::string& first,

@@ -32,6 +32,12 @@ struct OutputLayout {
     unsigned long long seed = 0;  ///< the seed the inputs were made from
 };
 
+/// @brief The layout of a @p rows × @p cols output called @p name, computed in tiles (or
+/// blocks) of @p tile_rows × @p tile_cols (0: the kernel has no tiles), from inputs made
+/// with run_seed(). Set the other fields on what it returns.
+OutputLayout output_layout(const std::string& name, long long rows = 1, long long cols = 1, long long tile_rows = 0,
+                           long long tile_cols = 0);
+
 /// @brief One wrong element.
 struct Mismatch {
     long long row;    ///< its row

@@ -1,5 +1,7 @@
 #include "image_demo.h"
 
+#include "demo.h"
+
 #include <cstdio>
 #include <filesystem>
 
@@ -10,6 +12,15 @@ GrayImage demo_input_image(int argc, char* argv[], GrayImage (*generated)()) {
     std::printf("Input: %s, %d x %d pixels\n", argc >= 2 ? argv[1] : "a generated test image", input.width,
                 input.height);
     return input;
+}
+
+int run_image_demo(int argc, char* argv[], const char* chapter, GrayImage (*generated)(),
+                   const std::function<bool(const GrayImage& input)>& demo) {
+    if (argc > 2) {
+        std::fprintf(stderr, "usage: %s [image.pgm]   (make %s run IMAGE=image.pgm)\n", argv[0], chapter);
+        return 2;
+    }
+    return run_demo([&] { return demo(demo_input_image(argc, argv, generated)); });
 }
 
 void write_demo_image(const GrayImage& image, const std::string& stem) {

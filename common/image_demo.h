@@ -5,6 +5,7 @@
 
 #include "image_file.h"
 
+#include <functional>
 #include <string>
 
 namespace tutorial {
@@ -13,6 +14,14 @@ namespace tutorial {
 /// argument, or generated() when there is none. Prints a line saying which, and its size.
 /// @throws std::runtime_error from read_pgm when the file is missing or not a PGM
 GrayImage demo_input_image(int argc, char* argv[], GrayImage (*generated)());
+
+/// @brief The main of an image demo run as `program [image.pgm]`: with more arguments, print
+/// its usage (`make @p chapter run IMAGE=image.pgm`) and return 2; else run_demo() of
+/// @p demo on demo_input_image(), which reads and checks the input before @p demo writes
+/// anything, so that a bad file leaves no output.
+/// @param chapter the chapter's name as make knows it, CHAPTER_NAME ("chapter3")
+int run_image_demo(int argc, char* argv[], const char* chapter, GrayImage (*generated)(),
+                   const std::function<bool(const GrayImage& input)>& demo);
 
 /// @brief Write @p image as stem.pgm and stem.png (creating the folder they go in), and
 /// print a line saying so.

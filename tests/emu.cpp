@@ -35,6 +35,8 @@
 
 using tutorial::CudaError;
 using tutorial::DeviceBuffer;
+using tutorial::check_says;
+using tutorial::place_of;
 
 namespace {
 
@@ -72,25 +74,8 @@ tutorial::GemmFunction tiled(planted::GemmBarriers barriers) {
     };
 }
 
-// The text of line @p line of @p path.
-std::string source_line(const std::string& path, int line) {
-    std::ifstream in(path);
-    std::string text;
-    for (int i = 0; i < line && std::getline(in, text); ++i) {
-    }
-    return text;
-}
-
-// "at PATH:N" for the first line of @p path that contains @p text: where an access is written.
-std::string site_of(const std::string& path, const std::string& text) {
-    std::ifstream in(path);
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        if (line.find(text) != std::string::npos) return "at " + path + ":" + std::to_string(number);
-    }
-    FAIL("no line of " << path << " contains " << text);
-    return "";
-}
+// "at PATH:N", as the messages name a site: see tutorial::place_of().
+std::string site_of(const std::string& path, const std::string& text) { return "at " + place_of(path, text); }
 
 std::vector<std::uint8_t> box_mean_reference(const std::vector<std::uint8_t>& in, int width, int height) {
     const int r = planted::kBoxRadius, area = (2 * r + 1) * (2 * r + 1);
@@ -162,28 +147,19 @@ TEST_CASE("a tiled GEMM with both barriers gives the reference result in every t
 TEST_CASE("a tiled GEMM without its first barrier is reported as depending on thread order", "[emu]") {
     Schedules order("forward,reverse");
     const tutorial::GemmShape shape{20, 24, 40};
-    const std::string text = error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), shape, 16); },
-                                        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "tiled_gemm_planted<GemmBarriers::no_first>"));
-    CHECK(contains(text, "forward order and in reverse order"));
-    CHECK(contains(text, " C["));
-    CHECK(contains(text, "of block ("));
-    CHECK(contains(text, "thread ("));
+    check_says(error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), shape, 16); },
+                          cudaErrorLaunchFailure),
+               {kOrderMessage, "tiled_gemm_planted<GemmBarriers::no_first>", "forward order and in reverse order",
+                " C[", "of block (", "thread ("});
 }
 
 TEST_CASE("a tiled GEMM without its second barrier is reported as depending on thread order", "[emu]") {
     // The second barrier only matters from the second phase on: K spans three tiles.
     Schedules order("forward,reverse");
     const tutorial::GemmShape shape{16, 16, 48};
-    const std::string text = error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), shape, 16); },
-                                        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "tiled_gemm_planted<GemmBarriers::no_second>"));
-    CHECK(contains(text, " C["));
-    CHECK(contains(text, "of block (0,0,0)"));
+    check_says(error_text([&] { tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), shape, 16); },
+                          cudaErrorLaunchFailure),
+               {kOrderMessage, "tiled_gemm_planted<GemmBarriers::no_second>", " C[", "of block (0,0,0)"});
 }
 
 TEST_CASE("schedules are deterministic and selectable: forward, reverse and seeded random", "[emu]") {
@@ -204,10 +180,8 @@ TEST_CASE("schedules are deterministic and selectable: forward, reverse and seed
     CHECK(winners.size() > 1);
     // Under two schedules the race is reported.
     Schedules both("forward,reverse");
-    const std::string text = error_text([&] { planted::last_writer_wins(out.data(), threads); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "out[0] is 63 after the forward order and 0 after the reverse order"));
+    check_says(error_text([&] { planted::last_writer_wins(out.data(), threads); }, cudaErrorLaunchFailure),
+               {kOrderMessage, "out[0] is 63 after the forward order and 0 after the reverse order"});
 }
 
 // ---- Out-of-bounds accesses ------------------------------------------------------------------
@@ -218,26 +192,21 @@ TEST_CASE("a naive GEMM without its bounds check is stopped at its first access 
         return [check](const float* A, const float* B, float* C, int M, int N, int K) { planted::naive_gemm(A, B, C, M, N, K, check); };
     };
     REQUIRE_MATCH(tutorial::run_gemm_case(gemm(true), shape, 16));
-    const std::string text = error_text([&] { tutorial::run_gemm_case(gemm(false), shape, 16); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds global memory access in naive_gemm_planted<false>"));
     // Block (1,0,0) covers columns 16..31; its thread (1,0,0), column 17, reads B(16, 17).
-    CHECK(contains(text, "block (1,0,0), thread (1,0,0)"));
-    CHECK(contains(text, "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)"));
-    CHECK(contains(text, "byte offset 1156"));
     // The access's own line, not the launch's.
-    CHECK(contains(text, "block (1,0,0), thread (1,0,0):\n    " +
-                             site_of("tests/emu_planted/gemm.cu", "sum += A[row * K + k] * B[k * N + col]") + "\n"));
+    check_says(error_text([&] { tutorial::run_gemm_case(gemm(false), shape, 16); }, cudaErrorIllegalAddress),
+               {"out-of-bounds global memory access in naive_gemm_planted<false>", "block (1,0,0), thread (1,0,0)",
+                "B[289] is past the end of B, a cudaMalloc buffer of 1156 bytes (289 floats)", "byte offset 1156",
+                "block (1,0,0), thread (1,0,0):\n    " +
+                    site_of("tests/emu_planted/gemm.cu", "sum += A[row * K + k] * B[k * N + col]") + "\n"});
 }
 
 TEST_CASE("a read before the start of a buffer names the buffer and the negative offset", "[emu]") {
     DeviceBuffer<float> in(100), out(100);
-    const std::string text = error_text([&] { planted::read_before_start(in.data(), out.data(), 100); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
-    CHECK(contains(text, "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];")));
-    CHECK(contains(text, "byte offset -4"));
+    check_says(error_text([&] { planted::read_before_start(in.data(), out.data(), 100); }, cudaErrorIllegalAddress),
+               {"block (0,0,0), thread (0,0,0)",
+                "in[-1] is before the start of in, a cudaMalloc buffer of 400 bytes (100 floats)",
+                site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];"), "byte offset -4"});
 }
 
 TEST_CASE("a box mean whose halo is right matches the reference", "[emu]") {
@@ -247,20 +216,19 @@ TEST_CASE("a box mean whose halo is right matches the reference", "[emu]") {
 }
 
 TEST_CASE("a box mean that loads its halo one element too far is stopped at the shared tile's end", "[emu]") {
-    const std::string text = error_text([&] { run_box_mean(40, 40, planted::Halo::loop_one_too_far); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>"));
-    CHECK(contains(text, "block (0,0,0), thread ("));
-    CHECK(contains(text, "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at tests/emu_planted/stencils.cu:"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
+    check_says(
+        error_text([&] { run_box_mean(40, 40, planted::Halo::loop_one_too_far); }, cudaErrorIllegalAddress),
+        {"out-of-bounds shared memory access in box_mean_planted<Halo::loop_one_too_far>", "block (0,0,0), thread (",
+         "tile[20]: index 20 is outside __shared__ unsigned char tile[20][20] (declared at "
+         "tests/emu_planted/stencils.cu:",
+         site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")});
 }
 
 TEST_CASE("a box mean that clamps its halo one pixel too far reads past the end of the image", "[emu]") {
-    const std::string text = error_text([&] { run_box_mean(40, 40, planted::Halo::clamp_one_too_far); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>"));
-    CHECK(contains(text, "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")));
+    check_says(error_text([&] { run_box_mean(40, 40, planted::Halo::clamp_one_too_far); }, cudaErrorIllegalAddress),
+               {"out-of-bounds global memory access in box_mean_planted<Halo::clamp_one_too_far>",
+                "in[1600] is past the end of in, a cudaMalloc buffer of 1600 bytes",
+                site_of("tests/emu_planted/stencils.cu", "tile[i / kTileSide][i % kTileSide] = in[y * width + x];")});
 }
 
 TEST_CASE("a moving average with room for its halo in dynamic shared memory matches the reference", "[emu]") {
@@ -273,55 +241,48 @@ TEST_CASE("a moving average with room for its halo in dynamic shared memory matc
 TEST_CASE("a moving average needing more than 48 KiB of dynamic shared memory works after opting in", "[emu]") {
     // 256 + 12500 - 1 floats: 51020 bytes.
     REQUIRE_MATCH(run_moving_average(12800, 12500, false));
-    const std::string text = error_text([&] { run_moving_average(12800, 12500, false, false); }, cudaErrorInvalidValue);
-    INFO(text);
-    CHECK(contains(text, "the launch of moving_average_planted"));
-    CHECK(contains(text, "51020 bytes of dynamic shared memory per block, more than the kernel's limit of 49152 bytes"));
-    CHECK(contains(text, "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"));
+    check_says(error_text([&] { run_moving_average(12800, 12500, false, false); }, cudaErrorInvalidValue),
+               {"the launch of moving_average_planted",
+                "51020 bytes of dynamic shared memory per block, more than the kernel's limit of 49152 bytes",
+                "cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)"});
 }
 
 TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo is stopped at its end", "[emu]") {
     Schedules order("forward,reverse");  // which thread gets there first depends on the order
-    const std::string text = error_text([&] { run_moving_average(1000, 17, true); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in moving_average_planted"));
-    CHECK(contains(text, "block (0,0,0), thread ("));
-    CHECK(contains(text, "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave 1024 bytes"));
-    CHECK(contains(text, site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")));
+    check_says(error_text([&] { run_moving_average(1000, 17, true); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in moving_average_planted", "block (0,0,0), thread (",
+                "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave "
+                "1024 bytes",
+                site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")});
 }
 
 // ---- Divergent barriers ----------------------------------------------------------------------------
 TEST_CASE("a barrier inside if (threadIdx.x < 16) is a divergent barrier, with its file and line", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/barriers.cu", planted::kBranchBarrierLine), "if (threadIdx.x < 16) __syncthreads();"));
     DeviceBuffer<float> out(64);
-    const std::string text = error_text([&] { planted::barrier_in_branch(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "divergent __syncthreads() in barrier_in_branch_planted"));
-    CHECK(contains(text, "block (0,0,0)"));
-    CHECK(contains(text, "16 threads wait at tests/emu_planted/barriers.cu:" + std::to_string(planted::kBranchBarrierLine) +
-                             " (the first is thread (0,0,0))"));
-    CHECK(contains(text, "48 threads have finished the kernel (the first is thread (16,0,0))"));
+    check_says(
+        error_text([&] { planted::barrier_in_branch(out.data()); }, cudaErrorLaunchFailure),
+        {"divergent __syncthreads() in barrier_in_branch_planted", "block (0,0,0)",
+         "16 threads wait " + site_of("tests/emu_planted/barriers.cu", "if (threadIdx.x < 16) __syncthreads();") +
+             " (the first is thread (0,0,0))",
+         "48 threads have finished the kernel (the first is thread (16,0,0))"});
 }
 
 TEST_CASE("threads waiting at two different barriers are a divergent barrier naming both sites", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/barriers.cu", planted::kEvenBarrierLine), "__syncthreads();"));
-    REQUIRE(contains(source_line("tests/emu_planted/barriers.cu", planted::kOddBarrierLine), "__syncthreads();"));
     DeviceBuffer<float> out(64);
-    const std::string text = error_text([&] { planted::barriers_by_parity(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "32 threads wait at tests/emu_planted/barriers.cu:" + std::to_string(planted::kEvenBarrierLine) +
-                             " (the first is thread (0,0,0))"));
-    CHECK(contains(text, "32 threads wait at tests/emu_planted/barriers.cu:" + std::to_string(planted::kOddBarrierLine) +
-                             " (the first is thread (1,0,0))"));
+    check_says(
+        error_text([&] { planted::barriers_by_parity(out.data()); }, cudaErrorLaunchFailure),
+        {"32 threads wait " + site_of("tests/emu_planted/barriers.cu", "__syncthreads();  // the even threads'") +
+             " (the first is thread (0,0,0))",
+         "32 threads wait " + site_of("tests/emu_planted/barriers.cu", "__syncthreads();  // the odd threads'") +
+             " (the first is thread (1,0,0))"});
 }
 
 TEST_CASE("a return before a barrier is a divergent barrier", "[emu]") {
     DeviceBuffer<float> out(64);
     SECTION("when some threads return") {
-        const std::string text = error_text([&] { planted::return_before_barrier(out.data(), 40); }, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "40 threads wait at tests/emu_planted/barriers.cu:"));
-        CHECK(contains(text, "24 threads have finished the kernel (the first is thread (40,0,0))"));
+        check_says(error_text([&] { planted::return_before_barrier(out.data(), 40); }, cudaErrorLaunchFailure),
+                   {"40 threads wait at tests/emu_planted/barriers.cu:",
+                    "24 threads have finished the kernel (the first is thread (40,0,0))"});
     }
     SECTION("but not when none does") {
         REQUIRE_NOTHROW(planted::return_before_barrier(out.data(), 64));
@@ -433,64 +394,52 @@ TEST_CASE("a warp-synchronous reduction relying on lockstep without __syncwarp i
     const auto input = random_ints(64, 1, 100, tutorial::derive_seed(tutorial::run_seed(), {64}));
     std::vector<float> values(input.begin(), input.end());
     DeviceBuffer<float> in(values), out(1);
-    const std::string text = error_text([&] { planted::warp_tree_sum(in.data(), out.data(), false); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "warp_tree_sum_planted<false>"));
-    CHECK(contains(text, "out[0] is "));
+    check_says(error_text([&] { planted::warp_tree_sum(in.data(), out.data(), false); }, cudaErrorLaunchFailure),
+               {kOrderMessage, "warp_tree_sum_planted<false>", "out[0] is "});
 }
 
-TEST_CASE("a shuffle whose mask names lanes that have returned is reported with its file and line", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/warps.cu", planted::kShuffleAfterExitLine), "__shfl_down_sync(0xffffffff"));
-    DeviceBuffer<int> out(32);
-    const std::string text = error_text([&] { planted::shuffle_after_exit(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "__shfl_down_sync() whose mask names lanes that have exited in shuffle_after_exit_planted"));
-    CHECK(contains(text, "block (0,0,0), warp 0 (threads (0,0,0) to (31,0,0))"));
-    CHECK(contains(text, "lanes 0-15 wait at __shfl_down_sync() at tests/emu_planted/warps.cu:" +
-                             std::to_string(planted::kShuffleAfterExitLine) + " with mask 0xffffffff"));
-    CHECK(contains(text, "lanes 16-31 have finished the kernel"));
-}
-
-TEST_CASE("a shuffle with the full mask inside a branch half the warp skips names the lanes that do not reach it", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/warps.cu", planted::kShuffleInBranchLine), "__shfl_sync(0xffffffff"));
-    DeviceBuffer<int> out(64);
-    const std::string text = error_text([&] { planted::shuffle_in_branch(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "__shfl_sync() whose mask names lanes that do not reach the call in shuffle_in_branch_planted"));
-    CHECK(contains(text, "lanes 0-15 wait at __shfl_sync() at tests/emu_planted/warps.cu:" + std::to_string(planted::kShuffleInBranchLine)));
-    CHECK(contains(text, "lanes 16-31 wait at __syncthreads() at tests/emu_planted/warps.cu:" +
-                             std::to_string(planted::kBranchBarrierAfterShuffleLine) + " (the first is thread (16,0,0))"));
-}
-
-TEST_CASE("lanes of one warp at different __syncwarp() calls are reported with both sites", "[emu]") {
-    DeviceBuffer<int> out(32);
-    const std::string text = error_text([&] { planted::syncwarp_by_parity(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "lanes of one warp wait at different warp primitives in syncwarp_by_parity_planted"));
-    CHECK(contains(text, "lanes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 wait at __syncwarp() at tests/emu_planted/warps.cu:" +
-                             std::to_string(planted::kEvenSyncwarpLine)));
-    CHECK(contains(text, "wait at __syncwarp() at tests/emu_planted/warps.cu:" + std::to_string(planted::kOddSyncwarpLine) +
-                             " (the first is thread (1,0,0))"));
-}
-
-TEST_CASE("a full mask in the partial last warp of a block names lanes that do not exist", "[emu]") {
-    DeviceBuffer<int> out(48);
-    const std::string text = error_text([&] { planted::full_mask_in_partial_warp(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "__shfl_xor_sync() whose mask names lanes that do not exist"));
-    CHECK(contains(text, "warp 1 (threads (32,0,0) to (47,0,0))"));
-    CHECK(contains(text, "at tests/emu_planted/warps.cu:" + std::to_string(planted::kPartialWarpShuffleLine)));
-    CHECK(contains(text, "lanes 16-31 do not exist: the block has 48 threads, so warp 1 has 16 lanes"));
-}
-
-TEST_CASE("a lane calling a warp primitive with a mask that leaves it out is reported at the call", "[emu]") {
-    DeviceBuffer<int> out(32);
-    const std::string text = error_text([&] { planted::mask_without_caller(out.data()); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "bad __shfl_sync() in mask_without_caller_planted"));
-    CHECK(contains(text, "(lane 16 of warp 0), at tests/emu_planted/warps.cu:" + std::to_string(planted::kMaskWithoutCallerLine)));
-    CHECK(contains(text, "its mask 0xffff does not name lane 16"));
+TEST_CASE("a misused warp primitive is reported with the lanes it waits for, at its file and line", "[emu]") {
+    struct Case {
+        planted::WarpMisuse misuse;
+        int threads;
+        std::vector<std::string> says;  // what the message must say
+    };
+    const std::string warps = "tests/emu_planted/warps.cu";
+    const Case cases[] = {
+        // A shuffle whose mask names lanes that have returned.
+        {planted::WarpMisuse::shuffle_after_exit, 32,
+         {"__shfl_down_sync() whose mask names lanes that have exited in shuffle_after_exit_planted",
+          "block (0,0,0), warp 0 (threads (0,0,0) to (31,0,0))",
+          "lanes 0-15 wait at __shfl_down_sync() " + site_of(warps, "v += __shfl_down_sync(0xffffffff, v, 1);") +
+              " with mask 0xffffffff",
+          "lanes 16-31 have finished the kernel"}},
+        // A shuffle with the full mask inside a branch half the warp skips: the lanes that do
+        // not reach it are named, and where they wait.
+        {planted::WarpMisuse::shuffle_in_branch, 64,
+         {"__shfl_sync() whose mask names lanes that do not reach the call in shuffle_in_branch_planted",
+          "lanes 0-15 wait at __shfl_sync() " + site_of(warps, "v = __shfl_sync(0xffffffff, v, 0);"),
+          "lanes 16-31 wait at __syncthreads() " + site_of(warps, "__syncthreads();  // where lanes 16-31 wait") +
+              " (the first is thread (16,0,0))"}},
+        // Lanes of one warp at different __syncwarp() calls: both sites.
+        {planted::WarpMisuse::syncwarp_by_parity, 32,
+         {"lanes of one warp wait at different warp primitives in syncwarp_by_parity_planted",
+          "lanes 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30 wait at __syncwarp() " +
+              site_of(warps, "__syncwarp();  // the even lanes'"),
+          "wait at __syncwarp() " + site_of(warps, "__syncwarp();  // the odd lanes'") + " (the first is thread (1,0,0))"}},
+        // A full mask in the partial last warp of a block names lanes that do not exist.
+        {planted::WarpMisuse::full_mask_in_partial_warp, 48,
+         {"__shfl_xor_sync() whose mask names lanes that do not exist", "warp 1 (threads (32,0,0) to (47,0,0))",
+          site_of(warps, "out[threadIdx.x] = __shfl_xor_sync(0xffffffff, static_cast<int>(threadIdx.x), 1);"),
+          "lanes 16-31 do not exist: the block has 48 threads, so warp 1 has 16 lanes"}},
+        // A lane calling a warp primitive with a mask that leaves it out, reported at the call.
+        {planted::WarpMisuse::mask_without_caller, 32,
+         {"bad __shfl_sync() in mask_without_caller_planted", "(lane 16 of warp 0), " + site_of(warps, "__shfl_sync(0x0000ffff"),
+          "its mask 0xffff does not name lane 16"}},
+    };
+    for (const Case& c : cases) {
+        DeviceBuffer<int> out(c.threads);
+        check_says(error_text([&] { planted::warp_misuse(c.misuse, out.data()); }, cudaErrorLaunchFailure), c.says);
+    }
 }
 
 // ---- The time limit ------------------------------------------------------------------------------
@@ -534,12 +483,11 @@ TEST_CASE("a kernel in an endless loop that reads memory is stopped at the time 
 }
 
 TEST_CASE("a kernel looping around a barrier is stopped at the time limit, at the barrier's line", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/endless.cu", planted::kEndlessBarrierLine), "__syncthreads();"));
     TimeLimit limit(1);
     DeviceBuffer<float> out(64);
     const std::string text = error_text([&] { planted::endless_barrier(out.data(), 1); }, cudaErrorLaunchTimeout);
     INFO(text);
-    const std::string site = "tests/emu_planted/endless.cu:" + std::to_string(planted::kEndlessBarrierLine);
+    const std::string site = place_of("tests/emu_planted/endless.cu", "__syncthreads();");
     CHECK(contains(text, "time limit: endless_barrier_planted"));
     CHECK(contains(text, "64 of its 64 threads had not finished"));
     // The others wait at the barrier or for their turn, depending on when the time ran out.
@@ -590,11 +538,10 @@ TEST_CASE("rows of a __shared__ array bind to references and decay to pointers, 
 
 TEST_CASE("an access through a row bound to a reference is checked, and names no line it cannot know", "[emu]") {
     DeviceBuffer<float> in(32), out(4);
-    const std::string text = error_text([&] { planted::shared_rows(in.data(), out.data(), true); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in shared_rows_kernel"));
-    CHECK(contains(text, "tile[0][8]: index 8 is outside __shared__ float tile[4][8]"));
-    CHECK_FALSE(contains(text, "\n    at tests/emu_planted/rows.cu:"));  // the line of its own an access site gets
+    check_says(error_text([&] { planted::shared_rows(in.data(), out.data(), true); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in shared_rows_kernel",
+                "tile[0][8]: index 8 is outside __shared__ float tile[4][8]"},
+               {"\n    at tests/emu_planted/rows.cu:"});
 }
 
 // ---- Compile errors ------------------------------------------------------------------------------
@@ -765,12 +712,11 @@ TEST_CASE("two threads writing one output element are named as such, not blamed 
     out.poison();
     planted::staged_copy(in.data(), out.data(), false);  // one writer per element: no report
     CHECK(out.download() == values);
-    const std::string text = error_text([&] { planted::staged_copy(in.data(), out.data(), true); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "result depends on thread order: two threads access the same element"));
-    CHECK(contains(text, "thread (0,0,0) of block (0,0,0) and thread (1,0,0) of block (0,0,0) both access it"));
-    CHECK(contains(text, "two threads compute one output element"));
-    CHECK_FALSE(contains(text, kOrderMessage));
+    check_says(error_text([&] { planted::staged_copy(in.data(), out.data(), true); }, cudaErrorLaunchFailure),
+               {"result depends on thread order: two threads access the same element",
+                "thread (0,0,0) of block (0,0,0) and thread (1,0,0) of block (0,0,0) both access it",
+                "two threads compute one output element"},
+               {kOrderMessage});
 }
 
 // ---- Casts to vector types ----------------------------------------------------------------------
@@ -807,40 +753,36 @@ TEST_CASE("float4 reads through casts inside their buffer and aligned give the s
 }
 
 TEST_CASE("a float4 read through a cast past the end of a buffer names the buffer, the offset and the cast's line", "[emu]") {
+    const std::string casts = "tests/emu_planted/casts.cu";
     DeviceBuffer<float> in(10), out(3);
-    std::string text = error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds global memory access in quad_sums_kernel"));
-    CHECK(contains(text, "block (0,0,0), thread (2,0,0)"));
-    CHECK(contains(text, "through the pointer cast " +
-                             site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])")));
-    CHECK(contains(text, "a 16-byte float4 access at byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
+    check_says(
+        error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0); }, cudaErrorIllegalAddress),
+        {"out-of-bounds global memory access in quad_sums_kernel", "block (0,0,0), thread (2,0,0)",
+         "through the pointer cast " + site_of(casts, "*reinterpret_cast<const float4*>(&in[4 * i + shift])"),
+         "a 16-byte float4 access at byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"});
     // Through arithmetic on a cast pointer kept in a variable: the same check, the cast's line.
-    text = error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0, true); }, cudaErrorIllegalAddress);
-    CHECK(contains(text, "through the pointer cast " + site_of("tests/emu_planted/casts.cu", "const auto first = reinterpret_cast")));
-    CHECK(contains(text, "byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"));
+    check_says(error_text([&] { planted::quad_sums(in.data(), out.data(), 3, 0, true); }, cudaErrorIllegalAddress),
+               {"through the pointer cast " + site_of(casts, "const auto first = reinterpret_cast"),
+                "byte offset 32 of in, a cudaMalloc buffer of 40 bytes runs 8 bytes past its end"});
     // Shared memory: a quad that starts inside the __shared__ array and runs past its end.
     DeviceBuffer<float> staged(32), sums(32);
-    text = error_text([&] { planted::shared_quads(staged.data(), sums.data(), 8); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in shared_quads_kernel"));
-    CHECK(contains(text, "thread (7,0,0)"));
-    CHECK(contains(text, "byte offset 144 of the block's __shared__ tile (152 bytes) runs 8 bytes past its end"));
+    check_says(error_text([&] { planted::shared_quads(staged.data(), sums.data(), 8); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in shared_quads_kernel", "thread (7,0,0)",
+                "byte offset 144 of the block's __shared__ tile (152 bytes) runs 8 bytes past its end"});
 }
 
 TEST_CASE("a misaligned float4 access through a cast is reported with the buffer, the offset and the line", "[emu]") {
     DeviceBuffer<float> in(40), out(32);
-    std::string text = error_text([&] { planted::quad_sums(in.data(), out.data(), 2, 1); }, cudaErrorMisalignedAddress);
-    INFO(text);
-    CHECK(contains(text, "misaligned global memory access in quad_sums_kernel"));
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
-    CHECK(contains(text, "through the pointer cast " +
-                             site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])")));
-    CHECK(contains(text, "a 16-byte float4 access at byte offset 4 of in, a cudaMalloc buffer of 160 bytes is at an "
-                         "address that is not a multiple of 16"));
-    text = error_text([&] { planted::shared_quads(in.data(), out.data(), 2); }, cudaErrorMisalignedAddress);
-    CHECK(contains(text, "misaligned shared memory access in shared_quads_kernel"));
-    CHECK(contains(text, "byte offset 8 of the block's __shared__ tile (152 bytes) is at an address that is not a multiple of 16"));
+    check_says(error_text([&] { planted::quad_sums(in.data(), out.data(), 2, 1); }, cudaErrorMisalignedAddress),
+               {"misaligned global memory access in quad_sums_kernel", "block (0,0,0), thread (0,0,0)",
+                "through the pointer cast " +
+                    site_of("tests/emu_planted/casts.cu", "*reinterpret_cast<const float4*>(&in[4 * i + shift])"),
+                "a 16-byte float4 access at byte offset 4 of in, a cudaMalloc buffer of 160 bytes is at an "
+                "address that is not a multiple of 16"});
+    check_says(
+        error_text([&] { planted::shared_quads(in.data(), out.data(), 2); }, cudaErrorMisalignedAddress),
+        {"misaligned shared memory access in shared_quads_kernel",
+         "byte offset 8 of the block's __shared__ tile (152 bytes) is at an address that is not a multiple of 16"});
 }
 
 TEST_CASE("bytes past the end of every cudaMalloc buffer are poison: NaN floats, to a read the checks cannot see", "[emu]") {
@@ -853,13 +795,10 @@ TEST_CASE("bytes past the end of every cudaMalloc buffer are poison: NaN floats,
 
 TEST_CASE("a crash inside a kernel names the kernel, the thread, the access and the line; the next launches run", "[emu]") {
     DeviceBuffer<float> in(16), out(4);
-    const std::string text = error_text([&] { planted::raw_quad(in.data(), out.data(), 1LL << 40); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "crash in raw_quad_kernel"));
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
-    CHECK(contains(text, site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];")));
-    CHECK(contains(text, "a segmentation fault at address"));
-    CHECK(contains(text, "a pointer the checks did not reach"));
+    check_says(error_text([&] { planted::raw_quad(in.data(), out.data(), 1LL << 40); }, cudaErrorIllegalAddress),
+               {"crash in raw_quad_kernel", "block (0,0,0), thread (0,0,0)",
+                site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];"),
+                "a segmentation fault at address", "a pointer the checks did not reach"});
     CHECK(cudaGetLastError() == cudaSuccess);
     const auto ints = random_ints(16, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {16}));
     const std::vector<float> values(ints.begin(), ints.end());
@@ -1002,75 +941,62 @@ TEST_CASE("a block's group memcpy_async through a block-scope pipeline lands who
 
 TEST_CASE("a read of a stage before its wait names the read's and the copy's lines", "[emu][async]") {
     const int stages = GENERATE(2, 3);
-    const std::string text = pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::no_wait,
-                                            cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") +
-                             " before the asynchronous copy issued " + site_of(kPipelines, "__pipeline_memcpy_async(&a_stage") +
-                             " was waited for"));
-    CHECK(contains(text, "primitives_gemm_planted<"));
-    CHECK(contains(text, "block (0,0,0), thread (0,0,0)"));
+    check_says(
+        pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::no_wait, cudaErrorLaunchFailure),
+        {"shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") + " before the asynchronous copy issued " +
+             site_of(kPipelines, "__pipeline_memcpy_async(&a_stage") + " was waited for",
+         "primitives_gemm_planted<", "block (0,0,0), thread (0,0,0)"});
 }
 
 TEST_CASE("a read of another thread's copy without __syncthreads() after the wait is reported", "[emu][async]") {
-    const std::string text = pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
-                                            cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") + " before the asynchronous copy"));
-    CHECK(contains(text, "issued by thread ("));
-    CHECK(contains(text, "__syncthreads() after the wait"));
+    check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
+                              cudaErrorLaunchFailure),
+               {"shared memory read " + site_of(kPipelines, "sum += a_tiles[s]") + " before the asynchronous copy",
+                "issued by thread (", "__syncthreads() after the wait"});
 }
 
 TEST_CASE("a stage refilled before every thread is done with it is reported, primitives and cuda::pipeline", "[emu][async]") {
     SECTION("primitives: no __syncthreads() before the refill") {
-        const std::string text = pipeline_error(planted::PipelineApi::primitives, 2,
-                                                planted::PipelineBug::no_sync_before_refill, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += a_tiles[s]")));
-        CHECK(contains(text, "a stage refilled before every consumer released it"));
+        check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_before_refill,
+                                  cudaErrorLaunchFailure),
+                   {"shared memory read " + site_of(kPipelines, "sum += a_tiles[s]"),
+                    "a stage refilled before every consumer released it"});
     }
     SECTION("cuda::pipeline: consumer_release() before the stage's last read") {
         const int stages = GENERATE(2, 3);
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, stages,
-                                                planted::PipelineBug::release_before_use, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "shared memory read " + site_of(kPipelines, "sum += b_tiles[s]")));
-        CHECK(contains(text, "a stage refilled before every consumer released it"));
+        check_says(pipeline_error(planted::PipelineApi::pipeline, stages, planted::PipelineBug::release_before_use,
+                                  cudaErrorLaunchFailure),
+                   {"shared memory read " + site_of(kPipelines, "sum += b_tiles[s]"),
+                    "a stage refilled before every consumer released it"});
     }
     SECTION("cuda::pipeline: never released, so producer_acquire() waits forever") {
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_release,
-                                                cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a pipeline stage refilled before every consumer released it (a hang on a GPU)"));
-        CHECK(contains(text, "at producer_acquire() " + site_of(kPipelines, "pipe.producer_acquire()")));
-        CHECK(contains(text, "consumer_release()"));
+        check_says(
+            pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_release, cudaErrorLaunchFailure),
+            {"a pipeline stage refilled before every consumer released it (a hang on a GPU)",
+             "at producer_acquire() " + site_of(kPipelines, "pipe.producer_acquire()"), "consumer_release()"});
     }
     SECTION("cuda::pipeline: a copy without producer_acquire()") {
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_acquire,
-                                                cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a pipeline stage refilled before every consumer released it"));
-        CHECK(contains(text, site_of(kPipelines, "cuda::memcpy_async(&a_tiles[s]").substr(3)));
-        CHECK(contains(text, "without producer_acquire()"));
+        check_says(
+            pipeline_error(planted::PipelineApi::pipeline, 2, planted::PipelineBug::no_acquire, cudaErrorLaunchFailure),
+            {"a pipeline stage refilled before every consumer released it",
+             site_of(kPipelines, "cuda::memcpy_async(&a_tiles[s]").substr(3), "without producer_acquire()"});
     }
 }
 
 TEST_CASE("a wait for more stages than were committed is reported at the wait", "[emu][async]") {
     SECTION("__pipeline_wait_prior(STAGES) with STAGES groups in flight") {
         const int stages = GENERATE(2, 3);
-        const std::string text = pipeline_error(planted::PipelineApi::primitives, stages,
-                                                planted::PipelineBug::wait_off_by_one, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a wait for more stages than were committed"));
-        CHECK(contains(text, "__pipeline_wait_prior() " + site_of(kPipelines, "__pipeline_wait_prior(STAGES);")));
-        CHECK(contains(text, "waits for none of them"));
+        check_says(pipeline_error(planted::PipelineApi::primitives, stages, planted::PipelineBug::wait_off_by_one,
+                                  cudaErrorLaunchFailure),
+                   {"a wait for more stages than were committed",
+                    "__pipeline_wait_prior() " + site_of(kPipelines, "__pipeline_wait_prior(STAGES);"),
+                    "waits for none of them"});
     }
     SECTION("one consumer_wait() too many on a block-scope cuda::pipeline") {
-        const std::string text = pipeline_error(planted::PipelineApi::pipeline, 3,
-                                                planted::PipelineBug::extra_consumer_wait, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "a wait for more stages than were committed"));
-        CHECK(contains(text, "consumer_wait() " + site_of(kPipelines, "pipe.consumer_wait();  // planted")));
+        check_says(pipeline_error(planted::PipelineApi::pipeline, 3, planted::PipelineBug::extra_consumer_wait,
+                                  cudaErrorLaunchFailure),
+                   {"a wait for more stages than were committed",
+                    "consumer_wait() " + site_of(kPipelines, "pipe.consumer_wait();  // planted")});
     }
 }
 
@@ -1085,45 +1011,34 @@ TEST_CASE("a TMA tile copy fills the box, zeros or NaN past the matrix's edges",
 
 TEST_CASE("TMA and barrier mistakes are reported with their lines", "[emu][async]") {
     SECTION("the tile read before the barrier's wait") {
-        const std::string text = tma_error(planted::TmaBug::no_wait, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "shared memory read " + site_of(kTma, "= tile[i / kTmaBoxCols]") +
-                                 " before the asynchronous copy issued " +
-                                 site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(")));
+        check_says(
+            tma_error(planted::TmaBug::no_wait, cudaErrorLaunchFailure),
+            {"shared memory read " + site_of(kTma, "= tile[i / kTmaBoxCols]") +
+             " before the asynchronous copy issued " + site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(")});
     }
     SECTION("16 bytes more expected than the box holds") {
-        const std::string text = tma_error(planted::TmaBug::too_many_bytes_expected, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "expected transaction bytes that never arrive (a hang on a GPU)"));
-        CHECK(contains(text, "1040 bytes are expected"));  // the box: 8 rows of 32 floats, 1024 bytes
-        CHECK(contains(text, "delivered 1024"));
-        CHECK(contains(text, site_of(kTma, "bar.wait(std::move(token))").substr(3)));
+        check_says(tma_error(planted::TmaBug::too_many_bytes_expected, cudaErrorLaunchFailure),
+                   {"expected transaction bytes that never arrive (a hang on a GPU)", "1040 bytes are expected",
+                    "delivered 1024", site_of(kTma, "bar.wait(std::move(token))").substr(3)});
     }
     SECTION("16 bytes fewer expected than the box holds") {
-        const std::string text = tma_error(planted::TmaBug::too_few_bytes_expected, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "more transaction bytes than expected (a hang on a GPU)"));
-        CHECK(contains(text, "delivered 1024 bytes"));
-        CHECK(contains(text, "only 1008 were expected"));
+        check_says(tma_error(planted::TmaBug::too_few_bytes_expected, cudaErrorLaunchFailure),
+                   {"more transaction bytes than expected (a hang on a GPU)", "delivered 1024 bytes",
+                    "only 1008 were expected"});
     }
     SECTION("a destination off its 128-byte alignment") {
-        const std::string text = tma_error(planted::TmaBug::unaligned_destination, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "misaligned asynchronous copy"));
-        CHECK(contains(text, "128-byte aligned"));
-        CHECK(contains(text, site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(").substr(3)));
+        check_says(tma_error(planted::TmaBug::unaligned_destination, cudaErrorMisalignedAddress),
+                   {"misaligned asynchronous copy", "128-byte aligned",
+                    site_of(kTma, "cp_async_bulk_tensor_2d_global_to_shared(").substr(3)});
     }
     SECTION("init() by every thread") {
-        const std::string text = tma_error(planted::TmaBug::init_by_every_thread, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "cuda::barrier initialised by two threads"));
-        CHECK(contains(text, site_of(kTma, "init(&bar, blockDim.x)").substr(3)));
+        check_says(tma_error(planted::TmaBug::init_by_every_thread, cudaErrorLaunchFailure),
+                   {"cuda::barrier initialised by two threads", site_of(kTma, "init(&bar, blockDim.x)").substr(3)});
     }
     SECTION("no __syncthreads() between init() and the barrier's use") {
-        const std::string text = tma_error(planted::TmaBug::no_sync_after_init, cudaErrorLaunchFailure);
-        INFO(text);
-        CHECK(contains(text, "cuda::barrier used before init() was made visible"));
-        CHECK(contains(text, "initialised " + site_of(kTma, "init(&bar, blockDim.x)")));
+        check_says(tma_error(planted::TmaBug::no_sync_after_init, cudaErrorLaunchFailure),
+                   {"cuda::barrier used before init() was made visible",
+                    "initialised " + site_of(kTma, "init(&bar, blockDim.x)")});
     }
 }
 
@@ -1139,27 +1054,22 @@ TEST_CASE("copies that break the rules of cp.async and bulk copies are refused, 
         }
     }
     SECTION("a cp.async of 12 bytes") {
-        const std::string text = rule_error(planted::CopyRuleBug::size_12, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "a cp.async copies 4, 8 or 16 bytes, not 12"));
-        CHECK(contains(text, site_of(kTma, "__pipeline_memcpy_async(&staged[4 * i], &in[i], 12)").substr(3)));
+        check_says(rule_error(planted::CopyRuleBug::size_12, cudaErrorMisalignedAddress),
+                   {"a cp.async copies 4, 8 or 16 bytes, not 12",
+                    site_of(kTma, "__pipeline_memcpy_async(&staged[4 * i], &in[i], 12)").substr(3)});
     }
     SECTION("a 16-byte cp.async off its alignment") {
-        const std::string text = rule_error(planted::CopyRuleBug::misaligned_16, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "is not aligned to 16 bytes"));
+        check_says(rule_error(planted::CopyRuleBug::misaligned_16, cudaErrorMisalignedAddress),
+                   {"is not aligned to 16 bytes"});
     }
     SECTION("a source past the end of its buffer") {
-        const std::string text = rule_error(planted::CopyRuleBug::source_past_end, cudaErrorIllegalAddress);
-        INFO(text);
-        CHECK(contains(text, "out-of-bounds global memory access"));
-        CHECK(contains(text, site_of(kTma, "in + 4 * i, 16")));
-        CHECK(contains(text, "reads 16 bytes from byte offset 64 of a cudaMalloc buffer of 64 bytes"));
+        check_says(rule_error(planted::CopyRuleBug::source_past_end, cudaErrorIllegalAddress),
+                   {"out-of-bounds global memory access", site_of(kTma, "in + 4 * i, 16"),
+                    "reads 16 bytes from byte offset 64 of a cudaMalloc buffer of 64 bytes"});
     }
     SECTION("a bulk copy of 20 bytes") {
-        const std::string text = rule_error(planted::CopyRuleBug::bulk_size_not_multiple_of_16, cudaErrorMisalignedAddress);
-        INFO(text);
-        CHECK(contains(text, "a bulk copy's size must be a multiple of 16 bytes, not 20"));
+        check_says(rule_error(planted::CopyRuleBug::bulk_size_not_multiple_of_16, cudaErrorMisalignedAddress),
+                   {"a bulk copy's size must be a multiple of 16 bytes, not 20"});
     }
 }
 
@@ -1227,12 +1137,44 @@ cudaError_t run_cluster_histogram(const std::vector<unsigned>& values, int bins,
     return launched;
 }
 
-std::string cluster_site(int line) { return "tests/emu_planted/clusters.cu:" + std::to_string(line); }
+// The sites of the cluster histogram's remote atomic, its map_shared_rank() call and its last barrier.
+std::string cluster_atomic_site() { return site_of("tests/emu_planted/clusters.cu", "atomicAdd(copy + bin % per_block"); }
+std::string cluster_map_site() { return site_of("tests/emu_planted/clusters.cu", "cluster.map_shared_rank(owned"); }
+std::string cluster_last_barrier_site() {
+    return site_of("tests/emu_planted/clusters.cu", "if (bug == ClusterBug::block_barrier_as_last) __syncthreads();");
+}
+
+// Clusters of 2 blocks of 32 threads that stage random values with cp.async
+// (planted::staged_pair_sum, staged_pair_read): the values, and run(), what a kernel writes.
+struct StagedPairs {
+    explicit StagedPairs(unsigned block_count)
+        : blocks(block_count),
+          input(random_values(blocks * 32, tutorial::derive_seed(tutorial::run_seed(), {int(blocks), 32}))),
+          in(input),
+          out(blocks * 32) {}
+    std::vector<unsigned> run(void (*kernel)(const unsigned*, unsigned*, unsigned, bool), bool wait) {
+        out.poison();
+        kernel(in.data(), out.data(), blocks, wait);
+        return out.download();
+    }
+    unsigned blocks;
+    std::vector<unsigned> input;
+    DeviceBuffer<unsigned> in, out;
+};
+
+// The message of the cluster histogram's planted @p bug (a CudaError of @p code), run on
+// @p count values seeded by @p key, in @p bins bins, by @p clusters clusters of
+// @p cluster_size blocks.
+std::string cluster_bug_text(planted::ClusterBug bug, std::size_t count, int key, int bins, unsigned cluster_size,
+                             unsigned clusters, cudaError_t code) {
+    const auto values = random_values(count, tutorial::derive_seed(tutorial::run_seed(), {key}));
+    std::vector<unsigned> got;
+    return error_text([&] { run_cluster_histogram(values, bins, cluster_size, clusters, bug, got); }, code);
+}
 
 }  // namespace
 
 TEST_CASE("a histogram spread over a cluster's shared memory counts exactly, for every cluster size and schedule", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kClusterAtomicLine), "atomicAdd(copy + bin % per_block"));
     Schedules order("forward,reverse,random:7");
     // Bins not a multiple of the cluster, fewer bins than blocks, and several clusters.
     for (const unsigned cluster_size : {2u, 4u, 8u}) {
@@ -1270,50 +1212,35 @@ TEST_CASE("64-bit shared atomics, __cluster_dims__ and a 16-block non-portable c
 }
 
 TEST_CASE("a remote atomic before the first cluster.sync() is reported at its line", "[emu]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {1}));
-    std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got); }, cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
-    CHECK(contains(text, "before the cluster's first cluster.sync()"));
+    check_says(cluster_bug_text(planted::ClusterBug::no_first_barrier, 777, 1, 100, 4, 2, cudaErrorLaunchFailure),
+               {"distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>",
+                cluster_atomic_site(), "before the cluster's first cluster.sync()"});
 }
 
 TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {
     Schedules order("forward");
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {2}));
-    std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 100, 4, 1, planted::ClusterBug::no_last_barrier, got); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, "block (1,0,0), thread"));
-    CHECK(contains(text, "reaches the shared memory of block (0,0,0) (rank 0 of its cluster), whose threads have all returned"));
-    CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
+    check_says(
+        cluster_bug_text(planted::ClusterBug::no_last_barrier, 777, 2, 100, 4, 1, cudaErrorIllegalAddress),
+        {"shared memory of a block that has exited, in cluster_histogram_planted<Count>", "block (1,0,0), thread",
+         "reaches the shared memory of block (0,0,0) (rank 0 of its cluster), whose threads have all returned",
+         cluster_atomic_site()});
 }
 
 TEST_CASE("a __syncthreads() in place of the final cluster.sync() is reported when one block runs ahead", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kClusterLastBarrierLine), "__syncthreads()"));
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {3}));
     for (const unsigned cluster_size : {2u, 4u}) {
         // Forward, the blocks take turns and all count before any merges: no access after
         // an exit. Reverse, a block runs ahead to its end while the others have yet to count.
         Schedules order("forward,reverse");
-        std::vector<unsigned> got;
-        const std::string text = error_text(
-            [&] { run_cluster_histogram(values, 100, cluster_size, 2, planted::ClusterBug::block_barrier_as_last, got); },
-            cudaErrorIllegalAddress);
-        INFO("clusters of " << cluster_size << ": " << text);
-        CHECK(contains(text, "shared memory of a block that has exited, in cluster_histogram_planted<Count>"));
-        CHECK(contains(text, "whose threads have all returned"));
-        CHECK(contains(text, "at " + cluster_site(planted::kClusterAtomicLine)));
-        CHECK(contains(text, "This happens in the reverse thread order only"));
+        INFO("clusters of " << cluster_size);
+        check_says(cluster_bug_text(planted::ClusterBug::block_barrier_as_last, 777, 3, 100, cluster_size, 2,
+                                    cudaErrorIllegalAddress),
+                   {"shared memory of a block that has exited, in cluster_histogram_planted<Count>",
+                    "whose threads have all returned", cluster_atomic_site(),
+                    "This happens in the reverse thread order only"});
     }
 }
 
 TEST_CASE("a plain load from a pair block's shared memory needs the final cluster.sync(), or is reported", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/clusters.cu", planted::kNeighbourMapLine), "map_shared_rank(word"));
     DeviceBuffer<unsigned> out(6 * 32);
     out.poison();
     planted::neighbour_read(out.data(), 6, true);
@@ -1321,98 +1248,72 @@ TEST_CASE("a plain load from a pair block's shared memory needs the final cluste
     for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == ((i / 32) ^ 1) * 32 + i % 32);
 
     Schedules order("forward");
-    const std::string text = error_text([&] { planted::neighbour_read(out.data(), 6, false); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "shared memory of a block that has exited, in neighbour_read_planted"));
-    CHECK(contains(text, "block (1,0,0), thread (0,0,0) (rank 1 of its cluster)"));
-    CHECK(contains(text, "an access through the pointer that cluster.map_shared_rank() gave at " +
-                             cluster_site(planted::kNeighbourMapLine) +
-                             " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"));
+    check_says(error_text([&] { planted::neighbour_read(out.data(), 6, false); }, cudaErrorIllegalAddress),
+               {"shared memory of a block that has exited, in neighbour_read_planted",
+                "block (1,0,0), thread (0,0,0) (rank 1 of its cluster)",
+                "an access through the pointer that cluster.map_shared_rank() gave at " +
+                    site_of("tests/emu_planted/clusters.cu", "map_shared_rank(word").substr(3) +
+                    " reaches the shared memory of block (0,0,0) (rank 0 of its cluster)"});
 }
 
 TEST_CASE("asynchronous copies in a cluster's blocks are waited for, or the read before the wait is reported", "[emu]") {
-    const std::vector<unsigned> input = random_values(6 * 32, tutorial::derive_seed(tutorial::run_seed(), {6, 32}));
-    DeviceBuffer<unsigned> in(input), out(6 * 32);
-    out.poison();
-    planted::staged_pair_sum(in.data(), out.data(), 6, true);
-    const std::vector<unsigned> got = out.download();
+    StagedPairs pairs(6);
+    const std::vector<unsigned> got = pairs.run(planted::staged_pair_sum, true);
+    const std::vector<unsigned>& input = pairs.input;
     for (unsigned i = 0; i < 6 * 32; ++i) REQUIRE(got[i] == input[i] + 2 * input[((i / 32) ^ 1) * 32 + i % 32]);
 
-    const std::string text = error_text([&] { planted::staged_pair_sum(in.data(), out.data(), 6, false); }, cudaErrorLaunchFailure);
-    INFO(text);
     const std::string clusters = "tests/emu_planted/clusters.cu";
     // Its own copy and its pair's are both read before the wait: the pair's read, through
     // map_shared_rank, is reported at once; the own read at the thread's next barrier.
-    CHECK(contains(text, "before the asynchronous copy"));
-    CHECK(contains(text, "issued " + site_of(clusters, "__pipeline_memcpy_async(&staged")));
-    CHECK(contains(text, site_of(clusters, "const unsigned* pair = cluster.map_shared_rank(staged")));
-    CHECK(contains(text, "staged_pair_sum_planted"));
+    check_says(error_text([&] { pairs.run(planted::staged_pair_sum, false); }, cudaErrorLaunchFailure),
+               {"before the asynchronous copy", "issued " + site_of(clusters, "__pipeline_memcpy_async(&staged"),
+                site_of(clusters, "const unsigned* pair = cluster.map_shared_rank(staged"), "staged_pair_sum_planted"});
 }
 
 TEST_CASE("another block's shared memory read before its asynchronous copies landed is reported, with both lines", "[emu]") {
-    const std::vector<unsigned> input = random_values(4 * 32, tutorial::derive_seed(tutorial::run_seed(), {4, 32}));
-    DeviceBuffer<unsigned> in(input), out(4 * 32);
-    out.poison();
-    planted::staged_pair_read(in.data(), out.data(), 4, true);
-    const std::vector<unsigned> got = out.download();
-    for (unsigned i = 0; i < 4 * 32; ++i) REQUIRE(got[i] == input[((i / 32) ^ 1) * 32 + i % 32]);
+    StagedPairs pairs(4);
+    const std::vector<unsigned> got = pairs.run(planted::staged_pair_read, true);
+    for (unsigned i = 0; i < 4 * 32; ++i) REQUIRE(got[i] == pairs.input[((i / 32) ^ 1) * 32 + i % 32]);
 
-    const std::string text = error_text([&] { planted::staged_pair_read(in.data(), out.data(), 4, false); }, cudaErrorLaunchFailure);
-    INFO(text);
     const std::string clusters = "tests/emu_planted/clusters.cu";
-    CHECK(contains(text, "distributed shared memory used before the asynchronous copy into it was waited for"));
-    CHECK(contains(text, "an access through the pointer that cluster.map_shared_rank() gave " +
-                             site_of(clusters, "pair_copy = cluster.map_shared_rank(staged")));
-    CHECK(contains(text, "__pipeline_memcpy_async() issued " + site_of(clusters, "sizeof(unsigned));  // for the pair")));
-    CHECK(contains(text, "staged_pair_read_planted"));
+    check_says(error_text([&] { pairs.run(planted::staged_pair_read, false); }, cudaErrorLaunchFailure),
+               {"distributed shared memory used before the asynchronous copy into it was waited for",
+                "an access through the pointer that cluster.map_shared_rank() gave " +
+                    site_of(clusters, "pair_copy = cluster.map_shared_rank(staged"),
+                "__pipeline_memcpy_async() issued " + site_of(clusters, "sizeof(unsigned));  // for the pair"),
+                "staged_pair_read_planted"});
 }
 
 TEST_CASE("a block owner past the cluster is a map_shared_rank() rank outside the cluster, at its line", "[emu]") {
-    const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {3}));
-    std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got); }, cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, "at " + cluster_site(planted::kClusterMapLine)));
-    CHECK(contains(text, "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"));
+    check_says(cluster_bug_text(planted::ClusterBug::owner_rounded_down, 2000, 3, 103, 4, 2, cudaErrorIllegalAddress),
+               {"cluster.map_shared_rank() with a rank outside the cluster in cluster_histogram_planted<Count>",
+                cluster_map_site(), "rank 4, but the cluster has 4 blocks (ranks 0 to 3)"});
 }
 
 TEST_CASE("threads that return before the last cluster.sync() are a divergent cluster barrier", "[emu]") {
-    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {4}));
-    std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got); },
-        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "divergent cluster.sync() in cluster_histogram_planted<Count>"));
-    CHECK(contains(text, "32 threads wait at cluster.sync() at " + cluster_site(planted::kClusterLastBarrierLine) +
-                             " (the first is thread (0,0,0))"));
-    CHECK(contains(text, "96 threads have finished the kernel (the first is thread (32,0,0))"));
+    check_says(
+        cluster_bug_text(planted::ClusterBug::half_block_skips_last_barrier, 500, 4, 50, 2, 1, cudaErrorLaunchFailure),
+        {"divergent cluster.sync() in cluster_histogram_planted<Count>",
+         "32 threads wait at cluster.sync() " + cluster_last_barrier_site() + " (the first is thread (0,0,0))",
+         "96 threads have finished the kernel (the first is thread (32,0,0))"});
 }
 
 TEST_CASE("bins zeroed after the cluster barrier while other blocks count into them depend on block order", "[emu]") {
     Schedules order("forward,reverse");
-    const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {5}));
-    std::vector<unsigned> got;
-    const std::string text = error_text(
-        [&] { run_cluster_histogram(values, 64, 2, 1, planted::ClusterBug::no_barrier_after_zeroing, got); },
-        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, kOrderMessage));
-    CHECK(contains(text, "the blocks of each cluster also ran in another order"));
+    check_says(
+        cluster_bug_text(planted::ClusterBug::no_barrier_after_zeroing, 3000, 5, 64, 2, 1, cudaErrorLaunchFailure),
+        {kOrderMessage, "the blocks of each cluster also ran in another order"});
 }
 
 TEST_CASE("a shared atomic through a decayed __shared__ array one bin past its end is stopped at its line", "[emu]") {
     const auto values = random_values(3000, tutorial::derive_seed(tutorial::run_seed(), {6}));
     DeviceBuffer<unsigned> in(values);
     DeviceBuffer<unsigned long long> counts(std::vector<unsigned long long>(64, 0));
-    const std::string text = error_text(
-        [&] { planted::private_histogram(in.data(), static_cast<int>(values.size()), counts.data(), true); },
-        cudaErrorIllegalAddress);
-    INFO(text);
-    CHECK(contains(text, "out-of-bounds shared memory access in private_histogram_planted"));
-    CHECK(contains(text, "at tests/emu_planted/clusters.cu:" + std::to_string(planted::kPrivateAtomicLine)));
+    check_says(
+        error_text([&] { planted::private_histogram(in.data(), static_cast<int>(values.size()), counts.data(), true); },
+                   cudaErrorIllegalAddress),
+        {"out-of-bounds shared memory access in private_histogram_planted",
+         site_of("tests/emu_planted/clusters.cu", "atomicAdd(counts + values[i] % bins")});
 }
 
 TEST_CASE("cluster launches a GPU refuses are refused with cudaErrorInvalidClusterSize and a message", "[emu]") {
@@ -1450,8 +1351,6 @@ void run_block_histogram(const std::vector<unsigned>& values, int bins, unsigned
     saw_zero = flag.download()[0];
 }
 
-std::string histogram_site(int line) { return "tests/emu_planted/histograms.cu:" + std::to_string(line); }
-
 }  // namespace
 
 TEST_CASE("a histogram with shared atomics and a flag all its writers set to 1 passes the race detector", "[emu]") {
@@ -1474,7 +1373,6 @@ TEST_CASE("a histogram with shared atomics and a flag all its writers set to 1 p
 }
 
 TEST_CASE("a non-atomic increment of a __shared__ bin is reported at its line, in every schedule", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/histograms.cu", planted::kSharedIncrementLine), "s_bins[v]++;"));
     const auto values = random_values(1000, tutorial::derive_seed(tutorial::run_seed(), {21}));
     for (const char* order_name : {"forward", "reverse", "random:5"}) {
         Schedules order(order_name);
@@ -1486,22 +1384,21 @@ TEST_CASE("a non-atomic increment of a __shared__ bin is reported at its line, i
         INFO(order_name << ": " << text);
         CHECK(contains(text, "race in block_histogram_planted"));
         CHECK(contains(text, "two threads of block (0,0,0) updated shared word s_bins["));
-        CHECK(contains(text, "at " + histogram_site(planted::kSharedIncrementLine) + " without an atomic"));
+        CHECK(contains(text, site_of("tests/emu_planted/histograms.cu", "s_bins[v]++;") + " without an atomic"));
         CHECK(contains(text, "a read-modify-write that is not atomic loses updates"));
     }
 }
 
 TEST_CASE("a non-atomic add to a global bin is reported at its line", "[emu]") {
-    REQUIRE(contains(source_line("tests/emu_planted/histograms.cu", planted::kGlobalAddLine), "histogram[v] += 1;"));
     const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {22}));
     std::vector<unsigned> got;
     unsigned saw_zero = 0;
-    const std::string text = error_text(
-        [&] { run_block_histogram(values, 10, 1, 96, planted::HistogramBug::global_plain_add, got, saw_zero); },
-        cudaErrorLaunchFailure);
-    INFO(text);
-    CHECK(contains(text, "two threads of block (0,0,0) updated global word histogram["));
-    CHECK(contains(text, "at " + histogram_site(planted::kGlobalAddLine) + " without an atomic"));
+    check_says(
+        error_text(
+            [&] { run_block_histogram(values, 10, 1, 96, planted::HistogramBug::global_plain_add, got, saw_zero); },
+            cudaErrorLaunchFailure),
+        {"two threads of block (0,0,0) updated global word histogram[",
+         site_of("tests/emu_planted/histograms.cu", "histogram[v] += 1;") + " without an atomic"});
 }
 
 TEST_CASE("a bad number of bins for the block histogram is refused by name", "[emu]") {
@@ -1518,15 +1415,16 @@ TEST_CASE("a bad number of bins for the block histogram is refused by name", "[e
 // Each planted bug in a test written like a chapter's. These tests FAIL, as a student's
 // would, so they are hidden ([.]): `make check` runs them with "[planted]" and checks
 // that every one fails, without crashing, with the backend's diagnostic in its output.
+// A test of several bugs runs each in a section of its own, which fails on its own.
 // The order-dependent ones fix the default schedules, whatever SCHEDULE says.
-TEST_CASE("planted: a tiled GEMM without its first barrier", "[.][planted]") {
+TEST_CASE("planted: a tiled GEMM without one of its barriers", "[.][planted]") {
     Schedules order("forward,reverse");
-    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_first), {33, 35, 37}, 16));
-}
-
-TEST_CASE("planted: a tiled GEMM without its second barrier", "[.][planted]") {
-    Schedules order("forward,reverse");
-    REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::no_second), {33, 35, 37}, 16));
+    for (const planted::GemmBarriers missing : {planted::GemmBarriers::no_first, planted::GemmBarriers::no_second}) {
+        DYNAMIC_SECTION("planted: a tiled GEMM without its "
+                        << (missing == planted::GemmBarriers::no_first ? "first" : "second") << " barrier") {
+            REQUIRE_MATCH(tutorial::run_gemm_case(tiled(missing), {33, 35, 37}, 16));
+        }
+    }
 }
 
 TEST_CASE("planted: a naive GEMM without its bounds check", "[.][planted]") {
@@ -1544,16 +1442,23 @@ TEST_CASE("planted: a moving average with too small a dynamic shared buffer", "[
     REQUIRE_MATCH(run_moving_average(1000, 17, true));
 }
 
-TEST_CASE("planted: a float4 read through a cast past the end of a buffer", "[.][planted]") {
-    DeviceBuffer<float> in(10), out(3);
-    planted::quad_sums(in.data(), out.data(), 3, 0);
-    SUCCEED();
-}
-
-TEST_CASE("planted: a float4 read at an address that is not a multiple of 16", "[.][planted]") {
-    DeviceBuffer<float> in(40), out(2);
-    planted::quad_sums(in.data(), out.data(), 2, 1);
-    SUCCEED();
+TEST_CASE("planted: float4 reads through casts, past a buffer's end or off its alignment", "[.][planted]") {
+    // quad_sums(in, out, quads, shift): out[i] is the sum of the float4 at in + 4 i + shift.
+    struct Case {
+        const char* what;
+        int inputs, quads, shift;
+    };
+    const Case cases[] = {
+        {"a float4 read through a cast past the end of a buffer", 10, 3, 0},
+        {"a float4 read at an address that is not a multiple of 16", 40, 2, 1},
+    };
+    for (const Case& c : cases) {
+        DYNAMIC_SECTION("planted: " << c.what) {
+            DeviceBuffer<float> in(c.inputs), out(c.quads);
+            planted::quad_sums(in.data(), out.data(), c.quads, c.shift);
+            SUCCEED();
+        }
+    }
 }
 
 TEST_CASE("planted: a read far outside a buffer through a raw float4 pointer", "[.][planted]") {
@@ -1592,38 +1497,31 @@ TEST_CASE("planted: a histogram whose __shared__ bins are incremented without an
     REQUIRE(got == reference_histogram<unsigned>(values, 37));
 }
 
-TEST_CASE("planted: a cluster histogram without the cluster.sync() after zeroing its bins", "[.][planted]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {11}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_first_barrier, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 100));
-}
-
-TEST_CASE("planted: a cluster histogram without its final cluster.sync()", "[.][planted]") {
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {12}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::no_last_barrier, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 100));
-}
-
-TEST_CASE("planted: a cluster histogram with __syncthreads() in place of its final cluster.sync()", "[.][planted]") {
+TEST_CASE("planted: a cluster histogram without one of its barriers, or with a wrong owner", "[.][planted]") {
+    using planted::ClusterBug;
+    // The histogram of `count` values seeded by `key`, in `bins` bins, by `clusters`
+    // clusters of `cluster_size` blocks.
+    struct Case {
+        const char* what;
+        ClusterBug bug;
+        std::size_t count;
+        int key, bins;
+        unsigned cluster_size, clusters;
+    };
+    const Case cases[] = {
+        {"without the cluster.sync() after zeroing its bins", ClusterBug::no_first_barrier, 777, 11, 100, 4, 2},
+        {"without its final cluster.sync()", ClusterBug::no_last_barrier, 777, 12, 100, 4, 2},
+        {"with __syncthreads() in place of its final cluster.sync()", ClusterBug::block_barrier_as_last, 777, 16, 100, 4, 2},
+        {"whose bin owner is rounded down", ClusterBug::owner_rounded_down, 2000, 13, 103, 4, 2},
+        {"whose threads return before the last cluster.sync()", ClusterBug::half_block_skips_last_barrier, 500, 14, 50, 2, 1},
+    };
     Schedules order("forward,reverse");
-    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {16}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 100, 4, 2, planted::ClusterBug::block_barrier_as_last, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 100));
-}
-
-TEST_CASE("planted: a cluster histogram whose bin owner is rounded down", "[.][planted]") {
-    const auto values = random_values(2000, tutorial::derive_seed(tutorial::run_seed(), {13}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 103, 4, 2, planted::ClusterBug::owner_rounded_down, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 103));
-}
-
-TEST_CASE("planted: a cluster histogram whose threads return before the last cluster.sync()", "[.][planted]") {
-    const auto values = random_values(500, tutorial::derive_seed(tutorial::run_seed(), {14}));
-    std::vector<unsigned> got;
-    run_cluster_histogram(values, 50, 2, 1, planted::ClusterBug::half_block_skips_last_barrier, got);
-    REQUIRE(got == reference_histogram<unsigned>(values, 50));
+    for (const Case& c : cases) {
+        DYNAMIC_SECTION("planted: a cluster histogram " << c.what) {
+            const auto values = random_values(c.count, tutorial::derive_seed(tutorial::run_seed(), {c.key}));
+            std::vector<unsigned> got;
+            run_cluster_histogram(values, c.bins, c.cluster_size, c.clusters, c.bug, got);
+            REQUIRE(got == reference_histogram<unsigned>(values, c.bins));
+        }
+    }
 }

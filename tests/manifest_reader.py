@@ -33,6 +33,12 @@ def check(condition, what):
         failures.append(what)
 
 
+def array_of_tables(name, *tables):
+    """The TOML of `[[name]]`, once per dict of string fields, as a chapter.toml writes it."""
+    return "".join(f"\n[[{name}]]\n" + "".join(f'{key} = "{value}"\n' for key, value in table.items())
+                   for table in tables)
+
+
 def read_text(text):
     """The manifest of `text`, or the Refusal's message."""
     with tempfile.TemporaryDirectory() as folder:
@@ -138,26 +144,14 @@ gap = "difference: fast | slow"
 over_cpu = "times: Q | CPU: library, * | fast"
 threads = "variant: Q | CPU: library, *"
 listed = "shares: P | slow | broken | fast | absent"
-
-[[results.summary]]
-text = "{slow} {fast} {fast_speedup} {gap} {over_cpu} {threads} [{listed}]"
-
-[[results.summary]]
-when = "fast > slow and measured(threads)"
-text = " A"
-
-[[results.summary]]
-when = "not fast > slow"
-text = " B"
-
-[[results.summary]]
-when = "goals_met('P')"
-text = " C"
-
-[[results.summary]]
-when = "fast - slow >= 45.5 or measured(broken)"
-text = " D"
-''')
+''' + array_of_tables(
+    "results.summary",
+    {"text": "{slow} {fast} {fast_speedup} {gap} {over_cpu} {threads} [{listed}]"},
+    {"when": "fast > slow and measured(threads)", "text": " A"},
+    {"when": "not fast > slow", "text": " B"},
+    {"when": "goals_met('P')", "text": " C"},
+    {"when": "fast - slow >= 45.5 or measured(broken)", "text": " D"},
+))
 check(not isinstance(TEMPLATES, str), f"the templates' manifest should read: {TEMPLATES}")
 if not isinstance(TEMPLATES, str):
     # (problem, variant, median_ms, percent_of_ceiling, speedup, check)
@@ -183,19 +177,12 @@ if not isinstance(TEMPLATES, str):
         check(got == expected, f"the summary of {case_rows}: expected {expected!r}, got {got!r}")
 
 # ---- A profile column's formula ---------------------------------------------------------------------
-columns = read_text('''
-[[profile_table.columns]]
-heading = "per output"
-value = "({global loads: bytes requested} - 2) / {global stores: bytes requested} * 3"
-
-[[profile_table.columns]]
-heading = "conflicts"
-value = "{shared loads: bank conflicts or 0} + {shared stores: bank conflicts or 0}"
-
-[[profile_table.columns]]
-heading = "strict"
-value = "{shared loads: wavefronts}"
-''')
+columns = read_text(array_of_tables(
+    "profile_table.columns",
+    {"heading": "per output", "value": "({global loads: bytes requested} - 2) / {global stores: bytes requested} * 3"},
+    {"heading": "conflicts", "value": "{shared loads: bank conflicts or 0} + {shared stores: bank conflicts or 0}"},
+    {"heading": "strict", "value": "{shared loads: wavefronts}"},
+))
 check(not isinstance(columns, str), f"the profile columns' manifest should read: {columns}")
 if not isinstance(columns, str):
     variant = Variant(3, "tiles", "kernel")

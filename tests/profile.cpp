@@ -7,6 +7,7 @@
 
 #include "catch.h"
 #include "device_buffer.h"
+#include "expect.h"
 #include "occupancy.h"
 #include "random.h"
 
@@ -41,25 +42,51 @@ LaunchProfile profile_of(Run run) {
     return launches[0];
 }
 
-// The line of @p file that contains @p text, as "file:line".
-std::string line_of(const std::string& file, const std::string& text) {
-    std::ifstream in(file);
-    std::string line;
-    for (int number = 1; std::getline(in, line); ++number) {
-        if (line.find(text) != std::string::npos) return file + ":" + std::to_string(number);
+// A count the profiler made, named by the expression that reads it, beside the count the
+// test worked out.
+struct Count {
+    const char* counter;
+    std::uint64_t counted;
+    std::uint64_t expected;
+};
+// COUNT(p.global_load.sectors, 32 * 5): the count p.global_load.sectors must be 32 * 5.
+#define COUNT(counter, expected) Count{#counter, static_cast<std::uint64_t>(counter), static_cast<std::uint64_t>(expected)}
+
+// Check each of @p counts: a check a count, whose failure names its counter.
+void check_counts(std::initializer_list<Count> counts) {
+    for (const Count& count : counts) {
+        INFO(count.counter);
+        CHECK(count.counted == count.expected);
     }
-    FAIL("no line of " << file << " contains " << text);
-    return "";
 }
+
+// Random floats on the device (in), and an output (out) whose floats hold -7 until written.
+struct Floats {
+    Floats(std::size_t inputs, std::size_t outputs, std::uint64_t seed)
+        : input(tutorial::random_floats(inputs, seed)), in(input), out(std::vector<float>(outputs, -7.0f)) {}
+    std::vector<float> input;
+    DeviceBuffer<float> in, out;
+};
+
+// Random words below 256 on the device (in), and an output (out) whose words hold 7 until written.
+struct Words {
+    Words(std::size_t inputs, std::size_t outputs, std::uint64_t seed)
+        : values([&] {
+              const std::vector<std::uint8_t> bytes = tutorial::random_bytes(inputs, seed);
+              return std::vector<unsigned>(bytes.begin(), bytes.end());
+          }()),
+          in(values), out(std::vector<unsigned>(outputs, 7)) {}
+    std::vector<unsigned> values;
+    DeviceBuffer<unsigned> in, out;
+};
 
 // A float gather over n threads: out[i] = in[i * stride + offset].
 LaunchProfile gather(int n, int stride, int offset) {
-    const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(n) * stride + offset + 1, 12);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(n, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::gather_float(in.data(), out.data(), n, stride, offset); });
-    const std::vector<float> result = out.download();
-    for (int i = 0; i < n; ++i) REQUIRE(result[i] == input[static_cast<std::size_t>(i) * stride + offset]);
+    Floats floats(static_cast<std::size_t>(n) * stride + offset + 1, n, 12);
+    const LaunchProfile p =
+        profile_of([&] { traffic_kernels::gather_float(floats.in.data(), floats.out.data(), n, stride, offset); });
+    const std::vector<float> result = floats.out.download();
+    for (int i = 0; i < n; ++i) REQUIRE(result[i] == floats.input[static_cast<std::size_t>(i) * stride + offset]);
     return p;
 }
 
@@ -68,64 +95,45 @@ LaunchProfile gather(int n, int stride, int offset) {
 TEST_CASE("coalesced float loads take 4 sectors per warp, and unique bytes are what was read", "[profile]") {
     // 1024 threads = 32 warps; each warp reads 32 consecutive floats = 128 bytes = 4 sectors.
     const LaunchProfile p = gather(1024, 1, 0);
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 128);
-    CHECK(p.global_load.ideal_sectors == 128);
-    CHECK(p.global_load.bytes_requested == 4096);
-    CHECK(p.global_load.unique_bytes == 4096);
-    CHECK(p.global_store.requests == 32);
-    CHECK(p.global_store.sectors == 128);
-    CHECK(p.global_store.unique_bytes == 4096);
-    CHECK(p.shared_load.requests == 0);
-    CHECK(p.barriers == 0);
-    CHECK(p.blocks == 4);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 128), COUNT(p.global_load.ideal_sectors, 128),
+                  COUNT(p.global_load.bytes_requested, 4096), COUNT(p.global_load.unique_bytes, 4096),
+                  COUNT(p.global_store.requests, 32), COUNT(p.global_store.sectors, 128), COUNT(p.global_store.unique_bytes, 4096),
+                  COUNT(p.shared_load.requests, 0), COUNT(p.barriers, 0), COUNT(p.blocks, 4)});
 }
 
 TEST_CASE("a partial last warp requests only the sectors of its active lanes", "[profile]") {
     // 1000 threads: 31 full warps (4 sectors each) and one of 8 lanes (32 bytes, 1 sector).
     const LaunchProfile p = gather(1000, 1, 0);
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 31 * 4 + 1);
-    CHECK(p.global_load.bytes_requested == 4000);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 31 * 4 + 1), COUNT(p.global_load.bytes_requested, 4000)});
 }
 
 TEST_CASE("strided float loads touch more sectors per request", "[profile]") {
     SECTION("stride 2: 256 bytes per warp, 8 sectors") {
         const LaunchProfile p = gather(1024, 2, 0);
-        CHECK(p.global_load.requests == 32);
-        CHECK(p.global_load.sectors == 32 * 8);
-        CHECK(p.global_load.ideal_sectors == 32 * 4);
-        CHECK(p.global_load.unique_bytes == 4096);
+        check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 32 * 8),
+                      COUNT(p.global_load.ideal_sectors, 32 * 4), COUNT(p.global_load.unique_bytes, 4096)});
     }
     SECTION("stride 32 floats: every lane in its own sector") {
         const LaunchProfile p = gather(1024, 32, 0);
-        CHECK(p.global_load.sectors == 32 * 32);
-        CHECK(p.global_load.bytes_requested == 4096);
+        check_counts({COUNT(p.global_load.sectors, 32 * 32), COUNT(p.global_load.bytes_requested, 4096)});
     }
     SECTION("the stores stay coalesced") {
-        const LaunchProfile p = gather(1024, 32, 0);
-        CHECK(p.global_store.sectors == 128);
+        CHECK(gather(1024, 32, 0).global_store.sectors == 128);
     }
 }
 
 TEST_CASE("a load misaligned by one float straddles one more sector per warp", "[profile]") {
     // Bytes 4..131 of each 128-byte span: 5 sectors instead of 4.
     const LaunchProfile p = gather(1024, 1, 1);
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 32 * 5);
-    CHECK(p.global_load.unique_bytes == 4096);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 32 * 5), COUNT(p.global_load.unique_bytes, 4096)});
 }
 
 TEST_CASE("a broadcast load is one sector per request and 4 unique bytes", "[profile]") {
-    const std::vector<float> input = tutorial::random_floats(1, 5);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(1024, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::broadcast_float(in.data(), out.data(), 1024); });
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 32);
-    CHECK(p.global_load.bytes_requested == 4096);
-    CHECK(p.global_load.unique_bytes == 4);
-    CHECK(out.download()[1023] == input[0]);
+    Floats floats(1, 1024, 5);
+    const LaunchProfile p = profile_of([&] { traffic_kernels::broadcast_float(floats.in.data(), floats.out.data(), 1024); });
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 32), COUNT(p.global_load.bytes_requested, 4096),
+                  COUNT(p.global_load.unique_bytes, 4)});
+    CHECK(floats.out.download()[1023] == floats.input[0]);
 }
 
 TEST_CASE("1-byte elements: one sector per warp", "[profile]") {
@@ -133,11 +141,8 @@ TEST_CASE("1-byte elements: one sector per warp", "[profile]") {
     DeviceBuffer<unsigned char> in(std::vector<unsigned char>(input.begin(), input.end()));
     DeviceBuffer<unsigned char> out(std::vector<unsigned char>(1024, 0xAB));
     const LaunchProfile p = profile_of([&] { traffic_kernels::copy_bytes(in.data(), out.data(), 1024); });
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 32);
-    CHECK(p.global_load.ideal_sectors == 32);
-    CHECK(p.global_store.sectors == 32);
-    CHECK(p.global_load.unique_bytes == 1024);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 32), COUNT(p.global_load.ideal_sectors, 32),
+                  COUNT(p.global_store.sectors, 32), COUNT(p.global_load.unique_bytes, 1024)});
     CHECK(out.download() == std::vector<unsigned char>(input.begin(), input.end()));
 }
 
@@ -148,75 +153,57 @@ TEST_CASE("16-byte elements: 16 sectors per warp, one request per warp", "[profi
     DeviceBuffer<traffic_kernels::Float4> in(input);
     DeviceBuffer<traffic_kernels::Float4> out(std::vector<traffic_kernels::Float4>(1024, {-1, -1, -1, -1}));
     const LaunchProfile p = profile_of([&] { traffic_kernels::copy_float4(in.data(), out.data(), 1024); });
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 32 * 16);
-    CHECK(p.global_load.ideal_sectors == 32 * 16);
-    CHECK(p.global_store.sectors == 32 * 16);
-    CHECK(p.global_load.unique_bytes == 16 * 1024);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 32 * 16), COUNT(p.global_load.ideal_sectors, 32 * 16),
+                  COUNT(p.global_store.sectors, 32 * 16), COUNT(p.global_load.unique_bytes, 16 * 1024)});
     CHECK(out.download()[777].z == input[777].z);
 }
 
 TEST_CASE("shared memory wavefronts follow the bank rule", "[profile]") {
     using traffic_kernels::SharedPattern;
-    DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
-    // Every pattern first stores 1024 consecutive words: 32 requests, no conflict.
-    const auto run = [&](SharedPattern pattern) {
-        const LaunchProfile p = profile_of([&] { traffic_kernels::shared_words(out.data(), pattern); });
-        CHECK(p.shared_store.requests == 32);
-        CHECK(p.shared_store.wavefronts == 32);
-        CHECK(p.shared_store.bank_conflicts() == 0);
-        CHECK(p.shared_load.requests == 1);
-        CHECK(p.barriers == 1);
-        CHECK(p.barriers_per_block() == 1.0);
-        return p;
+    // One warp loads a word of 1024 by each pattern: its wavefronts and bank conflicts, the
+    // worst request's degree (0: not checked), and what lane 31 then holds.
+    struct Case {
+        const char* what;
+        SharedPattern pattern;
+        unsigned wavefronts, conflicts, worst_degree;
+        float lane_31;
     };
-    SECTION("consecutive words: one wavefront") {
-        const LaunchProfile p = run(SharedPattern::consecutive);
-        CHECK(p.shared_load.wavefronts == 1);
-        CHECK(p.shared_load.bank_conflicts() == 0);
-        CHECK(out.download()[31] == 31.0f);
-    }
-    SECTION("stride 2: a 2-way conflict") {
-        const LaunchProfile p = run(SharedPattern::stride_two);
-        CHECK(p.shared_load.wavefronts == 2);
-        CHECK(p.shared_load.bank_conflicts() == 1);
-        CHECK(p.worst_shared.worst_degree == 2);
-        CHECK(out.download()[31] == 62.0f);
-    }
-    SECTION("stride 32: a 32-way conflict") {
-        const LaunchProfile p = run(SharedPattern::stride_32);
-        CHECK(p.shared_load.wavefronts == 32);
-        CHECK(p.shared_load.bank_conflicts() == 31);
-        CHECK(p.worst_shared.worst_degree == 32);
-        CHECK(p.worst_shared.location == line_of("tests/profile_kernels/traffic_kernels.cu", "out[t] = words[index];"));
-        CHECK(out.download()[31] == 992.0f);
-    }
-    SECTION("the same word: a broadcast, one wavefront") {
-        const LaunchProfile p = run(SharedPattern::same_word);
-        CHECK(p.shared_load.wavefronts == 1);
-        CHECK(p.shared_load.bank_conflicts() == 0);
-        CHECK(out.download()[31] == 0.0f);
+    const Case cases[] = {
+        {"consecutive words: one wavefront", SharedPattern::consecutive, 1, 0, 0, 31.0f},
+        {"stride 2: a 2-way conflict", SharedPattern::stride_two, 2, 1, 2, 62.0f},
+        {"stride 32: a 32-way conflict", SharedPattern::stride_32, 32, 31, 32, 992.0f},
+        {"the same word: a broadcast, one wavefront", SharedPattern::same_word, 1, 0, 0, 0.0f},
+    };
+    DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
+    for (const Case& c : cases) {
+        INFO(c.what);
+        const LaunchProfile p = profile_of([&] { traffic_kernels::shared_words(out.data(), c.pattern); });
+        // Every pattern first stores 1024 consecutive words: 32 requests, no conflict.
+        check_counts({COUNT(p.shared_store.requests, 32), COUNT(p.shared_store.wavefronts, 32),
+                      COUNT(p.shared_store.bank_conflicts(), 0), COUNT(p.shared_load.requests, 1), COUNT(p.barriers, 1),
+                      COUNT(p.shared_load.wavefronts, c.wavefronts), COUNT(p.shared_load.bank_conflicts(), c.conflicts)});
+        CHECK(p.barriers_per_block() == 1.0);
+        if (c.worst_degree != 0) CHECK(p.worst_shared.worst_degree == c.worst_degree);
+        if (c.pattern == SharedPattern::stride_32) {
+            CHECK(p.worst_shared.location == tutorial::place_of("tests/profile_kernels/traffic_kernels.cu", "out[t] = words[index];"));
+        }
+        CHECK(out.download()[31] == c.lane_31);
     }
 }
 
 TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it does not", "[profile]") {
-    const std::vector<float> input = tutorial::random_floats(32 * 32, 21);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(32 * 32, -7.0f));
+    Floats floats(32 * 32, 32 * 32, 21);
     const int pad = GENERATE(0, 1);
-    const LaunchProfile p = profile_of([&] { traffic_kernels::transpose_tile(in.data(), out.data(), pad); });
+    const LaunchProfile p = profile_of([&] { traffic_kernels::transpose_tile(floats.in.data(), floats.out.data(), pad); });
     // 32 warps, one row each: the row stores never conflict.
-    CHECK(p.shared_store.requests == 32);
-    CHECK(p.shared_store.wavefronts == 32);
-    CHECK(p.shared_load.requests == 32);
+    check_counts({COUNT(p.shared_store.requests, 32), COUNT(p.shared_store.wavefronts, 32), COUNT(p.shared_load.requests, 32)});
     if (pad == 0) {
         // Lane t reads word 32t (+ the row): every lane in the same bank.
-        CHECK(p.shared_load.wavefronts == 32 * 32);
-        CHECK(p.shared_load.bank_conflicts() == 32 * 31);
-        CHECK(p.worst_shared.worst_degree == 32);
+        check_counts({COUNT(p.shared_load.wavefronts, 32 * 32), COUNT(p.shared_load.bank_conflicts(), 32 * 31),
+                      COUNT(p.worst_shared.worst_degree, 32)});
         CHECK(p.worst_shared.degree() == 32.0);
         CHECK(p.worst_shared.location ==
-              line_of("tests/profile_kernels/traffic_kernels.cu", "out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];"));
+              tutorial::place_of("tests/profile_kernels/traffic_kernels.cu", "out[threadIdx.y * 32 + threadIdx.x] = tile[threadIdx.x][threadIdx.y];"));
         // The picture: one word per lane, all 32 in bank 0, every one marked as conflicting.
         const std::string path = "build/emu/test-output/transpose-banks.svg";
         std::filesystem::create_directories("build/emu/test-output");
@@ -232,29 +219,23 @@ TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it doe
         CHECK(svg.find("transpose_tile_kernel&lt;0&gt;") != std::string::npos);  // XML, not a stray tag
     } else {
         // Lane t reads word 33t: bank t.
-        CHECK(p.shared_load.wavefronts == 32);
-        CHECK(p.shared_load.bank_conflicts() == 0);
+        check_counts({COUNT(p.shared_load.wavefronts, 32), COUNT(p.shared_load.bank_conflicts(), 0)});
     }
     CHECK(p.static_shared == 32 * (32 + pad) * sizeof(float));
-    const std::vector<float> result = out.download();
+    const std::vector<float> result = floats.out.download();
     for (int r = 0; r < 32; ++r)
-        for (int c = 0; c < 32; ++c) REQUIRE(result[r * 32 + c] == input[c * 32 + r]);
+        for (int c = 0; c < 32; ++c) REQUIRE(result[r * 32 + c] == floats.input[c * 32 + r]);
 }
 
 TEST_CASE("shared atomics count one instruction per warp and call; remote ones apart", "[profile]") {
     // 2 blocks of 48 threads: warps of 32 and 16 lanes, 3 calls each: 2 x 2 x 3 = 12
     // instructions, 2 x 48 x 3 = 288 atomics.
-    const std::vector<unsigned> values = [] {
-        const std::vector<std::uint8_t> bytes = tutorial::random_bytes(3 * 2 * 48, 21);
-        return std::vector<unsigned>(bytes.begin(), bytes.end());
-    }();
-    DeviceBuffer<unsigned> in(values);
-    DeviceBuffer<unsigned> out(std::vector<unsigned>(64, 7));
-    const LaunchProfile local = profile_of([&] { traffic_kernels::shared_atomics(in.data(), out.data(), 2, 48); });
-    CHECK(local.shared_atomics.requests == 12);
-    CHECK(local.shared_atomics.accesses == 288);
-    CHECK(local.remote_atomics.requests == 0);
-    const std::vector<unsigned> counts = out.download();
+    Words words(3 * 2 * 48, 64, 21);
+    const std::vector<unsigned>& values = words.values;
+    const LaunchProfile local = profile_of([&] { traffic_kernels::shared_atomics(words.in.data(), words.out.data(), 2, 48); });
+    check_counts({COUNT(local.shared_atomics.requests, 12), COUNT(local.shared_atomics.accesses, 288),
+                  COUNT(local.remote_atomics.requests, 0)});
+    const std::vector<unsigned> counts = words.out.download();
     for (int block = 0; block < 2; ++block) {
         std::vector<unsigned> expected(32, 0);
         for (int k = 0; k < 3; ++k) {
@@ -268,10 +249,9 @@ TEST_CASE("shared atomics count one instruction per warp and call; remote ones a
     // 3 blocks of 40 threads (warps of 32 and 8 lanes), two global calls each: 3 x 2 x 2 =
     // 12 instructions, 3 x 40 x 2 = 240 atomics, and no shared ones.
     DeviceBuffer<unsigned> bins(std::vector<unsigned>(64, 0));
-    const LaunchProfile global = profile_of([&] { traffic_kernels::global_atomics(in.data(), bins.data(), 3, 40); });
-    CHECK(global.global_atomics.requests == 12);
-    CHECK(global.global_atomics.accesses == 240);
-    CHECK(global.shared_atomics.requests == 0);
+    const LaunchProfile global = profile_of([&] { traffic_kernels::global_atomics(words.in.data(), bins.data(), 3, 40); });
+    check_counts({COUNT(global.global_atomics.requests, 12), COUNT(global.global_atomics.accesses, 240),
+                  COUNT(global.shared_atomics.requests, 0)});
     std::vector<unsigned> expected_bins(64, 0);
     for (int i = 0; i < 3 * 40; ++i) {
         ++expected_bins[values[i] % 32];
@@ -281,13 +261,11 @@ TEST_CASE("shared atomics count one instruction per warp and call; remote ones a
 
     // 4 blocks (2 clusters) of 64 threads, one local and one remote call each: 4 x 2 = 8
     // instructions and 256 atomics of each kind.
-    DeviceBuffer<unsigned> words(std::vector<unsigned>(256, 7));
-    const LaunchProfile pairs = profile_of([&] { traffic_kernels::remote_atomics(in.data(), words.data(), 4, 64); });
-    CHECK(pairs.shared_atomics.requests == 8);
-    CHECK(pairs.shared_atomics.accesses == 256);
-    CHECK(pairs.remote_atomics.requests == 8);
-    CHECK(pairs.remote_atomics.accesses == 256);
-    const std::vector<unsigned> sums = words.download();
+    DeviceBuffer<unsigned> pair_words(std::vector<unsigned>(256, 7));
+    const LaunchProfile pairs = profile_of([&] { traffic_kernels::remote_atomics(words.in.data(), pair_words.data(), 4, 64); });
+    check_counts({COUNT(pairs.shared_atomics.requests, 8), COUNT(pairs.shared_atomics.accesses, 256),
+                  COUNT(pairs.remote_atomics.requests, 8), COUNT(pairs.remote_atomics.accesses, 256)});
+    const std::vector<unsigned> sums = pair_words.download();
     for (int i = 0; i < 256; ++i) {
         const int block = i / 64, partner = block ^ 1, word = i % 32;
         unsigned expected = 0;
@@ -299,20 +277,15 @@ TEST_CASE("shared atomics count one instruction per warp and call; remote ones a
 TEST_CASE("loads through map_shared_rank count as DSMEM loads, one per warp, not as shared loads", "[profile]") {
     // 4 blocks (2 clusters) of 64 threads, one load each from the pair's shared memory:
     // 4 x 2 = 8 instructions and 256 accesses.
-    const std::vector<std::uint8_t> bytes = tutorial::random_bytes(256, 29);
-    const std::vector<unsigned> values(bytes.begin(), bytes.end());
-    DeviceBuffer<unsigned> in(values);
-    DeviceBuffer<unsigned> out(std::vector<unsigned>(256, 7));
-    const LaunchProfile pairs = profile_of([&] { traffic_kernels::remote_loads(in.data(), out.data(), 4, 64); });
-    CHECK(pairs.remote_accesses.requests == 8);
-    CHECK(pairs.remote_accesses.accesses == 256);
-    CHECK(pairs.shared_load.requests == 0);
-    CHECK(pairs.shared_store.requests == 8);
+    Words words(256, 256, 29);
+    const LaunchProfile pairs = profile_of([&] { traffic_kernels::remote_loads(words.in.data(), words.out.data(), 4, 64); });
+    check_counts({COUNT(pairs.remote_accesses.requests, 8), COUNT(pairs.remote_accesses.accesses, 256),
+                  COUNT(pairs.shared_load.requests, 0), COUNT(pairs.shared_store.requests, 8)});
     CHECK_FALSE(pairs.uncounted_casts);
-    const std::vector<unsigned> got = out.download();
+    const std::vector<unsigned> got = words.out.download();
     for (int i = 0; i < 256; ++i) {
         const int block = i / 64, partner = block ^ 1;
-        REQUIRE(got[i] == values[partner * 64 + i % 64]);
+        REQUIRE(got[i] == words.values[partner * 64 + i % 64]);
     }
 }
 
@@ -322,30 +295,25 @@ TEST_CASE("a call site through map_shared_rank counts as DSMEM atomics, its own 
     // once: 2 x 2 x 2 = 8 instructions and 256 atomics, all DSMEM, as ncu counts them
     // (l1tex__t_requests_pipe_lsu_mem_dshared_op_atom). A lane's own-block and other-block
     // calls are one count: taken apart, the most of either per lane would give 4.
-    const std::vector<std::uint8_t> bytes = tutorial::random_bytes(128, 23);
-    const std::vector<unsigned> values(bytes.begin(), bytes.end());
-    DeviceBuffer<unsigned> in(values);
-    DeviceBuffer<unsigned> words(std::vector<unsigned>(128, 7));
-    const LaunchProfile mixed = profile_of([&] { traffic_kernels::mixed_rank_atomics(in.data(), words.data(), 2, 64); });
-    CHECK(mixed.remote_atomics.requests == 8);
-    CHECK(mixed.remote_atomics.accesses == 256);
-    CHECK(mixed.shared_atomics.requests == 0);
-    const std::vector<unsigned> sums = words.download();
+    Words words(128, 128, 23);
+    const LaunchProfile mixed = profile_of([&] { traffic_kernels::mixed_rank_atomics(words.in.data(), words.out.data(), 2, 64); });
+    check_counts({COUNT(mixed.remote_atomics.requests, 8), COUNT(mixed.remote_atomics.accesses, 256),
+                  COUNT(mixed.shared_atomics.requests, 0)});
+    const std::vector<unsigned> sums = words.out.download();
     for (int i = 0; i < 128; ++i) {
         const int word = i % 32;
         unsigned expected = 0;
         for (int b = 0; b < 2; ++b) {
             // Thread t of block b adds to both blocks, once each.
-            for (int t = word; t < 64; t += 32) expected += values[b * 64 + t];
+            for (int t = word; t < 64; t += 32) expected += words.values[b * 64 + t];
         }
         REQUIRE(sums[i] == expected);
     }
 }
 
 TEST_CASE("launches while counting is off are not recorded", "[profile]") {
-    DeviceBuffer<float> in(tutorial::random_floats(64, 2));
-    DeviceBuffer<float> out(std::vector<float>(64, -7.0f));
-    traffic_kernels::gather_float(in.data(), out.data(), 64, 1, 0);
+    Floats floats(64, 64, 2);
+    traffic_kernels::gather_float(floats.in.data(), floats.out.data(), 64, 1, 0);
     emu::traffic::start();
     CHECK(emu::traffic::take().empty());
 }
@@ -354,43 +322,36 @@ TEST_CASE("cp.async copies are counted as global loads, and as LDGSTS apart, not
     const int blocks = 3;
     const int copy_bytes = GENERATE(4, 16);
     INFO(copy_bytes << "-byte copies");
-    const std::vector<float> input = tutorial::random_floats(blocks * 2048, 21);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(blocks * 2048, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::stage_tile_async(in.data(), out.data(), blocks, copy_bytes); });
+    Floats floats(blocks * 2048, blocks * 2048, 21);
+    const LaunchProfile p =
+        profile_of([&] { traffic_kernels::stage_tile_async(floats.in.data(), floats.out.data(), blocks, copy_bytes); });
     // 2048 floats a block: a warp copies 32 * copy_bytes consecutive bytes per request, so
     // 2048 * 4 / (32 * copy_bytes) requests a block (64 or 16), 8 KiB in 256 sectors.
-    CHECK(p.global_ldgsts.requests == std::uint64_t(blocks) * 2048 * 4 / (32 * copy_bytes));
-    CHECK(p.global_ldgsts.sectors == std::uint64_t(blocks) * 256);
-    CHECK(p.global_ldgsts.bytes_requested == std::uint64_t(blocks) * 2048 * 4);
-    CHECK(p.global_ldgsts.unique_bytes == std::uint64_t(blocks) * 2048 * 4);
+    check_counts({COUNT(p.global_ldgsts.requests, std::uint64_t(blocks) * 2048 * 4 / (32 * copy_bytes)),
+                  COUNT(p.global_ldgsts.sectors, std::uint64_t(blocks) * 256),
+                  COUNT(p.global_ldgsts.bytes_requested, std::uint64_t(blocks) * 2048 * 4),
+                  COUNT(p.global_ldgsts.unique_bytes, std::uint64_t(blocks) * 2048 * 4)});
     // The kernel has no other global load: ncu's global-load counters are the copies'.
-    CHECK(p.global_load.requests == p.global_ldgsts.requests);
-    CHECK(p.global_load.sectors == p.global_ldgsts.sectors);
-    CHECK(p.global_load.unique_bytes == p.global_ldgsts.unique_bytes);
-    CHECK(p.shared_store.requests == 0);
-    CHECK(p.shared_load.requests == std::uint64_t(blocks) * 8 * 8);  // 8 reads of a row by each of 8 warps
-    CHECK(p.bulk_copies == 0);
-    const std::vector<float> result = out.download();
+    check_counts({COUNT(p.global_load.requests, p.global_ldgsts.requests), COUNT(p.global_load.sectors, p.global_ldgsts.sectors),
+                  COUNT(p.global_load.unique_bytes, p.global_ldgsts.unique_bytes)});
+    check_counts({COUNT(p.shared_store.requests, 0),
+                  COUNT(p.shared_load.requests, std::uint64_t(blocks) * 8 * 8),  // 8 reads of a row by each of 8 warps
+                  COUNT(p.bulk_copies, 0)});
+    const std::vector<float> result = floats.out.download();
     for (int b = 0; b < blocks; ++b) {
-        for (int i = 0; i < 2048; ++i) REQUIRE(result[b * 2048 + i] == input[b * 2048 + 2047 - i]);
+        for (int i = 0; i < 2048; ++i) REQUIRE(result[b * 2048 + i] == floats.input[b * 2048 + 2047 - i]);
     }
 }
 
 TEST_CASE("float4 accesses through reinterpret_cast are counted as 16-byte accesses", "[profile]") {
     // 1024 threads, 32 warps: each warp's float4 load and store is one request of 32 x 16 =
     // 512 bytes, 16 sectors.
-    const std::vector<float> input = tutorial::random_floats(4096, 21);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(4096, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_cast_float4(in.data(), out.data(), 1024); });
+    Floats floats(4096, 4096, 21);
+    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_cast_float4(floats.in.data(), floats.out.data(), 1024); });
     CHECK_FALSE(p.uncounted_casts);
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.sectors == 32 * 16);
-    CHECK(p.global_load.bytes_requested == 16384);
-    CHECK(p.global_store.requests == 32);
-    CHECK(p.global_store.sectors == 32 * 16);
-    CHECK(out.download() == input);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.sectors, 32 * 16), COUNT(p.global_load.bytes_requested, 16384),
+                  COUNT(p.global_store.requests, 32), COUNT(p.global_store.sectors, 32 * 16)});
+    CHECK(floats.out.download() == floats.input);
 }
 
 TEST_CASE("every form of float4 cast is counted, in the memory it points into", "[profile]") {
@@ -398,17 +359,14 @@ TEST_CASE("every form of float4 cast is counted, in the memory it points into", 
     // c, 8 float4s that every quarter-warp reads: 4 wavefronts too (an H100 shares a
     // quarter-warp's wavefront with the next one's only for 4 float4s or fewer).
     // Global loads: the float load of in (4 sectors a warp) and d (16 sectors).
-    const std::vector<float> input = tutorial::random_floats(128, 23);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(128, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::cast_forms(in.data(), out.data()); });
+    Floats floats(128, 128, 23);
+    const std::vector<float>& input = floats.input;
+    const LaunchProfile p = profile_of([&] { traffic_kernels::cast_forms(floats.in.data(), floats.out.data()); });
     CHECK_FALSE(p.uncounted_casts);
-    CHECK(p.shared_load.requests == 3 * 4);
-    CHECK(p.shared_load.wavefronts == 4 * (4 + 4 + 4));
-    CHECK(p.shared_store.requests == 2 * 4);
-    CHECK(p.global_load.requests == 2 * 4);
-    CHECK(p.global_load.sectors == 4 * (4 + 16));
-    const std::vector<float> result = out.download();
+    check_counts({COUNT(p.shared_load.requests, 3 * 4), COUNT(p.shared_load.wavefronts, 4 * (4 + 4 + 4)),
+                  COUNT(p.shared_store.requests, 2 * 4), COUNT(p.global_load.requests, 2 * 4),
+                  COUNT(p.global_load.sectors, 4 * (4 + 16))});
+    const std::vector<float> result = floats.out.download();
     const auto quad = [&](int first) {
         return input[first] + input[first + 1] + input[first + 2] + input[first + 3];
     };
@@ -419,25 +377,20 @@ TEST_CASE("every form of float4 cast is counted, in the memory it points into", 
 }
 
 TEST_CASE("a float4 pointer kept in an auto variable is counted, and its elements have components", "[profile]") {
-    const std::vector<float> input = tutorial::random_floats(4096, 24);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(1024, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::auto_pointer(in.data(), out.data(), 1024); });
+    Floats floats(4096, 1024, 24);
+    const LaunchProfile p = profile_of([&] { traffic_kernels::auto_pointer(floats.in.data(), floats.out.data(), 1024); });
     CHECK_FALSE(p.uncounted_casts);
-    CHECK(p.global_load.requests == 32);
-    CHECK(p.global_load.bytes_requested == 16384);
-    const std::vector<float> result = out.download();
-    for (int i = 0; i < 1024; ++i) CHECK(result[i] == input[4 * i]);
+    check_counts({COUNT(p.global_load.requests, 32), COUNT(p.global_load.bytes_requested, 16384)});
+    const std::vector<float> result = floats.out.download();
+    for (int i = 0; i < 1024; ++i) CHECK(result[i] == floats.input[4 * i]);
 }
 
 TEST_CASE("float4 accesses through a raw float4* variable are not counted, and the launch says so", "[profile]") {
-    const std::vector<float> input = tutorial::random_floats(4096, 22);
-    DeviceBuffer<float> in(input);
-    DeviceBuffer<float> out(std::vector<float>(4096, -7.0f));
-    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_raw_float4(in.data(), out.data(), 1024); });
+    Floats floats(4096, 4096, 22);
+    const LaunchProfile p = profile_of([&] { traffic_kernels::copy_raw_float4(floats.in.data(), floats.out.data(), 1024); });
     CHECK(p.uncounted_casts);
     CHECK(p.global_load.requests == 0);
-    CHECK(out.download() == input);
+    CHECK(floats.out.download() == floats.input);
 }
 
 TEST_CASE("8- and 16-byte shared loads take the wavefronts an H100 takes", "[profile]") {
@@ -463,11 +416,10 @@ TEST_CASE("8- and 16-byte shared loads take the wavefronts an H100 takes", "[pro
             CAPTURE(static_cast<int>(c.pattern), floats);
             DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
             const LaunchProfile p = profile_of([&] { traffic_kernels::shared_vectors(out.data(), floats, c.pattern); });
-            CHECK(p.shared_load.requests == 1);
-            CHECK(p.shared_load.wavefronts == (floats == 2 ? c.float2_wavefronts : c.float4_wavefronts));
             // The stores: 1024 floats, one consecutive vector per lane, 128 bytes a wavefront.
-            CHECK(p.shared_store.requests == 1024u / floats / 32);
-            CHECK(p.shared_store.wavefronts == 32);
+            check_counts({COUNT(p.shared_load.requests, 1),
+                          COUNT(p.shared_load.wavefronts, floats == 2 ? c.float2_wavefronts : c.float4_wavefronts),
+                          COUNT(p.shared_store.requests, 1024u / floats / 32), COUNT(p.shared_store.wavefronts, 32)});
             CHECK_FALSE(p.uncounted_casts);
             if (c.pattern == VectorPattern::consecutive) {
                 // Lane t's vector starts at word floats * t, which holds t.
@@ -489,9 +441,8 @@ TEST_CASE("an unrolled loop along a shared row is counted as the 16-byte loads n
     // as an H100 measures.
     DeviceBuffer<float> out(std::vector<float>(256, -7.0f));
     const LaunchProfile p = profile_of([&] { traffic_kernels::row_times_column(out.data()); });
-    CHECK(p.shared_load.requests == 8 * (4 + 16));
-    CHECK(p.shared_load.wavefronts == 8 * (8 + 16));
-    CHECK(p.shared_load.bank_conflicts() == 0);
+    check_counts({COUNT(p.shared_load.requests, 8 * (4 + 16)), COUNT(p.shared_load.wavefronts, 8 * (8 + 16)),
+                  COUNT(p.shared_load.bank_conflicts(), 0)});
     const std::vector<float> result = out.download();
     for (int y = 0; y < 16; ++y) {
         for (int x = 0; x < 16; ++x) {
@@ -504,34 +455,33 @@ TEST_CASE("an unrolled loop along a shared row is counted as the 16-byte loads n
 
 TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes", "[profile]") {
     using emu::traffic::LaneAccess;
-    using emu::traffic::shared_wavefronts;
-    LaneAccess lanes[32];
+    // Every lane active, lane l at byte stride * l, elements of `bytes` bytes: the wavefronts
+    // of one request, and without conflicts (0: not checked).
+    struct Case {
+        const char* what;
+        unsigned stride, bytes, phase_lanes, wavefronts, ideal;
+    };
+    const Case cases[] = {
+        {"consecutive 8-byte elements: 2 phases, no conflict", 8, 8, 16, 2, 2},
+        {"consecutive 16-byte elements: 4 phases, no conflict", 16, 16, 8, 4, 4},
+        {"16-byte elements 128 bytes apart: each phase of 8 lanes is 8-way", 128, 16, 8, 32, 4},
+        {"1-byte elements: four lanes share a word", 1, 1, 32, 1, 0},
+    };
+    for (const Case& c : cases) {
+        INFO(c.what);
+        LaneAccess lanes[32];
+        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, std::uint64_t(c.stride) * l, c.bytes};
+        unsigned ideal = 0;
+        CHECK(emu::traffic::shared_wavefronts(lanes, c.phase_lanes, &ideal) == c.wavefronts);
+        if (c.ideal != 0) CHECK(ideal == c.ideal);
+    }
+    // Only active lanes count: two, in one bank.
+    LaneAccess two_lanes[32];
+    two_lanes[3] = LaneAccess{true, 0, 4};
+    two_lanes[9] = LaneAccess{true, 128, 4};
     unsigned ideal = 0;
-    SECTION("consecutive 8-byte elements: 2 phases, no conflict") {
-        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 8ull * l, 8};
-        CHECK(shared_wavefronts(lanes, 16, &ideal) == 2);
-        CHECK(ideal == 2);
-    }
-    SECTION("consecutive 16-byte elements: 4 phases, no conflict") {
-        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 16ull * l, 16};
-        CHECK(shared_wavefronts(lanes, 8, &ideal) == 4);
-        CHECK(ideal == 4);
-    }
-    SECTION("16-byte elements 128 bytes apart: each phase of 8 lanes is 8-way") {
-        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 128ull * l, 16};
-        CHECK(shared_wavefronts(lanes, 8, &ideal) == 32);
-        CHECK(ideal == 4);
-    }
-    SECTION("1-byte elements: four lanes share a word") {
-        for (unsigned l = 0; l < 32; ++l) lanes[l] = LaneAccess{true, 1ull * l, 1};
-        CHECK(shared_wavefronts(lanes, 32, &ideal) == 1);
-    }
-    SECTION("only active lanes count") {
-        lanes[3] = LaneAccess{true, 0, 4};
-        lanes[9] = LaneAccess{true, 128, 4};
-        CHECK(shared_wavefronts(lanes, 32, &ideal) == 2);
-        CHECK(ideal == 1);
-    }
+    CHECK(emu::traffic::shared_wavefronts(two_lanes, 32, &ideal) == 2);
+    CHECK(ideal == 1);
 }
 #endif
 

@@ -3,11 +3,11 @@
 #include "naive_gemm.h"
 #include "tutorial_chapter.h"
 
+#include "demo.h"
 #include "device_buffer.h"
 #include "gemm/gemm_reference.h"
 
 #include <cstdio>
-#include <exception>
 #include <vector>
 
 namespace {
@@ -21,7 +21,7 @@ void print_matrix(const char* name, const std::vector<float>& m, int rows, int c
 }  // namespace
 
 int main() {
-    try {
+    return tutorial::run_demo([] {
         // Small integers keep every product and sum exact, so GPU and CPU agree to the bit.
         const int M = 3, N = 4, K = 5;
         std::vector<float> A(M * K), B(K * N);
@@ -45,9 +45,6 @@ int main() {
         std::printf(wrong == 0 ? "All %d elements match the CPU.\n" : "%d of the elements differ from the CPU: run "
                                                                       "`make " CHAPTER_NAME " test` to see which.\n",
                     wrong == 0 ? M * N : wrong);
-        return wrong == 0 ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return wrong == 0;
+    });
 }

@@ -10,7 +10,6 @@
 int main(int argc, char** argv) {
     tutorial::GemmOperands gemm(128, 128, 128);
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
-    chapter.variants.push_back({"one thread per element of C", "naive_gemm_kernel", gemm.flops(),
-                                [&] { naive_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
+    chapter.variants.push_back({"one thread per element of C", "naive_gemm_kernel", gemm.flops(), gemm.run_of(naive_gemm)});
     return tutorial::profile::run(argc, argv, chapter);
 }

@@ -13,7 +13,9 @@ int main(int argc, char** argv) {
     for (int tile : {16, 32}) {
         chapter.variants.push_back({std::to_string(tile) + " x " + std::to_string(tile) + " tiles in shared memory",
                                     "tiled_gemm_kernel<" + std::to_string(tile) + ">", gemm.flops(),
-                                    [&, tile] { tiled_gemm(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K, tile); }});
+                                    gemm.run_of([tile](const float* A, const float* B, float* C, int M, int N, int K) {
+                                        tiled_gemm(A, B, C, M, N, K, tile);
+                                    })});
     }
     return tutorial::profile::run(argc, argv, chapter);
 }

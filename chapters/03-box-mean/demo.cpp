@@ -17,7 +17,6 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -120,14 +119,7 @@ bool run_kernel(void (*box_mean)(const unsigned char*, unsigned char*, int, int,
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    if (argc > 2) {
-        std::fprintf(stderr, "usage: %s [image.pgm]   (make " CHAPTER_NAME " run IMAGE=image.pgm)\n", argv[0]);
-        return 2;
-    }
-    try {
-        // Read and check the input before anything is written: a bad file leaves no output.
-        const tutorial::GrayImage input = tutorial::demo_input_image(argc, argv, generated_image);
-
+    return tutorial::run_image_demo(argc, argv, CHAPTER_NAME, generated_image, [](const tutorial::GrayImage& input) {
         const tutorial::DeviceBuffer<std::uint8_t> device_input(input.pixels);
         tutorial::DeviceBuffer<std::uint8_t> device_output(input.pixels.size());
         std::vector<tutorial::GrayImage> results;
@@ -150,9 +142,6 @@ int main(int argc, char* argv[]) {
         tutorial::write_demo_image(results[1], "build/" CHAPTER_NAME "-box-mean-r2");
         std::printf("Open the PNG files in an image viewer or a browser and compare the edges, the stripes and "
                     "the small letters.\n");
-        return all_right ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return all_right;
+    });
 }

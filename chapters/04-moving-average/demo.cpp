@@ -5,6 +5,7 @@
 #include "tutorial_chapter.h"
 
 #include "compare.h"
+#include "demo.h"
 #include "device_buffer.h"
 #include "image_file.h"
 #include "random.h"
@@ -13,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <filesystem>
 #include <sstream>
 #include <string>
@@ -87,7 +87,7 @@ std::string plot(const std::vector<Series>& series) {
 }  // namespace
 
 int main() {
-    try {
+    return tutorial::run_demo([] {
         const std::vector<float> signal = noisy_signal();
         const tutorial::DeviceBuffer<float> device_signal(signal);
         std::vector<Series> series{{"signal (1200 samples)", "#b8b8b8", 1.0, 0, signal}};
@@ -118,9 +118,6 @@ int main() {
         const std::string path = "build/" CHAPTER_NAME "-moving-average.svg";
         tutorial::write_file(path, plot(series));
         std::printf("wrote %s: open it in a browser.\n", path.c_str());
-        return all_right ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return all_right;
+    });
 }

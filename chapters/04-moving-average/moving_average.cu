@@ -31,9 +31,18 @@ tutorial::LaunchConfig moving_average_launch_config(int size, int window) {
     return tutorial::LaunchConfig{dim3(1), dim3(1)};
 }
 
+namespace {
+// The launch configuration of a call of 4a, 4b or 4c, once its arguments pass the checks
+// (std::invalid_argument, naming `function`, when they do not).
+tutorial::LaunchConfig checked_launch_config(const char* function, const float* input, const float* output, int size,
+                                             int window) {
+    tutorial::require_moving_average_arguments(function, input, output, size, window);
+    return moving_average_launch_config(size, window);
+}
+}  // namespace
+
 void moving_average_naive(const float* input, float* output, int size, int window) {
-    tutorial::require_moving_average_arguments("moving_average_naive", input, output, size, window);
-    const tutorial::LaunchConfig launch = moving_average_launch_config(size, window);
+    const tutorial::LaunchConfig launch = checked_launch_config("moving_average_naive", input, output, size, window);
     moving_average_naive_kernel<<<launch.grid, launch.block>>>(input, output, size, window);
     CUDA_CHECK_KERNEL("moving_average_naive_kernel");
 }
@@ -47,8 +56,7 @@ __global__ void moving_average_readonly_kernel(const float* input, float* output
 }
 
 void moving_average_readonly(const float* input, float* output, int size, int window) {
-    tutorial::require_moving_average_arguments("moving_average_readonly", input, output, size, window);
-    const tutorial::LaunchConfig launch = moving_average_launch_config(size, window);
+    const tutorial::LaunchConfig launch = checked_launch_config("moving_average_readonly", input, output, size, window);
     moving_average_readonly_kernel<<<launch.grid, launch.block>>>(input, output, size, window);
     CUDA_CHECK_KERNEL("moving_average_readonly_kernel");
 }
@@ -100,10 +108,9 @@ void allow_shared_memory(std::size_t bytes) {
 }  // namespace
 
 void moving_average_shared(const float* input, float* output, int size, int window) {
-    tutorial::require_moving_average_arguments("moving_average_shared", input, output, size, window);
+    const tutorial::LaunchConfig launch = checked_launch_config("moving_average_shared", input, output, size, window);
     const std::size_t bytes = moving_average_shared_bytes(window);
     allow_shared_memory(bytes);
-    const tutorial::LaunchConfig launch = moving_average_launch_config(size, window);
     // The third launch parameter: bytes of dynamic shared memory per block, which is
     // what `extern __shared__ float cache[]` gets.
     moving_average_shared_kernel<<<launch.grid, launch.block, bytes>>>(input, output, size, window);

@@ -28,11 +28,12 @@ using MovingAverage = std::function<void(const float*, float*, int, int)>;
 struct SignalCase {
     int size;
     int window;
+    int outputs() const { return size - window + 1; }  // one per position of the window
 };
 
 std::ostream& operator<<(std::ostream& out, const SignalCase& c) {
-    const int outputs = c.size - c.window + 1;
-    return out << "size " << c.size << ", window " << c.window << " (" << outputs << (outputs == 1 ? " output)" : " outputs)");
+    return out << "size " << c.size << ", window " << c.window << " (" << c.outputs()
+               << (c.outputs() == 1 ? " output)" : " outputs)");
 }
 
 constexpr int B = kMovingAverageBlock;
@@ -81,7 +82,7 @@ tutorial::ComparisonReport run_moving_average(const MovingAverage& moving_averag
                                               Halo halo) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window});
     const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
-    const int outputs = c.size - c.window + 1;
+    const int outputs = c.outputs();
     tutorial::DeviceBuffer<float> device_input(input), device_output(static_cast<std::size_t>(outputs));
     device_output.poison();
     moving_average(device_input.data(), device_output.data(), c.size, c.window);
@@ -99,7 +100,7 @@ tutorial::ShapeSweep sweep_signal_cases(const std::string& name, const MovingAve
     for (const SignalCase& c : signal_cases()) {
         std::ostringstream label;
         label << c;
-        const int outputs = c.size - c.window + 1;
+        const int outputs = c.outputs();
         tutorial::OutputOwnership ownership;
         ownership.output_name = "output";
         ownership.rows = 1;
@@ -149,9 +150,9 @@ TEST_CASE("moving_average_launch_config gives one thread per output, 256 to a bl
     REQUIRE(kMovingAverageBlock == 256);
     for (const SignalCase& c : signal_cases()) {
         const tutorial::LaunchConfig got = moving_average_launch_config(c.size, c.window);
-        const unsigned blocks = tutorial::ceil_div(c.size - c.window + 1, B);
+        const unsigned blocks = tutorial::ceil_div(c.outputs(), B);
         REQUIRE_LAUNCH_CONFIG(got, dim3(blocks), dim3(B), "For " << c,
-                              "ceil(" << c.size - c.window + 1 << " / " << B << ") = " << blocks);
+                              "ceil(" << c.outputs() << " / " << B << ") = " << blocks);
     }
 }
 
@@ -332,7 +333,7 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
                                            int span = kPrefixSpan) {
     const std::uint64_t seed = tutorial::derive_seed(tutorial::run_seed(), {c.size, c.window, offset});
     const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
-    const int outputs = c.size - c.window + 1;
+    const int outputs = c.outputs();
     // The arrays start `offset` floats into their buffers: 0 is 16-byte aligned, 1..3 are not.
     std::vector<float> shifted(static_cast<std::size_t>(offset), 0.0f);
     shifted.insert(shifted.end(), input.begin(), input.end());
@@ -358,7 +359,7 @@ std::vector<tutorial::ShapeSweep> prefix_sweeps(const std::string& name, const M
         label << c;
         aligned.run(label.str(),
                     {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                     {"outputs", c.size - c.window + 1, span, "", "block"}},
+                     {"outputs", c.outputs(), span, "", "block"}},
                     [&] { return run_prefix_case(c, 0, moving_average, span); });
     }
     tutorial::ShapeSweep unaligned(name + " on arrays that do not start on 16 bytes",

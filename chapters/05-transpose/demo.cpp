@@ -15,7 +15,6 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -53,14 +52,7 @@ tutorial::GrayImage generated_image() {
 }  // namespace
 
 int main(int argc, char* argv[]) {
-    if (argc > 2) {
-        std::fprintf(stderr, "usage: %s [image.pgm]   (make " CHAPTER_NAME " run IMAGE=image.pgm)\n", argv[0]);
-        return 2;
-    }
-    try {
-        // Read and check the input before anything is written: a bad file leaves no output.
-        const tutorial::GrayImage input = tutorial::demo_input_image(argc, argv, generated_image);
-
+    return tutorial::run_image_demo(argc, argv, CHAPTER_NAME, generated_image, [](const tutorial::GrayImage& input) {
         // The image is a matrix of height rows and width columns.
         const int rows = input.height, cols = input.width;
         const std::vector<float> pixels(input.pixels.begin(), input.pixels.end());
@@ -103,9 +95,6 @@ int main(int argc, char* argv[]) {
         tutorial::write_demo_image(transposed, "build/" CHAPTER_NAME "-transposed");
         std::printf("Open the PNG files: the transposed image is the input mirrored across its main diagonal "
                     "(top left to bottom right).\n");
-        return all_right ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return all_right;
+    });
 }

@@ -1,6 +1,5 @@
 #include "transpose_reference.h"
 
-#include "random.h"
 #include "validate.h"
 
 #include <climits>
@@ -44,15 +43,8 @@ ExpectedOutput transpose_reference(const std::vector<float>& input, int rows, in
 
 ComparisonReport compare_transpose_output(const std::vector<float>& output, const ExpectedOutput& expected, int rows,
                                           int cols, int tile) {
-    OutputLayout layout;
-    layout.name = "output";
-    layout.rows = cols;  // the output is cols x rows
-    layout.cols = rows;
-    layout.tile_rows = tile;
-    layout.tile_cols = tile;
-    layout.seed = run_seed();
-    // Tolerance 0 everywhere: a transpose moves bits.
-    return compare_with_tolerance(output, expected, layout);
+    // The output is cols x rows. Tolerance 0 everywhere: a transpose moves bits.
+    return compare_with_tolerance(output, expected, output_layout("output", cols, rows, tile, tile));
 }
 
 }  // namespace tutorial

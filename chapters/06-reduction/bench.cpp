@@ -37,50 +37,41 @@ int main(int argc, char* argv[]) {
     return benchmark::run(argc, argv, [](benchmark::Session& session) {
         const std::vector<float> values = random_floats(kElements, derive_seed(run_seed(), {kElements}));
         DeviceBuffer<float> input(values), sum(1), workspace(reduce_workspace_floats(kElements));
-        {
-            // CUB's order of additions is its own; it reduces as reduce_warp does (a chain per
-            // thread over a grid-strided share, block trees, a second pass over the blocks'
-            // sums), so it is held to reduce_warp's error bound. The bound is a worst case
-            // that the rounding errors of random inputs stay far below.
-            const ExpectedOutput expected = sum_reference(values, reduce_warp_depth(kElements));
-            benchmark::CubSum cub_sum(kElements);
-            benchmark::WorkToTime work;
-            work.problem = "2^28 floats";
-            work.variant = "CUB DeviceReduce::Sum";
-            work.unit = "GB/s";
-            work.work = sizeof(float) * static_cast<double>(kElements);
-            work.prepare = [&] { sum.poison(); };
-            work.run = [&] { cub_sum(input.data(), sum.data(), kElements); };
-            work.check = [&] {
-                OutputLayout layout;
-                layout.name = "sum";
-                layout.seed = run_seed();
-                return compare_with_tolerance(sum.download(), expected, layout).text;
-            };
-            session.measure_library(work, session.copy_ceiling());
-        }
-        const std::pair<const char*, ReduceFunction> variants[] = {
-            {"interleaved", reduce_interleaved}, {"sequential", reduce_sequential}, {"warp", reduce_warp}};
-        for (const auto& [variant, reduce] : variants) {
-            const ExpectedOutput expected =
-                sum_reference(values, reduce == reduce_warp ? reduce_warp_depth(kElements) : reduce_tree_depth(kElements));
+        // The sum of the 2^28 floats by `variant`, each element read once; its result is
+        // checked against the exact sum, within the error bound of `depth` additions.
+        const auto sum_work = [&](const std::string& variant, long long depth) {
             benchmark::WorkToTime work;
             work.problem = "2^28 floats";
             work.variant = variant;
             work.unit = "GB/s";
             work.work = sizeof(float) * static_cast<double>(kElements);  // each element read once
+            work.check = [&sum, expected = sum_reference(values, depth)] {
+                return compare_with_tolerance(sum.download(), expected, output_layout("sum")).text;
+            };
+            return work;
+        };
+        {
+            // CUB's order of additions is its own; it reduces as reduce_warp does (a chain per
+            // thread over a grid-strided share, block trees, a second pass over the blocks'
+            // sums), so it is held to reduce_warp's error bound. The bound is a worst case
+            // that the rounding errors of random inputs stay far below.
+            benchmark::CubSum cub_sum(kElements);
+            benchmark::WorkToTime work = sum_work("CUB DeviceReduce::Sum", reduce_warp_depth(kElements));
+            work.prepare = [&] { sum.poison(); };
+            work.run = [&] { cub_sum(input.data(), sum.data(), kElements); };
+            session.measure_library(work, session.copy_ceiling());
+        }
+        const std::pair<const char*, ReduceFunction> variants[] = {
+            {"interleaved", reduce_interleaved}, {"sequential", reduce_sequential}, {"warp", reduce_warp}};
+        for (const auto& [variant, reduce] : variants) {
+            benchmark::WorkToTime work =
+                sum_work(variant, reduce == reduce_warp ? reduce_warp_depth(kElements) : reduce_tree_depth(kElements));
             work.is_baseline = reduce == reduce_interleaved;
             work.prepare = [&] {  // NaN: a sum never written, or a partial sum never written, fails the check
                 sum.poison();
                 workspace.poison();
             };
             work.run = [&, reduce = reduce] { reduce(input.data(), sum.data(), kElements, workspace.data()); };
-            work.check = [&] {
-                OutputLayout layout;
-                layout.name = "sum";
-                layout.seed = run_seed();
-                return compare_with_tolerance(sum.download(), expected, layout).text;
-            };
             session.measure_kernel(work, session.copy_ceiling());
         }
     });

@@ -10,13 +10,13 @@
 #include "reduction.h"
 #include "tutorial_chapter.h"
 
+#include "demo.h"
 #include "device_buffer.h"
 #include "random.h"
 #include "reduction_reference.h"
 
 #include <cmath>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -37,7 +37,7 @@ void print_row(const char* how, double got, double exact, long long depth, doubl
 }  // namespace
 
 int main() {
-    try {
+    return tutorial::run_demo([] {
         const std::vector<float> values =
             tutorial::random_floats(kElements, tutorial::derive_seed(tutorial::run_seed(), {kElements}), 0.0f, 1.0f);
         double exact = 0.0;
@@ -70,9 +70,6 @@ int main() {
         std::printf("\nA float has 24 significant bits: once the loop's running sum passes 2^18 = 262144, every "
                     "addition is rounded to a multiple of 2^-5, and the loop does that for the second half of its "
                     "million additions. In a tree, each number meets only a few dozen roundings.\n");
-        return all_right ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return all_right;
+    });
 }

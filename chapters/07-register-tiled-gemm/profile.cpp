@@ -14,12 +14,14 @@ int main(int argc, char** argv) {
     const double flops = gemm.flops();
     tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
     chapter.variants.push_back({"7a: a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", flops,
-                                [&] { register_tiled_gemm_1d(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
+                                gemm.run_of(register_tiled_gemm_1d)});
     chapter.variants.push_back({"7b: a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", flops,
-                                [&] { register_tiled_gemm_2d(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
+                                gemm.run_of(register_tiled_gemm_2d)});
     chapter.variants.push_back({"7c: float4 loads, A stored transposed", "gemm_vectorized_kernel<128, 128, 8, 8, 8, 4, true, true>", flops,
-                                [&] { register_tiled_gemm_vectorized(gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
+                                gemm.run_of(register_tiled_gemm_vectorized)});
     chapter.variants.push_back({"7d: warp tiles", "gemm_warptiled_kernel<128, 128, 16, 64, 32, 2, 8, 4, 4, false, true, true>", flops,
-                                [&] { register_tiled_gemm_warptiled_with(WarptileTiling::large, gemm.A.data(), gemm.B.data(), gemm.C.data(), gemm.M, gemm.N, gemm.K); }});
+                                gemm.run_of([](const float* A, const float* B, float* C, int M, int N, int K) {
+                                    register_tiled_gemm_warptiled_with(WarptileTiling::large, A, B, C, M, N, K);
+                                })});
     return tutorial::profile::run(argc, argv, chapter);
 }

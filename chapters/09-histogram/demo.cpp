@@ -10,6 +10,7 @@
 #include "histogram.h"
 #include "tutorial_chapter.h"
 
+#include "demo.h"
 #include "device_buffer.h"
 #include "histogram_reference.h"
 #include "random.h"
@@ -17,7 +18,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <utility>
 #include <vector>
@@ -84,7 +84,7 @@ bool check(const char* how, void (*histogram)(const Sample*, std::size_t, unsign
 }  // namespace
 
 int main() {
-    try {
+    return tutorial::run_demo([] {
         const std::vector<std::uint8_t> text = make_text(tutorial::derive_seed(tutorial::run_seed(), {9}));
         std::vector<std::uint16_t> pairs(kBytes / 2);
         for (std::size_t i = 0; i < pairs.size(); ++i) {
@@ -114,9 +114,6 @@ int main() {
         print_top(pair_bins, 2, pairs.size());
         std::printf("\nThe bytes fall in 27 of the 256 bins, the pairs in at most 27 × 27 = 729 of the 65536: a skewed input, where "
                     "many threads add to the same few bins at once.\n");
-        return all_right ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return all_right;
+    });
 }

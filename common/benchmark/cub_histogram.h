@@ -4,6 +4,8 @@
 /// kernels (chapter 9). Compiled by nvcc, linked into the benchmarks only.
 #pragma once
 
+#include "non_copyable.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -14,14 +16,12 @@ namespace tutorial::benchmark {
 /// Bin v counts the samples equal to v, for v < num_bins (levels 0, 1, …, num_bins:
 /// num_bins + 1 levels, lower level 0, upper level num_bins); samples outside are
 /// dropped, as in the chapter's functions.
-class CubHistogram {
+class CubHistogram : NonCopyable {
 public:
     /// @brief Size the temporary storage for @p n samples of @p sample_bytes (1 or 2) bytes into
     /// @p num_bins bins. @throws tutorial::CudaError if CUB or the allocation fails
     CubHistogram(std::size_t n, int sample_bytes, int num_bins);
     ~CubHistogram();
-    CubHistogram(const CubHistogram&) = delete;
-    CubHistogram& operator=(const CubHistogram&) = delete;
 
     /// @brief bins = the histogram of input[0 … n − 1], enqueued on the default stream.
     void run(const std::uint8_t* input, unsigned int* bins) const;

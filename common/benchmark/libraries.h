@@ -20,6 +20,7 @@
 #pragma once
 
 #include "device_buffer.h"
+#include "non_copyable.h"
 
 #include <cstddef>
 #include <memory>
@@ -30,14 +31,12 @@ namespace tutorial::benchmark {
 /// @brief NPP's box filter, nppiFilterBoxBorder_8u_C1R_Ctx: the mean of a (2R+1)² box around
 /// each pixel of an 8-bit image, the border replicated (NPP_BORDER_REPLICATE), as chapter 3's
 /// box mean clamps its coordinates.
-class NppBoxFilter {
+class NppBoxFilter : NonCopyable {
 public:
     /// @brief Fills the NPP stream context (the default stream, the current device's figures).
     /// @throws std::runtime_error without NPP (see available()), or if CUDA fails
     NppBoxFilter();
     ~NppBoxFilter();
-    NppBoxFilter(const NppBoxFilter&) = delete;
-    NppBoxFilter& operator=(const NppBoxFilter&) = delete;
 
     /// @brief Whether NPP was found when the benchmark was built.
     static bool available();
@@ -56,14 +55,12 @@ private:
 /// prefix sums of the input in double (cub::DeviceScan::InclusiveSum, reading the floats through
 /// a converting iterator), then one pass of differences, output[i] = (P[i+N-1] − P[i-1]) / N.
 /// Double, because float prefix sums over 64 Mi elements would lose the window's digits.
-class CubMovingAverage {
+class CubMovingAverage : NonCopyable {
 public:
     /// @brief Allocates the prefix sums (8 bytes per element) and CUB's temporary storage for
     /// inputs of up to @p max_size elements.
     explicit CubMovingAverage(int max_size);
     ~CubMovingAverage();
-    CubMovingAverage(const CubMovingAverage&) = delete;
-    CubMovingAverage& operator=(const CubMovingAverage&) = delete;
 
     /// @brief output[i] = mean of input[i … i + window − 1], for i = 0 … size − window.
     /// @throws std::invalid_argument for a size beyond the constructor's or a window outside 1 … size
@@ -76,11 +73,9 @@ private:
 };
 
 /// @brief cub::DeviceReduce::Sum of floats, its temporary storage allocated once.
-class CubSum {
+class CubSum : NonCopyable {
 public:
     explicit CubSum(int max_count);
-    CubSum(const CubSum&) = delete;
-    CubSum& operator=(const CubSum&) = delete;
 
     /// @brief *sum = input[0] + … + input[count − 1], on the device.
     void operator()(const float* input, float* sum, int count);
@@ -92,12 +87,10 @@ private:
 
 /// @brief cuBLAS's out-of-place transpose, cublasSgeam with C = 1·Aᵀ + 0·B, on row-major
 /// matrices (cuBLAS is column-major: a row-major rows × cols matrix is its cols × rows transpose).
-class CublasTranspose {
+class CublasTranspose : NonCopyable {
 public:
     CublasTranspose();
     ~CublasTranspose();
-    CublasTranspose(const CublasTranspose&) = delete;
-    CublasTranspose& operator=(const CublasTranspose&) = delete;
 
     /// @brief output (cols × rows, row-major) = the transpose of input (rows × cols, row-major).
     void operator()(const float* input, float* output, int rows, int cols);

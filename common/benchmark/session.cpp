@@ -33,6 +33,19 @@ std::string nvidia_driver_version() {
     return version.empty() ? "unknown" : version;
 }
 
+// The row of @p work, before it is measured: what it is and what it is compared with.
+Measurement row_of(RowKind kind, const WorkToTime& work) {
+    Measurement row;
+    row.kind = kind;
+    row.problem = work.problem;
+    row.variant = work.variant;
+    row.unit = work.unit;
+    row.work = work.work;
+    row.is_baseline = work.is_baseline;
+    row.is_library = work.is_library;
+    return row;
+}
+
 std::string utc_now() {
     const std::time_t now = std::time(nullptr);
     std::tm utc{};
@@ -145,12 +158,12 @@ Measurement Session::measure_library(WorkToTime work, const Measurement& ceiling
 
 Measurement Session::library_absent(const std::string& problem, const std::string& variant, const std::string& unit,
                                     const std::string& why) {
-    Measurement row;
-    row.kind = RowKind::library;
-    row.problem = problem;
-    row.variant = variant;
-    row.unit = unit;
-    row.is_library = true;
+    WorkToTime absent;
+    absent.problem = problem;
+    absent.variant = variant;
+    absent.unit = unit;
+    absent.is_library = true;
+    Measurement row = row_of(RowKind::library, absent);
     row.check = kLibraryAbsent;
     row.note = why;
     require_one_library(row);
@@ -169,14 +182,7 @@ void Session::require_one_library(const Measurement& library) const {
 }
 
 Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measurement* ceiling) {
-    Measurement row;
-    row.kind = kind;
-    row.problem = work.problem;
-    row.variant = work.variant;
-    row.unit = work.unit;
-    row.work = work.work;
-    row.is_baseline = work.is_baseline;
-    row.is_library = work.is_library;
+    Measurement row = row_of(kind, work);
     if (row.is_library) require_one_library(row);
     if (ceiling != nullptr) {
         row.ceiling = ceiling->variant;

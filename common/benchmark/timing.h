@@ -7,6 +7,7 @@
 #pragma once
 
 #include "device_buffer.h"
+#include "non_copyable.h"
 #include "report.h"
 
 #include <cstddef>
@@ -58,12 +59,10 @@ private:
 ///
 /// Timed loops run with it: a host synchronisation after every launch would leave the
 /// GPU idle between launches and add the round trip to every timing.
-class SynchronousKernelChecksOff {
+class SynchronousKernelChecksOff : NonCopyable {
 public:
     SynchronousKernelChecksOff();
     ~SynchronousKernelChecksOff();
-    SynchronousKernelChecksOff(const SynchronousKernelChecksOff&) = delete;
-    SynchronousKernelChecksOff& operator=(const SynchronousKernelChecksOff&) = delete;
 
 private:
     bool previous_;

@@ -2,6 +2,7 @@
 
 #include "compare.h"
 #include "cuda_check.h"
+#include "non_copyable.h"
 #include "random.h"
 
 #include <cublas_v2.h>
@@ -28,15 +29,13 @@ void check_cublas(cublasStatus_t status, const char* call) {
 
 // A cuBLAS handle set to pure FP32: with the default math mode cuBLAS may use TF32
 // tensor cores, a different and much faster ceiling than our FP32 kernels can reach.
-class PedanticCublas {
+class PedanticCublas : NonCopyable {
 public:
     PedanticCublas() {
         check_cublas(cublasCreate(&handle_), "cublasCreate");
         check_cublas(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(CUBLAS_PEDANTIC_MATH)");
     }
     ~PedanticCublas() { cublasDestroy(handle_); }
-    PedanticCublas(const PedanticCublas&) = delete;
-    PedanticCublas& operator=(const PedanticCublas&) = delete;
 
     // Row-major C = A·B. cuBLAS is column-major, where our row-major C is Cᵀ = Bᵀ·Aᵀ,
     // and a row-major matrix read column-major is its transpose: so pass B, then A.

@@ -1,6 +1,5 @@
 #include "gemm/gemm_reference.h"
 
-#include "random.h"
 #include "validate.h"
 
 #include <cmath>
@@ -48,14 +47,7 @@ ExpectedOutput gemm_reference(const std::vector<float>& A, const std::vector<flo
 
 ComparisonReport compare_gemm_output(const std::vector<float>& C, const ExpectedOutput& expected, int M, int N,
                                      int tile, int tile_cols) {
-    OutputLayout layout;
-    layout.name = "C";
-    layout.rows = M;
-    layout.cols = N;
-    layout.tile_rows = tile;
-    layout.tile_cols = tile_cols > 0 ? tile_cols : tile;
-    layout.seed = run_seed();
-    return compare_with_tolerance(C, expected, layout);
+    return compare_with_tolerance(C, expected, output_layout("C", M, N, tile, tile_cols > 0 ? tile_cols : tile));
 }
 
 }  // namespace tutorial

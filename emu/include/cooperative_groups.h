@@ -34,56 +34,21 @@ void check_remote_access(const void* address, std::size_t bytes, const char* fil
 /// block, a shared one when it reaches the block's own memory (as on the GPU).
 void record_remote_access(const void* address, std::size_t bytes, bool store, const char* file, int line);
 
-/// @brief In a profiling build, what an element of a remote_ptr gives: reading it records a
-/// load, assigning to it a store, and its address (for an atomic, which records itself)
-/// nothing. Elsewhere remote_ptr gives a plain T&.
-template <class T>
-class remote_element {
-public:
-    using value_type = std::remove_cv_t<T>;  ///< the element's type, unqualified
-    /// @brief The element at @p address, reached through the pointer made at @p file:@p line.
-    remote_element(T* address, const char* file, int line) : address_(address), file_(file), line_(line) {}
-    remote_element(const remote_element&) = default;  ///< copies the reference, not the value
-    /// @brief Read the element.
-    operator value_type() const {
-        record_remote_access(address_, sizeof(T), false, file_, line_);
-        return *address_;
+/// @brief The recorder of an element of a remote_ptr (traffic::counted_element), made by
+/// map_shared_rank() at @p file:@p line: its loads and stores are recorded by
+/// record_remote_access(), and its address (for an atomic, which records itself) nothing.
+struct through_map_shared_rank {
+    const char* file;
+    int line;
+    void record(traffic::Direction direction, const void* address, std::size_t size) const {
+        record_remote_access(address, size, direction == traffic::Direction::store, file, line);
     }
-    /// @brief Write the element.
-    remote_element& operator=(const value_type& value) {
-        record_remote_access(address_, sizeof(T), true, file_, line_);
-        *address_ = value;
-        return *this;
-    }
-    /// @brief Copy another element's value (a load there, a store here).
-    remote_element& operator=(const remote_element& other) { return *this = static_cast<value_type>(other); }
-    /// @brief element op= value: a load and a store (not atomic, as on the GPU).
-    template <class U>
-    remote_element& operator+=(const U& value) { return *this = static_cast<value_type>(static_cast<value_type>(*this) + value); }
-    template <class U>
-    remote_element& operator-=(const U& value) { return *this = static_cast<value_type>(static_cast<value_type>(*this) - value); }
-    /// @brief ++element, --element: a load and a store.
-    remote_element& operator++() { return *this += 1; }
-    remote_element& operator--() { return *this -= 1; }
-    /// @brief element++, element--: a load and a store; the old value.
-    value_type operator++(int) {
-        const value_type old = *this;
-        *this += 1;
-        return old;
-    }
-    value_type operator--(int) {
-        const value_type old = *this;
-        *this -= 1;
-        return old;
-    }
-    /// @brief The element's address: what an atomic on it is given.
-    T* operator&() const { return address_; }
-
-private:
-    T* address_;
-    const char* file_;
-    int line_;
+    void address_taken(const void*) const {}
 };
+/// @brief In a profiling build, what an element of a remote_ptr gives. Elsewhere remote_ptr
+/// gives a plain T&.
+template <class T>
+using remote_element = traffic::counted_element<T, through_map_shared_rank>;
 }  // namespace detail
 
 /// @brief What cluster.map_shared_rank() returns: a pointer into the shared memory of a
@@ -93,7 +58,7 @@ private:
 /// as `auto p = ...` so that p keeps its checks; converted to `T*` it is a raw pointer,
 /// whose atomics are still checked.
 template <class T>
-class remote_ptr {
+class remote_ptr : public detail::pointer_arithmetic<remote_ptr<T>> {
 public:
     /// @brief @p pointer, as map_shared_rank() at @p file:@p line gave it.
     remote_ptr(T* pointer, const char* file, int line) : pointer_(pointer), file_(file), line_(line) {}
@@ -103,10 +68,10 @@ public:
     /// @brief Element @p index, after checking the access; its loads and stores are counted.
     template <class I, detail::if_index<I> = 0>
     detail::remote_element<T> operator[](I index) const {
-        return detail::remote_element<T>(checked(pointer_ + index), file_, line_);
+        return detail::remote_element<T>(checked(pointer_ + index), {file_, line_});
     }
     /// @brief The element pointed to, after checking the access; counted.
-    detail::remote_element<T> operator*() const { return detail::remote_element<T>(checked(pointer_), file_, line_); }
+    detail::remote_element<T> operator*() const { return detail::remote_element<T>(checked(pointer_), {file_, line_}); }
 #else
     /// @brief Element @p index, after checking the access.
     template <class I, detail::if_index<I> = 0>
@@ -118,48 +83,9 @@ public:
 #endif
     /// @brief Member access, after checking the access.
     T* operator->() const { return checked(pointer_); }
-    /// @brief The pointer @p offset elements further, checked like this one.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr operator+(I offset) const {
-        return remote_ptr(pointer_ + offset, file_, line_);
-    }
-    /// @brief The pointer @p offset elements further.
-    template <class I, detail::if_index<I> = 0>
-    friend remote_ptr operator+(I offset, const remote_ptr& p) {
-        return p + offset;
-    }
-    /// @brief The pointer @p offset elements back.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr operator-(I offset) const {
-        return remote_ptr(pointer_ - offset, file_, line_);
-    }
-    /// @brief Elements between two pointers.
-    std::ptrdiff_t operator-(const remote_ptr& other) const { return pointer_ - other.pointer_; }
-    /// @brief Move @p offset elements further.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr& operator+=(I offset) {
-        pointer_ += offset;
-        return *this;
-    }
-    /// @brief Move @p offset elements back.
-    template <class I, detail::if_index<I> = 0>
-    remote_ptr& operator-=(I offset) {
-        pointer_ -= offset;
-        return *this;
-    }
-    /// @brief Move to the next element.
-    remote_ptr& operator++() {
-        ++pointer_;
-        return *this;
-    }
-    /// @brief Move to the next element; return the pointer as it was.
-    remote_ptr operator++(int) {
-        remote_ptr old = *this;
-        ++pointer_;
-        return old;
-    }
 
 private:
+    friend class detail::pointer_arithmetic<remote_ptr>;
     T* checked(T* at) const {
         detail::check_remote_access(at, sizeof(T), file_, line_);
         return at;

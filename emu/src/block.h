@@ -118,7 +118,7 @@ struct Worker {
 };
 
 /// @brief One grid run, shared by the workers.
-struct GridState {
+struct GridState : WatchedTouches {
     explicit GridState(const GridRun& r)
         : run(&r),
           total(static_cast<unsigned long long>(r.request->grid.x) * r.request->grid.y * r.request->grid.z),
@@ -139,11 +139,6 @@ struct GridState {
     std::atomic<std::size_t> static_shared{0};
     std::vector<std::atomic<const char*>> names;
     std::atomic<const char*> signature{nullptr};  ///< the kernel's __PRETTY_FUNCTION__
-    bool watch_seen = false;
-    uint3 watch_block{0, 0, 0}, watch_thread{0, 0, 0};  ///< the last thread that touched it
-    /// The first thread that touched it, and whether another touched it after that one.
-    uint3 watch_first_block{0, 0, 0}, watch_first_thread{0, 0, 0};
-    bool watch_several = false;
 };
 
 /// @brief The block the calling worker thread is running; null outside a kernel.

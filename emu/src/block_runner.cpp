@@ -330,12 +330,7 @@ GridOutcome run_grid(const GridRun& run) {
     outcome.used_barrier = grid.used_barrier;
     outcome.order_sensitive = grid.order_sensitive;
     outcome.static_shared = grid.static_shared;
-    outcome.watch_seen = grid.watch_seen;
-    outcome.watch_block = grid.watch_block;
-    outcome.watch_thread = grid.watch_thread;
-    outcome.watch_first_block = grid.watch_first_block;
-    outcome.watch_first_thread = grid.watch_first_thread;
-    outcome.watch_several = grid.watch_several;
+    static_cast<WatchedTouches&>(outcome) = grid;
     for (const auto& name : grid.names) outcome.pointer_names.push_back(name.load());
     outcome.kernel = kernel_label(run, grid.signature.load());
     return outcome;

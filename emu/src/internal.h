@@ -107,20 +107,25 @@ struct GridRun {
     dim3 cluster{0, 0, 0};         ///< blocks per cluster; 0 x 0 x 0 for a launch without clusters
 };
 
-/// @brief What came of it.
-struct GridOutcome {
-    bool faulted = false;
-    KernelFault fault;
-    bool used_shared = false;         ///< some block declared or was given shared memory
-    bool used_barrier = false;        ///< some thread reached __syncthreads()
-    bool order_sensitive = false;     ///< float atomics: results may differ between orders
-    std::size_t static_shared = 0;    ///< bytes of __shared__ variables one block declared
+/// @brief Which threads touched the address a grid watches (GridRun::watch): noted while
+/// the grid runs (GridState), handed on with its outcome (GridOutcome).
+struct WatchedTouches {
     bool watch_seen = false;          ///< the watched address was touched ...
     uint3 watch_block{0, 0, 0};       ///< ... last by this block
     uint3 watch_thread{0, 0, 0};      ///< ... and thread
     uint3 watch_first_block{0, 0, 0};   ///< the first block that touched it ...
     uint3 watch_first_thread{0, 0, 0};  ///< ... and thread
     bool watch_several = false;         ///< another thread touched it after the first
+};
+
+/// @brief What came of it.
+struct GridOutcome : WatchedTouches {
+    bool faulted = false;
+    KernelFault fault;
+    bool used_shared = false;         ///< some block declared or was given shared memory
+    bool used_barrier = false;        ///< some thread reached __syncthreads()
+    bool order_sensitive = false;     ///< float atomics: results may differ between orders
+    std::size_t static_shared = 0;    ///< bytes of __shared__ variables one block declared
     std::vector<const char*> pointer_names;  ///< the kernel's names for request->pointers (null: unknown)
     std::string kernel;               ///< the kernel for messages, see kernel_label()
 };

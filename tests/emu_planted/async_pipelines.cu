@@ -10,6 +10,8 @@
 #include <cuda/pipeline>
 #include <cuda_pipeline.h>
 
+#include <type_traits>
+
 // A __shared__ barrier or pipeline state is initialised by init() or make_pipeline(), not
 // by a constructor: nvcc's warning about its dynamic initialisation does not apply (the CUDA
 // Programming Guide's examples silence it the same way).
@@ -131,43 +133,28 @@ __global__ void group_copies_kernel(const float* in, float* out, int chunks) {
     }
 }
 
-template <int STAGES>
-void launch_primitives(const float* A, const float* B, float* C, int M, int N, int K, PipelineBug bug, dim3 grid,
-                       dim3 block) {
-    switch (bug) {
-        case PipelineBug::none: primitives_gemm_planted<STAGES, PipelineBug::none><<<grid, block>>>(A, B, C, M, N, K); break;
-        case PipelineBug::no_wait: primitives_gemm_planted<STAGES, PipelineBug::no_wait><<<grid, block>>>(A, B, C, M, N, K); break;
-        case PipelineBug::no_sync_after_wait:
-            primitives_gemm_planted<STAGES, PipelineBug::no_sync_after_wait><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        case PipelineBug::no_sync_before_refill:
-            primitives_gemm_planted<STAGES, PipelineBug::no_sync_before_refill><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        case PipelineBug::wait_off_by_one:
-            primitives_gemm_planted<STAGES, PipelineBug::wait_off_by_one><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        default: break;
-    }
+// Call launch(std::integral_constant<PipelineBug, B>()) for the B of Bugs that @p bug is:
+// a kernel for each bug a pipeline GEMM plants, chosen at run time. Other bugs launch nothing.
+template <PipelineBug... Bugs, class Launch>
+void for_bug(PipelineBug bug, Launch launch) {
+    ((bug == Bugs ? launch(std::integral_constant<PipelineBug, Bugs>()) : void()), ...);
 }
 
 template <int STAGES>
-void launch_pipeline(const float* A, const float* B, float* C, int M, int N, int K, PipelineBug bug, dim3 grid,
-                     dim3 block) {
-    switch (bug) {
-        case PipelineBug::none: pipeline_gemm_planted<STAGES, PipelineBug::none><<<grid, block>>>(A, B, C, M, N, K); break;
-        case PipelineBug::release_before_use:
-            pipeline_gemm_planted<STAGES, PipelineBug::release_before_use><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        case PipelineBug::no_release:
-            pipeline_gemm_planted<STAGES, PipelineBug::no_release><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        case PipelineBug::no_acquire:
-            pipeline_gemm_planted<STAGES, PipelineBug::no_acquire><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        case PipelineBug::extra_consumer_wait:
-            pipeline_gemm_planted<STAGES, PipelineBug::extra_consumer_wait><<<grid, block>>>(A, B, C, M, N, K);
-            break;
-        default: break;
+void launch_gemm(const float* A, const float* B, float* C, int M, int N, int K, PipelineApi api, PipelineBug bug,
+                 dim3 grid, dim3 block) {
+    if (api == PipelineApi::primitives) {
+        for_bug<PipelineBug::none, PipelineBug::no_wait, PipelineBug::no_sync_after_wait, PipelineBug::no_sync_before_refill,
+                PipelineBug::wait_off_by_one>(bug, [&](auto chosen) {
+            constexpr PipelineBug BUG = decltype(chosen)::value;
+            primitives_gemm_planted<STAGES, BUG><<<grid, block>>>(A, B, C, M, N, K);
+        });
+    } else {
+        for_bug<PipelineBug::none, PipelineBug::release_before_use, PipelineBug::no_release, PipelineBug::no_acquire,
+                PipelineBug::extra_consumer_wait>(bug, [&](auto chosen) {
+            constexpr PipelineBug BUG = decltype(chosen)::value;
+            pipeline_gemm_planted<STAGES, BUG><<<grid, block>>>(A, B, C, M, N, K);
+        });
     }
 }
 
@@ -182,13 +169,8 @@ void group_copies(const float* in, float* out, int chunks, int stages) {
 void pipelined_gemm(const float* A, const float* B, float* C, int M, int N, int K, PipelineApi api, int stages,
                     PipelineBug bug) {
     const dim3 block(kTile, kTile), grid(tutorial::ceil_div(N, kTile), tutorial::ceil_div(M, kTile));
-    if (api == PipelineApi::primitives) {
-        if (stages == 2) launch_primitives<2>(A, B, C, M, N, K, bug, grid, block);
-        if (stages == 3) launch_primitives<3>(A, B, C, M, N, K, bug, grid, block);
-    } else {
-        if (stages == 2) launch_pipeline<2>(A, B, C, M, N, K, bug, grid, block);
-        if (stages == 3) launch_pipeline<3>(A, B, C, M, N, K, bug, grid, block);
-    }
+    if (stages == 2) launch_gemm<2>(A, B, C, M, N, K, api, bug, grid, block);
+    if (stages == 3) launch_gemm<3>(A, B, C, M, N, K, api, bug, grid, block);
     CUDA_CHECK_KERNEL("pipelined_gemm");
 }
 

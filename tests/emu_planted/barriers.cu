@@ -14,9 +14,9 @@ __global__ void barrier_in_branch_planted(float* out) {
 
 __global__ void barriers_by_parity_planted(float* out) {
     if (threadIdx.x % 2 == 0) {
-        __syncthreads();
+        __syncthreads();  // the even threads'
     } else {
-        __syncthreads();
+        __syncthreads();  // the odd threads'
     }
     out[threadIdx.x] = threadIdx.x;
 }
@@ -38,11 +38,6 @@ __global__ void last_writer_wins_planted(unsigned* out) {
 }
 
 }  // namespace
-
-// The lines of the barriers above, for the tests to find in the messages.
-const int kBranchBarrierLine = 11;
-const int kEvenBarrierLine = 17;
-const int kOddBarrierLine = 19;
 
 void barrier_in_branch(float* out) {
     barrier_in_branch_planted<<<1, 64>>>(out);

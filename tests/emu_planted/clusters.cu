@@ -112,13 +112,6 @@ __global__ void __cluster_dims__(2, 1, 1) staged_pair_read_planted(const unsigne
 
 }  // namespace
 
-// The lines of the accesses and barriers above, for the tests to find in the messages.
-const int kClusterAtomicLine = 33;
-const int kClusterLastBarrierLine = 36;
-const int kClusterMapLine = 32;
-const int kPrivateAtomicLine = 67;
-const int kNeighbourMapLine = 80;
-
 template <class Count>
 cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, int bins, unsigned cluster_size,
                               unsigned clusters, ClusterBug bug, bool non_portable) {

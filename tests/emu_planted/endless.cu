@@ -32,8 +32,6 @@ __global__ void endless_without_access_planted(int* out, int n) {
 
 }  // namespace
 
-const int kEndlessBarrierLine = 20;
-
 void endless_sum(const float* in, float* out, int n, int blocks, int block) {
     endless_sum_planted<<<blocks, block>>>(in, out, n);
     CUDA_CHECK_KERNEL("endless_sum_planted");

@@ -40,10 +40,6 @@ __global__ void block_histogram_planted(const unsigned* values, int n, unsigned*
 
 }  // namespace
 
-// The lines of the plain updates above, for the tests to find in the messages.
-const int kSharedIncrementLine = 28;
-const int kGlobalAddLine = 30;
-
 void block_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned* saw_zero, unsigned blocks,
                      unsigned threads, HistogramBug bug) {
     if (bins < 1 || bins > kMaxBins) throw std::invalid_argument("block_histogram: bins must be in [1, 128]");

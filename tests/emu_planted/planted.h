@@ -39,12 +39,8 @@ void moving_average(const float* in, float* out, int size, int window, bool too_
 /// @brief A 64-thread block whose first 16 threads wait at a barrier inside
 /// `if (threadIdx.x < 16)`; the others finish.
 void barrier_in_branch(float* out);
-/// @brief The line of that barrier in barriers.cu.
-extern const int kBranchBarrierLine;
 /// @brief Even threads wait at one barrier, odd threads at another.
 void barriers_by_parity(float* out);
-/// @brief Lines of the even and the odd barrier in barriers.cu.
-extern const int kEvenBarrierLine, kOddBarrierLine;
 /// @brief Threads at and past @p n return before the block's barrier.
 void return_before_barrier(float* out, int n);
 
@@ -109,28 +105,25 @@ void block_sums(const double* in, double* out, int blocks, int block);
 /// @brief *out = the sum of in[0..63] by a tree whose last steps run in one warp, with
 /// __syncwarp() between its steps or, when @p syncwarp is false, relying on lockstep.
 void warp_tree_sum(const float* in, float* out, bool syncwarp);
-/// @brief Lanes 16-31 of a warp return; lanes 0-15 then shuffle with the full mask.
-void shuffle_after_exit(int* out);
-/// @brief In each warp of a block of 64, lanes 0-15 shuffle with the full mask inside a
-/// branch while lanes 16-31 go on to the block's barrier.
-void shuffle_in_branch(int* out);
-/// @brief Even lanes call one __syncwarp(), odd lanes another.
-void syncwarp_by_parity(int* out);
-/// @brief A block of 48 threads shuffles with the full mask: its second warp has 16 lanes.
-void full_mask_in_partial_warp(int* out);
-/// @brief Every lane of a warp shuffles with mask 0xffff, which names only lanes 0-15.
-void mask_without_caller(int* out);
-/// @brief Lines of the calls in warps.cu, for the tests to find in the messages.
-extern const int kShuffleAfterExitLine, kShuffleInBranchLine, kBranchBarrierAfterShuffleLine, kEvenSyncwarpLine,
-    kOddSyncwarpLine, kPartialWarpShuffleLine, kMaskWithoutCallerLine;
+/// @brief The misuses of warp primitives planted in warps.cu.
+enum class WarpMisuse {
+    shuffle_after_exit,  ///< lanes 16-31 of a warp return; lanes 0-15 then shuffle with the full mask
+    /// In each warp of a block of 64, lanes 0-15 shuffle with the full mask inside a branch
+    /// while lanes 16-31 go on to the block's barrier.
+    shuffle_in_branch,
+    syncwarp_by_parity,         ///< even lanes call one __syncwarp(), odd lanes another
+    full_mask_in_partial_warp,  ///< a block of 48 threads shuffles with the full mask: its second warp has 16 lanes
+    mask_without_caller,        ///< every lane of a warp shuffles with mask 0xffff, which names only lanes 0-15
+};
+/// @brief Run the kernel of @p misuse: one block, of 64 threads for shuffle_in_branch, 48
+/// for full_mask_in_partial_warp, else 32, each writing out[threadIdx.x].
+void warp_misuse(WarpMisuse misuse, int* out);
 
 /// @brief out[i] = the sum of in[k] for k = 0, 0, 0, ...: a loop with `k += 0` that reads
 /// @p in forever, in @p blocks blocks of @p block threads.
 void endless_sum(const float* in, float* out, int n, int blocks, int block);
 /// @brief 64 threads loop around a __syncthreads() forever (for n > 0).
 void endless_barrier(float* out, int n);
-/// @brief The line of that barrier in endless.cu.
-extern const int kEndlessBarrierLine;
 /// @brief 32 threads loop forever (for n > 0) without touching checked memory.
 void endless_without_access(int* out, int n);
 
@@ -229,7 +222,6 @@ void private_histogram(const unsigned* values, int n, unsigned long long* histog
 /// through map_shared_rank()); without @p final_barrier, blocks may exit while their pair
 /// still reads them.
 void neighbour_read(unsigned* out, unsigned blocks, bool final_barrier);
-extern const int kNeighbourMapLine;  ///< the line of its map_shared_rank() call
 /// @brief Clusters of 2 blocks of 32 threads: each block stages in[32 b + t] in shared memory
 /// with cp.async (__pipeline_memcpy_async), then out[32 b + t] = in[32 b + t] + 2 in[32 b' + t],
 /// b' the other block of its pair, read from the pair's shared memory after a cluster.sync();
@@ -241,9 +233,6 @@ void staged_pair_sum(const unsigned* in, unsigned* out, unsigned blocks, bool wa
 void staged_pair_read(const unsigned* in, unsigned* out, unsigned blocks, bool wait);
 /// @brief cudaOccupancyMaxActiveClusters for the cluster histogram with clusters of @p cluster_size.
 int max_active_clusters(unsigned cluster_size);
-/// @brief The lines in tests/emu_planted/clusters.cu of the remote atomic, of the
-/// map_shared_rank() call, of the last cluster.sync(), and of the private histogram's atomic.
-extern const int kClusterAtomicLine, kClusterMapLine, kClusterLastBarrierLine, kPrivateAtomicLine;
 
 /// @brief The mistakes planted in the block histogram.
 enum class HistogramBug {
@@ -257,7 +246,5 @@ enum class HistogramBug {
 /// std::invalid_argument for other numbers of bins.
 void block_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned* saw_zero, unsigned blocks,
                      unsigned threads, HistogramBug bug);
-/// @brief The lines in tests/emu_planted/histograms.cu of `s_bins[v]++` and of `histogram[v] += 1`.
-extern const int kSharedIncrementLine, kGlobalAddLine;
 
 }  // namespace planted

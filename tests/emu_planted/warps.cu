@@ -80,17 +80,18 @@ __global__ void shuffle_after_exit_planted(int* out) {
 __global__ void shuffle_in_branch_planted(int* out) {
     int v = threadIdx.x;
     if (threadIdx.x % 32 < 16) v = __shfl_sync(0xffffffff, v, 0);
-    __syncthreads();
+    __syncthreads();  // where lanes 16-31 wait
     out[threadIdx.x] = v;
 }
 
 __global__ void syncwarp_by_parity_planted(int* out) {
-    if (threadIdx.x % 2 == 0) {
-        __syncwarp();
+    const int lane = threadIdx.x % 32;
+    if (lane % 2 == 0) {
+        __syncwarp();  // the even lanes'
     } else {
-        __syncwarp();
+        __syncwarp();  // the odd lanes'
     }
-    out[threadIdx.x] = threadIdx.x;
+    out[threadIdx.x] = lane;
 }
 
 __global__ void full_mask_in_partial_warp_planted(int* out) {
@@ -102,15 +103,6 @@ __global__ void mask_without_caller_planted(int* out) {
 }
 
 }  // namespace
-
-// The lines of the calls above, for the tests to find in the messages.
-const int kShuffleAfterExitLine = 76;
-const int kShuffleInBranchLine = 82;
-const int kBranchBarrierAfterShuffleLine = 83;
-const int kEvenSyncwarpLine = 89;
-const int kOddSyncwarpLine = 91;
-const int kPartialWarpShuffleLine = 97;
-const int kMaskWithoutCallerLine = 101;
 
 void warp_primitives(const int* in, int* out, int n, int block, int delta, int width) {
     warp_primitives_kernel<<<n / block, block>>>(in, out, n, delta, width);
@@ -131,29 +123,18 @@ void warp_tree_sum(const float* in, float* out, bool syncwarp) {
     CUDA_CHECK_KERNEL("warp_tree_sum_planted");
 }
 
-void shuffle_after_exit(int* out) {
-    shuffle_after_exit_planted<<<1, 32>>>(out);
-    CUDA_CHECK_KERNEL("shuffle_after_exit_planted");
-}
-
-void shuffle_in_branch(int* out) {
-    shuffle_in_branch_planted<<<1, 64>>>(out);
-    CUDA_CHECK_KERNEL("shuffle_in_branch_planted");
-}
-
-void syncwarp_by_parity(int* out) {
-    syncwarp_by_parity_planted<<<1, 32>>>(out);
-    CUDA_CHECK_KERNEL("syncwarp_by_parity_planted");
-}
-
-void full_mask_in_partial_warp(int* out) {
-    full_mask_in_partial_warp_planted<<<1, 48>>>(out);
-    CUDA_CHECK_KERNEL("full_mask_in_partial_warp_planted");
-}
-
-void mask_without_caller(int* out) {
-    mask_without_caller_planted<<<1, 32>>>(out);
-    CUDA_CHECK_KERNEL("mask_without_caller_planted");
+void warp_misuse(WarpMisuse misuse, int* out) {
+    // The kernels' names, in the order of WarpMisuse, for the check's message.
+    const char* const kernels[] = {"shuffle_after_exit_planted", "shuffle_in_branch_planted", "syncwarp_by_parity_planted",
+                                   "full_mask_in_partial_warp_planted", "mask_without_caller_planted"};
+    switch (misuse) {
+        case WarpMisuse::shuffle_after_exit: shuffle_after_exit_planted<<<1, 32>>>(out); break;
+        case WarpMisuse::shuffle_in_branch: shuffle_in_branch_planted<<<1, 64>>>(out); break;
+        case WarpMisuse::syncwarp_by_parity: syncwarp_by_parity_planted<<<1, 32>>>(out); break;
+        case WarpMisuse::full_mask_in_partial_warp: full_mask_in_partial_warp_planted<<<1, 48>>>(out); break;
+        case WarpMisuse::mask_without_caller: mask_without_caller_planted<<<1, 32>>>(out); break;
+    }
+    CUDA_CHECK_KERNEL(kernels[static_cast<int>(misuse)]);
 }
 
 }  // namespace planted

@@ -34,6 +34,48 @@ std::string seed_error(const char* text) {
     return "";
 }
 
+namespace {
+// @p text with every run of spaces and line breaks made one space.
+std::string collapse_spaces(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const bool space = c == ' ' || c == '\n';
+        if (space && !out.empty() && out.back() == ' ') continue;
+        out += space ? ' ' : c;
+    }
+    return out;
+}
+}  // namespace
+
+bool contains_phrase(const std::string& text, const std::string& phrase) {
+    if (text.find(phrase) != std::string::npos) return true;
+    return phrase.find('\n') == std::string::npos &&
+           collapse_spaces(text).find(collapse_spaces(phrase)) != std::string::npos;
+}
+
+void check_says(const std::string& text, const std::vector<std::string>& phrases,
+                const std::vector<std::string>& not_phrases) {
+    INFO(text);
+    for (const std::string& phrase : phrases) {
+        INFO("it should say: " << phrase);
+        CHECK(contains_phrase(text, phrase));
+    }
+    for (const std::string& phrase : not_phrases) {
+        INFO("it should not say: " << phrase);
+        CHECK_FALSE(contains_phrase(text, phrase));
+    }
+}
+
+std::string place_of(const std::string& path, const std::string& text) {
+    std::ifstream in(path);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        if (line.find(text) != std::string::npos) return path + ":" + std::to_string(number);
+    }
+    FAIL("no line of " << path << " contains " << text);
+    return "";
+}
+
 std::string read_chapter_source(const char* test_file, const std::string& file_name) {
     // NN-name: the last path component that starts with two digits and a dash.
     std::string folder;

@@ -10,6 +10,7 @@
 #include <functional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace tutorial {
 
@@ -49,6 +50,22 @@ std::string seed_error(const char* text);
 /// repository is the folder that holds that build/. Throws std::runtime_error saying
 /// where it looked when the file cannot be read.
 std::string read_chapter_source(const char* test_file, const std::string& file_name);
+
+/// @brief Whether @p text contains @p phrase. A report wraps its sentences (wrap_report_text),
+/// so a phrase of one line is also found across a line break: with every run of spaces and
+/// line breaks in both made one space. A phrase that has a line break of its own is found
+/// only as written, its layout included.
+bool contains_phrase(const std::string& text, const std::string& phrase);
+
+/// @brief Check that @p text says each of @p phrases and none of @p not_phrases
+/// (contains_phrase): a check a phrase, whose failure shows the text and names the phrase.
+void check_says(const std::string& text, const std::vector<std::string>& phrases,
+                const std::vector<std::string>& not_phrases = {});
+
+/// @brief "PATH:N" for the first line of @p path (relative to the repository, where the
+/// tests run) that contains @p text: where a kernel's call or access is written, found by
+/// its text so that a test keeps no line numbers. Fails the running test when no line does.
+std::string place_of(const std::string& path, const std::string& text);
 
 /// @brief The parameter list of `__global__ void @p kernel_name(...)` in @p source, with
 /// comments removed and each run of white space made one space: "const float* __restrict__

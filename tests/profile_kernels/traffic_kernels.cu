@@ -115,9 +115,7 @@ __global__ void copy_raw_float4_kernel(const float* in, float* out, int quads) {
     const float4* from = reinterpret_cast<const float4*>(in);  // raw pointers: the CPU backend cannot follow them
     float4* to = reinterpret_cast<float4*>(out);
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < quads) {
-        to[i] = from[i];
-    }
+    if (i < quads) to[i] = from[i];
 }
 
 void copy_raw_float4(const float* in, float* out, int quads) {
@@ -286,25 +284,40 @@ void shared_atomics(const unsigned* in, unsigned* out, int blocks, int threads) 
     CUDA_CHECK_KERNEL("shared_atomics_kernel");
 }
 
-// Pairs of blocks: each thread adds in[i] to word threadIdx.x % 32 of its own block's
-// shared memory and to the same word of the other block's; out[i] = its block's word.
-// Clusters need sm_90: for older architectures (a build for several) the body is empty.
-__global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
+// Clusters need sm_90: for older architectures (a build for several) the bodies are empty.
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-    namespace cg = cooperative_groups;
-    __shared__ unsigned words[32];
+namespace cg = cooperative_groups;
+
+// What the kernels that add to the words of both blocks of a cluster of 2 share: each
+// block's 32 shared @p words are zeroed, across the cluster, before thread i calls
+// add(cluster, i); after the cluster's last barrier out[i] = word threadIdx.x % 32 of the
+// thread's own block. Words and Out are what the kernel has (a __shared__ array, a pointer
+// parameter), so that the CPU backend checks and counts the accesses as the kernel's.
+template <class Words, class Out, class Add>
+__device__ void add_to_cluster_words(Words& words, Out out, Add add) {
     cg::cluster_group cluster = cg::this_cluster();
     for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
     cluster.sync();
-    // One load of in[i]: read twice, nvcc keeps one load and the CPU backend counts two
-    // (it counts the loads the source makes; docs/profile.md).
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    const unsigned value = in[i];
-    atomicAdd(&words[threadIdx.x % 32], value);
-    unsigned* other = cluster.map_shared_rank(&words[0], cluster.block_rank() ^ 1);
-    atomicAdd(other + threadIdx.x % 32, value);
+    add(cluster, i);
     cluster.sync();
     out[i] = words[threadIdx.x % 32];
+}
+#endif
+
+// Pairs of blocks: each thread adds in[i] to word threadIdx.x % 32 of its own block's
+// shared memory and to the same word of the other block's; out[i] = its block's word.
+__global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    __shared__ unsigned words[32];
+    add_to_cluster_words(words, out, [&](cg::cluster_group& cluster, int i) {
+        // One load of in[i]: read twice, nvcc keeps one load and the CPU backend counts two
+        // (it counts the loads the source makes; docs/profile.md).
+        const unsigned value = in[i];
+        atomicAdd(&words[threadIdx.x % 32], value);
+        unsigned* other = cluster.map_shared_rank(&words[0], cluster.block_rank() ^ 1);
+        atomicAdd(other + threadIdx.x % 32, value);
+    });
 #endif
 }
 
@@ -314,18 +327,13 @@ __global__ void remote_atomics_kernel(const unsigned* in, unsigned* out) {
 // distributed-shared-memory atomic instruction, the own-rank lanes included.
 __global__ void mixed_rank_atomics_kernel(const unsigned* in, unsigned* out) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-    namespace cg = cooperative_groups;
     __shared__ unsigned words[32];
-    cg::cluster_group cluster = cg::this_cluster();
-    for (int b = threadIdx.x; b < 32; b += blockDim.x) words[b] = 0;
-    cluster.sync();
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    for (unsigned turn = 0; turn < 2; ++turn) {
-        const unsigned rank = cluster.block_rank() ^ ((threadIdx.x + turn) % 2);
-        atomicAdd(cluster.map_shared_rank(&words[0], rank) + threadIdx.x % 32, in[i]);
-    }
-    cluster.sync();
-    out[i] = words[threadIdx.x % 32];
+    add_to_cluster_words(words, out, [&](cg::cluster_group& cluster, int i) {
+        for (unsigned turn = 0; turn < 2; ++turn) {
+            const unsigned rank = cluster.block_rank() ^ ((threadIdx.x + turn) % 2);
+            atomicAdd(cluster.map_shared_rank(&words[0], rank) + threadIdx.x % 32, in[i]);
+        }
+    });
 #endif
 }
 
@@ -334,7 +342,6 @@ __global__ void mixed_rank_atomics_kernel(const unsigned* in, unsigned* out) {
 // map_shared_rank (one distributed-shared-memory load per warp) into out[i].
 __global__ void remote_loads_kernel(const unsigned* in, unsigned* out) {
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-    namespace cg = cooperative_groups;
     __shared__ unsigned words[1024];
     cg::cluster_group cluster = cg::this_cluster();
     const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -21,13 +21,7 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/workflow/steps.sh"
 start_session learner-session "${1:-}"
-reuse_build_of "$root"
-
-# The chapters, through the tools' one reader of the registry: "number<TAB>folder<TAB>title".
-registry=$(python3 -m tools.tutorial chapters --fields)
 mapfile -t numbers < <(cut -f1 <<<"$registry")
-title_of() { awk -F'\t' -v n="$1" '$1 == n {print $3}' <<<"$registry"; }
-folder_of() { awk -F'\t' -v n="$1" '$1 == n {print $2}' <<<"$registry"; }
 one=chapters/$(folder_of 1)
 mine=$(ls "$one"/*.cu | head -n 1)                # the learner's file in chapter 1
 reference=solutions/$(folder_of 1)/$(basename "$mine")

@@ -16,16 +16,13 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/workflow/steps.sh"
 start_session new-chapter "${1:-}"
-reuse_build_of "$root"
-
-registry=$(python3 -m tools.tutorial chapters --fields)
 last=$(cut -f1 <<<"$registry" | sort -n | tail -n 1)
 backend=$(make -s print-backend | sed -n 1p)
 # copy_chapter SOURCE NUMBER: copy chapter SOURCE's two folders to chapter NUMBER, with a
 # registry line of the same settings (borrows=...) and a title that says what it is.
 # Sets $folder, and $source_folder.
 copy_chapter() {
-    source_folder=$(awk -F'\t' -v n="$1" '$1 == n {print $2}' <<<"$registry")
+    source_folder=$(folder_of "$1")
     folder=$(printf '%02d' "$2")-copy-of-${source_folder#*-}
     local settings
     settings=$(awk -v n="$1" '!/^#/ && $1 == n { for (i = 3; i <= NF && $i ~ /=/; i++) printf "%s  ", $i }' chapters/registry)

@@ -14,7 +14,6 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 source "$root/tests/workflow/steps.sh"
 start_session planted-mistakes "${1:-}"
-reuse_build_of "$root"
 backend=$(make -s print-backend | sed -n 1p)
 solution=solutions/07-register-tiled-gemm/register_tiled_gemm.cu
 cp "$solution" "$scratch/original.cu"

@@ -3,7 +3,8 @@
 # sets $root (this repository) and calls start_session first.
 
 # start_session NAME [--keep]: a transcript, build/check/NAME.log, where every step and its
-# output go; a scratch clone of the tree under test, entered; with --keep, left in place.
+# output go; a scratch clone of the tree under test, entered, starting from the objects
+# $root has built (reuse_build_of), its chapters read into $registry; with --keep, left in place.
 start_session() {
     transcript=$root/build/check/$1.log
     mkdir -p "$(dirname "$transcript")"
@@ -15,7 +16,15 @@ start_session() {
         trap 'rm -rf "$scratch"' EXIT
     fi
     clone_tree_under_test "$root"
+    reuse_build_of "$root"
+    registry=$(python3 -m tools.tutorial chapters --fields)
 }
+
+# The chapters, through the tools' one reader of the registry, as the session started:
+# "number<TAB>folder<TAB>title" a line. folder_of N, title_of N: chapter N's.
+registry=
+folder_of() { awk -F'\t' -v n="$1" '$1 == n {print $2}' <<<"$registry"; }
+title_of() { awk -F'\t' -v n="$1" '$1 == n {print $3}' <<<"$registry"; }
 
 passed=0
 failed=0

@@ -16,6 +16,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <type_traits>
 
 #include "emu/async.h"    // asynchronous copies: an access to bytes a copy has yet to write is reported
@@ -161,6 +162,74 @@ constexpr const char* type_name = TypeName<std::remove_cv_t<T>>::value;
 template <class I>
 using if_index = std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>::value, int>;
 
+/// @brief The arithmetic of a checked pointer class, @p Pointer (global_ptr, remote_ptr),
+/// which holds its raw pointer in a member `pointer_` and makes this class its friend: as
+/// a raw pointer's, and a pointer moved elsewhere is a copy of the one it came from,
+/// checked like it.
+template <class Pointer>
+class pointer_arithmetic {
+public:
+    /// @brief The pointer @p offset elements further, checked like this one.
+    template <class I, if_index<I> = 0>
+    Pointer operator+(I offset) const {
+        Pointer moved = self();
+        moved.pointer_ += offset;
+        return moved;
+    }
+    /// @brief The pointer @p offset elements further, checked like @p p.
+    template <class I, if_index<I> = 0>
+    friend Pointer operator+(I offset, const Pointer& p) {
+        return p + offset;
+    }
+    /// @brief The pointer @p offset elements back, checked like this one.
+    template <class I, if_index<I> = 0>
+    Pointer operator-(I offset) const {
+        Pointer moved = self();
+        moved.pointer_ -= offset;
+        return moved;
+    }
+    /// @brief Elements between two pointers.
+    std::ptrdiff_t operator-(const Pointer& other) const { return self().pointer_ - other.pointer_; }
+    /// @brief Move @p offset elements further.
+    template <class I, if_index<I> = 0>
+    Pointer& operator+=(I offset) {
+        self().pointer_ += offset;
+        return self();
+    }
+    /// @brief Move @p offset elements back.
+    template <class I, if_index<I> = 0>
+    Pointer& operator-=(I offset) {
+        self().pointer_ -= offset;
+        return self();
+    }
+    /// @brief Move to the next element.
+    Pointer& operator++() {
+        ++self().pointer_;
+        return self();
+    }
+    /// @brief Move to the next element; return the pointer as it was.
+    Pointer operator++(int) {
+        Pointer old = self();
+        ++self().pointer_;
+        return old;
+    }
+    /// @brief Move to the previous element.
+    Pointer& operator--() {
+        --self().pointer_;
+        return self();
+    }
+    /// @brief Move to the previous element; return the pointer as it was.
+    Pointer operator--(int) {
+        Pointer old = self();
+        --self().pointer_;
+        return old;
+    }
+
+private:
+    Pointer& self() { return static_cast<Pointer&>(*this); }
+    const Pointer& self() const { return static_cast<const Pointer&>(*this); }
+};
+
 }  // namespace detail
 /// @endcond
 
@@ -169,7 +238,7 @@ using if_index = std::enable_if_t<std::is_integral<I>::value || std::is_enum<I>:
 /// Behaves like `T*` in kernel code: indexing, `*`, `->`, arithmetic, comparison, and
 /// conversion to `T*` for passing it on (the converted raw pointer is not checked).
 template <class T>
-class global_ptr {
+class global_ptr : public detail::pointer_arithmetic<global_ptr<T>> {
 public:
     /// @brief A null pointer.
     global_ptr() = default;
@@ -217,65 +286,12 @@ public:
         return global_ptr<U>(reinterpret_cast<U*>(pointer_), name_, bounds_, file, line);
     }
 
-    /// @brief The pointer @p offset elements further, checked like this one.
-    template <class I, detail::if_index<I> = 0>
-    global_ptr operator+(I offset) const {
-        global_ptr moved = *this;
-        moved.pointer_ += offset;
-        return moved;
-    }
-    /// @brief The pointer @p offset elements further, checked like @p p.
-    template <class I, detail::if_index<I> = 0>
-    friend global_ptr operator+(I offset, const global_ptr& p) {
-        return p + offset;
-    }
-    /// @brief The pointer @p offset elements back, checked like this one.
-    template <class I, detail::if_index<I> = 0>
-    global_ptr operator-(I offset) const {
-        global_ptr moved = *this;
-        moved.pointer_ -= offset;
-        return moved;
-    }
-    /// @brief Elements between two pointers.
-    std::ptrdiff_t operator-(const global_ptr& other) const { return pointer_ - other.pointer_; }
+    using detail::pointer_arithmetic<global_ptr>::operator-;
     /// @brief Elements between this pointer and a raw one.
     std::ptrdiff_t operator-(const T* other) const { return pointer_ - other; }
-    /// @brief Move @p offset elements further.
-    template <class I, detail::if_index<I> = 0>
-    global_ptr& operator+=(I offset) {
-        pointer_ += offset;
-        return *this;
-    }
-    /// @brief Move @p offset elements back.
-    template <class I, detail::if_index<I> = 0>
-    global_ptr& operator-=(I offset) {
-        pointer_ -= offset;
-        return *this;
-    }
-    /// @brief Move to the next element.
-    global_ptr& operator++() {
-        ++pointer_;
-        return *this;
-    }
-    /// @brief Move to the next element; return the pointer as it was.
-    global_ptr operator++(int) {
-        global_ptr old = *this;
-        ++pointer_;
-        return old;
-    }
-    /// @brief Move to the previous element.
-    global_ptr& operator--() {
-        --pointer_;
-        return *this;
-    }
-    /// @brief Move to the previous element; return the pointer as it was.
-    global_ptr operator--(int) {
-        global_ptr old = *this;
-        --pointer_;
-        return old;
-    }
 
 private:
+    friend class detail::pointer_arithmetic<global_ptr>;
     T* checked(T* address) const {
         constexpr std::size_t size = sizeof(T);
         detail::check_time(file_, line_);
@@ -524,14 +540,12 @@ private:
 /// @name emu::at(): the translator writes `A[i]` in a kernel, for a checked pointer
 /// parameter or a `__shared__` array A, as `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1:
 /// the number of subscripts written after A), so that an access outside its buffer names
-/// its own line, not the launch's.
+/// its own line, not the launch's. The checked pointers and dynamic arrays are taken by
+/// value: for a const and a non-const one alike, a better match than the last overload's
+/// forwarding reference.
 /// @{
 template <class T>
-global_ptr<T> at(const global_ptr<T>& pointer, const char* file, int line, int) {
-    return pointer.located(file, line);
-}
-template <class T>
-global_ptr<T> at(global_ptr<T>& pointer, const char* file, int line, int) {
+global_ptr<T> at(global_ptr<T> pointer, const char* file, int line, int) {
     return pointer.located(file, line);
 }
 template <class T, std::size_t N, std::size_t... Rest>
@@ -544,19 +558,11 @@ shared_array<T, N, Rest...>& at(shared_array<T, N, Rest...>& array, const char* 
     return array;
 }
 template <class T>
-dynamic_shared_array<T> at(const dynamic_shared_array<T>& array, const char* file, int line, int) {
+dynamic_shared_array<T> at(dynamic_shared_array<T> array, const char* file, int line, int) {
     return array.located(file, line);
 }
 template <class T>
-dynamic_shared_array<T> at(dynamic_shared_array<T>& array, const char* file, int line, int) {
-    return array.located(file, line);
-}
-template <class T>
-dynamic_shared_array<T> at(const dynamic_shared_global<T>& array, const char* file, int line, int) {
-    return array.local().located(file, line);
-}
-template <class T>
-dynamic_shared_array<T> at(dynamic_shared_global<T>& array, const char* file, int line, int) {
+dynamic_shared_array<T> at(dynamic_shared_global<T> array, const char* file, int line, int) {
     return array.local().located(file, line);
 }
 /// @brief Anything else (a name the kernel reused for a local array, say) as it is.
@@ -647,24 +653,25 @@ decltype(auto) pointer_cast(From&& from, const char* file = __builtin_FILE(), in
 
 }  // namespace emu
 
-/// @brief Load through the read-only cache: a plain load on the CPU.
-template <class T>
-inline T __ldg(const T* address) {
+/// @cond EMU_INTERNALS
+namespace emu::detail {
+/// @brief The value a load through @p Pointer (a raw pointer or a global_ptr) gives.
+template <class Pointer>
+using loaded_t = std::remove_cv_t<typename std::pointer_traits<Pointer>::element_type>;
+}  // namespace emu::detail
+/// @endcond
+
+// The loads with a cache hint are plain loads on the CPU. Through a checked kernel parameter
+// (global_ptr) they are checked and counted like any load, and always inlined, so that the
+// profiler sees the kernel's line as the access site.
+
+/// @brief Load through the read-only cache.
+template <class Pointer>
+__attribute__((always_inline)) inline emu::detail::loaded_t<Pointer> __ldg(Pointer address) {
     return *address;
 }
-/// @brief __ldg through a checked kernel parameter: checked (and always inlined, so that
-/// the profiler sees the kernel's line as the access site).
-template <class T>
-__attribute__((always_inline)) inline std::remove_cv_t<T> __ldg(emu::global_ptr<T> address) {
-    return *address;
-}
-/// @brief Load cached in L2 only (not in L1): a plain load on the CPU.
-template <class T>
-inline T __ldcg(const T* address) {
-    return *address;
-}
-/// @brief __ldcg through a checked kernel parameter: checked, and counted like any load.
-template <class T>
-__attribute__((always_inline)) inline std::remove_cv_t<T> __ldcg(emu::global_ptr<T> address) {
+/// @brief Load cached in L2 only (not in L1).
+template <class Pointer>
+__attribute__((always_inline)) inline emu::detail::loaded_t<Pointer> __ldcg(Pointer address) {
     return *address;
 }

@@ -188,41 +188,46 @@ void record_site_call(SiteKind kind, const char* file, int line);
 struct LaunchHooks;
 }  // namespace detail
 
-/// @brief One element of a checked array in a profiling build: reading it records a load,
-/// assigning to it records a store, `+=` and friends record both.
-template <class T, Space S>
-class element_ref {
+/// @brief One element of memory in a profiling build, whose accesses @p Recorder records:
+/// reading it records a load, assigning to it a store, `+=` and friends, `++` and `--` both.
+/// Its kinds are element_ref, cast_element and the elements of a pointer that
+/// cluster.map_shared_rank() gave (cooperative_groups.h).
+template <class T, class Recorder>
+class counted_element {
 public:
     using value_type = std::remove_cv_t<T>;  ///< the element's type, unqualified
 
-    /// @brief The element at @p address, accessed from the code at @p site.
-    element_ref(T* address, const void* site) : address_(address), site_(site) {}
-    element_ref(const element_ref&) = default;  ///< copies the reference, not the value
+    /// @brief The element at @p address, whose accesses @p recorder records.
+    counted_element(T* address, Recorder recorder) : address_(address), recorder_(recorder) {}
+    counted_element(const counted_element&) = default;  ///< copies the reference, not the value
 
     /// @brief Read the element.
     operator value_type() const {
-        note(Direction::load);
+        recorder_.record(Direction::load, address_, sizeof(T));
         return *address_;
     }
     /// @brief Write the element.
-    element_ref& operator=(const value_type& value) {
-        note(Direction::store);
+    counted_element& operator=(const value_type& value) {
+        recorder_.record(Direction::store, address_, sizeof(T));
         *address_ = value;
         return *this;
     }
     /// @brief Copy another element's value (a load there, a store here), as `a[i] = b[j]` does.
-    element_ref& operator=(const element_ref& other) { return *this = static_cast<value_type>(other); }
+    counted_element& operator=(const counted_element& other) { return *this = static_cast<value_type>(other); }
     /// @brief Copy an element of another array, as `a[i] = b[j]` does.
-    template <class U, Space R>
-    element_ref& operator=(const element_ref<U, R>& other) {
-        return *this = static_cast<value_type>(static_cast<typename element_ref<U, R>::value_type>(other));
+    template <class U, class R>
+    counted_element& operator=(const counted_element<U, R>& other) {
+        return *this = static_cast<value_type>(static_cast<typename counted_element<U, R>::value_type>(other));
     }
     /// @brief The element's address, unchecked and not counted from here on.
-    T* operator&() const { return address_; }
+    T* operator&() const {
+        recorder_.address_taken(address_);
+        return address_;
+    }
 
 #define EMU_COMPOUND_(op)                                         \
     template <class V>                                            \
-    element_ref& operator op##=(const V& value) {                 \
+    counted_element& operator op##=(const V& value) {             \
         value_type v = *this;                                     \
         v op## = value;                                           \
         return *this = v;                                         \
@@ -239,12 +244,12 @@ public:
     EMU_COMPOUND_(>>)
 #undef EMU_COMPOUND_
     /// @brief ++element: a load and a store.
-    element_ref& operator++() {
+    counted_element& operator++() {
         value_type v = *this;
         return *this = ++v;
     }
     /// @brief --element: a load and a store.
-    element_ref& operator--() {
+    counted_element& operator--() {
         value_type v = *this;
         return *this = --v;
     }
@@ -262,46 +267,42 @@ public:
     }
 
 private:
-    void note(Direction direction) const {
-        if (__builtin_expect(detail::recording, 0)) detail::record(S, direction, address_, sizeof(T), site_);
-    }
-
     T* address_;
-    const void* site_;
+    Recorder recorder_;
 };
 
+/// @cond EMU_INTERNALS
+namespace detail {
+/// @brief The recorder of an element of a checked array: its accesses go to space @p S,
+/// from the code at @p site.
+template <Space S>
+struct in_space {
+    const void* site;
+    void record(Direction direction, const void* address, std::size_t size) const {
+        if (__builtin_expect(recording, 0)) detail::record(S, direction, address, size, site);
+    }
+    void address_taken(const void*) const {}
+};
+/// @brief The recorder of an element reached through a cast pointer (cast_pointer): whether
+/// its accesses go to global or shared memory is found from its address when it is used;
+/// taking its address leaves what is made of it uncounted.
+struct where_it_lies {
+    const void* site;
+    void record(Direction direction, const void* address, std::size_t size) const {
+        if (__builtin_expect(recording, 0)) record_at(direction, address, size, site);
+    }
+    void address_taken(const void* address) const { note_pointer_cast_to(address); }
+};
+}  // namespace detail
+/// @endcond
+
+/// @brief One element of a checked array in space @p S, in a profiling build.
+template <class T, Space S>
+using element_ref = counted_element<T, detail::in_space<S>>;
 /// @brief One element reached through a cast pointer (cast_pointer): like element_ref,
 /// but whether it is global or shared memory is found from its address when it is used.
 template <class T>
-class cast_element {
-public:
-    using value_type = std::remove_cv_t<T>;  ///< the element's type, unqualified
-    /// @brief The element at @p address, accessed from the code at @p site.
-    cast_element(T* address, const void* site) : address_(address), site_(site) {}
-    cast_element(const cast_element&) = default;  ///< copies the reference, not the value
-    /// @brief Read the element.
-    operator value_type() const {
-        if (__builtin_expect(detail::recording, 0)) detail::record_at(Direction::load, address_, sizeof(T), site_);
-        return *address_;
-    }
-    /// @brief Write the element.
-    cast_element& operator=(const value_type& value) {
-        if (__builtin_expect(detail::recording, 0)) detail::record_at(Direction::store, address_, sizeof(T), site_);
-        *address_ = value;
-        return *this;
-    }
-    /// @brief Copy another element's value (a load there, a store here).
-    cast_element& operator=(const cast_element& other) { return *this = static_cast<value_type>(other); }
-    /// @brief The element's address, not counted from here on.
-    T* operator&() const {
-        detail::note_pointer_cast_to(address_);
-        return address_;
-    }
-
-private:
-    T* address_;
-    const void* site_;
-};
+using cast_element = counted_element<T, detail::where_it_lies>;
 
 /// @brief What emu::pointer_cast gives in a profiling build: a pointer of type `T*` whose
 /// accesses (`*p`, `p[i]`) are counted, as one access of sizeof(T) bytes each. Converted to
@@ -350,7 +351,7 @@ private:
             if (__builtin_expect(detail::recording, 0)) detail::record_at(Direction::load, address, sizeof(T), site);
             return *address;
         } else {
-            return cast_element<T>(address, site);
+            return cast_element<T>(address, detail::where_it_lies{site});
         }
     }
     T* raw() const {
@@ -376,7 +377,7 @@ using element_t = T&;
 template <Space S, class T>
 inline element_t<T, S> make_element(T* address, const void* site) {
     if constexpr (std::is_copy_constructible<T>::value) {
-        return element_ref<T, S>(address, site);
+        return element_ref<T, S>(address, detail::in_space<S>{site});
     } else {
         (void)site;
         return *address;
