@@ -6,18 +6,19 @@
 #include "async_copy_gemm.h"
 
 #include "compare.h"
+#include "demo.h"
 #include "device_buffer.h"
 #include "gemm/gemm_reference.h"
 #include "random.h"
 
 #include <cstdio>
-#include <exception>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 int main() {
-    try {
+    return tutorial::run_demo([] {
         const int M = 100, N = 68, K = 132;
         const std::vector<float> A = tutorial::random_floats(M * K, tutorial::run_seed());
         const std::vector<float> B = tutorial::random_floats(K * N, tutorial::run_seed() + 1);
@@ -69,9 +70,6 @@ int main() {
                 all_right = false;
             }
         }
-        return all_right ? 0 : 1;
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "demo failed: %s\n", error.what());
-        return 1;
-    }
+        return all_right;
+    });
 }
