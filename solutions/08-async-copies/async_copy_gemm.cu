@@ -456,53 +456,50 @@ struct WarptilePipeline {
     static constexpr int kARow = BK + 4;                                    // floats per row of A_tiles
     static_assert(kThreads == kWarpPipeThreads, "the header's thread count is the tiling's");
     static_assert((kSubM / TM) * (kSubN / TN) == 32, "a sub-tile must hold 32 threads' blocks");
-    static_assert(BM * BK % (VEC * kThreads) == 0 && BK * BN % (VEC * kThreads) == 0,
-                  "every thread must start the same number of copies");
     static constexpr std::size_t kSharedBytes = sizeof(float) * kStages * (BM * kARow + BK * BN);
     static_assert(kSharedBytes <= 48 * 1024, "static shared memory is limited to 48 KB per block");
 };
 
+// Start this thread's copies of the ROWS x COLS tile whose top-left element is (row0, col0)
+// of a rows x cols row-major matrix into tile[r][c], VEC floats a copy: A's tile is
+// copy_tile_async<BM, BK, VEC>(A_tile, A, M, K, block_row, k0), B's
+// copy_tile_async<BK, BN, VEC>(B_tile, B, K, N, k0, block_col). Not committed: the caller
+// commits.
+template <int ROWS, int COLS, int VEC, class Global, class Tile>
+__device__ __forceinline__ void copy_tile_async(Tile& tile, Global matrix, int rows, int cols, int row0, int col0) {
+    constexpr int kThreads = kWarpPipeThreads;
+    constexpr int kBytes = VEC * sizeof(float);
+    static_assert(ROWS * COLS % (VEC * kThreads) == 0, "every thread must start the same number of copies");
+    // BEGIN SOLUTION: 8d, step 1. The tile is ROWS * COLS / VEC copies of VEC floats; this
+    //   thread starts copies i = threadIdx.x + q * kThreads, at row r = i / (COLS / VEC) and
+    //   column c = (i % (COLS / VEC)) * VEC of the tile. A copy inside the matrix (row0 + r <
+    //   rows, col0 + c < cols) is __pipeline_memcpy_async(&tile[r][c], &matrix[(size_t)row *
+    //   cols + column], kBytes); one outside is __pipeline_memcpy_async(&tile[r][c], matrix,
+    //   kBytes, kBytes): a source size of 0, so the copy writes kBytes of zeros (matrix is
+    //   only a valid address).
+    //| (void)tile, (void)matrix, (void)rows, (void)cols, (void)row0, (void)col0, (void)kBytes;
+#pragma unroll
+    for (int q = 0; q < ROWS * COLS / VEC / kThreads; ++q) {
+        const int i = threadIdx.x + q * kThreads;
+        const int r = i / (COLS / VEC), c = i % (COLS / VEC) * VEC;
+        const int row = row0 + r, col = col0 + c;
+        if (row < rows && col < cols) {
+            __pipeline_memcpy_async(&tile[r][c], &matrix[static_cast<size_t>(row) * cols + col], kBytes);
+        } else {
+            __pipeline_memcpy_async(&tile[r][c], matrix, kBytes, kBytes);  // zeros: nothing is read
+        }
+    }
+    // END SOLUTION
+}
+
 // Start this thread's copies of the tiles that begin at column k0 of A and row k0 of B
-// into one stage: A(block_row + r, k0 + c) into A_tile[r][c] and B(k0 + r, block_col + c)
-// into B_tile[r][c], VEC floats a copy. Not committed: the caller commits.
+// into one stage.
 template <int VEC, class GlobalA, class GlobalB, class TileA, class TileB>
 __device__ __forceinline__ void start_warptile_copies(TileA& A_tile, TileB& B_tile, GlobalA A, GlobalB B, int M,
                                                       int N, int K, int block_row, int block_col, int k0) {
     using Shape = WarptilePipeline<VEC>;
-    constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, kThreads = Shape::kThreads;
-    constexpr int kBytes = VEC * sizeof(float);
-    // BEGIN SOLUTION: 8d, step 1. A's tile is BM * BK / VEC copies of VEC floats; this thread
-    //   starts copies i = threadIdx.x + q * kThreads, at row r = i / (BK / VEC) and column
-    //   c = (i % (BK / VEC)) * VEC of the tile. A copy inside A (row block_row + r < M,
-    //   column k0 + c < K) is __pipeline_memcpy_async(&A_tile[r][c], &A[(size_t)row * K +
-    //   column], kBytes); one outside is __pipeline_memcpy_async(&A_tile[r][c], A, kBytes,
-    //   kBytes): a source size of 0, so the copy writes kBytes of zeros (A is only a valid
-    //   address). The same for B's BK * BN / VEC copies (row k0 + r, column block_col + c).
-    //| (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K;
-    //| (void)block_row, (void)block_col, (void)k0, (void)kBytes;
-#pragma unroll
-    for (int q = 0; q < BM * BK / VEC / kThreads; ++q) {
-        const int i = threadIdx.x + q * kThreads;
-        const int r = i / (BK / VEC), c = i % (BK / VEC) * VEC;
-        const int row = block_row + r, col = k0 + c;
-        if (row < M && col < K) {
-            __pipeline_memcpy_async(&A_tile[r][c], &A[static_cast<size_t>(row) * K + col], kBytes);
-        } else {
-            __pipeline_memcpy_async(&A_tile[r][c], A, kBytes, kBytes);  // zeros: nothing is read
-        }
-    }
-#pragma unroll
-    for (int q = 0; q < BK * BN / VEC / kThreads; ++q) {
-        const int i = threadIdx.x + q * kThreads;
-        const int r = i / (BN / VEC), c = i % (BN / VEC) * VEC;
-        const int row = k0 + r, col = block_col + c;
-        if (row < K && col < N) {
-            __pipeline_memcpy_async(&B_tile[r][c], &B[static_cast<size_t>(row) * N + col], kBytes);
-        } else {
-            __pipeline_memcpy_async(&B_tile[r][c], B, kBytes, kBytes);
-        }
-    }
-    // END SOLUTION
+    copy_tile_async<Shape::BM, Shape::BK, VEC>(A_tile, A, M, K, block_row, k0);
+    copy_tile_async<Shape::BK, Shape::BN, VEC>(B_tile, B, K, N, k0, block_col);
 }
 
 // Add one stage's BK products to the thread's sums: for each four k, the thread's rows of
