@@ -22,8 +22,8 @@ struct CUstream_st {
 
 struct CUevent_st {
     unsigned flags;
-    bool recorded;
-    std::chrono::steady_clock::time_point time;
+    bool recorded = false;
+    std::chrono::steady_clock::time_point time{};
 };
 
 cudaError_t cudaGetDeviceCount(int* count) {
@@ -123,31 +123,36 @@ cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(ve
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
 
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
-    if (stream == nullptr) return fail(cudaErrorInvalidValue);
-    *stream = new CUstream_st{flags};
+namespace {
+
+// Streams and events are handles made the same way: a null out-pointer is refused, as CUDA
+// refuses it, and the fields not given start empty.
+template <class Handle>
+cudaError_t create_handle(Handle** handle, unsigned int flags) {
+    if (handle == nullptr) return fail(cudaErrorInvalidValue);
+    *handle = new Handle{flags};
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-    delete stream;
+template <class Handle>
+cudaError_t destroy_handle(Handle* handle) {
+    delete handle;
     return cudaSuccess;
 }
+
+}  // namespace
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) { return create_handle(stream, flags); }
+
+cudaError_t cudaStreamDestroy(cudaStream_t stream) { return destroy_handle(stream); }
 
 cudaError_t cudaStreamSynchronize(cudaStream_t) { return take_execution_error(); }
 
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-    if (event == nullptr) return fail(cudaErrorInvalidValue);
-    *event = new CUevent_st{flags, false, {}};
-    return cudaSuccess;
-}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) { return create_handle(event, flags); }
 
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-    delete event;
-    return cudaSuccess;
-}
+cudaError_t cudaEventDestroy(cudaEvent_t event) { return destroy_handle(event); }
 
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
     if (event == nullptr) return fail(cudaErrorInvalidResourceHandle);
