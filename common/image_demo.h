@@ -19,7 +19,11 @@ GrayImage demo_input_image(int argc, char* argv[], GrayImage (*generated)());
 /// its usage (`make @p chapter run IMAGE=image.pgm`) and return 2; else run_demo() of
 /// @p demo on demo_input_image(), which reads and checks the input before @p demo writes
 /// anything, so that a bad file leaves no output.
-/// @param chapter the chapter's name as make knows it, CHAPTER_NAME ("chapter3")
+/// @param argc      main's argument count
+/// @param argv      main's arguments: the program, and the PGM file to read, if any
+/// @param chapter   the chapter's name as make knows it, CHAPTER_NAME ("chapter3")
+/// @param generated makes the input when no file is named
+/// @param demo      the demo on the input: true when every result it checked was right
 int run_image_demo(int argc, char* argv[], const char* chapter, GrayImage (*generated)(),
                    const std::function<bool(const GrayImage& input)>& demo);
 
