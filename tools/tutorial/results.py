@@ -353,6 +353,22 @@ def goals_section(chapters):
     return lines + [""]
 
 
+def goals_report(csv_paths, folders):
+    """What `make bench SOLUTIONS=1` prints after its tables: each goal of the chapters in
+    `folders`, with the figure of the run just written to `csv_paths`, met or missed."""
+    chapters = read_bench_files(csv_paths)
+    lines = []
+    for folder, goal in manifest_entries("goals"):
+        if folder not in folders:
+            continue
+        chapter = next((c for c in chapters if c.folder == folder and c.tree == "solutions"), None)
+        ours, verdicts = measured_against(chapter, goal.problem, goal.variants, goal.goal, goal.column)
+        verdicts = verdicts.replace("**no**", "MISSED").replace("yes", "met")
+        lines.append(f"  {goal.what}: goal {goal.shown(goal.goal)}, aim {goal.shown(goal.aim)}; "
+                     f"this run {ours.replace('**', '')}: {verdicts}")
+    return lines
+
+
 def page(chapters, sources, charts=()):
     titles = {c.folder: c.title for c in read_registry()}
     lines = ["# Measured results", "",

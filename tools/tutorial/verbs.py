@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import further_checks, grading, guard, judge, workflow
+from . import further_checks, grading, guard, judge, results, workflow
 from .course import Build, Chapter, Refusal
 
 # The counters, with the names Nsight Compute uses on Hopper. The core ones were checked
@@ -161,6 +161,13 @@ def bench(args) -> int:
     for c in chapters:
         failed |= subprocess.run([f"./{binary}/{c.name}-bench", "--chapter", c.number, "--folder", c.folder,
                                   "--tree", args.tree, "--output-dir", "build/bench", *shlex.split(args.args)]).returncode != 0
+    # The issues' goals are set for the reference solutions: after their run, each met or missed.
+    written = [Path("build/bench") / f"{c.name}-solutions.csv" for c in chapters]
+    goals = results.goals_report([str(p) for p in written if p.is_file()], {c.folder for c in chapters}) \
+        if args.tree == "solutions" else []
+    if goals:
+        print("\nThe goals (issues 14, 20, 21 and 22), for this run:")
+        print("\n".join(goals))
     return int(failed)
 
 
