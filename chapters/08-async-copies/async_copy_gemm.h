@@ -74,10 +74,14 @@ void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N,
 /// @throws std::runtime_error when the GPU's compute capability is below 9.0
 void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K);
 
-/// @brief 8d's tiling: a block of kWarpPipeThreads threads (4 warps of 32 x 64) computes a
-/// kWarpPipeBM x kWarpPipeBN tile of C, walking along K kWarpPipeBK at a time with
-/// kWarpPipeStages tiles in flight.
-constexpr int kWarpPipeBM = 64, kWarpPipeBN = 128, kWarpPipeBK = 16, kWarpPipeStages = 3, kWarpPipeThreads = 128;
+// 8d's tiling: a block of kWarpPipeThreads threads (4 warps of 32 x 64) computes a
+// kWarpPipeBM x kWarpPipeBN tile of C, walking along K kWarpPipeBK at a time with
+// kWarpPipeStages tiles in flight.
+constexpr int kWarpPipeBM = 64;         ///< 8d: rows of C a block computes
+constexpr int kWarpPipeBN = 128;        ///< 8d: columns of C a block computes
+constexpr int kWarpPipeBK = 16;         ///< 8d: the width along K of one stage's tiles
+constexpr int kWarpPipeStages = 3;      ///< 8d: tiles along K in flight (the ring of stages)
+constexpr int kWarpPipeThreads = 128;   ///< 8d: threads a block (4 warps of 32 x 64 outputs)
 
 /// @brief 8d (going further): C = A·B with chapter 7's warp tiles (each thread keeps 8 × 8
 /// sums in registers), their tiles brought by a `cp.async` pipeline of kWarpPipeStages
