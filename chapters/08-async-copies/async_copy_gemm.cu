@@ -306,7 +306,6 @@ void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
 // VEC is the floats of one copy: 4 (16 bytes) when every row of A, B and C starts on 16
 // bytes, else 1 (4 bytes). Either way a copy lies wholly inside the matrix or wholly
 // outside it, and one outside is written as zeros by the copy itself (its source size 0).
-template <int VEC>
 struct WarptilePipeline {
     static constexpr int BM = kWarpPipeBM, BN = kWarpPipeBN, BK = kWarpPipeBK, kStages = kWarpPipeStages;
     static constexpr int WM = 32, WN = 64, WN_ITER = 2, TM = 8, TN = 4;      // as 7d's 64 x 128 tiling
@@ -346,17 +345,17 @@ __device__ __forceinline__ void copy_tile_async(Tile& tile, Global matrix, int r
 template <int VEC, class GlobalA, class GlobalB, class TileA, class TileB>
 __device__ __forceinline__ void start_warptile_copies(TileA& A_tile, TileB& B_tile, GlobalA A, GlobalB B, int M,
                                                       int N, int K, int block_row, int block_col, int k0) {
-    using Shape = WarptilePipeline<VEC>;
+    using Shape = WarptilePipeline;
     copy_tile_async<Shape::BM, Shape::BK, VEC>(A_tile, A, M, K, block_row, k0);
     copy_tile_async<Shape::BK, Shape::BN, VEC>(B_tile, B, K, N, k0, block_col);
 }
 
 // Add one stage's BK products to the thread's sums: for each four k, the thread's rows of
 // A as float4s, then for each of those k its columns of B and the outer product.
-template <int VEC, class TileA, class TileB, int ROWS, int COLS>
+template <class TileA, class TileB, int ROWS, int COLS>
 __device__ __forceinline__ void multiply_warptile_stage(const TileA& A_tile, const TileB& B_tile,
                                                         float (&sum)[ROWS][COLS], int first_row, int first_col) {
-    using Shape = WarptilePipeline<VEC>;
+    using Shape = WarptilePipeline;
     constexpr int kWmIter = Shape::kWmIter, TM = Shape::TM, TN = Shape::TN, WN_ITER = Shape::WN_ITER;
 #pragma unroll
     for (int kk = 0; kk < Shape::BK; kk += 4) {
@@ -393,7 +392,7 @@ __device__ __forceinline__ void multiply_warptile_stage(const TileA& A_tile, con
 template <int VEC>
 __global__ void __launch_bounds__(kWarpPipeThreads)
     warptile_pipeline_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    using Shape = WarptilePipeline<VEC>;
+    using Shape = WarptilePipeline;
     constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, STAGES = Shape::kStages;
     constexpr int TM = Shape::TM, TN = Shape::TN, kWmIter = Shape::kWmIter, WN_ITER = Shape::WN_ITER;
     __shared__ __align__(16) float A_tiles[STAGES][BM][Shape::kARow];
@@ -414,7 +413,7 @@ __global__ void __launch_bounds__(kWarpPipeThreads)
     //      tile t have landed), __syncthreads() (everybody's have, and everybody is done with
     //      tile t - 1's stage); start tile t + STAGES - 1 into stage (t + STAGES - 1) % STAGES
     //      when it exists, and commit always; multiply stage t % STAGES
-    //      (multiply_warptile_stage<VEC>).
+    //      (multiply_warptile_stage).
     (void)A_tiles, (void)B_tiles, (void)block_row, (void)block_col, (void)first_row, (void)first_col, (void)tiles;
 
     // Each thread's sums: row i of sub-tile wm is row first_row + wm * kSubM + i * kRowStep.
