@@ -4,12 +4,10 @@
 #include "naive_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "gemm/gemm_operands.h"
-#include "profile/profile.h"
+#include "gemm/gemm_profile.h"
 
 int main(int argc, char** argv) {
-    tutorial::GemmOperands gemm(128, 128, 128);
-    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
-    chapter.variants.push_back({"one thread per element of C", "naive_gemm_kernel", gemm.flops(), gemm.run_of(naive_gemm)});
-    return tutorial::profile::run(argc, argv, chapter);
+    tutorial::GemmProfile profile(TUTORIAL_CHAPTER, CHAPTER_NAME, 128);
+    profile.add("one thread per element of C", "naive_gemm_kernel", naive_gemm);
+    return profile.run(argc, argv);
 }

@@ -4,18 +4,16 @@
 #include "tiled_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "gemm/gemm_operands.h"
-#include "profile/profile.h"
+#include "gemm/gemm_profile.h"
 
 int main(int argc, char** argv) {
-    tutorial::GemmOperands gemm(128, 128, 128);
-    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 128", {}};
+    tutorial::GemmProfile profile(TUTORIAL_CHAPTER, CHAPTER_NAME, 128);
     for (int tile : {16, 32}) {
-        chapter.variants.push_back({std::to_string(tile) + " x " + std::to_string(tile) + " tiles in shared memory",
-                                    "tiled_gemm_kernel<" + std::to_string(tile) + ">", gemm.flops(),
-                                    gemm.run_of([tile](const float* A, const float* B, float* C, int M, int N, int K) {
-                                        tiled_gemm(A, B, C, M, N, K, tile);
-                                    })});
+        profile.add(std::to_string(tile) + " x " + std::to_string(tile) + " tiles in shared memory",
+                    "tiled_gemm_kernel<" + std::to_string(tile) + ">",
+                    [tile](const float* A, const float* B, float* C, int M, int N, int K) {
+                        tiled_gemm(A, B, C, M, N, K, tile);
+                    });
     }
-    return tutorial::profile::run(argc, argv, chapter);
+    return profile.run(argc, argv);
 }

@@ -46,22 +46,17 @@ tutorial::LaunchConfig tiled_gemm_launch_config(int M, int N, int tile) {
     return tutorial::LaunchConfig{dim3(1, 1), dim3(1, 1)};
 }
 
-// TILE must be known when the kernel is compiled, because it sizes the __shared__
-// arrays; so each supported tile has its own instance of the kernel template.
-template <int TILE>
-void launch_tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
-    const tutorial::LaunchConfig launch = tiled_gemm_launch_config(M, N, TILE);
-    tiled_gemm_kernel<TILE><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
-    CUDA_CHECK_KERNEL("tiled_gemm_kernel");
-}
-
 void tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K, int tile) {
     tutorial::require_gemm_arguments("tiled_gemm", A, B, C, M, N, K);
-    switch (tile) {
-        case 16: launch_tiled_gemm<16>(A, B, C, M, N, K); break;
-        case 32: launch_tiled_gemm<32>(A, B, C, M, N, K); break;
-        default:
-            throw std::invalid_argument("tiled_gemm: argument tile must be 16 or 32, got " + std::to_string(tile));
+    // TILE must be known when the kernel is compiled, because it sizes the __shared__
+    // arrays; so each supported tile has its own instance of the kernel template.
+    const bool launched = tutorial::launch_instance_for<16, 32>(tile, [&](auto TILE) {
+        const tutorial::LaunchConfig launch = tiled_gemm_launch_config(M, N, decltype(TILE)::value);
+        tiled_gemm_kernel<decltype(TILE)::value><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+        CUDA_CHECK_KERNEL("tiled_gemm_kernel");
+    });
+    if (!launched) {
+        throw std::invalid_argument("tiled_gemm: argument tile must be 16 or 32, got " + std::to_string(tile));
     }
 }
 

@@ -83,6 +83,20 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
 // x = 0..31 (or 32..63) touches 32 different banks, as in 5c.
 constexpr int kWideRowsPerThread = kTransposeWideTile / kTransposeBlockRows;  // 8
 
+// Calls visit(e, i, k) for each of this thread's 16 places in the 64 x 64 tile: e counts
+// them from 0 to 15, (i, k) is the place's tile row y + 8j and column x or x + 32.
+template <class Visit>
+__device__ __forceinline__ void for_each_wide_place(Visit&& visit) {
+#pragma unroll
+    for (int j = 0; j < kWideRowsPerThread; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            visit(2 * j + half, static_cast<int>(threadIdx.y) + j * kTransposeBlockRows,
+                  static_cast<int>(threadIdx.x) + half * kTransposeTile);
+        }
+    }
+}
+
 __global__ void transpose_wide_kernel(const float* input, float* output, int rows, int cols) {
     // TODO(chapter5): 5d, step 1 (going further). The padded tile,
     //   __shared__ float tile[kTransposeWideTile][kTransposeWideTile + 1], the tile's first
@@ -90,17 +104,17 @@ __global__ void transpose_wide_kernel(const float* input, float* output, int row
     //   whether the whole tile lies inside the matrix: the same answer for every thread of
     //   the block, so branching on it costs no divergence.
 
-    // TODO(chapter5): 5d, step 2. Load: for j = 0 .. kWideRowsPerThread - 1, tile row
-    //   y + 8j, columns x and x + 32. A whole tile first reads all 16 elements into registers
-    //   (no checks: 16 loads in flight), then stores them to the tile; an edge tile loads
-    //   each element that is inside the matrix straight into the tile.
+    // TODO(chapter5): 5d, step 2. Load the thread's 16 places (for_each_wide_place): place
+    //   (i, k) of the tile is element (tile_row + i, tile_col + k) of the input. A whole tile
+    //   first reads all 16 elements into registers (no checks: 16 loads in flight), then
+    //   stores them to the tile; an edge tile loads each element that is inside the matrix
+    //   straight into the tile.
 
     // TODO(chapter5): 5d, step 3. Wait for the whole tile: each thread stores what others loaded.
 
-    // TODO(chapter5): 5d, step 4. Store along output rows: output row tile_col + y + 8j (an
-    //   input column), output columns tile_row + x and tile_row + x + 32 (input rows), from
-    //   tile[x][y + 8j] and tile[x + 32][y + 8j]; the edge tiles skip what is outside the
-    //   cols x rows output.
+    // TODO(chapter5): 5d, step 4. Store along output rows: place (i, k) of the tile goes to
+    //   output row tile_col + i (an input column) and output column tile_row + k (an input
+    //   row), from tile[k][i]; an edge tile skips what is outside the cols x rows output.
 }
 
 namespace {

@@ -6,22 +6,17 @@
 #include "register_tiled_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "gemm/gemm_operands.h"
-#include "profile/profile.h"
+#include "gemm/gemm_profile.h"
 
 int main(int argc, char** argv) {
-    tutorial::GemmOperands gemm(256, 256, 256);
-    const double flops = gemm.flops();
-    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
-    chapter.variants.push_back({"7a: a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", flops,
-                                gemm.run_of(register_tiled_gemm_1d)});
-    chapter.variants.push_back({"7b: a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", flops,
-                                gemm.run_of(register_tiled_gemm_2d)});
-    chapter.variants.push_back({"7c: float4 loads, A stored transposed", "gemm_vectorized_kernel<128, 128, 8, 8, 8, 4, true, true>", flops,
-                                gemm.run_of(register_tiled_gemm_vectorized)});
-    chapter.variants.push_back({"7d: warp tiles", "gemm_warptiled_kernel<128, 128, 16, 64, 32, 2, 8, 4, 4, false, true, true>", flops,
-                                gemm.run_of([](const float* A, const float* B, float* C, int M, int N, int K) {
-                                    register_tiled_gemm_warptiled_with(WarptileTiling::large, A, B, C, M, N, K);
-                                })});
-    return tutorial::profile::run(argc, argv, chapter);
+    tutorial::GemmProfile profile(TUTORIAL_CHAPTER, CHAPTER_NAME, 256);
+    profile.add("7a: a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", register_tiled_gemm_1d);
+    profile.add("7b: a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", register_tiled_gemm_2d);
+    profile.add("7c: float4 loads, A stored transposed", "gemm_vectorized_kernel<128, 128, 8, 8, 8, 4, true, true>",
+                register_tiled_gemm_vectorized);
+    profile.add("7d: warp tiles", "gemm_warptiled_kernel<128, 128, 16, 64, 32, 2, 8, 4, 4, false, true, true>",
+                [](const float* A, const float* B, float* C, int M, int N, int K) {
+                    register_tiled_gemm_warptiled_with(WarptileTiling::large, A, B, C, M, N, K);
+                });
+    return profile.run(argc, argv);
 }

@@ -5,10 +5,8 @@
 // Run it with `make chapter8 run`.
 #include "async_copy_gemm.h"
 
-#include "compare.h"
 #include "demo.h"
-#include "device_buffer.h"
-#include "gemm/gemm_reference.h"
+#include "gemm/gemm_operands.h"
 #include "random.h"
 
 #include <cstdio>
@@ -19,11 +17,8 @@
 
 int main() {
     return tutorial::run_demo([] {
-        const int M = 100, N = 68, K = 132;
-        const std::vector<float> A = tutorial::random_floats(M * K, tutorial::run_seed());
-        const std::vector<float> B = tutorial::random_floats(K * N, tutorial::run_seed() + 1);
-        const tutorial::ExpectedOutput expected = tutorial::gemm_reference(A, B, M, N, K);
-        tutorial::DeviceBuffer<float> dA(A), dB(B), dC(M * N);
+        tutorial::GemmOperands gemm(100, 68, 132, tutorial::run_seed());
+        const int M = gemm.M, N = gemm.N, K = gemm.K;
         const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
         const int phases = (K + kAsyncTile - 1) / kAsyncTile;
         const int stage_bytes = 2 * kAsyncTile * kAsyncTile * static_cast<int>(sizeof(float));
@@ -36,33 +31,30 @@ int main() {
             std::string name;
             int stages;
             int stage_bytes;
-            std::function<void()> run;
+            std::function<void(const float*, const float*, float*, int, int, int)> gemm;
         };
-        std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2, stage_bytes,
-                                 [&] { async_double_buffered_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }}};
+        std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2, stage_bytes, async_double_buffered_gemm}};
         for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
             steps.push_back({"8b cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages, stage_bytes,
-                             [&, stages] { async_pipeline_gemm(dA.data(), dB.data(), dC.data(), M, N, K, stages); }});
+                             [stages](const float* A, const float* B, float* C, int rows, int cols, int depth) {
+                                 async_pipeline_gemm(A, B, C, rows, cols, depth, stages);
+                             }});
         }
-        steps.push_back({"8c Tensor Memory Accelerator", kTmaStages, stage_bytes,
-                         [&] { tma_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }});
+        steps.push_back({"8c Tensor Memory Accelerator", kTmaStages, stage_bytes, tma_gemm});
         // 8d's stage: A's 64 x 16 tile with rows padded to 20 floats, and B's 16 x 128 tile.
         const int warptile_stage_bytes =
             (kWarpPipeBM * (kWarpPipeBK + 4) + kWarpPipeBK * kWarpPipeBN) * static_cast<int>(sizeof(float));
-        steps.push_back({"8d warp tiles, cp.async pipeline", kWarpPipeStages, warptile_stage_bytes,
-                         [&] { async_warptile_gemm(dA.data(), dB.data(), dC.data(), M, N, K); }});
+        steps.push_back({"8d warp tiles, cp.async pipeline", kWarpPipeStages, warptile_stage_bytes, async_warptile_gemm});
 
         bool all_right = true;
         for (const Step& step : steps) {
-            dC.poison();
+            tutorial::ComparisonReport report;
             try {
-                step.run();
+                report = gemm.run_checked(step.gemm, kAsyncTile);
             } catch (const std::runtime_error& refused) {  // an older GPU, for 8c
                 std::printf("%-40s not run: %s\n", step.name.c_str(), refused.what());
                 continue;
             }
-            const tutorial::ComparisonReport report =
-                tutorial::compare_gemm_output(dC.download(), expected, M, N, kAsyncTile);
             std::printf("%-40s %6d bytes of stages per block: %s\n", step.name.c_str(), step.stages * step.stage_bytes,
                         report.ok() ? "C is right" : "C is WRONG");
             if (!report.ok()) {

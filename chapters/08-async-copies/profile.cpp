@@ -5,28 +5,23 @@
 #include "async_copy_gemm.h"
 #include "tutorial_chapter.h"
 
-#include "gemm/gemm_operands.h"
-#include "profile/profile.h"
+#include "gemm/gemm_profile.h"
 
 #include <string>
 
 int main(int argc, char** argv) {
-    tutorial::GemmOperands gemm(256, 256, 256);
-    const double flops = gemm.flops();
-    tutorial::profile::Chapter chapter{TUTORIAL_CHAPTER, CHAPTER_NAME, "M = N = K = 256", {}};
-    chapter.variants.push_back({"8a: two stages of __pipeline_memcpy_async", "double_buffered_gemm_kernel<32>", flops,
-                                gemm.run_of(async_double_buffered_gemm)});
+    tutorial::GemmProfile profile(TUTORIAL_CHAPTER, CHAPTER_NAME, 256);
+    profile.add("8a: two stages of __pipeline_memcpy_async", "double_buffered_gemm_kernel<32>",
+                async_double_buffered_gemm);
     for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-        chapter.variants.push_back({"8b: cuda::pipeline, " + std::to_string(stages) + " stage(s)",
-                                    "pipeline_gemm_kernel<32, " + std::to_string(stages) + ">", flops,
-                                    gemm.run_of([stages](const float* A, const float* B, float* C, int M, int N, int K) {
-                                        async_pipeline_gemm(A, B, C, M, N, K, stages);
-                                    })});
+        profile.add("8b: cuda::pipeline, " + std::to_string(stages) + " stage(s)",
+                    "pipeline_gemm_kernel<32, " + std::to_string(stages) + ">",
+                    [stages](const float* A, const float* B, float* C, int M, int N, int K) {
+                        async_pipeline_gemm(A, B, C, M, N, K, stages);
+                    });
     }
-    chapter.variants.push_back({"8c: tiles from the Tensor Memory Accelerator", "tma_gemm_kernel<32, 2>", flops,
-                                gemm.run_of(tma_gemm)});
+    profile.add("8c: tiles from the Tensor Memory Accelerator", "tma_gemm_kernel<32, 2>", tma_gemm);
     // Rows of A, B and C start on 16 bytes at 256: 8d's 16-byte copies.
-    chapter.variants.push_back({"8d: warp tiles, 3 stages of cp.async", "warptile_pipeline_gemm_kernel<4>", flops,
-                                gemm.run_of(async_warptile_gemm)});
-    return tutorial::profile::run(argc, argv, chapter);
+    profile.add("8d: warp tiles, 3 stages of cp.async", "warptile_pipeline_gemm_kernel<4>", async_warptile_gemm);
+    return profile.run(argc, argv);
 }

@@ -50,6 +50,26 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
     }
 }
 
+// Every sample of input[0, n), one call of count(value) each, shared among the grid's
+// threads by a grid-stride loop, 16 bytes at a time: after the first `head` samples
+// (before the first 16-byte boundary), taken one by one, the grid's threads take the
+// aligned uint4s in turn, two per round so that two loads are in flight, then the last
+// few samples one by one again. 9b and 9c count with it; `count` is the kernel's own
+// (9b's adds 1 to a bin of the block's private histogram).
+template <class Sample, class Count>
+__device__ void count_samples(const Sample* input, long long n, long long head, Count&& count) {
+    // TODO(chapter9): the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
+    //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
+    //   samples come in each uint4. The head: thread < head counts input[thread]. The
+    //   middle: vectors = (n - head) / per_vector uint4s start at aligned =
+    //   reinterpret_cast<const uint4*>(input + head); for v = thread, thread + 2 * threads,
+    //   ... below vectors, load aligned[v] and, when v + threads < vectors, aligned[v +
+    //   threads], both before counting either (two loads in flight), then
+    //   for_each_sample_of<Sample>(vector, count) for each. The tail: tail = head + vectors
+    //   * per_vector; thread < n - tail counts input[tail + thread].
+    (void)input, (void)n, (void)head, (void)count;
+}
+
 // 9b: each block counts its share of the samples into a histogram of its own, in shared
 // memory, with shared-memory atomics (fast, and contended only within the block); at the
 // end it adds each of its counts to the global bins with one atomicAdd. The block keeps
@@ -57,13 +77,10 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 // replicas + c], and thread t counts into copy t % replicas. With 32 copies the 32 lanes
 // of a warp count into 32 different words in 32 different banks, whatever their samples:
 // no two lanes contend for a word, and no bank conflict serialises the atomics (chapter 5).
-// The samples come 16 bytes at a time, by a grid-stride loop: after the first `head`
-// samples (before the first 16-byte boundary), taken one by one, the grid's threads take
-// the aligned uint4s in turn, two per round so that two loads are in flight, then the last
-// few samples one by one again. EVERY_VALUE_HAS_A_BIN: the host launches the kernel with
-// true when num_bins covers every value a Sample can hold (256 bins of bytes), and then no
-// sample needs the check value < num_bins: on an H100 that check alone, a compare and a
-// branch per sample, cost a quarter of the rate (66% of copy bandwidth against 89%).
+// The samples come by count_samples. EVERY_VALUE_HAS_A_BIN: the host launches the kernel
+// with true when num_bins covers every value a Sample can hold (256 bins of bytes), and
+// then no sample needs the check value < num_bins: on an H100 that check alone, a compare
+// and a branch per sample, cost a quarter of the rate (66% of copy bandwidth against 89%).
 template <class Sample, bool EVERY_VALUE_HAS_A_BIN>
 __global__ void histogram_shared_kernel(const Sample* input, long long n, long long head, unsigned int* bins,
                                         int num_bins, int replicas) {
@@ -83,16 +100,8 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     //   the same copy: atomicAdd, which works on shared memory too.
     [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
 
-    // TODO(chapter9): the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
-    //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
-    //   samples come in each uint4. The head: thread < head counts input[thread]. The
-    //   middle: vectors = (n - head) / per_vector uint4s start at aligned =
-    //   reinterpret_cast<const uint4*>(input + head); for v = thread, thread + 2 * threads,
-    //   ... below vectors, load aligned[v] and, when v + threads < vectors, aligned[v +
-    //   threads], both before counting either (two loads in flight), then
-    //   for_each_sample_of<Sample>(vector, count) for each. The tail: tail = head + vectors
-    //   * per_vector; thread < n - tail counts input[tail + thread]. Then a barrier: the
-    //   merge reads every bin.
+    // TODO(chapter9): count every sample: count_samples<Sample>(input, n, head, count). Then
+    //   a barrier: the merge reads every bin.
 
     // TODO(chapter9): the merge: threads threadIdx.x, + blockDim.x, ... below num_bins
     //   add up bin b of every copy, block_bins[b * replicas + c] for c below replicas, and
@@ -132,8 +141,8 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     //   copy with cluster.map_shared_rank(slice_bins, owner) and atomicAdd 1 there.
     [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
 
-    // TODO(chapter9): the grid-stride loop of 9b over 16-bit samples, counting with
-    //   count(); then cluster.sync(): the merge below reads this block's slice, which
+    // TODO(chapter9): count every sample as 9b does, count_samples<std::uint16_t>(input, n,
+    //   head, count); then cluster.sync(): the merge below reads this block's slice, which
     //   other blocks count into, and no block may exit while another can still reach its
     //   shared memory.
 

@@ -1,22 +1,22 @@
 /// @file gemm_operands.h
-/// @brief The operands of one GEMM on the device, for the GEMM chapters' profiles and demos.
+/// @brief The operands of one GEMM on the device, for the GEMM chapters' demos and profiles:
+/// a run of a chapter's entry point on them, checked against the CPU reference or not.
 #pragma once
 
+#include "compare.h"
 #include "device_buffer.h"
-#include "random.h"
+#include "reference.h"
 
+#include <cstdint>
 #include <functional>
 
 namespace tutorial {
 
-/// @brief C = A B with A of M x K and B of K x N random floats (seeds 1 and 2, the same in
-/// every chapter, so that their profiles run on the same inputs), and C of M x N to write.
+/// @brief C = A B with A of M x K and B of K x N random floats (from @p seed and
+/// @p seed + 1: the profiles pass 1, the same in every chapter, so that they run on the same
+/// inputs; the demos pass the run's seed), and C of M x N to write.
 struct GemmOperands {
-    GemmOperands(int rows, int cols, int depth)
-        : M(rows), N(cols), K(depth),
-          A(random_floats(static_cast<std::size_t>(rows) * depth, 1)),
-          B(random_floats(static_cast<std::size_t>(depth) * cols, 2)),
-          C(static_cast<std::size_t>(rows) * cols) {}
+    GemmOperands(int rows, int cols, int depth, std::uint64_t seed);
 
     /// @brief The floating-point operations of one product: a multiply and an add per term.
     double flops() const { return 2.0 * M * N * K; }
@@ -28,8 +28,18 @@ struct GemmOperands {
         return [this, gemm] { gemm(A.data(), B.data(), C.data(), M, N, K); };
     }
 
+    /// @brief Poison C, run @p gemm once on these operands, and compare C with the CPU
+    /// reference (computed at the first call); the report maps wrong elements onto the
+    /// kernel's @p tile x @p tile_cols blocks (@p tile x @p tile when @p tile_cols is 0), as
+    /// compare_gemm_output's does.
+    ComparisonReport run_checked(const std::function<void(const float*, const float*, float*, int, int, int)>& gemm,
+                                 int tile, int tile_cols = 0);
+
     int M, N, K;
     DeviceBuffer<float> A, B, C;
+
+private:
+    ExpectedOutput expected_;  // C's elements, empty until run_checked needs them
 };
 
 }  // namespace tutorial

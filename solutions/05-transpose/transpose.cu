@@ -128,6 +128,20 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
 // x = 0..31 (or 32..63) touches 32 different banks, as in 5c.
 constexpr int kWideRowsPerThread = kTransposeWideTile / kTransposeBlockRows;  // 8
 
+// Calls visit(e, i, k) for each of this thread's 16 places in the 64 x 64 tile: e counts
+// them from 0 to 15, (i, k) is the place's tile row y + 8j and column x or x + 32.
+template <class Visit>
+__device__ __forceinline__ void for_each_wide_place(Visit&& visit) {
+#pragma unroll
+    for (int j = 0; j < kWideRowsPerThread; ++j) {
+#pragma unroll
+        for (int half = 0; half < 2; ++half) {
+            visit(2 * j + half, static_cast<int>(threadIdx.y) + j * kTransposeBlockRows,
+                  static_cast<int>(threadIdx.x) + half * kTransposeTile);
+        }
+    }
+}
+
 __global__ void transpose_wide_kernel(const float* input, float* output, int rows, int cols) {
     // BEGIN SOLUTION: 5d, step 1 (going further). The padded tile,
     //   __shared__ float tile[kTransposeWideTile][kTransposeWideTile + 1], the tile's first
@@ -138,36 +152,23 @@ __global__ void transpose_wide_kernel(const float* input, float* output, int row
     const int tile_row = blockIdx.y * kTransposeWideTile;
     const int tile_col = blockIdx.x * kTransposeWideTile;
     const bool whole_tile = tile_row + kTransposeWideTile <= rows && tile_col + kTransposeWideTile <= cols;
-    const int x = threadIdx.x, y = threadIdx.y;
     // END SOLUTION
 
-    // BEGIN SOLUTION: 5d, step 2. Load: for j = 0 .. kWideRowsPerThread - 1, tile row
-    //   y + 8j, columns x and x + 32. A whole tile first reads all 16 elements into registers
-    //   (no checks: 16 loads in flight), then stores them to the tile; an edge tile loads
-    //   each element that is inside the matrix straight into the tile.
+    // BEGIN SOLUTION: 5d, step 2. Load the thread's 16 places (for_each_wide_place): place
+    //   (i, k) of the tile is element (tile_row + i, tile_col + k) of the input. A whole tile
+    //   first reads all 16 elements into registers (no checks: 16 loads in flight), then
+    //   stores them to the tile; an edge tile loads each element that is inside the matrix
+    //   straight into the tile.
     if (whole_tile) {
-        float values[kWideRowsPerThread][2];
-#pragma unroll
-        for (int j = 0; j < kWideRowsPerThread; ++j) {
-            const int first = (tile_row + y + j * kTransposeBlockRows) * cols + tile_col + x;  // column x of the row
-            values[j][0] = input[first];
-            values[j][1] = input[first + kTransposeTile];
-        }
-#pragma unroll
-        for (int j = 0; j < kWideRowsPerThread; ++j) {
-            tile[y + j * kTransposeBlockRows][x] = values[j][0];
-            tile[y + j * kTransposeBlockRows][x + kTransposeTile] = values[j][1];
-        }
+        float values[2 * kWideRowsPerThread];
+        for_each_wide_place([&](int e, int i, int k) { values[e] = input[(tile_row + i) * cols + tile_col + k]; });
+        for_each_wide_place([&](int e, int i, int k) { tile[i][k] = values[e]; });
     } else {
-        for (int j = 0; j < kWideRowsPerThread; ++j) {
-            const int r = tile_row + y + j * kTransposeBlockRows;
-            for (int half = 0; half < 2; ++half) {
-                const int c = tile_col + x + half * kTransposeTile;
-                if (r < rows && c < cols) {
-                    tile[y + j * kTransposeBlockRows][x + half * kTransposeTile] = input[r * cols + c];
-                }
+        for_each_wide_place([&](int, int i, int k) {
+            if (tile_row + i < rows && tile_col + k < cols) {
+                tile[i][k] = input[(tile_row + i) * cols + tile_col + k];
             }
-        }
+        });
     }
     // END SOLUTION
 
@@ -175,28 +176,14 @@ __global__ void transpose_wide_kernel(const float* input, float* output, int row
     __syncthreads();
     // END SOLUTION
 
-    // BEGIN SOLUTION: 5d, step 4. Store along output rows: output row tile_col + y + 8j (an
-    //   input column), output columns tile_row + x and tile_row + x + 32 (input rows), from
-    //   tile[x][y + 8j] and tile[x + 32][y + 8j]; the edge tiles skip what is outside the
-    //   cols x rows output.
-    if (whole_tile) {
-#pragma unroll
-        for (int j = 0; j < kWideRowsPerThread; ++j) {
-            const int first = (tile_col + y + j * kTransposeBlockRows) * rows + tile_row + x;
-            output[first] = tile[x][y + j * kTransposeBlockRows];
-            output[first + kTransposeTile] = tile[x + kTransposeTile][y + j * kTransposeBlockRows];
+    // BEGIN SOLUTION: 5d, step 4. Store along output rows: place (i, k) of the tile goes to
+    //   output row tile_col + i (an input column) and output column tile_row + k (an input
+    //   row), from tile[k][i]; an edge tile skips what is outside the cols x rows output.
+    for_each_wide_place([&](int, int i, int k) {
+        if (whole_tile || (tile_col + i < cols && tile_row + k < rows)) {
+            output[(tile_col + i) * rows + tile_row + k] = tile[k][i];
         }
-    } else {
-        for (int j = 0; j < kWideRowsPerThread; ++j) {
-            const int out_row = tile_col + y + j * kTransposeBlockRows;
-            for (int half = 0; half < 2; ++half) {
-                const int out_col = tile_row + x + half * kTransposeTile;
-                if (out_row < cols && out_col < rows) {
-                    output[out_row * rows + out_col] = tile[x + half * kTransposeTile][y + j * kTransposeBlockRows];
-                }
-            }
-        }
-    }
+    });
     // END SOLUTION
 }
 

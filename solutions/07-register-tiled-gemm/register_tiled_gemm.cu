@@ -34,8 +34,8 @@
 
 // ---- Shared by 7a and 7b: a tile loaded element by element --------------------------
 // Load the ROWS x COLS tile whose top-left element is (row0, col0) of a rows x cols
-// row-major matrix X into `tile`: A's tile is load_tile<BM, BK, threads>(A_tile, A, M,
-// K, block_row, k0), B's load_tile<BK, BN, threads>(B_tile, B, K, N, k0, block_col).
+// row-major matrix X into `tile`. load_phase_tiles, below it, calls it for a phase's tile
+// of A and its tile of B.
 // X's type is a template parameter, as in the helpers below, so that the CPU backend
 // keeps checking and counting the loads through the kernel's pointer.
 template <int ROWS, int COLS, int THREADS, class Tile, class Global>
@@ -54,6 +54,16 @@ __device__ __forceinline__ void load_tile(Tile& tile, Global X, int rows, int co
         tile[r][c] = (row < rows && col < cols) ? X[row * cols + col] : 0.0f;
     }
     // END SOLUTION
+}
+
+// The two tiles of the phase that starts at column k0 of A (row k0 of B), for a block of
+// THREADS threads whose tile of C starts at (block_row, block_col): A's BM x BK tile and
+// B's BK x BN tile, each by load_tile.
+template <int BM, int BN, int BK, int THREADS, class ATile, class BTile, class Global>
+__device__ __forceinline__ void load_phase_tiles(ATile& A_tile, BTile& B_tile, Global A, Global B, int M, int N, int K,
+                                                 int block_row, int block_col, int k0) {
+    load_tile<BM, BK, THREADS>(A_tile, A, M, K, block_row, k0);
+    load_tile<BK, BN, THREADS>(B_tile, B, K, N, k0, block_col);
 }
 
 // ---- 7a: 1D register tiling -----------------------------------------------------------
@@ -85,14 +95,13 @@ __global__ void __launch_bounds__((BM / TM) * BN)
 
     // BEGIN SOLUTION: 7a, step 3. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
     //   - load the BM x BK tile of A at (block row, k0) and the BK x BN tile of B at
-    //     (k0, block column) with load_tile (there are (BM / TM) * BN threads);
+    //     (k0, block column): load_phase_tiles (there are (BM / TM) * BN threads);
     //   - __syncthreads();
     //   - for each k < BK: read B_tile[k][column] ONCE into a register, then add
     //     A_tile[first row + i][k] * that register to sum[i] for i < TM;
     //   - __syncthreads().
     for (int k0 = 0; k0 < K; k0 += BK) {
-        load_tile<BM, BK, kThreads>(A_tile, A, M, K, block_row, k0);
-        load_tile<BK, BN, kThreads>(B_tile, B, K, N, k0, block_col);
+        load_phase_tiles<BM, BN, BK, kThreads>(A_tile, B_tile, A, B, M, N, K, block_row, block_col, k0);
         __syncthreads();
 
 #pragma unroll
@@ -148,13 +157,12 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     // END SOLUTION
 
     // BEGIN SOLUTION: 7b, step 2. Loop over the phases as in 7a: load both tiles
-    //   (load_tile, with this kernel's thread count), __syncthreads(); then, for each k < BK, copy the thread's TM
+    //   (load_phase_tiles, with this kernel's thread count), __syncthreads(); then, for each k < BK, copy the thread's TM
     //   values of column k of A_tile into a[] and its TN values of row k of B_tile into
     //   b[], and add the outer product: sum[i][j] += a[i] * b[j] for every i < TM, j < TN.
     //   TM + TN shared reads now serve TM * TN multiply-adds. __syncthreads().
     for (int k0 = 0; k0 < K; k0 += BK) {
-        load_tile<BM, BK, kThreads>(A_tile, A, M, K, block_row, k0);
-        load_tile<BK, BN, kThreads>(B_tile, B, K, N, k0, block_col);
+        load_phase_tiles<BM, BN, BK, kThreads>(A_tile, B_tile, A, B, M, N, K, block_row, block_col, k0);
         __syncthreads();
 
 #pragma unroll

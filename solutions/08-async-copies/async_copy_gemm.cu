@@ -227,24 +227,18 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
     }
 }
 
-template <int STAGES>
-void launch_pipeline_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
-    const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
-    pipeline_gemm_kernel<kAsyncTile, STAGES><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
-    CUDA_CHECK_KERNEL("pipeline_gemm_kernel");
-}
-
 void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N, int K, int stages) {
     tutorial::require_gemm_arguments("async_pipeline_gemm", A, B, C, M, N, K);
     // The stage count sizes the __shared__ arrays, so each has its own kernel instance.
-    switch (stages) {
-        case 1: launch_pipeline_gemm<1>(A, B, C, M, N, K); break;
-        case 2: launch_pipeline_gemm<2>(A, B, C, M, N, K); break;
-        case 3: launch_pipeline_gemm<3>(A, B, C, M, N, K); break;
-        case 4: launch_pipeline_gemm<4>(A, B, C, M, N, K); break;
-        default:
-            throw std::invalid_argument("async_pipeline_gemm: argument stages must be 1 to " +
-                                        std::to_string(kMaxPipelineStages) + ", got " + std::to_string(stages));
+    const bool launched = tutorial::launch_instance_for<1, 2, 3, 4>(stages, [&](auto STAGES) {
+        const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
+        static_assert(decltype(STAGES)::value <= kMaxPipelineStages, "a stage count past kMaxPipelineStages");
+        pipeline_gemm_kernel<kAsyncTile, decltype(STAGES)::value><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+        CUDA_CHECK_KERNEL("pipeline_gemm_kernel");
+    });
+    if (!launched) {
+        throw std::invalid_argument("async_pipeline_gemm: argument stages must be 1 to " +
+                                    std::to_string(kMaxPipelineStages) + ", got " + std::to_string(stages));
     }
 }
 

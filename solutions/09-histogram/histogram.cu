@@ -57,6 +57,51 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
     }
 }
 
+// Every sample of input[0, n), one call of count(value) each, shared among the grid's
+// threads by a grid-stride loop, 16 bytes at a time: after the first `head` samples
+// (before the first 16-byte boundary), taken one by one, the grid's threads take the
+// aligned uint4s in turn, two per round so that two loads are in flight, then the last
+// few samples one by one again. 9b and 9c count with it; `count` is the kernel's own
+// (9b's adds 1 to a bin of the block's private histogram).
+template <class Sample, class Count>
+__device__ void count_samples(const Sample* input, long long n, long long head, Count&& count) {
+    // BEGIN SOLUTION: the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
+    //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
+    //   samples come in each uint4. The head: thread < head counts input[thread]. The
+    //   middle: vectors = (n - head) / per_vector uint4s start at aligned =
+    //   reinterpret_cast<const uint4*>(input + head); for v = thread, thread + 2 * threads,
+    //   ... below vectors, load aligned[v] and, when v + threads < vectors, aligned[v +
+    //   threads], both before counting either (two loads in flight), then
+    //   for_each_sample_of<Sample>(vector, count) for each. The tail: tail = head + vectors
+    //   * per_vector; thread < n - tail counts input[tail + thread].
+    //| (void)input, (void)n, (void)head, (void)count;
+    constexpr int per_vector = 16 / sizeof(Sample);  // samples per uint4
+    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
+    if (thread < head) {
+        count(input[thread]);
+    }
+    const long long vectors = (n - head) / per_vector;
+    // The host chose head so that input + head is 16-byte aligned, as uint4 loads must be.
+    const auto aligned = reinterpret_cast<const uint4*>(input + head);
+    for (long long v = thread; v < vectors; v += 2 * threads) {
+        // Both loads are issued before either vector is counted: while the atomics of the
+        // first run, the second is on its way.
+        const bool second = v + threads < vectors;
+        const uint4 first_vector = aligned[v];
+        const uint4 second_vector = second ? aligned[v + threads] : uint4{};
+        for_each_sample_of<Sample>(first_vector, count);
+        if (second) {
+            for_each_sample_of<Sample>(second_vector, count);
+        }
+    }
+    const long long tail = head + vectors * per_vector;
+    if (thread < n - tail) {
+        count(input[tail + thread]);
+    }
+    // END SOLUTION
+}
+
 // 9b: each block counts its share of the samples into a histogram of its own, in shared
 // memory, with shared-memory atomics (fast, and contended only within the block); at the
 // end it adds each of its counts to the global bins with one atomicAdd. The block keeps
@@ -64,13 +109,10 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 // replicas + c], and thread t counts into copy t % replicas. With 32 copies the 32 lanes
 // of a warp count into 32 different words in 32 different banks, whatever their samples:
 // no two lanes contend for a word, and no bank conflict serialises the atomics (chapter 5).
-// The samples come 16 bytes at a time, by a grid-stride loop: after the first `head`
-// samples (before the first 16-byte boundary), taken one by one, the grid's threads take
-// the aligned uint4s in turn, two per round so that two loads are in flight, then the last
-// few samples one by one again. EVERY_VALUE_HAS_A_BIN: the host launches the kernel with
-// true when num_bins covers every value a Sample can hold (256 bins of bytes), and then no
-// sample needs the check value < num_bins: on an H100 that check alone, a compare and a
-// branch per sample, cost a quarter of the rate (66% of copy bandwidth against 89%).
+// The samples come by count_samples. EVERY_VALUE_HAS_A_BIN: the host launches the kernel
+// with true when num_bins covers every value a Sample can hold (256 bins of bytes), and
+// then no sample needs the check value < num_bins: on an H100 that check alone, a compare
+// and a branch per sample, cost a quarter of the rate (66% of copy bandwidth against 89%).
 template <class Sample, bool EVERY_VALUE_HAS_A_BIN>
 __global__ void histogram_shared_kernel(const Sample* input, long long n, long long head, unsigned int* bins,
                                         int num_bins, int replicas) {
@@ -106,40 +148,9 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     };
     // END SOLUTION
 
-    // BEGIN SOLUTION: the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
-    //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
-    //   samples come in each uint4. The head: thread < head counts input[thread]. The
-    //   middle: vectors = (n - head) / per_vector uint4s start at aligned =
-    //   reinterpret_cast<const uint4*>(input + head); for v = thread, thread + 2 * threads,
-    //   ... below vectors, load aligned[v] and, when v + threads < vectors, aligned[v +
-    //   threads], both before counting either (two loads in flight), then
-    //   for_each_sample_of<Sample>(vector, count) for each. The tail: tail = head + vectors
-    //   * per_vector; thread < n - tail counts input[tail + thread]. Then a barrier: the
-    //   merge reads every bin.
-    constexpr int per_vector = 16 / sizeof(Sample);  // samples per uint4
-    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
-    if (thread < head) {
-        count(input[thread]);
-    }
-    const long long vectors = (n - head) / per_vector;
-    // The host chose head so that input + head is 16-byte aligned, as uint4 loads must be.
-    const auto aligned = reinterpret_cast<const uint4*>(input + head);
-    for (long long v = thread; v < vectors; v += 2 * threads) {
-        // Both loads are issued before either vector is counted: while the atomics of the
-        // first run, the second is on its way.
-        const bool second = v + threads < vectors;
-        const uint4 first_vector = aligned[v];
-        const uint4 second_vector = second ? aligned[v + threads] : uint4{};
-        for_each_sample_of<Sample>(first_vector, count);
-        if (second) {
-            for_each_sample_of<Sample>(second_vector, count);
-        }
-    }
-    const long long tail = head + vectors * per_vector;
-    if (thread < n - tail) {
-        count(input[tail + thread]);
-    }
+    // BEGIN SOLUTION: count every sample: count_samples<Sample>(input, n, head, count). Then
+    //   a barrier: the merge reads every bin.
+    count_samples<Sample>(input, n, head, count);
     // The merge reads bins that other threads of the block count into.
     __syncthreads();
     // END SOLUTION
@@ -207,25 +218,11 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     };
     // END SOLUTION
 
-    // BEGIN SOLUTION: the grid-stride loop of 9b over 16-bit samples, counting with
-    //   count(); then cluster.sync(): the merge below reads this block's slice, which
+    // BEGIN SOLUTION: count every sample as 9b does, count_samples<std::uint16_t>(input, n,
+    //   head, count); then cluster.sync(): the merge below reads this block's slice, which
     //   other blocks count into, and no block may exit while another can still reach its
     //   shared memory.
-    constexpr int per_vector = 16 / sizeof(std::uint16_t);
-    const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
-    const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
-    if (thread < head) {
-        count(input[thread]);
-    }
-    const long long vectors = (n - head) / per_vector;
-    const auto aligned = reinterpret_cast<const uint4*>(input + head);
-    for (long long v = thread; v < vectors; v += threads) {
-        for_each_sample_of<std::uint16_t>(aligned[v], count);
-    }
-    const long long tail = head + vectors * per_vector;
-    if (thread < n - tail) {
-        count(input[tail + thread]);
-    }
+    count_samples<std::uint16_t>(input, n, head, count);
     // Every block of the cluster has finished counting into this block's slice, and no
     // block touches another's shared memory after this: each may merge and exit.
     cluster.sync();
