@@ -55,9 +55,11 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 // (before the first 16-byte boundary), taken one by one, the grid's threads take the
 // aligned uint4s in turn, two per round so that two loads are in flight, then the last
 // few samples one by one again. 9b and 9c count with it; `count` is the kernel's own
-// (9b's adds 1 to a bin of the block's private histogram).
-template <class Sample, class Count>
-__device__ void count_samples(const Sample* input, long long n, long long head, Count&& count) {
+// (9b's adds 1 to a bin of the block's private histogram). The input's type is a template
+// parameter, a const Sample* on the GPU, so that the CPU backend keeps checking and
+// counting the loads through the kernel's pointer.
+template <class Sample, class Input, class Count>
+__device__ void count_samples(Input input, long long n, long long head, Count&& count) {
     // TODO(chapter9): the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
     //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
     //   samples come in each uint4. The head: thread < head counts input[thread]. The
