@@ -25,8 +25,9 @@ constexpr unsigned ceil_div(long long n, long long piece) { return static_cast<u
 ///
 /// A template argument that sizes a kernel's `__shared__` arrays (a tile, a number of
 /// stages) must be known when the kernel is compiled, so an entry point that takes it at run
-/// time launches the instance compiled for it: `launch` reads it as
-/// `decltype(constant)::value`, and the caller names the values it supports once, here.
+/// time launches the instance compiled for it: `launch` reads the value from the type of the
+/// constant it is given (its static member `value`), and the caller names the values it
+/// supports once, here.
 template <int... VALUES, class Launch>
 bool launch_instance_for(int value, Launch&& launch) {
     return ((value == VALUES && (launch(std::integral_constant<int, VALUES>{}), true)) || ...);
