@@ -10,7 +10,6 @@
 #include "random.h"
 
 #include <cstdio>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -31,7 +30,7 @@ int main() {
             std::string name;
             int stages;
             int stage_bytes;
-            std::function<void(const float*, const float*, float*, int, int, int)> gemm;
+            tutorial::GemmFunction gemm;
         };
         std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2, stage_bytes, async_double_buffered_gemm}};
         for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "device_buffer.h"
+#include "gemm/gemm_operands.h"  // GemmFunction
 #include "gemm/gemm_reference.h"
 #include "benchmark/session.h"
 
@@ -13,8 +14,7 @@
 
 namespace tutorial::benchmark {
 
-/// @brief A GEMM entry point on device pointers, C = A·B (row-major, M×K times K×N).
-using GemmFunction = std::function<void(const float* A, const float* B, float* C, int M, int N, int K)>;
+using tutorial::GemmFunction;  // the entry points it times (gemm_operands.h), for `using namespace tutorial::benchmark`
 
 /// @brief One square GEMM problem, size³, timed against cuBLAS SGEMM in the same run.
 ///

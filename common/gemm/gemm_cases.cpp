@@ -4,7 +4,6 @@
 #include "device_buffer.h"
 #include "expect.h"
 #include "random.h"
-#include "gemm/gemm_reference.h"
 
 #include <sstream>
 #include <stdexcept>
@@ -40,15 +39,8 @@ std::vector<GemmShape> gemm_test_shapes(int tile) {
 
 ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols) {
     const auto [M, N, K] = shape;
-    const std::uint64_t seed = derive_seed(run_seed(), {M, N, K});
-    const std::vector<float> A = random_floats(static_cast<std::size_t>(M) * K, seed);
-    const std::vector<float> B = random_floats(static_cast<std::size_t>(K) * N, seed + 1);
-
-    DeviceBuffer<float> dA(A), dB(B), dC(static_cast<std::size_t>(M) * N);
-    dC.poison();
-    gemm(dA.data(), dB.data(), dC.data(), M, N, K);
-
-    return compare_gemm_output(dC.download(), gemm_reference(A, B, M, N, K), M, N, tile, tile_cols);
+    GemmOperands operands(M, N, K, derive_seed(run_seed(), {M, N, K}));
+    return operands.run_checked(gemm, tile, tile_cols);
 }
 
 OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool stages_in_shared) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "compare.h"
+#include "gemm/gemm_operands.h"  // GemmFunction, and the checked run of run_gemm_case
 #include "launch_config.h"
 #include "sweep.h"
 
@@ -29,9 +30,6 @@ std::ostream& operator<<(std::ostream& out, const GemmShape& shape);
 /// 1×1×1; tile−1, tile and tile+1 in every combination of M, N and K; primes; K below
 /// and above the tile; the very rectangular 1×1000×1 and 1000×1×1000; 257×129×67; 512³.
 std::vector<GemmShape> gemm_test_shapes(int tile);
-
-/// @brief A GEMM entry point taking device pointers: naive_gemm, or tiled_gemm at one tile.
-using GemmFunction = std::function<void(const float* A, const float* B, float* C, int M, int N, int K)>;
 
 /// @brief Run @p gemm once on fresh random A and B in GPU memory, with C poisoned to NaN
 /// beforehand, and compare C with the CPU reference.

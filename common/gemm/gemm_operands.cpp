@@ -11,8 +11,7 @@ GemmOperands::GemmOperands(int rows, int cols, int depth, std::uint64_t seed)
       B(random_floats(static_cast<std::size_t>(depth) * cols, seed + 1)),
       C(static_cast<std::size_t>(rows) * cols) {}
 
-ComparisonReport GemmOperands::run_checked(
-    const std::function<void(const float*, const float*, float*, int, int, int)>& gemm, int tile, int tile_cols) {
+ComparisonReport GemmOperands::run_checked(const GemmFunction& gemm, int tile, int tile_cols) {
     if (expected_.value.empty()) {
         expected_ = gemm_reference(A.download(), B.download(), M, N, K);
     }

@@ -12,6 +12,10 @@
 
 namespace tutorial {
 
+/// @brief A GEMM entry point taking device pointers, called as the chapters' are: gemm(A, B,
+/// C, M, N, K) computes C = A·B (row-major, M×K times K×N).
+using GemmFunction = std::function<void(const float* A, const float* B, float* C, int M, int N, int K)>;
+
 /// @brief C = A B with A of M x K and B of K x N random floats (from @p seed and
 /// @p seed + 1: the profiles pass 1, the same in every chapter, so that they run on the same
 /// inputs; the demos pass the run's seed), and C of M x N to write.
@@ -32,8 +36,7 @@ struct GemmOperands {
     /// reference (computed at the first call); the report maps wrong elements onto the
     /// kernel's @p tile x @p tile_cols blocks (@p tile x @p tile when @p tile_cols is 0), as
     /// compare_gemm_output's does.
-    ComparisonReport run_checked(const std::function<void(const float*, const float*, float*, int, int, int)>& gemm,
-                                 int tile, int tile_cols = 0);
+    ComparisonReport run_checked(const GemmFunction& gemm, int tile, int tile_cols = 0);
 
     int M, N, K;
     DeviceBuffer<float> A, B, C;
