@@ -36,9 +36,10 @@ rc=0
 run() {
     step_name=$1
     shift
+    local started=$SECONDS
     out=$("$@" 2>&1)
     rc=$?
-    printf '\n==== %s\n$ %s\n%s\n(exit status %s)\n' "$step_name" "$*" "$out" "$rc" >>"$transcript"
+    printf '\n==== %s\n$ %s\n%s\n(exit status %s, %s s)\n' "$step_name" "$*" "$out" "$rc" "$((SECONDS - started))" >>"$transcript"
 }
 ok() { passed=$((passed + 1)); }
 fail() {
