@@ -9,6 +9,7 @@
 #include "device_buffer.h"
 #include "expect.h"
 #include "occupancy.h"
+#include "profile/in_flight.h"
 #include "random.h"
 
 #include <fstream>
@@ -483,7 +484,65 @@ TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes
     CHECK(emu::traffic::shared_wavefronts(two_lanes, 32, &ideal) == 2);
     CHECK(ideal == 1);
 }
+
+// ---- Bytes in flight -----------------------------------------------------------------
+// What a block loads between two barriers: the largest such span of any block.
+
+TEST_CASE("bytes loaded before a wait: the largest span between barriers, of the largest block", "[profile]") {
+    SECTION("a kernel without barriers is one span: a block of 256 threads loads 1 KiB in 8 requests") {
+        // 1000 threads: three blocks of 256 floats, the last of 232 (928 bytes): the largest is 1024.
+        const LaunchProfile p = gather(1000, 1, 0);
+        check_counts({COUNT(p.loads_before_wait, 256 * 4), COUNT(p.loads_before_wait_requests, 256 / 32)});
+    }
+    SECTION("two spans of loads: 1 KiB, then 2 KiB; the second is the largest") {
+        const int blocks = 3;
+        Floats floats(blocks * 768, blocks * 256, 31);
+        const LaunchProfile p = profile_of([&] { traffic_kernels::two_spans(floats.in.data(), floats.out.data(), blocks); });
+        // The second span: 2 loads of 256 floats, 8 warps each, 16 requests of 128 bytes.
+        check_counts({COUNT(p.loads_before_wait, 2 * 256 * 4), COUNT(p.loads_before_wait_requests, 2 * 8), COUNT(p.barriers, blocks * 2),
+                      COUNT(p.global_load.bytes_requested, blocks * 768 * 4)});
+        const std::vector<float> result = floats.out.download();
+        for (int b = 0; b < blocks; ++b) {
+            for (int t = 0; t < 256; ++t) {
+                const float* in = &floats.input[b * 768];
+                REQUIRE(result[b * 256 + t] == in[255 - t] + in[256 + t] + in[512 + t]);
+            }
+        }
+    }
+    SECTION("a tile staged before one barrier: the whole tile, 8 KiB, whatever the copies' width") {
+        const int blocks = 2;
+        Floats floats(blocks * 2048, blocks * 2048, 32);
+        const LaunchProfile loads = profile_of([&] { traffic_kernels::stage_tile(floats.in.data(), floats.out.data(), blocks, false); });
+        // 2048 floats by 8 warps: 64 requests of 128 bytes.
+        check_counts({COUNT(loads.loads_before_wait, 2048 * 4), COUNT(loads.loads_before_wait_requests, 2048 / 32)});
+        const int copy_bytes = GENERATE(4, 16);
+        INFO(copy_bytes << "-byte cp.async copies");
+        const LaunchProfile copies =
+            profile_of([&] { traffic_kernels::stage_tile_async(floats.in.data(), floats.out.data(), blocks, copy_bytes); });
+        // The copies' global side: 8 KiB in 8192 / (32 * copy_bytes) requests.
+        check_counts({COUNT(copies.loads_before_wait, 2048 * 4), COUNT(copies.loads_before_wait_requests, 2048 * 4 / (32 * copy_bytes))});
+    }
+    SECTION("a kernel that loads nothing from global memory has nothing in flight") {
+        DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
+        const LaunchProfile p = profile_of([&] { traffic_kernels::shared_words(out.data(), traffic_kernels::SharedPattern::consecutive); });
+        check_counts({COUNT(p.loads_before_wait, 0), COUNT(p.loads_before_wait_requests, 0)});
+    }
+}
 #endif
+
+TEST_CASE("Little's law: the bytes in flight an SM needs, and the share of the copy rate they allow", "[profile]") {
+    const tutorial::profile::GpuMemory* h200 = tutorial::profile::gpu_memory_for("sm_90");
+    REQUIRE(h200 != nullptr);
+    CHECK(std::string(h200->gpu) == "H200 SXM");
+    // 4.11e12 B/s x 600e-9 s = 2,466,000 bytes across 132 SMs: 18681.8 bytes each.
+    CHECK(tutorial::profile::bytes_in_flight_needed_per_sm(*h200) == Approx(2466000.0 / 132).epsilon(1e-12));
+    // Half of it allows half the copy rate; twice as much, no more than all of it.
+    CHECK(tutorial::profile::share_of_copy_rate(2466000.0 / 132 / 2, *h200) == Approx(0.5).epsilon(1e-12));
+    CHECK(tutorial::profile::share_of_copy_rate(2 * 2466000.0 / 132, *h200) == 1.0);
+    // 3 blocks of a 3.5 KiB tile each (10752 bytes per SM): 10752 / 18681.8 = 57.6%.
+    CHECK(tutorial::profile::share_of_copy_rate(3 * 3584.0, *h200) == Approx(10752.0 * 132 / 2466000.0).epsilon(1e-12));
+    CHECK(tutorial::profile::gpu_memory_for("sm_75") == nullptr);
+}
 
 // ---- Occupancy -----------------------------------------------------------------------
 // Hand-computed from each architecture's limits (common/occupancy.cpp); the arithmetic is
