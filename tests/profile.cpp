@@ -488,7 +488,7 @@ TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes
 // ---- Bytes in flight -----------------------------------------------------------------
 // What a block loads between two barriers: the largest such span of any block.
 
-TEST_CASE("bytes loaded before a wait: the largest span between barriers, of the largest block", "[profile]") {
+TEST_CASE("bytes loaded before a wait: the sectors of the largest span between barriers, of any block", "[profile]") {
     SECTION("a kernel without barriers is one span: a block of 256 threads loads 1 KiB in 8 requests") {
         // 1000 threads: three blocks of 256 floats, the last of 232 (928 bytes): the largest is 1024.
         const LaunchProfile p = gather(1000, 1, 0);
@@ -521,6 +521,17 @@ TEST_CASE("bytes loaded before a wait: the largest span between barriers, of the
             profile_of([&] { traffic_kernels::stage_tile_async(floats.in.data(), floats.out.data(), blocks, copy_bytes); });
         // The copies' global side: 8 KiB in 8192 / (32 * copy_bytes) requests.
         check_counts({COUNT(copies.loads_before_wait, 2048 * 4), COUNT(copies.loads_before_wait_requests, 2048 * 4 / (32 * copy_bytes))});
+    }
+    SECTION("what the loads fetch, not what the lanes ask for: the distinct sectors") {
+        // Stride 2: a warp's 32 floats span 256 bytes, 8 sectors; a block of 8 warps, 64 sectors.
+        const LaunchProfile strided = gather(1024, 2, 0);
+        check_counts({COUNT(strided.loads_before_wait, 64 * 32), COUNT(strided.global_load.bytes_requested, 4096)});
+        // Every lane of every warp reads in[0]: 8 requests a block, one sector.
+        Floats floats(1, 512, 33);
+        const LaunchProfile broadcast =
+            profile_of([&] { traffic_kernels::broadcast_float(floats.in.data(), floats.out.data(), 512); });
+        check_counts({COUNT(broadcast.loads_before_wait, 32), COUNT(broadcast.loads_before_wait_requests, 8)});
+        for (float value : floats.out.download()) REQUIRE(value == floats.input[0]);
     }
     SECTION("a kernel that loads nothing from global memory has nothing in flight") {
         DeviceBuffer<float> out(std::vector<float>(32, -7.0f));

@@ -336,7 +336,7 @@ void add_bytes_in_flight(Report& r, const LaunchProfile& p, std::optional<int> b
         r.rows.push_back(Row{group, counter, value, true, std::nullopt, note});
     };
     add("loaded before a wait", double(p.loads_before_wait),
-        "per block: the most global-load bytes between two __syncthreads(), " + number(double(p.loads_before_wait_requests)) +
+        "per block: the most bytes in the sectors its global loads touch between two __syncthreads(), " + number(double(p.loads_before_wait_requests)) +
             " warp requests");
     if (!blocks_per_sm) {
         r.notes.push_back("bytes in flight per SM: unknown without the blocks per SM (occupancy, above)");

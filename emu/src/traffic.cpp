@@ -74,9 +74,13 @@ struct CounterHash {
     }
 };
 
-// The global loads a block requests in one span between two of its barriers.
+// The global loads a block requests in one span between two of its barriers: the distinct
+// sectors its loads touch (a sector two warps want is fetched once), and the bytes of bulk
+// copies, which move whole.
 struct Span {
-    std::uint64_t bytes = 0, requests = 0;
+    std::set<std::uint64_t> sectors;
+    std::uint64_t bulk_bytes = 0, requests = 0;
+    std::uint64_t bytes() const { return sectors.size() * kSectorBytes + bulk_bytes; }
 };
 
 // What one worker has recorded of the block it runs.
@@ -288,8 +292,8 @@ void add_shared_request(State& s, const std::vector<Record>& records, const Slic
 // launch's largest so far (LaunchProfile::loads_before_wait).
 void keep_largest_span(State& s, const std::map<std::uint32_t, Span>& spans) {
     for (const auto& entry : spans) {
-        if (entry.second.bytes > s.current.loads_before_wait) {
-            s.current.loads_before_wait = entry.second.bytes;
+        if (entry.second.bytes() > s.current.loads_before_wait) {
+            s.current.loads_before_wait = entry.second.bytes();
             s.current.loads_before_wait_requests = entry.second.requests;
         }
     }
@@ -334,7 +338,13 @@ void sum_up(BlockBuffer& b) {
             if (g.kind == kind_of(Space::global, Direction::load) || g.kind == kLdgstsKind) {
                 Span& span = spans[g.epoch];
                 span.requests += slices.size();
-                for (std::size_t r = group; r < i; ++r) span.bytes += records[r].size;
+                for (std::size_t r = group; r < i; ++r) {
+                    const Record& load = records[r];
+                    for (std::uint64_t sector = load.address / kSectorBytes; sector <= (load.address + load.size - 1) / kSectorBytes;
+                         ++sector) {
+                        span.sectors.insert(sector);
+                    }
+                }
             }
         } else if (g.size != 4) {
             for (const Slice& slice : slices) add_shared_request(s, records, slice, 1);
@@ -708,7 +718,7 @@ void note_async_copy(AsyncTraffic kind, const void* src, std::size_t src_bytes, 
         BlockBuffer& b = block_buffer();
         const auto passed = b.counters.find(CounterKey{nullptr, linear_thread(), kBarrierKind});
         Span& span = b.bulk_spans[passed == b.counters.end() ? 0 : passed->second];
-        span.bytes += src_bytes;
+        span.bulk_bytes += src_bytes;
         span.requests += 1;
         return;
     }

@@ -137,11 +137,11 @@ struct LaunchProfile {
     /// _op_st. (Those that reach the block's own are shared loads, as on the GPU.)
     AtomicCounts remote_accesses;
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
-    /// @brief Bytes a block loads before it waits: the most global-load bytes (plain loads,
-    /// cp.async's global side and bulk or TMA copies' global bytes) that one block requests
-    /// between two of its __syncthreads(), over every such span of every block. A bound on
-    /// what one block has in flight, if it issues all of them before it uses any
-    /// (docs/profile.md, "Bytes in flight").
+    /// @brief Bytes a block loads before it waits: of every span between two __syncthreads()
+    /// of every block, the most bytes its global loads fetch: the distinct 32-byte sectors that
+    /// its loads and cp.async copies touch (a sector several lanes or warps want is fetched
+    /// once), plus the global bytes of its bulk and TMA copies. What one block has in flight
+    /// if it issues all of them before it uses any (docs/profile.md, "Bytes in flight").
     std::uint64_t loads_before_wait = 0;
     /// @brief The warp-level global-load requests of that span (bulk copies count one each).
     std::uint64_t loads_before_wait_requests = 0;
