@@ -335,9 +335,13 @@ void add_bytes_in_flight(Report& r, const LaunchProfile& p, std::optional<int> b
     const auto add = [&](const std::string& counter, double value, const std::string& note) {
         r.rows.push_back(Row{group, counter, value, true, std::nullopt, note});
     };
+    // Requests per warp, beside make chapterN sass's static count of load instructions: more
+    // than the code holds means a loop, whose iterations the bound assumes issued together.
+    const double warps = std::ceil(p.threads_per_block() / 32.0);
     add("loaded before a wait", double(p.loads_before_wait),
-        "per block: the most bytes in the sectors its global loads touch between two __syncthreads(), " + number(double(p.loads_before_wait_requests)) +
-            " warp requests");
+        "per block: the most bytes in the sectors its global loads touch between two __syncthreads(); " +
+            number(double(p.loads_before_wait_requests)) + " warp requests, " +
+            number(std::round(100.0 * double(p.loads_before_wait_requests) / warps) / 100.0) + " a warp");
     if (!blocks_per_sm) {
         r.notes.push_back("bytes in flight per SM: unknown without the blocks per SM (occupancy, above)");
         return;
