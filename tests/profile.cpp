@@ -22,7 +22,11 @@
 
 #include "profile/profile.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #endif
 
@@ -538,6 +542,47 @@ TEST_CASE("bytes loaded before a wait: the sectors of the largest span between b
         const LaunchProfile p = profile_of([&] { traffic_kernels::shared_words(out.data(), traffic_kernels::SharedPattern::consecutive); });
         check_counts({COUNT(p.loads_before_wait, 0), COUNT(p.loads_before_wait_requests, 0)});
     }
+}
+
+TEST_CASE("the profile's bytes-in-flight rows: a block's bytes times its blocks per SM, against Little's law", "[profile]") {
+    // gather_float over 2 blocks of 256 threads: each block loads 256 floats, 1 KiB, before
+    // it ends. With the 32 registers the report below gives, sm_90 holds 8 blocks per SM
+    // (64 warps of 8, and 8 x 256 x 32 registers = all 65536): 8 KiB per SM, against the
+    // 2466000 / 132 = 18681.8 bytes an H200 needs, 43.85%, printed to a tenth: 43.9.
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tutorial-profile-in-flight";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string ptxas = (dir / "ptxas.txt").string();
+    std::ofstream(ptxas) << "ptxas info    : Compiling entry function '_ZN15traffic_kernels19gather_float_kernelEPKfPfiii' for 'sm_90'\n"
+                            "ptxas info    : Used 32 registers, used 0 barriers\n";
+    Floats floats(512, 512, 42);
+    tutorial::profile::Chapter chapter{0, "in-flight", "512 floats", {}};
+    chapter.variants.push_back({"gather", "traffic_kernels::gather_float_kernel", 0,
+                                [&] { traffic_kernels::gather_float(floats.in.data(), floats.out.data(), 512, 1, 0); }});
+    const std::string out = dir.string();
+    const char* argv[] = {"profile", "--arch", "sm_90", "--ptxas", ptxas.c_str(), "--out", out.c_str()};
+    std::fflush(stdout);  // the report goes to the terminal: sent to the file, out of the test's output
+    const int terminal = dup(1);
+    REQUIRE(std::freopen((dir / "report.txt").string().c_str(), "w", stdout) != nullptr);
+    const int status = tutorial::profile::run(7, const_cast<char**>(argv), chapter);
+    std::fflush(stdout);
+    dup2(terminal, 1);
+    close(terminal);
+    REQUIRE(status == 0);
+    std::map<std::string, double> rows;  // counter -> predicted, of the group "bytes in flight"
+    std::ifstream csv(dir / "in-flight-predicted.csv");
+    for (std::string line; std::getline(csv, line);) {
+        const std::string group = ",\"bytes in flight\",\"";
+        const std::size_t at = line.find(group);
+        if (at == std::string::npos) continue;
+        const std::size_t name_end = line.find('"', at + group.size());
+        rows[line.substr(at + group.size(), name_end - at - group.size())] = std::stod(line.substr(name_end + 2));
+    }
+    CHECK(rows["loaded before a wait"] == 1024);
+    CHECK(rows["per SM"] == 8 * 1024);
+    CHECK(rows["Little's law needs"] == 18682);
+    CHECK(rows["share of copy rate %"] == Approx(43.9));
+    CHECK(rows.size() == 4);
 }
 #endif
 
