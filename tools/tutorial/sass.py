@@ -37,7 +37,7 @@ SASS_WIDTHS = {"U8": 8, "S8": 8, "U16": 16, "S16": 16, "64": 64, "128": 128}
 # The families counted with their widths, in the order a listing shows them.
 SASS_MEMORY = ["LDG", "STG", "LD", "ST", "LDS", "STS", "LDL", "STL", "LDGSTS"]
 # The families counted by their operation (the second part of the name): UTMALDG.2D, ATOMS.ADD.
-SASS_OPERATIONS = ["LDSM", "UTMALDG", "UTMASTG", "UBLKCP", "ATOMS", "ATOMG", "ATOM", "RED", "BAR", "SYNCS", "DEPBAR", "LDGDEPBAR",
+SASS_OPERATIONS = ["LDSM", "STSM", "UTMALDG", "UTMASTG", "UBLKCP", "ATOMS", "ATOMG", "ATOM", "RED", "BAR", "SYNCS", "DEPBAR", "LDGDEPBAR",
                    "ARRIVES", "SHFL"]
 # Modifiers that say nothing of what the instruction does to memory: left out of the names.
 SASS_NOISE = {"E", "U", "CONSTANT", "EF", "EL", "LU", "STRONG", "GPU", "SYS", "SM", "CTA", "BYPASS", "LTC64B", "LTC128B",
@@ -179,7 +179,7 @@ def demangle(names: list[str]) -> dict[str, str]:
 def _order(key: tuple[str, int | None]) -> tuple:
     name, width = key
     families = ["LDG", "ld.global", "STG", "st.global", "LD", "ld (generic)", "ST", "st (generic)", "LDS", "ld.shared",
-                "STS", "st.shared", "LDSM", "ld.shared::cluster", "st.shared::cluster", "LDL", "ld.local", "STL", "st.local",
+                "STS", "st.shared", "LDSM", "STSM", "ld.shared::cluster", "st.shared::cluster", "LDL", "ld.local", "STL", "st.local",
                 "LDGSTS", "cp.async", "LDGDEPBAR", "DEPBAR", "cp.async.commit_group", "cp.async.wait_group",
                 "cp.async.wait_all", "cp.async.mbarrier.arrive", "UBLKCP", "cp.async.bulk", "UTMALDG", "cp.async.bulk.tensor", "UTMASTG",
                 "cp.async.bulk.commit_group", "cp.async.bulk.wait_group", "SYNCS", "mbarrier", "ARRIVES", "ATOMS",
