@@ -1,7 +1,7 @@
 """make chapterN sass's counting (tools/tutorial/sass.py), on small listings worked out by hand:
 
 - SASS as `cuobjdump -sass` prints it: two kernels, predicated instructions, the widths of
-  LDG/STG/LDS/STS/LDGSTS, UTMALDG, ATOMS/RED, BAR and SHFL, and instructions that are neither
+  LDG/STG/LDS/STS/LDGSTS (past cache hints such as LTC128B), UTMALDG, ATOMS/RED, BAR and SHFL, and instructions that are neither
   memory nor barriers (left out);
 - PTX as `nvcc -ptx` writes it: a kernel, a device function, inline assembly's indented braces,
   vector widths, cp.async's copy size, bulk tensor copies, atomics by space, barriers,
@@ -32,6 +32,7 @@ SASS_SAMPLE = """
         /*0020*/                   LDG.E.128.CONSTANT R4, desc[UR4][R2.64] ;               /* 0x0000000402047981 */
         /*0030*/              @!P0 LDG.E.U8 R8, desc[UR4][R6.64] ;                         /* 0x0000000406088981 */
         /*0040*/                   LDG.E R9, desc[UR4][R6.64+0x4] ;                         /* 0x0000040406097981 */
+        /*0048*/                   LDG.E.LTC128B.128 R16, desc[UR4][R2.64+0x10] ;          /* 0x0000100402107981 */
         /*0050*/                   STS.128 [R0], R4 ;                                       /* 0x0000000400007388 */
         /*0060*/                   LDGSTS.E.BYPASS.LTC128B.128 [R10], desc[UR4][R2.64] ;   /* 0x000000000a007fae */
         /*0070*/                   LDGDEPBAR ;                                              /* 0x00000000000079af */
@@ -130,7 +131,7 @@ class CountSass(unittest.TestCase):
         kernels = sass.count_sass(SASS_SAMPLE)
         self.assertEqual(list(kernels), ["_Z11tile_kernelPKfPf", "_Z16histogram_kernelPKhPj"])
         self.assertEqual(kernels["_Z11tile_kernelPKfPf"], Counter({
-            ("LDG", 128): 1, ("LDG", 8): 1, ("LDG", 32): 1, ("STS", 128): 1, ("LDGSTS", 128): 1, ("LDGDEPBAR", None): 1,
+            ("LDG", 128): 2, ("LDG", 8): 1, ("LDG", 32): 1, ("STS", 128): 1, ("LDGSTS", 128): 1, ("LDGDEPBAR", None): 1,
             ("DEPBAR.LE", None): 1, ("BAR.SYNC", None): 1, ("LDS", 64): 1, ("LDS", 32): 1, ("LDS", 8): 1,
             ("SHFL.DOWN", None): 2, ("STG", 64): 1, ("STG", 32): 1}))
         self.assertEqual(kernels["_Z16histogram_kernelPKhPj"], Counter({
