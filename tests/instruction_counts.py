@@ -166,6 +166,12 @@ class CountPtx(unittest.TestCase):
         self.assertEqual(sass.classify_ptx("ld.shared::cluster.u32")[0], "ld.shared::cluster")
         self.assertEqual(sass.classify_ptx("cp.async.mbarrier.arrive.shared.b64", " [%r61];"),
                          ("cp.async.mbarrier.arrive", None))
+        self.assertEqual(sass.classify_ptx("cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"),
+                         ("cp.reduce.async.bulk.tensor", None))
+        self.assertEqual(sass.classify_ptx("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes"),
+                         ("cp.async.bulk", None))
+        for other in ("add.f32", "mov.u32", "ld.param.u64", "ld.const.f32", "st.param.b32", "cvta.to.global.u64"):
+            self.assertIsNone(sass.classify_ptx(other), other)
 
 
 class Listing(unittest.TestCase):

@@ -108,7 +108,9 @@ def classify_ptx(opcode: str, operands: str = "") -> tuple[str, int | None] | No
             return None
         name = f"{head}.{space.replace('::cta', '')}" if space else f"{head} (generic)"
         return name, _ptx_width(parts)
-    if head == "cp" and len(parts) > 2 and parts[1] in ("async", "reduce"):
+    if head == "cp" and len(parts) > 1 and parts[1] == "reduce":  # cp.reduce.async.bulk[.tensor]: a bulk reduction
+        return ".".join(parts[:5] if len(parts) > 4 and parts[4] == "tensor" else parts[:4]), None
+    if head == "cp" and len(parts) > 2 and parts[1] == "async":
         if parts[2] == "mbarrier":  # cp.async.mbarrier.arrive: an arrival when the thread's copies land
             return ".".join(parts[:4]), None
         if parts[2] in ("commit_group", "wait_group", "wait_all") or (parts[2] == "bulk" and len(parts) > 3 and
