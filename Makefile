@@ -123,7 +123,7 @@ else
 endif
 LDLIBS += $(BACKEND_LDLIBS) $(CATCH_LIBS)
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom bench sanitize,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
   # Say what takes long: a first build compiles what every chapter shares, once.

@@ -15,7 +15,10 @@ NPP_PACKAGE = $(eval NPP_PACKAGE := libnpp-dev-$(or $(subst .,-,$(shell $(NVCC) 
 HAVE_NPP = $(eval HAVE_NPP := $(if $(and $(wildcard $(CUDA_HOME)/include/nppi_filtering_functions.h),\
              $(wildcard $(CUDA_LIBDIR)/libnppif.so),$(wildcard $(CUDA_LIBDIR)/libnppc.so)),yes))$(HAVE_NPP)
 $(BUILD)/common/benchmark/libraries_npp.o: BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) -DTUTORIAL_NPP_PACKAGE='"$(NPP_PACKAGE)"'
-$(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) \
+# A benchmark's own kernels, the project's and never the student's: chapters/NN-name/bench/*.cu (the
+# copy-only row of a memory-bound chapter), compiled as the chapter's own.
+bench_kernels_of = $(call objects_of,$(wildcard chapters/$(call folder_of,$(1))/bench/*.cu))
+$(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) $$(call bench_kernels_of,$$*) \
                        $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
 	$(call link,-lcublas $(if $(HAVE_NPP),-lnppif -lnppc) $(if $(HAVE_OPENBLAS),-lopenblas))
 $(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchmark/report.o $(HARNESS_OBJECTS) \

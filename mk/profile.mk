@@ -52,3 +52,22 @@ profile-probe: $(BUILD)/bin/profile-probe build/profile/probe-$(PROFILE_ARCH).pt
 profile-tables:
 	+@$(MAKE) profile BACKEND=emu SOLUTIONS=1 $(addprefix chapter,$(NAMED))
 	@python3 -m tools.tutorial --backend emu --tree solutions profile-tables --write --dir build/profile/solutions
+# ---- make chapterN sass: the memory and barrier instructions nvcc makes of each kernel --------
+# Each .cu file of the chapter, for PROFILE_ARCH: a cubin, whose SASS cuobjdump lists, where
+# cuobjdump is installed; else its PTX (nvcc -ptx), which the listing says it is. Counted by
+# tools/tutorial/sass.py.
+ifeq ($(origin CUOBJDUMP),undefined)  # CUOBJDUMP=/path/to/cuobjdump: one outside the PATH
+  CUOBJDUMP := $(if $(HAVE_NVCC),$(or $(shell command -v cuobjdump 2>/dev/null),$(wildcard $(CUDA_HOME)/bin/cuobjdump)))
+endif
+SASS_OUT = build/sass/$(TREE)
+SASS_KIND := $(if $(CUOBJDUMP),cubin,ptx)
+sass_files_of = $(patsubst $(TREE)/%.cu,$(SASS_OUT)/%-$(PROFILE_ARCH).$(SASS_KIND),$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu))
+sass_compile = $(call run_compiler,NVCC  $< ($(PROFILE_ARCH)$(comma) $(1)),$(NVCC) $(call chapter_flags,$<) -std=c++17 -arch=$(PROFILE_ARCH) \
+                 $(SHARED_INCLUDES) $(NVCCFLAGS) -$(1) $< -o $@)
+$(SASS_OUT)/%-$(PROFILE_ARCH).cubin: $(TREE)/%.cu $(FLAGS_RECORD) $$(call chapter_record,$(TREE)/$$*)
+	$(call sass_compile,cubin)
+$(SASS_OUT)/%-$(PROFILE_ARCH).ptx: $(TREE)/%.cu $(FLAGS_RECORD) $$(call chapter_record,$(TREE)/$$*)
+	$(call sass_compile,ptx)
+.PHONY: sass
+sass: $(if $(HAVE_NVCC),$(foreach n,$(SELECTED),$(call sass_files_of,$(n))))
+	@$(TUTORIAL) sass --arch $(PROFILE_ARCH) $(if $(CUOBJDUMP),--cuobjdump $(CUOBJDUMP)) $(if $(HAVE_NVCC),,--no-nvcc) $^

@@ -9,6 +9,7 @@
 #include "device_buffer.h"
 #include "expect.h"
 #include "occupancy.h"
+#include "profile/in_flight.h"
 #include "random.h"
 
 #include <fstream>
@@ -21,7 +22,11 @@
 
 #include "profile/profile.h"
 
+#include <unistd.h>
+
+#include <cstdio>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #endif
 
@@ -483,7 +488,117 @@ TEST_CASE("8- and 16-byte shared accesses are served in phases of 16 and 8 lanes
     CHECK(emu::traffic::shared_wavefronts(two_lanes, 32, &ideal) == 2);
     CHECK(ideal == 1);
 }
+
+// ---- Bytes in flight -----------------------------------------------------------------
+// What a block loads between two barriers: the largest such span of any block.
+
+TEST_CASE("bytes loaded before a wait: the sectors of the largest span between barriers, of any block", "[profile]") {
+    SECTION("a kernel without barriers is one span: a block of 256 threads loads 1 KiB in 8 requests") {
+        // 1000 threads: three blocks of 256 floats, the last of 232 (928 bytes): the largest is 1024.
+        const LaunchProfile p = gather(1000, 1, 0);
+        check_counts({COUNT(p.loads_before_wait, 256 * 4), COUNT(p.loads_before_wait_requests, 256 / 32)});
+    }
+    SECTION("two spans of loads: 1 KiB, then 2 KiB; the second is the largest") {
+        const int blocks = 3;
+        Floats floats(blocks * 768, blocks * 256, 31);
+        const LaunchProfile p = profile_of([&] { traffic_kernels::two_spans(floats.in.data(), floats.out.data(), blocks); });
+        // The second span: 2 loads of 256 floats, 8 warps each, 16 requests of 128 bytes.
+        check_counts({COUNT(p.loads_before_wait, 2 * 256 * 4), COUNT(p.loads_before_wait_requests, 2 * 8), COUNT(p.barriers, blocks * 2),
+                      COUNT(p.global_load.bytes_requested, blocks * 768 * 4)});
+        const std::vector<float> result = floats.out.download();
+        for (int b = 0; b < blocks; ++b) {
+            for (int t = 0; t < 256; ++t) {
+                const float* in = &floats.input[b * 768];
+                REQUIRE(result[b * 256 + t] == in[255 - t] + in[256 + t] + in[512 + t]);
+            }
+        }
+    }
+    SECTION("a tile staged before one barrier: the whole tile, 8 KiB, whatever the copies' width") {
+        const int blocks = 2;
+        Floats floats(blocks * 2048, blocks * 2048, 32);
+        const LaunchProfile loads = profile_of([&] { traffic_kernels::stage_tile(floats.in.data(), floats.out.data(), blocks, false); });
+        // 2048 floats by 8 warps: 64 requests of 128 bytes.
+        check_counts({COUNT(loads.loads_before_wait, 2048 * 4), COUNT(loads.loads_before_wait_requests, 2048 / 32)});
+        const int copy_bytes = GENERATE(4, 16);
+        INFO(copy_bytes << "-byte cp.async copies");
+        const LaunchProfile copies =
+            profile_of([&] { traffic_kernels::stage_tile_async(floats.in.data(), floats.out.data(), blocks, copy_bytes); });
+        // The copies' global side: 8 KiB in 8192 / (32 * copy_bytes) requests.
+        check_counts({COUNT(copies.loads_before_wait, 2048 * 4), COUNT(copies.loads_before_wait_requests, 2048 * 4 / (32 * copy_bytes))});
+    }
+    SECTION("what the loads fetch, not what the lanes ask for: the distinct sectors") {
+        // Stride 2: a warp's 32 floats span 256 bytes, 8 sectors; a block of 8 warps, 64 sectors.
+        const LaunchProfile strided = gather(1024, 2, 0);
+        check_counts({COUNT(strided.loads_before_wait, 64 * 32), COUNT(strided.global_load.bytes_requested, 4096)});
+        // Every lane of every warp reads in[0]: 8 requests a block, one sector.
+        Floats floats(1, 512, 33);
+        const LaunchProfile broadcast =
+            profile_of([&] { traffic_kernels::broadcast_float(floats.in.data(), floats.out.data(), 512); });
+        check_counts({COUNT(broadcast.loads_before_wait, 32), COUNT(broadcast.loads_before_wait_requests, 8)});
+        for (float value : floats.out.download()) REQUIRE(value == floats.input[0]);
+    }
+    SECTION("a kernel that loads nothing from global memory has nothing in flight") {
+        DeviceBuffer<float> out(std::vector<float>(32, -7.0f));
+        const LaunchProfile p = profile_of([&] { traffic_kernels::shared_words(out.data(), traffic_kernels::SharedPattern::consecutive); });
+        check_counts({COUNT(p.loads_before_wait, 0), COUNT(p.loads_before_wait_requests, 0)});
+    }
+}
+
+TEST_CASE("the profile's bytes-in-flight rows: a block's bytes times its blocks per SM, against Little's law", "[profile]") {
+    // gather_float over 2 blocks of 256 threads: each block loads 256 floats, 1 KiB, before
+    // it ends. With the 32 registers the report below gives, sm_90 holds 8 blocks per SM
+    // (64 warps of 8, and 8 x 256 x 32 registers = all 65536): 8 KiB per SM, against the
+    // 2466000 / 132 = 18681.8 bytes an H200 needs, 43.85%, printed to a tenth: 43.9.
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "tutorial-profile-in-flight";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string ptxas = (dir / "ptxas.txt").string();
+    std::ofstream(ptxas) << "ptxas info    : Compiling entry function '_ZN15traffic_kernels19gather_float_kernelEPKfPfiii' for 'sm_90'\n"
+                            "ptxas info    : Used 32 registers, used 0 barriers\n";
+    Floats floats(512, 512, 42);
+    tutorial::profile::Chapter chapter{0, "in-flight", "512 floats", {}};
+    chapter.variants.push_back({"gather", "traffic_kernels::gather_float_kernel", 0,
+                                [&] { traffic_kernels::gather_float(floats.in.data(), floats.out.data(), 512, 1, 0); }});
+    const std::string out = dir.string();
+    const char* argv[] = {"profile", "--arch", "sm_90", "--ptxas", ptxas.c_str(), "--out", out.c_str()};
+    std::fflush(stdout);  // the report goes to the terminal: sent to the file, out of the test's output
+    const int terminal = dup(1);
+    REQUIRE(std::freopen((dir / "report.txt").string().c_str(), "w", stdout) != nullptr);
+    const int status = tutorial::profile::run(7, const_cast<char**>(argv), chapter);
+    std::fflush(stdout);
+    dup2(terminal, 1);
+    close(terminal);
+    REQUIRE(status == 0);
+    std::map<std::string, double> rows;  // counter -> predicted, of the group "bytes in flight"
+    std::ifstream csv(dir / "in-flight-predicted.csv");
+    for (std::string line; std::getline(csv, line);) {
+        const std::string group = ",\"bytes in flight\",\"";
+        const std::size_t at = line.find(group);
+        if (at == std::string::npos) continue;
+        const std::size_t name_end = line.find('"', at + group.size());
+        rows[line.substr(at + group.size(), name_end - at - group.size())] = std::stod(line.substr(name_end + 2));
+    }
+    CHECK(rows["loaded before a wait"] == 1024);
+    CHECK(rows["per SM"] == 8 * 1024);
+    CHECK(rows["Little's law needs"] == 18682);
+    CHECK(rows["share of copy rate %"] == Approx(43.9));
+    CHECK(rows.size() == 4);
+}
 #endif
+
+TEST_CASE("Little's law: the bytes in flight an SM needs, and the share of the copy rate they allow", "[profile]") {
+    const tutorial::profile::GpuMemory* h200 = tutorial::profile::gpu_memory_for("sm_90");
+    REQUIRE(h200 != nullptr);
+    CHECK(std::string(h200->gpu) == "H200 SXM");
+    // 4.11e12 B/s x 600e-9 s = 2,466,000 bytes across 132 SMs: 18681.8 bytes each.
+    CHECK(tutorial::profile::bytes_in_flight_needed_per_sm(*h200) == Approx(2466000.0 / 132).epsilon(1e-12));
+    // Half of it allows half the copy rate; twice as much, no more than all of it.
+    CHECK(tutorial::profile::share_of_copy_rate(2466000.0 / 132 / 2, *h200) == Approx(0.5).epsilon(1e-12));
+    CHECK(tutorial::profile::share_of_copy_rate(2 * 2466000.0 / 132, *h200) == 1.0);
+    // 3 blocks of a 3.5 KiB tile each (10752 bytes per SM): 10752 / 18681.8 = 57.6%.
+    CHECK(tutorial::profile::share_of_copy_rate(3 * 3584.0, *h200) == Approx(10752.0 * 132 / 2466000.0).epsilon(1e-12));
+    CHECK(tutorial::profile::gpu_memory_for("sm_75") == nullptr);
+}
 
 // ---- Occupancy -----------------------------------------------------------------------
 // Hand-computed from each architecture's limits (common/occupancy.cpp); the arithmetic is

@@ -5,12 +5,16 @@
 // would call: nppiFilterBoxBorder_8u_C1R_Ctx, border replicated), box_mean_global (the
 // baseline), box_mean_shared and box_mean_coarsened (3c), and checks every pixel against the
 // CPU after timing. Without NPP (a separate package on some systems) its row says how to get it.
+// Its last row, "coarsened, copy only", moves 3c's bytes with 3c's tiles, loads and stores but
+// computes no mean (bench/box_mean_copy.cu): the gap from it to 3c is the work done between
+// the loads, the gap from the copy to it the data movement's own.
 //
 // The rate is effective bandwidth: the compulsory bytes, the image read once and the
 // result written once, over the time. Its ceiling is the device-to-device copy the
 // session measures first, which moves the same kind of bytes as fast as the GPU can.
 #include "box_mean.h"
 
+#include "bench/box_mean_copy.h"
 #include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
@@ -102,6 +106,21 @@ int main(int argc, char* argv[]) {
                     box_mean(input.data(), output.data(), kWidth, kHeight, radius);
                 };
                 work.check = [&] { return compare_exact(output.download(), expected, layout).text; };
+                session.measure_kernel(work, session.copy_ceiling());
+            }
+            {
+                // 3c's data movement alone: its output is its input, every pixel checked.
+                OutputLayout copy_layout = layout;
+                copy_layout.name = "output image (a copy of the input)";
+                copy_layout.border = 0;
+                benchmark::WorkToTime work;
+                work.problem = problem;
+                work.variant = "coarsened, copy only (no arithmetic)";
+                work.unit = "GB/s";
+                work.work = 2.0 * static_cast<double>(pixels);
+                work.prepare = [&] { output.poison(); };
+                work.run = [&] { box_mean_copy(input.data(), output.data(), kWidth, kHeight, radius); };
+                work.check = [&, copy_layout] { return compare_exact(output.download(), image, copy_layout).text; };
                 session.measure_kernel(work, session.copy_ceiling());
             }
         }

@@ -5,7 +5,10 @@
 // can be, it times the library a user would call (CUB: cub::DeviceScan::InclusiveSum in
 // double, then one pass of differences), moving_average_naive (the baseline),
 // moving_average_readonly, moving_average_shared, moving_average_prefix (4d) and
-// moving_average_stream (4e), and checks the result against the CPU after timing.
+// moving_average_stream (4e), and checks the result against the CPU after timing. Its last
+// row, "one pass, copy only", moves 4e's bytes with 4e's chunks, loads, staging and stores,
+// but computes nothing (bench/moving_average_copy.cu): output j is input j + N - 1. The gap
+// from it to 4e is the work done between the loads, from the copy to it the data movement's own.
 //
 // The rate is effective bandwidth: the compulsory bytes, the input read once and the
 // size - N + 1 outputs written once, over the time; its ceiling is the
@@ -16,6 +19,7 @@
 // window depends only on its own N inputs, so each slice's reference is exact.
 #include "moving_average.h"
 
+#include "bench/moving_average_copy.h"
 #include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
@@ -115,6 +119,36 @@ int main(int argc, char* argv[]) {
                     moving_average(input.data(), output.data(), static_cast<int>(kSize), window);
                 };
                 work.check = [&] { return check_slices(output, sliced, window); };
+                session.measure_kernel(work, session.copy_ceiling());
+            }
+            {
+                // 4e's data movement alone: output j is input j + window - 1, every output checked.
+                benchmark::WorkToTime work;
+                work.problem = problem;
+                work.variant = "one pass, copy only (no arithmetic)";
+                work.unit = "GB/s";
+                work.work = compulsory_bytes(window);
+                work.prepare = [&] { output.poison(); };
+                work.run = [&] { moving_average_copy(input.data(), output.data(), static_cast<int>(kSize), window); };
+                work.check = [&] {
+                    const std::vector<float> got = output.download();
+                    const long long outputs = kSize - window + 1;
+                    long long wrong = 0, first = -1;
+                    for (long long j = 0; j < outputs; ++j) {
+                        // Bit for bit: a copy changes nothing (and a NaN poison never equals itself).
+                        if (!(got[j] == signal[j + window - 1])) {
+                            if (first < 0) first = j;
+                            ++wrong;
+                        }
+                    }
+                    if (wrong == 0) {
+                        return std::string();
+                    }
+                    return std::to_string(wrong) + " of the " + std::to_string(outputs) + " outputs are not input j + " +
+                           std::to_string(window - 1) + "; the first, output " + std::to_string(first) + ": " +
+                           std::to_string(got[first]) + " where " + std::to_string(signal[first + window - 1]) +
+                           " was expected (seed " + std::to_string(run_seed()) + ")";
+                };
                 session.measure_kernel(work, session.copy_ceiling());
             }
         }

@@ -4,7 +4,9 @@
 // `make chapter5 bench` times your kernels; `make chapter5 bench SOLUTIONS=1` the
 // references. It times cuBLAS's transpose (cublasSgeam, the library a user would call),
 // transpose_naive (the baseline), transpose_shared, transpose_padded and transpose_wide (5d,
-// going further), and checks every element against the CPU after timing.
+// going further), and checks every element against the CPU after timing. Its last row, "wide
+// 64, copy only", moves 5d's bytes through 5d's tiles without transposing them
+// (bench/transpose_copy.cu): the gap from it to 5d is what the reordering costs.
 //
 // The rate is effective bandwidth: the matrix read once and written once, over the
 // time. Its ceiling is the device-to-device copy the session measures first: a
@@ -12,6 +14,7 @@
 // the copy's rate is how much the reordering costs.
 #include "transpose.h"
 
+#include "bench/transpose_copy.h"
 #include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
@@ -76,6 +79,27 @@ int main(int argc, char* argv[]) {
                 } else {
                     session.measure_kernel(work, session.copy_ceiling());
                 }
+            }
+            {
+                // 5d's data movement alone: its output is its input, every element checked exactly.
+                ExpectedOutput same;
+                same.value.assign(matrix.begin(), matrix.end());
+                same.tolerance.assign(elements, 0.0);
+                OutputLayout layout;
+                layout.name = "output (a copy of the input)";
+                layout.rows = rows;
+                layout.cols = cols;
+                layout.tile_rows = layout.tile_cols = kTransposeWideTile;
+                layout.seed = run_seed();
+                benchmark::WorkToTime work;
+                work.problem = problem;
+                work.variant = "wide 64, copy only (no transposition)";
+                work.unit = "GB/s";
+                work.work = 2.0 * sizeof(float) * static_cast<double>(elements);
+                work.prepare = [&] { output.poison(); };
+                work.run = [&, rows = rows, cols = cols] { transpose_copy(input.data(), output.data(), rows, cols); };
+                work.check = [&] { return compare_with_tolerance(output.download(), same, layout).text; };
+                session.measure_kernel(work, session.copy_ceiling());
             }
         }
     });

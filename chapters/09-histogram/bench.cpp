@@ -5,7 +5,10 @@
 // references. Beside them, in the same run: the copy ceiling and the library a user would
 // call instead, cub::DeviceHistogram::HistogramEven (the baseline the speed-ups are
 // over, so "× the library" is the speed-up column). Each result is checked against the
-// CPU after timing.
+// CPU after timing. The 8-bit problems end with "shared privatized, loads only": 9b's grid,
+// shared memory and loads, with an XOR of each word in place of the counting
+// (bench/histogram_copy.cu); the gap from it to 9b is the counting's, from the copy to it the
+// loads' own.
 //
 // The rate counts only the input read: 2^28 bytes per run (the bins are a few hundred
 // KB at most). Its ceiling is the device-to-device copy the session measures first,
@@ -13,6 +16,7 @@
 // the memory allows.
 #include "histogram.h"
 
+#include "bench/histogram_copy.h"
 #include "benchmark/cub_histogram.h"
 #include "benchmark/session.h"
 #include "device_buffer.h"
@@ -90,6 +94,36 @@ void measure_problem(tutorial::benchmark::Session& session, const std::string& p
     measure("CUB HistogramEven", true, [&] { cub.run(input.data(), bins.data()); });
     for (const auto& [variant, histogram] : ours) {
         measure(variant, false, [&, histogram = histogram] { histogram(input.data(), bins.data()); });
+    }
+    if constexpr (sizeof(Sample) == 1) {
+        // 9b's loads alone: every thread's XOR of its words, each checked against the CPU's.
+        const std::size_t threads = histogram_copy_threads(n);
+        const std::vector<unsigned int> expected_folds = histogram_copy_reference(values, threads);
+        DeviceBuffer<unsigned int> folds(threads);
+        benchmark::WorkToTime work;
+        work.problem = problem;
+        work.variant = "shared privatized, loads only (no counting)";
+        work.unit = "GB/s";
+        work.work = static_cast<double>(kInputBytes);
+        work.prepare = [&] { folds.poison(); };
+        work.run = [&] { histogram_copy(input.data(), n, folds.data()); };
+        work.check = [&] {
+            const std::vector<unsigned int> got = folds.download();
+            std::size_t wrong = 0, first = threads;
+            for (std::size_t t = 0; t < threads; ++t) {
+                if (got[t] != expected_folds[t]) {
+                    first = std::min(first, t);
+                    ++wrong;
+                }
+            }
+            if (wrong == 0) {
+                return std::string();
+            }
+            return std::to_string(wrong) + " of the " + std::to_string(threads) + " threads' XORs differ from the CPU's; the first, thread " +
+                   std::to_string(first) + ": " + std::to_string(got[first]) + " where " + std::to_string(expected_folds[first]) +
+                   " was expected (seed " + std::to_string(run_seed()) + ")";
+        };
+        session.measure_kernel(work, session.copy_ceiling());
     }
 }
 

@@ -1,6 +1,7 @@
 // The driver of the chapters' profile programs: see profile.h.
 #include "profile.h"
 
+#include "in_flight.h"
 #include "occupancy.h"
 
 #include <cuda_runtime.h>
@@ -324,6 +325,43 @@ struct Report {
     std::vector<std::string> notes;
 };
 
+// The rows "bytes in flight" (docs/profile.md): what one block loads before it waits, times
+// the blocks resident per SM, beside what Little's law needs on the GPU of @p arch
+// (in_flight.h) and the share of the copy rate that allows. Nothing for a kernel that loads
+// nothing from global memory.
+void add_bytes_in_flight(Report& r, const LaunchProfile& p, std::optional<int> blocks_per_sm, const std::string& arch) {
+    if (p.loads_before_wait == 0) return;
+    const std::string group = "bytes in flight";
+    const auto add = [&](const std::string& counter, double value, const std::string& note) {
+        r.rows.push_back(Row{group, counter, value, true, std::nullopt, note});
+    };
+    // Requests per warp, beside make chapterN sass's static count of load instructions: more
+    // than the code holds means a loop, whose iterations the bound assumes issued together.
+    const double warps = std::ceil(p.threads_per_block() / 32.0);
+    add("loaded before a wait", double(p.loads_before_wait),
+        "per block: the most bytes in the sectors its global loads touch between two __syncthreads(); " +
+            number(double(p.loads_before_wait_requests)) + " warp requests, " +
+            number(std::round(100.0 * double(p.loads_before_wait_requests) / warps) / 100.0) + " a warp");
+    if (!blocks_per_sm) {
+        r.notes.push_back("bytes in flight per SM: unknown without the blocks per SM (occupancy, above)");
+        return;
+    }
+    const double per_sm = double(p.loads_before_wait) * *blocks_per_sm;
+    add("per SM", per_sm, "x " + number(*blocks_per_sm) + " blocks per SM (occupancy " + arch + ")");
+    const GpuMemory* gpu = gpu_memory_for(arch);
+    if (gpu == nullptr) {
+        r.notes.push_back("Little's law: no GPU of " + arch + " has its copy rate and DRAM latency in common/profile/in_flight.h");
+        return;
+    }
+    char note[256];
+    std::snprintf(note, sizeof note, "per SM on an %s: %.2f TB/s x %.0f ns / %d SMs", gpu->gpu, gpu->copy_bytes_per_second / 1e12,
+                  gpu->dram_latency_seconds / 1e-9, gpu->sms);
+    add("Little's law needs", std::round(bytes_in_flight_needed_per_sm(*gpu)), note);
+    std::snprintf(note, sizeof note, "of %.2f TB/s, at most: more waits than at barriers allow less (docs/profile.md)",
+                  gpu->copy_bytes_per_second / 1e12);
+    add("share of copy rate %", std::round(1000.0 * share_of_copy_rate(per_sm, *gpu)) / 10.0, note);
+}
+
 Report report_launch(const Variant& variant, const LaunchProfile& p, const MeasuredLaunch* m, const ApiAnswer* api,
                      const std::map<std::string, PtxasKernel>& ptxas, const Options& options,
                      const std::string& svg_path, bool ptxas_given) {
@@ -452,6 +490,7 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
 
     // Occupancy, from ptxas' registers.
     const ArchitectureLimits& arch = architecture_limits(options.arch);
+    std::optional<int> blocks_per_sm;  // for the bytes in flight
     const auto found = ptxas.find(variant.kernel);
     if (found == ptxas.end() || found->second.registers < 0) {
         r.notes.push_back(std::string("occupancy: unknown, ") +
@@ -465,6 +504,7 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
         block.static_shared = k.static_shared;
         block.dynamic_shared = p.dynamic_shared;
         const Occupancy o = theoretical_occupancy(arch, block);
+        blocks_per_sm = o.blocks_per_sm;
         const std::string group = "occupancy " + options.arch;
         // Measured: the occupancy API's answer when the GPU program gave one, else ncu's
         // launch statistics.
@@ -497,6 +537,7 @@ Report report_launch(const Variant& variant, const LaunchProfile& p, const Measu
                               number(double(p.static_shared)) + " B; occupancy uses ptxas'");
         }
     }
+    add_bytes_in_flight(r, p, blocks_per_sm, options.arch);
     if (p.worst_shared.found) {
         const emu::traffic::WorstSharedSite& w = p.worst_shared;
         char line[768];

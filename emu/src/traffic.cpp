@@ -74,12 +74,22 @@ struct CounterHash {
     }
 };
 
+// The global loads a block requests in one span between two of its barriers: the distinct
+// sectors its loads touch (a sector two warps want is fetched once), and the bytes of bulk
+// copies, which move whole.
+struct Span {
+    std::set<std::uint64_t> sectors;
+    std::uint64_t bulk_bytes = 0, requests = 0;
+    std::uint64_t bytes() const { return sectors.size() * kSectorBytes + bulk_bytes; }
+};
+
 // What one worker has recorded of the block it runs.
 struct BlockBuffer {
     std::uint64_t launch = 0;
     unsigned long long block = ~0ull;
     std::vector<Record> records;
     std::unordered_map<CounterKey, std::uint32_t, CounterHash> counters;
+    std::map<std::uint32_t, Span> bulk_spans;  // bulk and TMA copies' global bytes, by the issuing thread's span
 };
 
 // Distinct bytes touched, as bits of 4 KiB pages.
@@ -278,13 +288,29 @@ void add_shared_request(State& s, const std::vector<Record>& records, const Slic
     }
 }
 
+// Keep the block's largest span of global loads between two barriers, if it is the
+// launch's largest so far (LaunchProfile::loads_before_wait).
+void keep_largest_span(State& s, const std::map<std::uint32_t, Span>& spans) {
+    for (const auto& entry : spans) {
+        if (entry.second.bytes() > s.current.loads_before_wait) {
+            s.current.loads_before_wait = entry.second.bytes();
+            s.current.loads_before_wait_requests = entry.second.requests;
+        }
+    }
+}
+
 // Sum up the requests of one finished block into the launch. Called with state().mutex held.
 void sum_up(BlockBuffer& b) {
+    State& s = state();
+    // The block's global loads by span between barriers (a record's epoch is the barriers its
+    // thread had passed): the bulk copies', and below, the loads' and cp.async's.
+    std::map<std::uint32_t, Span> spans;
+    spans.swap(b.bulk_spans);
     if (b.records.empty()) {
+        keep_largest_span(s, spans);
         b.counters.clear();
         return;
     }
-    State& s = state();
     std::vector<Record>& records = b.records;
     std::sort(records.begin(), records.end(), [](const Record& x, const Record& y) {
         if (x.kind != y.kind) return x.kind < y.kind;
@@ -309,6 +335,17 @@ void sum_up(BlockBuffer& b) {
         }
         if (space_of(g.kind) == Space::global) {
             for (const Slice& slice : slices) add_global_request(s, records, slice, sectors);
+            if (g.kind == kind_of(Space::global, Direction::load) || g.kind == kLdgstsKind) {
+                Span& span = spans[g.epoch];
+                span.requests += slices.size();
+                for (std::size_t r = group; r < i; ++r) {
+                    const Record& load = records[r];
+                    for (std::uint64_t sector = load.address / kSectorBytes; sector <= (load.address + load.size - 1) / kSectorBytes;
+                         ++sector) {
+                        span.sectors.insert(sector);
+                    }
+                }
+            }
         } else if (g.size != 4) {
             for (const Slice& slice : slices) add_shared_request(s, records, slice, 1);
         } else {
@@ -320,6 +357,7 @@ void sum_up(BlockBuffer& b) {
         }
         group = i;
     }
+    keep_largest_span(s, spans);
     records.clear();
     b.counters.clear();
 }
@@ -477,6 +515,7 @@ BlockBuffer& block_buffer() {
         if (b.launch == s.launch) sum_up(b);
         b.records.clear();
         b.counters.clear();
+        b.bulk_spans.clear();
         b.launch = s.launch;
         b.block = block;
     }
@@ -675,6 +714,12 @@ void note_async_copy(AsyncTraffic kind, const void* src, std::size_t src_bytes, 
         ++s.bulk_copies;
         s.bulk_shared_bytes += dst_bytes;
         s.bulk_global_bytes += src_bytes;
+        // Its global bytes are loads its block waits for, in the span of the issuing thread.
+        BlockBuffer& b = block_buffer();
+        const auto passed = b.counters.find(CounterKey{nullptr, linear_thread(), kBarrierKind});
+        Span& span = b.bulk_spans[passed == b.counters.end() ? 0 : passed->second];
+        span.bulk_bytes += src_bytes;
+        span.requests += 1;
         return;
     }
     // A cp.async is one lane's part of a warp-wide LDGSTS request, grouped with the other

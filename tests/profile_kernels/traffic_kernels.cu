@@ -207,6 +207,24 @@ void stage_tile(const float* in, float* out, int blocks, bool l2_only) {
     CUDA_CHECK_KERNEL("stage_tile_kernel");
 }
 
+// Loads in two spans between barriers: one float a thread, then two; nothing after the
+// second barrier but a store. Block b reads floats 768 b .. 768 b + 767.
+__global__ void two_spans_kernel(const float* in, float* out) {
+    __shared__ float first[kBlock];
+    const int base = blockIdx.x * 3 * kBlock;
+    first[threadIdx.x] = in[base + threadIdx.x];
+    __syncthreads();
+    const float a = in[base + kBlock + threadIdx.x];
+    const float b = in[base + 2 * kBlock + threadIdx.x];
+    __syncthreads();
+    out[blockIdx.x * kBlock + threadIdx.x] = first[kBlock - 1 - threadIdx.x] + a + b;
+}
+
+void two_spans(const float* in, float* out, int blocks) {
+    two_spans_kernel<<<blocks, kBlock>>>(in, out);
+    CUDA_CHECK_KERNEL("two_spans_kernel");
+}
+
 template <int BYTES>
 __global__ void stage_tile_async_kernel(const float* in, float* out) {
     __shared__ __align__(16) float tile[2048];

@@ -70,6 +70,12 @@ void stage_tile(const float* in, float* out, int blocks, bool l2_only);
 /// @brief As stage_tile, but the tile is filled with cp.async copies of @p copy_bytes (4 or
 /// 16) bytes (`__pipeline_memcpy_async`), consecutive across the block, then waited for.
 void stage_tile_async(const float* in, float* out, int blocks, int copy_bytes);
+/// @brief Blocks of 256 threads; thread t of block b loads in[768 b + t], waits at a
+/// barrier, loads in[768 b + 256 + t] and in[768 b + 512 + t], waits again, and writes
+/// out[256 b + t] = in[768 b + 255 - t] + in[768 b + 256 + t] + in[768 b + 512 + t]
+/// (summed in that order): 1 KiB of loads in its first span between barriers, 2 KiB in
+/// its second.
+void two_spans(const float* in, float* out, int blocks);
 
 /// @brief One block of 128 threads; both shared arrays hold in[0..127]. Thread t writes
 /// out[t] = the sum of the components of a, then b, c and d (each summed x + y + z + w,

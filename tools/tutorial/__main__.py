@@ -34,6 +34,8 @@
   rooflines N..       make chapterN roofline: profile, (on a GPU) bench, then draw each
                       (--figures: each lesson's figure from the solutions' predictions)
   bench N.. --args A  run the benchmarks make built, with the options A (make's ARGS)
+  sass FILE..         make chapterN sass: the memory and barrier instructions of each kernel of the
+                      compiled files, counted (.cubin: SASS, by --cuobjdump; .ptx: PTX, said so)
   profile N..         run the profilers make built (--probe: the profiler's probe), on a GPU
                       under ncu, the prediction beside (--arch, --ncu, --measured)
   site STEP           make docs: the Doxyfile, the site, or the report (tools/tutorial/site.py)
@@ -54,7 +56,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -158,6 +160,11 @@ def main() -> int:
     sub.add_argument("--ncu", default="ncu")
     sub.add_argument("--measured")
     sub.add_argument("--probe", action="store_true")
+    sub = command("sass", sass.run)
+    sub.add_argument("--arch", required=True)
+    sub.add_argument("--cuobjdump", default="", help="cuobjdump's path; without it the files are PTX")
+    sub.add_argument("--no-nvcc", action="store_true")
+    sub.add_argument("files", nargs="*", help="the compiled files: .cubin (their SASS) or .ptx")
     sub = command("site", site.site)
     sub.add_argument("step", choices=["doxyfile", "build", "report"])
     sub.add_argument("--solutions", action="store_true")

@@ -137,6 +137,14 @@ struct LaunchProfile {
     /// _op_st. (Those that reach the block's own are shared loads, as on the GPU.)
     AtomicCounts remote_accesses;
     std::uint64_t barriers = 0;         ///< __syncthreads() executed, summed over the blocks
+    /// @brief Bytes a block loads before it waits: of every span between two __syncthreads()
+    /// of every block, the most bytes its global loads fetch: the distinct 32-byte sectors that
+    /// its loads and cp.async copies touch (a sector several lanes or warps want is fetched
+    /// once), plus the global bytes of its bulk and TMA copies. What one block has in flight
+    /// if it issues all of them before it uses any (docs/profile.md, "Bytes in flight").
+    std::uint64_t loads_before_wait = 0;
+    /// @brief The warp-level global-load requests of that span (bulk copies count one each).
+    std::uint64_t loads_before_wait_requests = 0;
     WorstSharedSite worst_shared;       ///< the shared site with the most conflicts
     bool faulted = false;               ///< the launch stopped with an error: the counts are partial
     /// @brief A pointer into global or shared memory was cast to another pointer type and
