@@ -57,7 +57,7 @@ BIN := $(BUILD)/$(TREE)/bin
 # Yours come after what the build needs: CXXFLAGS=-O0 changes the optimisation and nothing else.
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-SHARED_INCLUDES := -Icommon -Itests/harness
+SHARED_INCLUDES := -Igpu_model/include -Icommon -Itests/harness
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
 # A chapter sees only itself: a file of chapter N (chapters/ or solutions/) gets chapters/NN-name
@@ -68,7 +68,7 @@ chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chap
                   $(if $(filter bench.cpp,$(notdir $(1))),$(foreach b,$(call borrows_of,$(call chapter_in,$(1))),-Ichapters/$(call folder_of,$(b)))))
 # Objects depend on records, rewritten only when they change, of the flags and of their chapter's registry line.
 chapter_record = $(if $(call chapter_in,$(1)),$(BUILD)/chapter-flags/$(call folder_of,$(call chapter_in,$(1))).txt)
-registry_facts_of = $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))$(if $(filter yes,$(call occupancy_of,$(n))), occupancy=yes)))
+registry_facts_of = $(strip $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))$(if $(filter yes,$(call occupancy_of,$(n))), occupancy=yes))))
 FLAGS_RECORD := $(BUILD)/compile-flags.txt
 record = @mkdir -p $(@D) && { echo '$(1)' | cmp -s - $@ || echo '$(1)' >$@; }
 $(BUILD)/chapter-flags/%.txt: FORCE
@@ -94,11 +94,16 @@ $(BUILD)/%.o: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
 endif
 $(BUILD)/%.a:
 	@mkdir -p $(@D) && echo "  AR    $@" && rm -f $@ && ar rcs $@ $^
-# Link the prerequisites; $(1): libraries that come before the usual ones.
-link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@ && \
+# Link the prerequisites; $(1): libraries that come before the usual ones. The floor, gpu_model, is a
+# prerequisite of every program and is linked once, last (LDLIBS), below everything that uses it.
+link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) $(LDLIBS) -o $@ && \
        { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
-# ---- Libraries: common/ for every chapter, common/gemm/ for the GEMM chapters ------------------
+# ---- Libraries: gpu_model/ under everything, common/ for every chapter, common/gemm/ for the GEMM chapters
 objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
+# The floor that the CPU backend and the profiler both stand on: the occupancy calculator and the
+# traffic counters. It includes nothing above it, so it is linked once, after the backend.
+GPU_MODEL_LIBRARY := $(BUILD)/libgpu_model.a
+$(GPU_MODEL_LIBRARY): $(call objects_of,$(wildcard gpu_model/src/*.cpp))
 COMMON_LIBRARY := $(BUILD)/libcommon.a
 GEMM_LIBRARY := $(BUILD)/libgemm.a
 $(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
@@ -106,7 +111,7 @@ $(GEMM_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard commo
 # The harness is linked as objects: its Catch2 listeners register themselves.
 HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
 # Shared code without -g (a third of a first build); Catch2 2's runner (main.cpp), the slowest file, at -O0.
-$(BUILD)/tests/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
+$(BUILD)/tests/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o $(BUILD)/gpu_model/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
 $(BUILD)/tests/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
 # ---- The backend: cuda (the GPU) or emu (the CPU, mk/emu.mk) -----------------------------------
 BACKEND_CHOICE := Backend: $(BACKEND)$(if $(filter file,$(origin BACKEND)),$(comma) because $(DEFAULT_BACKEND_REASON) $\
@@ -121,7 +126,7 @@ else ifeq ($(BACKEND),emu)
 else
   $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
 endif
-LDLIBS += $(BACKEND_LDLIBS) $(CATCH_LIBS)
+LDLIBS += $(GPU_MODEL_LIBRARY) $(BACKEND_LDLIBS) $(CATCH_LIBS)
 ifeq ($(MAKELEVEL),0)
   ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
@@ -140,12 +145,12 @@ program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 # The student's objects come after the libraries, linked again after them: of what both define (an inline
 # function, a template instance) the linker keeps the first copy, never the student's (tools/tutorial/guard.py).
 $(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
-                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $$(call kernels_of,$$*)
+                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
 	$(call link,$(GEMM_LIBRARY) $(COMMON_LIBRARY))
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
-                      $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                      $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
-$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 # `make chapter2` builds chapter 2; with a verb (`make chapter2 test`) it only names it.
 CHAPTER_GOALS := $(addprefix chapter,$(CHAPTERS))
@@ -219,7 +224,7 @@ clean:  # never build/backups: what reset saved of a student's work
 	@find build -mindepth 1 -maxdepth 1 ! -name backups -exec rm -rf {} + 2>/dev/null; true
 help:
 	@python3 -m tools.tutorial help --arch '$(ARCH_DESCRIPTION)' --catch2 $(CATCH_VERSION)
-shared: $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
+shared: $(GPU_MODEL_LIBRARY) $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
 print-backend:
 	@echo $(BACKEND) && echo '$(BACKEND_CHOICE)'
 FORCE:

@@ -8,8 +8,8 @@ BACKEND_TEST_BINARIES := $(BUILD)/bin/emu-tests
 EMU_BOOST_CONTEXT := $(and $(wildcard /usr/include/boost/context/fiber.hpp /usr/local/include/boost/context/fiber.hpp),\
                            $(filter /%,$(shell $(CXX) -print-file-name=libboost_context.so)))
 EMU_FIBER_FLAGS := $(if $(EMU_BOOST_CONTEXT),-DEMU_FIBERS_BOOST)
-# The occupancy API (emu/src/launch.cpp) uses common/occupancy.cpp: libcommon.a again after the backend.
-BACKEND_LDLIBS := $(COMMON_LIBRARY) $(if $(EMU_BOOST_CONTEXT),-lboost_context) -pthread
+# The occupancy API (emu/src/launch.cpp) uses gpu_model/, which the Makefile links last, once.
+BACKEND_LDLIBS := $(if $(EMU_BOOST_CONTEXT),-lboost_context) -pthread
 # Only -Wall, as nvcc for host code (not unfinished kernels' unused parameters, threadIdx.x < int, ...);
 # stack clash protection makes a fiber's stack overflow hit its guard page.
 EMU_KERNEL_CXXFLAGS := -Wno-unused-parameter -Wno-sign-compare -Wno-unknown-pragmas -Wno-psabi -fstack-clash-protection
@@ -46,6 +46,6 @@ $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FLAGS_RECORD)
 # The backend's own tests: planted bugs, each reported, beside correct twins that must pass.
 $(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu)) \
                         $(BUILD)/tests/emu_occupancy.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/occupancy_kernels/*.cu)) \
-                        $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                        $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 $(if $(SCHEDULE),$(eval export EMU_SCHEDULE := $(SCHEDULE)))  # the thread orders (emu/include/emu/control.h)

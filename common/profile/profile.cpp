@@ -2,7 +2,7 @@
 #include "profile.h"
 
 #include "in_flight.h"
-#include "occupancy.h"
+#include <gpu_model/occupancy.h>
 
 #include <cuda_runtime.h>
 
@@ -20,7 +20,7 @@
 #include <stdexcept>
 
 #if defined(EMU_BACKEND_TRAFFIC)
-#include <emu/traffic.h>
+#include <gpu_model/traffic.h>
 #endif
 
 namespace tutorial {

@@ -4,7 +4,7 @@
 /// A chapter's profile program (profile/NN-name.cpp) makes its inputs at one fixed size
 /// and lists its kernel variants, each with a function that launches it once. The driver
 /// runs them:
-///  - on the CPU backend, counting every access (emu/include/emu/traffic.h), and prints
+///  - on the CPU backend, counting every access (gpu_model/include/gpu_model/traffic.h), and prints
 ///    the predicted traffic per variant, with the theoretical occupancy for the registers
 ///    ptxas gives the kernel; with `--measured FILE` (what Nsight Compute measured on a
 ///    GPU, as `ncu --csv` writes it), each prediction stands beside its measurement;
@@ -17,7 +17,7 @@
 #include <vector>
 
 #if defined(EMU_BACKEND_TRAFFIC)
-#include <emu/traffic.h>
+#include <gpu_model/traffic.h>
 #endif
 
 namespace tutorial {
