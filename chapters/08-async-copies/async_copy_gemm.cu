@@ -46,8 +46,8 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N) {
 // Start this thread's copies of the phase whose tiles begin at column t of A and row t of B:
 // A(row, t + threadIdx.x) into A_tile and B(t + threadIdx.y, col) into B_tile. An element
 // outside A or B is written as 0.0f by an ordinary store. (cp.async could write the zero
-// itself, with a source size of 0, but it would still need a valid source address; the
-// store says what it does.) The copies are not yet committed: the caller commits them.
+// itself, with a zero fill (zfill) as large as the copy, but it would still need a valid
+// source address; the store says what it does.) The copies are not yet committed: the caller commits them.
 template <int TILE, class Tile>
 __device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A,
                                   const float* B, int M, int N, int K, int row, int col, int t) {
@@ -299,7 +299,8 @@ void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
 //
 // VEC is the floats of one copy: 4 (16 bytes) when every row of A, B and C starts on 16
 // bytes, else 1 (4 bytes). Either way a copy lies wholly inside the matrix or wholly
-// outside it, and one outside is written as zeros by the copy itself (its source size 0).
+// outside it, and one outside is written as zeros by the copy itself (its zfill, the
+// bytes to fill with zeros, equal to the copy's size: nothing is read).
 struct WarptilePipeline {
     static constexpr int BM = kWarpPipeBM, BN = kWarpPipeBN, BK = kWarpPipeBK, kStages = kWarpPipeStages;
     static constexpr int WM = 32, WN = 64, WN_ITER = 2, TM = 8, TN = 4;      // as 7d's 64 x 128 tiling
@@ -324,13 +325,12 @@ __device__ __forceinline__ void copy_tile_async(Tile& tile, Global matrix, int r
     constexpr int kThreads = kWarpPipeThreads;
     constexpr int kBytes = VEC * sizeof(float);
     static_assert(ROWS * COLS % (VEC * kThreads) == 0, "every thread must start the same number of copies");
-    // TODO(chapter8): 8d, step 1. The tile is ROWS * COLS / VEC copies of VEC floats; this
-    //   thread starts copies i = threadIdx.x + q * kThreads, at row r = i / (COLS / VEC) and
-    //   column c = (i % (COLS / VEC)) * VEC of the tile. A copy inside the matrix (row0 + r <
-    //   rows, col0 + c < cols) is __pipeline_memcpy_async(&tile[r][c], &matrix[(size_t)row *
-    //   cols + column], kBytes); one outside is __pipeline_memcpy_async(&tile[r][c], matrix,
-    //   kBytes, kBytes): a source size of 0, so the copy writes kBytes of zeros (matrix is
-    //   only a valid address).
+    // TODO(chapter8): 8d, step 1. The tile is ROWS * COLS / VEC copies of VEC floats, shared
+    //   out among the kThreads threads so that neighbouring threads copy neighbouring pieces
+    //   of a row (the global reads coalesce). A copy inside the matrix copies kBytes from its
+    //   element; a copy outside it writes kBytes of zeros by itself: its zero fill (zfill, the
+    //   fourth argument of __pipeline_memcpy_async) covers the whole copy, and its source
+    //   must still be a valid address, though nothing is read from it.
     (void)tile, (void)matrix, (void)rows, (void)cols, (void)row0, (void)col0, (void)kBytes;
 }
 
