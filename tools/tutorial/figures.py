@@ -88,8 +88,92 @@ def shuffle_tree(lanes: int = WARP) -> str:
     return "\n".join(out) + "\n"
 
 
+def warp_sectors(block_x: int = 16, sector_floats: int = 8) -> str:
+    """Chapter 1's first warp of a block_x-wide block: the lanes, numbered x + y * block_x,
+    fill rows of block_x threads; in one step k they read B(k, col) for their columns, which
+    both rows share, and A(row, k) for their rows, one address per row. Each load request
+    touches the 32-byte sectors (sector_floats floats) that its lanes' addresses fall in."""
+    rows = WARP // block_x
+    cell, gap = 26, 2
+    left, top = 230, 78
+    floats = 2 * block_x if block_x < WARP else WARP
+    width = left + max(block_x, floats) * (cell + gap) + 40
+    lane_rows_y = [top + r * (cell + 8) for r in range(rows)]
+    b_y = lane_rows_y[-1] + cell + 90
+    a_y = b_y + cell + 90
+    height = a_y + rows * (cell + 22) + 70
+    sector_count = floats // sector_floats
+    b_sectors = block_x // sector_floats
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
+           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
+           f"  <title>A warp of a {block_x}x{block_x} block is {rows} rows of {block_x} threads; its load of B touches "
+           f"{b_sectors} sectors, its load of A {rows}</title>",
+           "  <style>",
+           "    .lane  { font-size: 9px; fill: #333; }",
+           "    .head  { font-weight: bold; font-size: 15px; }",
+           "    .label { font-size: 12px; fill: #333; }",
+           "    .note  { font-size: 11px; fill: #555; }",
+           "  </style>",
+           _text(width / 2, 24, f"One step k of chapter 1's kernel: warp 0 of a {block_x} × {block_x} block, and the "
+                 "32-byte sectors it touches", "head"),
+           _text(width / 2, 44, f"a block's threads are numbered x + {block_x}·y and each run of 32 is a warp: "
+                 f"this warp is {rows} rows of {block_x} threads", "note")]
+
+    def x_of(i):
+        return left + i * (cell + gap)
+
+    for r, y in enumerate(lane_rows_y):
+        out.append(_text(left - 12, y + 17, f"lanes {r * block_x}–{r * block_x + block_x - 1}, threadIdx.y = {r}",
+                         "label", "end"))
+        for x in range(block_x):
+            out.append(f'  <rect x="{x_of(x)}" y="{y}" width="{cell}" height="{cell}" fill="#cfe0f5" stroke="#1f5fa8"/>')
+            out.append(_text(x_of(x) + cell / 2, y + 17, str(x + r * block_x), "lane"))
+
+    # Row k of B: the block's columns and the next block's, in sectors.
+    out.append(_text(left - 12, b_y + 17, "row k of B", "label", "end"))
+    out.append(_text(left - 12, b_y + 32, "(this block's columns", "note", "end"))
+    out.append(_text(left - 12, b_y + 46, "and the next block's)", "note", "end"))
+    for i in range(floats):
+        on = i < block_x
+        fill = "#fde2b8" if on else "#f4f4f4"
+        out.append(f'  <rect x="{x_of(i)}" y="{b_y}" width="{cell}" height="{cell}" fill="{fill}" stroke="#b0b0b0"/>')
+    for s in range(sector_count):
+        on = s < b_sectors
+        x0 = x_of(s * sector_floats) - 1
+        w = sector_floats * (cell + gap)
+        stroke = "#c76a00" if on else "#c8c8c8"
+        out.append(f'  <rect x="{x0}" y="{b_y - 3}" width="{w - gap + 2}" height="{cell + 6}" fill="none" '
+                   f'stroke="{stroke}" stroke-width="{2 if on else 1}"/>')
+        out.append(_text(x0 + w / 2, b_y + cell + 18, f"sector {s}" + (" (read)" if on else ""), "note"))
+    for r, y in enumerate(lane_rows_y):
+        for x in range(block_x):
+            out.append(f'  <line x1="{x_of(x) + cell / 2:g}" y1="{y + cell}" x2="{x_of(x) + cell / 2:g}" y2="{b_y - 4}" '
+                       f'stroke="#1f5fa8" stroke-width="0.7" stroke-opacity="{0.8 if r == rows - 1 else 0.35}"/>')
+    out.append(_text(left, b_y + cell + 42, f"B(k, col): {block_x} consecutive floats, the same for every row of the "
+                     f"warp: {b_sectors} sectors", "label", "start"))
+
+    # Column k of A: one float per row of the warp, K floats apart.
+    out.append(_text(left - 12, a_y + 2, "A(row, k), one per row:", "label", "end"))
+    for r in range(rows):
+        y = a_y + r * (cell + 22)
+        out.append(_text(left - 12, y + 17, f"row {r} of the block's rows of A", "note", "end"))
+        for i in range(sector_floats):
+            on = i == 0
+            out.append(f'  <rect x="{x_of(i)}" y="{y}" width="{cell}" height="{cell}" '
+                       f'fill="{"#fde2b8" if on else "#f4f4f4"}" stroke="#b0b0b0"/>')
+        out.append(f'  <rect x="{x_of(0) - 1}" y="{y - 3}" width="{sector_floats * (cell + gap) - gap + 2}" '
+                   f'height="{cell + 6}" fill="none" stroke="#c76a00" stroke-width="2"/>')
+        out.append(_text(x_of(sector_floats) + 8, y + 17, "one sector: every lane of this row reads the same float "
+                         "(a broadcast); the next row's is K floats further on", "note", "start"))
+    out.append(_text(left, height - 18, f"Each load request of the warp touches {b_sectors} sectors of B or {rows} of A: "
+                     "the profile table's 2 sectors per load request.", "label", "start"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 # Each figure: the file (relative to the repository root) and the function that draws it.
 FIGURES = {
+    "chapters/01-naive-gemm/figures/warp-sectors.svg": warp_sectors,
     "chapters/06-reduction/figures/shuffle-tree.svg": shuffle_tree,
 }
 
