@@ -223,8 +223,8 @@ __device__ __forceinline__ void read_span(const TileRow& row, int own, int (&pix
 
 // VECTOR: whether every row starts on a COLS-byte boundary (width % COLS == 0 and both
 // images aligned), so that whole chunks may be loaded and stored. ROWS and COLS: pixels
-// per thread down and along (kCoarsenRows and kCoarsenX; tools/tuning/tune-ch7.cu times
-// others).
+// per thread down and along (kCoarsenRows and kCoarsenX; the template takes others, to
+// compare).
 template <int RADIUS, bool VECTOR, int ROWS = kCoarsenRows, int COLS = kCoarsenX>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
     using Chunk = PixelChunk<COLS>;

@@ -269,7 +269,7 @@ __device__ __forceinline__ void block_exclusive_scan2(double a, double b, double
     __syncthreads();  // a later call overwrites the buffers
 }
 
-// ITEMS: outputs per thread (kPrefixItems; tools/tuning/tune-ch7.cu times others).
+// ITEMS: outputs per thread (kPrefixItems; the template takes others, to compare).
 template <int ITEMS = kPrefixItems>
 __global__ void __launch_bounds__(kMovingAverageBlock)
     moving_average_prefix_kernel(const float* input, float* output, int size, int window, bool vector_first,
