@@ -171,10 +171,80 @@ def warp_sectors(block_x: int = 16, sector_floats: int = 8) -> str:
     return "\n".join(out) + "\n"
 
 
+def mbarrier_phase(threads: int = 1024, tile_bytes: int = 32 * 32 * 4) -> str:
+    """One phase of 8c's barrier, `filled`, over time: the arrivals it still waits for and the
+    bytes it still expects. It opens only when both reach zero: the threads' arrivals alone do
+    not open it while the Tensor Memory Accelerator's bytes are still on their way."""
+    width, height = 980, 470
+    left, right = 150, 860
+    panels = [("arrivals pending", threads, 90), ("bytes pending", 2 * tile_bytes, 270)]
+    panel_h = 120
+    # (time, arrivals pending, bytes pending), time from 0 to 10: a schematic, not a measurement.
+    issue, others_done, a_lands, b_lands = 1.0, 4.0, 3.2, 6.5
+    arrival_times = [issue + (others_done - issue) * i / 8 for i in range(1, 9)]  # the others, in 8 groups
+
+    def arrivals(t):
+        if t < issue:
+            return threads
+        arrived = sum(1 for a in arrival_times if a <= t)
+        return threads - 1 - (threads - 1) * arrived // 8
+
+    def pending_bytes(t):
+        return 0 if t < issue else 2 * tile_bytes if t < a_lands else tile_bytes if t < b_lands else 0
+
+    times = sorted({0.0, issue, a_lands, b_lands, *arrival_times})
+    steps = [(t, arrivals(t), pending_bytes(t)) for t in times]
+
+    def x_of(t):
+        return left + (right - left) * t / 10
+
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
+           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
+           "  <title>One phase of 8c's barrier: the arrivals it waits for and the bytes it expects; it opens when "
+           "both are zero</title>",
+           "  <style>",
+           "    .head  { font-weight: bold; font-size: 15px; }",
+           "    .label { font-size: 12px; fill: #333; }",
+           "    .note  { font-size: 11px; fill: #555; }",
+           "  </style>",
+           _text(width / 2, 24, "One phase of 8c's barrier (filled[s]): it opens when every thread has arrived "
+                 "and every expected byte has landed", "head"),
+           _text(width / 2, 44, f"a schematic of one phase, {threads} threads, two {tile_bytes}-byte tiles; "
+                 "time runs to the right", "note")]
+    for index, (name, top_value, y0) in enumerate(panels):
+        out.append(f'  <line x1="{left}" y1="{y0 + panel_h}" x2="{right}" y2="{y0 + panel_h}" stroke="#888"/>')
+        out.append(f'  <line x1="{left}" y1="{y0}" x2="{left}" y2="{y0 + panel_h}" stroke="#888"/>')
+        out.append(_text(left - 10, y0 + panel_h / 2, name, "label", "end"))
+        out.append(_text(left - 10, y0 + 10, str(top_value), "note", "end"))
+        out.append(_text(left - 10, y0 + panel_h, "0", "note", "end"))
+        points = []
+        for n, step in enumerate(steps):
+            value = step[1 + index]
+            y = y0 + panel_h - panel_h * value / top_value
+            if points:
+                points.append(f"{x_of(step[0]):.1f},{points[-1].split(',')[1]}")
+            points.append(f"{x_of(step[0]):.1f},{y:.1f}")
+        points.append(f"{x_of(10):.1f},{points[-1].split(',')[1]}")
+        out.append(f'  <polyline points="{" ".join(points)}" fill="none" stroke="#1f5fa8" stroke-width="2"/>')
+    events = [(issue, "the issuer starts both tensor copies and arrives, expecting their bytes (barrier_arrive_tx)"),
+              (a_lands, "A's tile lands: its bytes count down"),
+              (others_done, "the last thread arrives, but the bytes still hold the phase"),
+              (b_lands, "B's tile lands: the phase completes, every wait returns")]
+    for n, (t, text) in enumerate(events):
+        x = x_of(t)
+        y = 408 + 15 * n
+        out.append(f'  <line x1="{x:.1f}" y1="80" x2="{x:.1f}" y2="{y - 4}" stroke="#c76a00" '
+                   'stroke-dasharray="4 3"/>')
+        out.append(_text(x + 4, y, text, "note", "start"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 # Each figure: the file (relative to the repository root) and the function that draws it.
 FIGURES = {
     "chapters/01-naive-gemm/figures/warp-sectors.svg": warp_sectors,
     "chapters/06-reduction/figures/shuffle-tree.svg": shuffle_tree,
+    "chapters/08-async-copies/figures/mbarrier-phase.svg": mbarrier_phase,
 }
 
 
