@@ -240,10 +240,97 @@ def mbarrier_phase(threads: int = 1024, tile_bytes: int = 32 * 32 * 4) -> str:
     return "\n".join(out) + "\n"
 
 
+def warp_tiles(BM: int = 128, BN: int = 128, WM: int = 64, WN: int = 32, WN_ITER: int = 2,
+               TM: int = 8, TN: int = 4) -> str:
+    """7d's tiling, as register_tiled_gemm.cu computes it: the block's BM x BN tile in warp
+    tiles of WM x WN (warp w at row w / (BN / WN), column w % (BN / WN)); a warp tile in
+    WN_ITER sub-tiles side by side, over each of which the 32 lanes lay a grid of TM x TN
+    blocks, lane l at block row l / (sub-tile width / TN), column l % (...); and the banks of
+    the row of B_tile that a warp's float4 reads touch at one k."""
+    warps_across = BN // WN
+    warps = (BM // WM) * warps_across
+    sub_n = WN // WN_ITER
+    wm_iter = WM * WN // (WARP * TM * TN * WN_ITER)  # sub-tiles along M
+    sub_m = WM // wm_iter
+    lanes_across = sub_n // TN
+    width, height = 1300, 600
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
+           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
+           f"  <title>7d's tiles: a {BM}x{BN} block tile in {warps} warp tiles of {WM}x{WN}; a warp tile in {WN_ITER} "
+           f"sub-tiles, each a grid of the 32 lanes' {TM}x{TN} blocks; the banks of B a warp reads</title>",
+           "  <style>",
+           "    .head  { font-weight: bold; font-size: 15px; }",
+           "    .label { font-size: 12px; fill: #333; }",
+           "    .note  { font-size: 11px; fill: #555; }",
+           "    .lane  { font-size: 10px; fill: #1f3f68; }",
+           "  </style>",
+           _text(width / 2, 24, f"7d: block tile, warp tiles, and each lane's {TM} × {TN} block of C", "head")]
+
+    # 1. The block tile and its warp tiles.
+    x0, y0, scale = 30, 80, 240 / max(BM, BN)
+    out.append(_text(x0, y0 - 12, f"the block's {BM} × {BN} tile of C: {warps} warps", "label", "start"))
+    for w in range(warps):
+        r, c = w // warps_across, w % warps_across
+        fill = "#cfe0f5" if w == 0 else "#f4f4f4"
+        out.append(f'  <rect x="{x0 + c * WN * scale:g}" y="{y0 + r * WM * scale:g}" width="{WN * scale:g}" '
+                   f'height="{WM * scale:g}" fill="{fill}" stroke="#1f5fa8"/>')
+        out.append(_text(x0 + (c + 0.5) * WN * scale, y0 + (r + 0.5) * WM * scale + 4, f"warp {w}", "label"))
+    out.append(_text(x0, y0 + BM * scale + 20, f"warp w's tile: row w / {warps_across}, column w % {warps_across}, "
+                     f"{WM} × {WN}", "note", "start"))
+
+    # 2. Warp 0's tile: sub-tiles and the lanes' blocks.
+    x1, y1, cw, ch = 330, 80, 6.0 * TN, 5.0 * TM
+    out.append(_text(x1, y1 - 12, f"warp 0's {WM} × {WN} tile: {WN_ITER} sub-tiles of {sub_m} × {sub_n}, "
+                     f"each a grid of the lanes' {TM} × {TN} blocks", "label", "start"))
+    for s in range(WN_ITER):
+        sx = x1 + s * (lanes_across * cw + 14)
+        for lane in range(WARP):
+            r, c = lane // lanes_across, lane % lanes_across
+            out.append(f'  <rect x="{sx + c * cw:g}" y="{y1 + r * ch:g}" width="{cw:g}" height="{ch:g}" '
+                       f'fill="{"#cfe0f5" if lane == 0 else "#ffffff"}" stroke="#7a9cc6"/>')
+            out.append(_text(sx + (c + 0.5) * cw, y1 + (r + 0.5) * ch + 4, str(lane), "lane"))
+        out.append(_text(sx + lanes_across * cw / 2, y1 + (sub_m // TM) * ch + 16, f"sub-tile {s}: columns "
+                         f"{s * sub_n}–{s * sub_n + sub_n - 1}", "note"))
+    out.append(_text(x1, y1 + (sub_m // TM) * ch + 36, f"lane l's block: row {TM}·(l / {lanes_across}), column "
+                     f"{TN}·(l % {lanes_across}) of each sub-tile: lane 0 (shaded) owns one block in each", "note", "start"))
+
+    # 3. The banks of B_tile[k][warp 0's columns] and which lanes read them.
+    x2, y2, bw = 700, 170, 12
+    out.append(_text(x2, y2 - 44, f"one k: warp 0 reads B_tile[k][0 .. {WN - 1}], a float4 per lane and sub-tile", "label",
+                     "start"))
+    for col in range(WN):
+        out.append(f'  <rect x="{x2 + col * bw}" y="{y2}" width="{bw}" height="{bw * 2}" fill="#fde2b8" stroke="#b0b0b0"/>')
+        if col % 4 == 0:
+            out.append(_text(x2 + col * bw + 2, y2 + bw * 2 + 14, f"bank {col % 32}", "note", "start"))
+    for group in range(WN // 4):
+        s, j = group * 4 // sub_n, (group * 4 % sub_n) // TN
+        lanes = [lane for lane in range(WARP) if lane % lanes_across == j]
+        out.append(f'  <rect x="{x2 + group * 4 * bw}" y="{y2 - 4}" width="{4 * bw}" height="{bw * 2 + 8}" fill="none" '
+                   'stroke="#c76a00" stroke-width="1.5"/>')
+        out.append(_text(x2 + group * 4 * bw + 2 * bw, y2 - 10 - 12 * (group % 2),
+                         f"l%{lanes_across}={j}" if s == 0 else f"l%{lanes_across}={j}'", "note"))
+    out.append(_text(x2, y2 + 70, f"The float4 of columns 4j .. 4j + 3 of a sub-tile is read by the lanes with",
+                     "note", "start"))
+    out.append(_text(x2, y2 + 85, f"l % {lanes_across} = j ({WARP // lanes_across} lanes, one address: a broadcast). "
+                     "A quarter-warp, lanes 0–7,", "note", "start"))
+    out.append(_text(x2, y2 + 100, f"reads {lanes_across} distinct float4s, {lanes_across * 16} consecutive bytes "
+                     "in distinct banks: no conflict.", "note", "start"))
+    out.append(_text(x2, y2 + 115, "(' : the same lanes again, in sub-tile 1.)", "note", "start"))
+    out.append(_text(x2, y2 + 145, f"A_t[k][row ...]: lane l reads the {TM} floats of its block's rows,", "note", "start"))
+    out.append(_text(x2, y2 + 160, f"two float4s; the {lanes_across} lanes of a row of the grid share them.",
+                     "note", "start"))
+    floats = wm_iter * TM + WN_ITER * TN
+    out.append(_text(30, height - 20, f"Per k a lane reads {wm_iter * TM} + {WN_ITER * TN} floats ({floats // 4} float4 "
+                     f"loads) for {wm_iter * TM * WN_ITER * TN} multiply-adds.", "label", "start"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 # Each figure: the file (relative to the repository root) and the function that draws it.
 FIGURES = {
     "chapters/01-naive-gemm/figures/warp-sectors.svg": warp_sectors,
     "chapters/06-reduction/figures/shuffle-tree.svg": shuffle_tree,
+    "chapters/07-register-tiled-gemm/figures/warp-tiles.svg": warp_tiles,
     "chapters/08-async-copies/figures/mbarrier-phase.svg": mbarrier_phase,
 }
 
