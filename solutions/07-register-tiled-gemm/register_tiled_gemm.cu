@@ -404,11 +404,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     gemm_warptiled_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
     using Shape = Warptile<BM, BN, BK, WM, WN, WN_ITER, TM, TN, PAD, DOUBLE_BUFFER>;
     // BEGIN SOLUTION: 7d, step 1 (going further). Tiles as in 7c, but Shape::kStages copies
-    //   of each: A_t[kStages][BK][BM + PAD], B_tile[kStages][BK][BN]. The warp number is
-    //   threadIdx.x / 32 and its lane threadIdx.x % 32. The warp's tile starts at row
-    //   (warp / (BN / WN)) * WM and column (warp % (BN / WN)) * WN of the block's tile; in
-    //   each sub-tile the thread's TM x TN block starts at row (lane / (kSubN / TN)) * TM
-    //   and column (lane % (kSubN / TN)) * TN. It keeps float sum[kWmIter * TM][WN_ITER * TN].
+    //   of each (a leading dimension of kStages). The thread's warp and its lane in it. The
+    //   warps tile the block's tile row by row, BN / WN warp tiles to a row: where does this
+    //   warp's tile start? In each sub-tile the 32 lanes lay a grid of TM x TN blocks, row
+    //   by row, kSubN / TN to a row: where does this lane's block start? (The lesson's figure
+    //   draws both.) It keeps kWmIter * TM x WN_ITER * TN running sums.
     constexpr int kThreads = Shape::kThreads, kWmIter = Shape::kWmIter, kSubM = Shape::kSubM,
                   kSubN = Shape::kSubN, kStages = Shape::kStages;
     __shared__ __align__(16) float A_t[kStages][BK][BM + PAD];
