@@ -44,6 +44,10 @@
   site-links SITE..   every link of a built site leads somewhere
   site-search SITE    the site's searches find the API's names and the lessons' text
   site-solutions      --absent/--present SITE: solution code is absent from / present in a site
+  figures             (make check) the lessons' drawn figures are what tools/tutorial/figures.py
+                      draws; --write: draw them
+  lesson-leaks [N..]  (make check) no solution line is in a lesson, its hints but the last, or
+                      a TODO text (tools/tutorial/lesson_leaks.py)
 
 make builds; the verbs of tools/tutorial/verbs.py run what it built, and call make back
 only for what one make cannot build in the same call.
@@ -56,7 +60,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -183,6 +187,9 @@ def main() -> int:
     mode.add_argument("--absent", action="store_true", help="no solution line may appear (student edition)")
     mode.add_argument("--present", action="store_true", help="every solution line must appear (instructor edition)")
     sub.add_argument("site", type=pathlib.Path)
+
+    command("lesson-leaks", lesson_leaks.check, numbers=True)
+    command("figures", figures.check).add_argument("--write", action="store_true")
 
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # in order with make's output
