@@ -30,11 +30,12 @@ mkdir -p "$logs"
 passed=0
 failed=0
 skipped=0
-# Parts that do not depend on each other run side by side on a machine with many cores
-# (CHECK_JOBS at a time; 1, in order, below 8 cores): each writes its own output, printed
-# in order afterwards, and the counters are read back from its ok/FAIL/skip lines.
+# Parts that do not depend on each other run side by side (CHECK_JOBS at a time: half the
+# cores, at least 2, since most parts wait on a test run, a clone or Python as much as they
+# compile; CHECK_JOBS=1 runs them in order): each writes its own output, printed in order
+# afterwards, and the counters are read back from its ok/FAIL/skip lines.
 cores=$(nproc 2>/dev/null || echo 2)
-check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 8 ] && echo $((cores / 2)) || echo 1)}
+check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 4 ] && echo $((cores / 2)) || { [ "$cores" -ge 2 ] && echo 2 || echo 1; })}
 case $check_jobs in '' | *[!0-9]* | 0) echo "CHECK_JOBS=$check_jobs: give a number of parts to run at once (1 or more)" >&2; exit 2 ;; esac
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
@@ -220,6 +221,35 @@ part_docs() {
     fi
 }
 
+# The lessons: the student does the thinking (no solution line in the lesson, the hints before
+# the last, or a TODO text), and their drawn figures are what the code draws now.
+part_lessons() {
+    local report
+    section "the lessons"
+    if report=$(tutorial lesson-leaks 2>&1); then
+        pass "no solution line of 6 or more tokens is in a lesson, a hint before the last or a TODO text"
+    else
+        fail "a lesson, a hint before the last or a TODO text gives a solution line away" "$report"
+    fi
+    if report=$(tutorial figures 2>&1); then
+        pass "the lessons' drawn figures are what tools/tutorial/figures.py draws"
+    else
+        fail "a lesson's drawn figure is out of date (python3 -m tools.tutorial figures --write)" "$report"
+    fi
+}
+# The Python package's own unit tests, each a program of tests/ that exits 0.
+part_tool_units() {
+    local test report
+    section "the tools' unit tests"
+    for test in tests/lesson_leaks.py tests/figures.py tests/instruction_counts.py; do
+        if report=$(python3 "$test" 2>&1); then
+            pass "$test"
+        else
+            fail "$test fails" "$(tail -n 15 <<<"$report")"
+        fi
+    done
+}
+
 part_bad_input() {
     local log=build/check/bad-input-summary.log
     section "bad input"
@@ -242,14 +272,15 @@ while IFS=$'\t' read -r number folder _; do
 done < <(tutorial chapters --fields)
 parts+=("source tools/check-emu.sh" part_docs "source tools/check-profile.sh" "source tools/check-bench.sh"
         workflow_hints workflow_learner workflow_planted workflow_new_chapter
-        "source tools/check-tools.sh" "source tools/check-grading.sh" part_bad_input)
+        "source tools/check-tools.sh" "source tools/check-grading.sh" part_bad_input part_lessons part_tool_units)
 if [ "$check_jobs" -gt 1 ]; then
     # Side by side, no two parts may build the same file at once: what they share is built
     # first, one make at a time (what fails to build is reported by its part). The scratch
     # clones copy this build, and the longest parts start first.
     check_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
     check_arch=sm_${check_arch:-90}
-    echo "building what the parts share (logs: $logs/prebuild-*.log)"
+    echo "building what the parts share (log: $logs/prebuild.log)"
+    started=$SECONDS
     {
         make -k SOLUTIONS=1 "${chapter_goals[@]}"
         make -k "${chapter_goals[@]}"
@@ -258,9 +289,15 @@ if [ "$check_jobs" -gt 1 ]; then
         make -k BACKEND=cuda ARCH="$check_arch" SOLUTIONS=1 bench-binaries build/cuda/bin/benchmark-tests
         make -k BACKEND=cuda ARCH="$check_arch" SOLUTIONS=0 bench-binaries
     } >"$logs/prebuild.log" 2>&1
-    parts=(workflow_learner "source tools/check-grading.sh" "source tools/check-tools.sh" workflow_new_chapter
-           workflow_planted "source tools/check-profile.sh" "${parts[@]:0:${#chapter_goals[@]}}" part_docs
-           "source tools/check-emu.sh" "source tools/check-bench.sh" workflow_hints part_bad_input)
+    part_times+=("prebuild $((SECONDS - started)) s")
+    # The later chapters are the longer ones (more steps, larger sweeps).
+    chapter_parts_longest_first=()
+    for ((i = ${#chapter_goals[@]} - 1; i >= 0; i--)); do chapter_parts_longest_first+=("${parts[$i]}"); done
+    # The longest first, so that the last to finish are short.
+    parts=("source tools/check-tools.sh" workflow_new_chapter workflow_planted workflow_learner
+           "source tools/check-grading.sh" "source tools/check-profile.sh" "source tools/check-bench.sh"
+           "${chapter_parts_longest_first[@]}" part_docs "source tools/check-emu.sh" workflow_hints part_bad_input
+           part_lessons part_tool_units)
     echo "running ${#parts[@]} parts, $check_jobs at a time (CHECK_JOBS); each part's lines appear once it and the parts above it are done"
 fi
 in_parallel "${parts[@]}"
