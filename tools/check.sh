@@ -20,6 +20,18 @@
 # The last line is "N passed, M failed", then ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
+# --fast [N ...] (make check-fast, make chapterN check-fast): what a change to a chapter can
+# break, for the chapters named, or else those whose files differ from the last commit (and
+# from the upstream branch, when there is one): the common library, the skeletons, and each
+# such chapter's items (its solution passes, its skeleton compiles and fails, its report, its
+# hints, no solution line in its lesson). The whole gate is make check.
+fast=no
+fast_chapters=()
+if [ "${1:-}" = --fast ]; then
+    fast=yes
+    shift
+    fast_chapters=("$@")
+fi
 # No warning in the project's own code: every build below, and the builds the scripts it
 # runs make, add -Werror to the usual flags.
 export CXXFLAGS="${CXXFLAGS:--O2 -g} -Werror"
@@ -49,6 +61,7 @@ part_times=()
 part_label() {
     case $1 in
         check_chapter* | profile_chapter*) echo "${1#* }" | awk '{print "chapter" $1}' ;;
+        check_lesson*) echo "chapter${1#* } lesson" ;;
         source*) basename "${1#source }" .sh ;;
         *) echo "${1%% *}" ;;
     esac
@@ -178,6 +191,47 @@ check_chapter() {  # NUMBER FOLDER
         fi
     fi
 }
+# A chapter's hints and its lesson's leaks (make check-fast; make check has them for every chapter).
+check_lesson() {  # NUMBER
+    local hints report
+    echo "chapter$1's lesson"
+    hints=$(tutorial count-hints "$1")
+    if [ "${hints:-0}" -gt 0 ]; then
+        pass "chapter$1 has $hints hints for make chapter$1 hint"
+    else
+        fail "chapter$1's hints.md has no numbered list for make chapter$1 hint"
+    fi
+    if report=$(tutorial lesson-leaks "$1" 2>&1); then
+        pass "no solution line of chapter$1 is in its lesson, a hint before the last or a TODO text"
+    else
+        fail "chapter$1's lesson, a hint before the last or a TODO text gives a solution line away" "$report"
+    fi
+}
+if [ "$fast" = yes ]; then
+    if [ ${#fast_chapters[@]} -eq 0 ] && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        # The chapters whose files changed: uncommitted, untracked, or committed since the upstream.
+        upstream=$(git rev-parse --verify -q '@{upstream}' 2>/dev/null || git rev-parse HEAD)
+        mapfile -t fast_chapters < <({ git diff --name-only "$(git merge-base HEAD "$upstream")" -- chapters solutions
+                                       git ls-files --others --exclude-standard -- chapters solutions; } |
+            awk -F/ 'NF > 2 {print $2}' | sort -u | while read -r folder; do
+                tutorial chapters --fields | awk -F'\t' -v f="$folder" '$2 == f {print $1}'; done)
+    fi
+    if [ ${#fast_chapters[@]} -eq 0 ]; then
+        echo "No chapter's files changed since the last commit: only the shared items ran. Name one: make chapter3 check-fast"
+    fi
+    fast_parts=()
+    for number in "${fast_chapters[@]}"; do
+        folder=$(tutorial chapters --fields | awk -F'\t' -v n="$number" '$1 == n {print $2}')
+        fast_parts+=("check_chapter $number $folder" "check_lesson $number")
+    done
+    in_parallel "${fast_parts[@]}"
+    echo
+    echo "time: $(IFS=,; echo "${part_times[*]}" | sed 's/,/, /g')"
+    echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped") (make check-fast: chapters ${fast_chapters[*]:-none}; make check runs everything)"
+    [ "$failed" -eq 0 ]
+    exit
+fi
+
 part_docs() {
     local edition log options site report mode good bad
     section "docs/ (the course site)"
