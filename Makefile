@@ -61,9 +61,9 @@ SHARED_INCLUDES := -Igpu_model/include -Icommon -Itests/harness
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
 # A chapter sees only itself: a file of chapter N (chapters/ or solutions/) gets chapters/NN-name
-# on the include path, its number, and, for bench.cpp only, the folders of the chapters it borrows.
+# on the include path, its number and folder (the one way its identity reaches C++: common/tutorial_chapter.h), and, for bench.cpp only, the folders of the chapters it borrows.
 chapter_in = $(firstword $(foreach n,$(CHAPTERS),$(if $(findstring /$(call folder_of,$(n))/,/$(1)),$(n))))
-chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1)
+chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1) -DTUTORIAL_CHAPTER_FOLDER='"$(call folder_of,$(1))"'
 chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chapter_in,$(1))) \
                   $(if $(filter bench.cpp,$(notdir $(1))),$(foreach b,$(call borrows_of,$(call chapter_in,$(1))),-Ichapters/$(call folder_of,$(b)))))
 # Objects depend on records, rewritten only when they change, of the flags and of their chapter's registry line.
