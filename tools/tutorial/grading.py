@@ -16,8 +16,11 @@ How a chapter is scored (docs/instructors.md says the same for instructors):
 - Only what the harness reported over the grading channel counts (tools/tutorial/judge.py),
   after the object check passed (tools/tutorial/guard.py): a chapter whose objects were
   refused, whose run ended before the harness reported its end, or whose channel carried
-  anything else, scores 0 with the reason. Its cases are those of the solution's run: a
-  case the student's run did not report counts as failed.
+  anything else, scores 0 with the reason. The judge believes only a clean ending: one
+  report of the run's end with nothing after it, and exit status 0 when that report has no
+  failure. Its cases are those of the solution's run: a case the student's run did not
+  report counts as failed, and a passed case that the solution's run does not have voids
+  the run.
 - Overall, every chapter weighs the same: the overall percentage is the mean of the
   chapters' (unrounded) shares. In results.json the chapters share 100 points equally,
   each of a chapter's cases worth an equal part of its share, so that Gradescope's total
@@ -29,6 +32,7 @@ junit.xml and results.json for all the chapters graded, and summary.txt (the tab
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import math
@@ -220,6 +224,11 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
     if int(facts.get("foreign_lines", 0)):
         return ChapterGrade(chapter, [], f"something other than the test harness wrote to the grading channel "
                                          f"({facts['foreign_lines']} lines): the run is void", output)
+    endings, after_ending = int(facts.get("endings", 0)), int(facts.get("after_ending", 0))
+    if endings > 1 or after_ending:
+        return ChapterGrade(chapter, [], f"the harness reports the end of a run once, but the grading channel carried "
+                                         f"{endings} reports of its end and {after_ending} lines after the first: "
+                                         f"something other than the harness reported; the run is void", output)
     if facts.get("timed_out"):
         return ChapterGrade(chapter, [], f"the tests ran past the time limit and were stopped (see {log_file})", output)
     r = read_results(path, backend)
@@ -238,6 +247,10 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
             chapter, cases,
             "GPU tests not run (no CUDA device): counts as 0; grade with BACKEND=emu or on a GPU", output,
         )
+    if r.failed == 0 and facts.get("exit") != "0":
+        return ChapterGrade(chapter, cases, f"the run reported no failure, but the test program ended with "
+                                            f"{_how_it_ended(facts)}, not 0 (the harness exits 0 when nothing "
+                                            f"failed): the report is not the harness's; the run is void", output)
     return _apply_findings(_against_expected(ChapterGrade(chapter, cases), folder / f"{name}-expected.results"), folder)
 
 
@@ -255,6 +268,18 @@ def _against_expected(grade: ChapterGrade, expected_path: Path) -> ChapterGrade:
     if len(got) > len(expected):
         grade.blocker = (f"the run reported {len(got)} graded cases, but the tests have {len(expected)} "
                          f"(the solution's run): the run is void")
+        return grade
+    # A passed case must be one of the chapter's cases, each passed at most as often as the
+    # solution's run has it. (A failed case of another name scores nothing: a run that
+    # stopped early in a test case may name it "#k" where the solution's names it by its
+    # shape.)
+    registry = collections.Counter(c.name for c in expected)
+    passed = collections.Counter(c.name for c in got if c.passed)
+    foreign = sorted(name for name, count in passed.items() if count > registry[name])
+    if foreign:
+        grade.blocker = (f"the run reported a passed case that is not one of the chapter's cases (the solution's "
+                         f"run): '{foreign[0]}'" + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "")
+                         + ": the run is void")
         return grade
     seen = {c.name for c in got}
     missing = [c for c in expected if c.name not in seen][:len(expected) - len(got)]

@@ -16,6 +16,9 @@ program itself is given none to write), with what it saw of the run in a `.judge
                          the harness wrote to it, which voids the run
   ended=1                the last snapshot is the one the harness sends when the run ends
                          (state=finished or crashed)
+  endings=<n>            snapshots that say the run ended: the harness sends one, last
+  after_ending=<n>       lines with the run's key after the first such snapshot: the
+                         harness sends none, so something kept the channel and wrote more
 
   judge --binary B --results R --log L [--timeout S] [ARGS...]
 """
@@ -30,6 +33,14 @@ import threading
 from pathlib import Path
 
 
+# The states of the snapshot the harness sends once, when the run ends.
+ENDINGS = ("finished", "crashed")
+
+
+def _state_of(snapshot: list[str]) -> str:
+    return next((line.split("=", 1)[1] for line in snapshot if line.startswith("state=")), "")
+
+
 def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str],
         extra_env: dict | None = None) -> dict:
     key = secrets.token_hex(16)
@@ -37,7 +48,7 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
     env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_RESULTS_FILE", "TUTORIAL_GRADE_CHANNEL")}
     env.update(extra_env or {})
     env["TUTORIAL_GRADE_CHANNEL"] = f"{write_end}:{key}"
-    facts: dict = {"snapshots": 0, "foreign_lines": 0, "ended": 0}
+    facts: dict = {"snapshots": 0, "foreign_lines": 0, "ended": 0, "endings": 0, "after_ending": 0}
     last: list[str] = []
     received: list[bytes] = []
 
@@ -79,20 +90,23 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
             facts["foreign_lines"] += 1
             continue
         body = line[len(prefix):]
+        if facts["endings"]:
+            facts["after_ending"] += 1
         if body == "begin":
             snapshot = []
         elif body == "end":
             if snapshot is not None:
                 last = snapshot
                 facts["snapshots"] += 1
+                if _state_of(snapshot) in ENDINGS:
+                    facts["endings"] += 1
             snapshot = None
         elif snapshot is not None:
             snapshot.append(body)
     results.unlink(missing_ok=True)
     if last:
         results.write_text("\n".join(last) + "\n")
-        state = next((line.split("=", 1)[1] for line in last if line.startswith("state=")), "")
-        facts["ended"] = int(state in ("finished", "crashed"))
+        facts["ended"] = int(_state_of(last) in ENDINGS)
     Path(f"{results}.judge").write_text("".join(f"{k}={v}\n" for k, v in facts.items()))
     return facts
 

@@ -144,7 +144,9 @@ def check_objects(args, chapter: Chapter, build: Build, solutions: Build, folder
         parts=[build.program(chapter, "test"), *build.harness()],
         callable_parts=[*build.chapter_code(chapter), *build.libraries()], backend_parts=build.backend_parts(),
         binary=solution_program if has_solution else build.bin / f"{chapter.name}-tests",
-        out=folder / f"{chapter.name}-guard.txt")
+        headers=sorted(p for p in chapter.student_dir.iterdir() if p.suffix in guard.HEADER_SUFFIXES),
+        depfiles=[d for o in objects for d in (o.with_suffix(".d"), o.with_suffix(".nvcc-ok.d"))],
+        chapter_dir=str(chapter.student_dir), source_dir=str(Path(args.tree) / chapter.folder), out=folder / f"{chapter.name}-guard.txt")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         guard.guard(arguments)
 
