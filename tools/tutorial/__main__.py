@@ -18,6 +18,10 @@
   grade --dir DIR N.. build each chapter and its solution, check the objects, run the tests
                       through the judge, then the score table, JUnit XML and Gradescope's
                       results.json in DIR (--visibility V for Gradescope; tools/tutorial/verbs.py)
+  release --dir DIR [N..]  the student repository in DIR: without solutions/, each chapter's
+                      files its skeleton; then checks that it holds no solution code and that
+                      the chapters N (default all) build, test red and grade 0% there
+                      (--no-check: write only; tools/tutorial/release.py)
   judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
@@ -54,7 +58,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, release, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -113,6 +117,9 @@ def main() -> int:
     sub.add_argument("--no-baseline", action="store_true", help="no allowance for the solution's objects")
     sub.add_argument("--visibility", default="visible", choices=grading.VISIBILITIES)
     sub.add_argument("--full-marks", action="store_true")
+    sub = command("release", release.release, numbers=True)
+    sub.add_argument("--dir", required=True)
+    sub.add_argument("--no-check", action="store_true")
     sub = command("guard", guard.guard)
     for name in ("student", "parts"):
         sub.add_argument(f"--{name}", nargs="+", required=True)

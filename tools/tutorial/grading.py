@@ -221,14 +221,18 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
     facts = judge.read_facts(path)
     if facts is None:
         return ChapterGrade(chapter, [], f"the tests did not run (see {log_file})", output)
+    if facts.get("changed_after_check"):
+        return ChapterGrade(chapter, [], f"the test program changed after the object check passed it (see "
+                                         f"{log_file}): it was not run; counts as 0", output)
     if int(facts.get("foreign_lines", 0)):
         return ChapterGrade(chapter, [], f"something other than the test harness wrote to the grading channel "
                                          f"({facts['foreign_lines']} lines): the run is void", output)
     endings, after_ending = int(facts.get("endings", 0)), int(facts.get("after_ending", 0))
     if endings > 1 or after_ending:
         return ChapterGrade(chapter, [], f"the harness reports the end of a run once, but the grading channel carried "
-                                         f"{endings} reports of its end and {after_ending} lines after the first: "
-                                         f"something other than the harness reported; the run is void", output)
+                                         f"{endings} {'report' if endings == 1 else 'reports'} of its end and "
+                                         f"{after_ending} lines after the first: something other than the harness "
+                                         f"reported; the run is void", output)
     if facts.get("timed_out"):
         return ChapterGrade(chapter, [], f"the tests ran past the time limit and were stopped (see {log_file})", output)
     r = read_results(path, backend)
@@ -277,9 +281,13 @@ def _against_expected(grade: ChapterGrade, expected_path: Path) -> ChapterGrade:
     passed = collections.Counter(c.name for c in got if c.passed)
     foreign = sorted(name for name, count in passed.items() if count > registry[name])
     if foreign:
-        grade.blocker = (f"the run reported a passed case that is not one of the chapter's cases (the solution's "
-                         f"run): '{foreign[0]}'" + (f" and {len(foreign) - 1} more" if len(foreign) > 1 else "")
-                         + ": the run is void")
+        name, more = foreign[0], (f" (and {len(foreign) - 1} more such cases)" if len(foreign) > 1 else "")
+        if registry[name]:
+            what = (f"the case '{name}' passed {passed[name]} times, but the chapter's cases (the solution's run) "
+                    f"have it {registry[name]} {'time' if registry[name] == 1 else 'times'}")
+        else:
+            what = f"a passed case that is not one of the chapter's cases (the solution's run): '{name}'"
+        grade.blocker = f"the run reported {what}{more}: the run is void"
         return grade
     seen = {c.name for c in got}
     missing = [c for c in expected if c.name not in seen][:len(expected) - len(got)]

@@ -350,11 +350,12 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                 if not allowed_call(name):
                     owner = defined_elsewhere.get(name) or library_exports.get(name)
                     where = f" (from {Path(owner).name if '(' not in owner else owner.split('/')[-1]})" if owner else ""
-                    findings.append(f"{source} calls or uses {shown}{where}, which student code may not use")
-            elif reserved_name(name, readable.get(name, name)):
-                findings.append(f"{source} defines {shown}, a reserved identifier (two leading underscores, or "
-                                f"one and a capital letter): such names belong to the compiler, the C runtime "
-                                f"and the libraries, which may call it")
+                    if name in callable_project:
+                        findings.append(f"{source} calls or uses {shown}{where}, a function of the project that a "
+                                        f"kernel's host wrapper does not need: student code may call only its "
+                                        f"argument checks, launch helpers and CUDA error checks")
+                    else:
+                        findings.append(f"{source} calls or uses {shown}{where}, which student code may not use")
             elif kind in STRONG and name not in baseline_defined and \
                     (defined_elsewhere.get(name) or library_exports.get(name)):
                 owner = defined_elsewhere.get(name) or library_exports.get(name)
@@ -370,6 +371,10 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                 findings.append(f"{source} defines {shown}, which {owner if '(' in owner else Path(owner).name} "
                                 f"refers to and the exercise's header does not declare: the runtime, a library or "
                                 f"another part of the program would call the student's code")
+            elif reserved_name(name, readable.get(name, name)):
+                findings.append(f"{source} defines {shown}, a reserved identifier (two leading underscores, or "
+                                f"one and a capital letter), which only the compiler, the C runtime and the "
+                                f"libraries may define")
         for line in _run(["readelf", "-S", "-W", str(path)]).splitlines():
             match = re.match(r"\s*\[\s*\d+\]\s+(\S+)", line)
             if match and REFUSED_SECTION.match(match.group(1)):

@@ -19,16 +19,22 @@ program itself is given none to write), with what it saw of the run in a `.judge
   endings=<n>            snapshots that say the run ended: the harness sends one, last
   after_ending=<n>       lines with the run's key after the first such snapshot: the
                          harness sends none, so something kept the channel and wrote more
+  changed_after_check=1  the program is not the one the object check passed (its SHA-256
+                         differs): it was not run
+
+The program runs from an empty working directory made for the run, and deleted after it.
 
   judge --binary B --results R --log L [--timeout S] [ARGS...]
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import signal
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 
@@ -41,8 +47,21 @@ def _state_of(snapshot: list[str]) -> str:
     return next((line.split("=", 1)[1] for line in snapshot if line.startswith("state=")), "")
 
 
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
 def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str],
-        extra_env: dict | None = None) -> dict:
+        extra_env: dict | None = None, checked_sha256: str | None = None) -> dict:
+    """Run @p binary from an empty working directory of its own, reading its grading channel.
+    @p checked_sha256: the program's hash when the object check passed it; a program that
+    no longer has it is not run (facts: changed_after_check=1)."""
+    results.unlink(missing_ok=True)
+    if checked_sha256 is not None and (not binary.is_file() or sha256_of(binary) != checked_sha256):
+        facts = {"changed_after_check": 1}
+        log.write_text(f"{binary} is not the program the object check passed: not run\n")
+        Path(f"{results}.judge").write_text("".join(f"{k}={v}\n" for k, v in facts.items()))
+        return facts
     key = secrets.token_hex(16)
     read_end, write_end = os.pipe()
     env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_RESULTS_FILE", "TUTORIAL_GRADE_CHANNEL")}
@@ -58,11 +77,13 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
                 received.append(chunk)
 
     reader = threading.Thread(target=read_channel, daemon=True)
+    # An empty working directory: nothing the program finds or leaves there is the course's.
+    empty = tempfile.TemporaryDirectory(prefix="tutorial-judge-")
     with open(log, "wb") as out:
         # A session of its own, so that a timeout stops everything the program started.
-        process = subprocess.Popen([str(binary), *arguments], stdin=subprocess.DEVNULL, stdout=out,
+        process = subprocess.Popen([str(binary.resolve()), *arguments], stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, env=env, pass_fds=(write_end,),
-                                   start_new_session=True)
+                                   start_new_session=True, cwd=empty.name)
     os.close(write_end)
     reader.start()
     try:
@@ -78,6 +99,7 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
     except ProcessLookupError:
         pass
     reader.join(timeout=5)
+    empty.cleanup()
     if status < 0:
         facts["signal"] = signal.Signals(-status).name
     else:

@@ -108,22 +108,42 @@ def grade(args) -> int:
             status = make(str(solutions.bin / f"{chapter.name}-tests{expected_suffix}"), "SOLUTIONS=1",
                           f"BACKEND={args.backend}", log=folder / f"{chapter.name}-baseline-build.log")
             (folder / f"{chapter.name}-baseline-build.status").write_text(f"{status}\n")
+    checked: dict[str, str] = {}  # chapter -> its test program's SHA-256 when its objects were checked
     for chapter in chapters:
         check_objects(args, chapter, build, solutions, folder)
+        binary = build.bin / f"{chapter.name}-tests"
+        if binary.is_file():
+            checked[chapter.name] = judge.sha256_of(binary)
         if (folder / f"{chapter.name}-baseline-build.status").is_file() and \
                 (folder / f"{chapter.name}-baseline-build.status").read_text().strip() == "0":
             shutil.copy(solutions.bin / f"{chapter.name}-tests{expected_suffix}", folder / f"{chapter.name}-expected.results")
+    # What grading reads, as it was before any student code ran: each run starts from it and
+    # cannot change a verdict, an expected run or an earlier chapter's results.
+    kept = {path: path.read_bytes() for path in folder.iterdir() if path.is_file()}
+
+    def restore() -> None:
+        for path, content in kept.items():
+            if not path.is_file() or path.read_bytes() != content:
+                path.unlink(missing_ok=True)
+                path.write_bytes(content)
+
     for chapter in chapters:
         binary, results = build.bin / f"{chapter.name}-tests", folder / f"{chapter.name}.results"
         binary.with_name(binary.name + ".results").unlink(missing_ok=True)
         refusals = folder / f"{chapter.name}-guard.txt"
         built = (folder / f"{chapter.name}-build.status").read_text().strip() == "0"
         if built and refusals.is_file() and refusals.stat().st_size == 0:
-            judge.run(binary, results, folder / f"{chapter.name}-test.log", 1800, [])
+            log = folder / f"{chapter.name}-test.log"
+            judge.run(binary, results, log, 1800, [], checked_sha256=checked.get(chapter.name, ""))
+            restore()
+            for path in (results, Path(f"{results}.judge"), log):
+                if path.is_file():
+                    kept[path] = path.read_bytes()
             if results.is_file():  # where make status reads the chapter's last results
                 shutil.copy(results, binary.with_name(binary.name + ".results"))
     if args.backend == "cuda":
         further_checks.run(args, chapters, build, folder, make, check_objects)
+        restore()
     return grading.grade(args)
 
 
