@@ -99,7 +99,7 @@ def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tu
                  (refusals[0] if refusals else "it did not run"))]
     results, log = cpu_folder / f"{chapter.name}.results", cpu_folder / f"{chapter.name}-test.log"
     judge.run(program, results, log, EMU_TIMEOUT_SECONDS, [CATCH_FILTER], {"TUTORIAL_SANITIZER_PASS": "1"},
-              checked_sha256=checked_sha256)
+              checked_sha256=checked_sha256, confine_in=Path.cwd() if args.tree == "chapters" else None)
     if judge.read_facts(results).get("changed_after_check"):
         return [("", f"the CPU backend's test program changed after the object check passed it (see {log})")]
     cases = grading.read_cases(results)

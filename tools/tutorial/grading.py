@@ -331,7 +331,7 @@ def write_junit(path: Path, grades: list[ChapterGrade]) -> None:
 # ---- Gradescope's results.json -------------------------------------------------------------------
 
 
-def gradescope(grades: list[ChapterGrade], visibility: str = "visible") -> dict:
+def gradescope(grades: list[ChapterGrade], visibility: str = "visible", note: str = "") -> dict:
     """Gradescope's results.json for @p grades: the chapters share 100 points."""
     weight = 100 / len(grades) if grades else 0
     tests = []
@@ -368,7 +368,7 @@ def gradescope(grades: list[ChapterGrade], visibility: str = "visible") -> dict:
             })
     score = round(sum(weight * g.share for g in grades), 2)
     summary = "\n".join(f"{g.chapter.name}: {g.points_cell()} cases, {g.percent}%"
-                        + (f" ({g.notes()})" if g.notes() else "") for g in grades)
+                        + (f" ({g.notes()})" if g.notes() else "") for g in grades) + (f"\n{note}" if note else "")
     return {"score": score, "max_score": 100 if grades else 0, "output": summary,
             "visibility": visibility, "tests": tests}
 
@@ -427,17 +427,22 @@ def grade(args) -> int:
     chapters = [c for c in args.chapters if not args.numbers or c.number in args.numbers]
     print(f"Graded {args.tree}/ with the {args.backend} backend; reports are in {folder}/.")
     grades = [grade_chapter(folder, args.backend, args.tree, chapter) for chapter in chapters]
+    confinement = folder / "confinement.txt"
+    where = confinement.read_text().strip() if confinement.is_file() else ""
+    note = f"Your code was compiled and its tests ran in {where}." if where else ""
     for g in grades:
         write_junit(folder / f"{g.chapter.name}.xml", [g])
-        write_json(folder / f"{g.chapter.name}.json", gradescope([g], args.visibility))
+        write_json(folder / f"{g.chapter.name}.json", gradescope([g], args.visibility, note))
     write_junit(folder / "junit.xml", grades)
-    write_json(folder / "results.json", gradescope(grades, args.visibility))
+    write_json(folder / "results.json", gradescope(grades, args.visibility, note))
 
     rows = [[g.chapter.name, g.points_cell(), f"{g.percent}%", g.notes()] for g in grades]
     summary = table(["Chapter", "Points", "Percent", "Notes"], rows, numbers=(1, 2))
     overall_share = sum(g.share for g in grades) / len(grades) if grades else 0
     overall = (f"Overall: {percent(overall_share)}% (every chapter weighs the same; a point is one case "
                f"of a [graded] test: one shape, image or signal)")
+    if note:
+        overall += f"\n{note}"
     (folder / "summary.txt").write_text(f"{summary}\n{overall}\n")
     print()
     print(summary)

@@ -21,6 +21,8 @@ program itself is given none to write), with what it saw of the run in a `.judge
                          harness sends none, so something kept the channel and wrote more
   changed_after_check=1  the program is not the one the object check passed (its SHA-256
                          differs): it was not run
+  confined=1|0           whether it ran in the mount namespaces of confine.py (only when
+                         asked to confine it)
 
 The program runs from an empty working directory made for the run, and deleted after it.
 
@@ -38,6 +40,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from . import confine
+
 
 # The states of the snapshot the harness sends once, when the run ends.
 ENDINGS = ("finished", "crashed")
@@ -52,10 +56,11 @@ def sha256_of(path: Path) -> str:
 
 
 def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str],
-        extra_env: dict | None = None, checked_sha256: str | None = None) -> dict:
+        extra_env: dict | None = None, checked_sha256: str | None = None, confine_in: Path | None = None) -> dict:
     """Run @p binary from an empty working directory of its own, reading its grading channel.
     @p checked_sha256: the program's hash when the object check passed it; a program that
-    no longer has it is not run (facts: changed_after_check=1)."""
+    no longer has it is not run (facts: changed_after_check=1). @p confine_in: the course's
+    root, which the program then sees read-only and without its solutions (confine.py)."""
     results.unlink(missing_ok=True)
     if checked_sha256 is not None and (not binary.is_file() or sha256_of(binary) != checked_sha256):
         facts = {"changed_after_check": 1}
@@ -81,7 +86,11 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
     empty = tempfile.TemporaryDirectory(prefix="tutorial-judge-")
     with open(log, "wb") as out:
         # A session of its own, so that a timeout stops everything the program started.
-        process = subprocess.Popen([str(binary.resolve()), *arguments], stdin=subprocess.DEVNULL, stdout=out,
+        argv = [str(binary.resolve()), *arguments]
+        if confine_in is not None:
+            argv = confine.command(argv, confine_in, read_only=True)
+            facts["confined"] = int(confine.available())
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, env=env, pass_fds=(write_end,),
                                    start_new_session=True, cwd=empty.name)
     os.close(write_end)

@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import further_checks, grading, guard, judge, results, workflow
+from . import confine, further_checks, grading, guard, judge, results, workflow
 from .course import Build, Chapter, Refusal
 
 # The counters, with the names Nsight Compute uses on Hopper. The core ones were checked
@@ -48,13 +48,16 @@ NCU_METRICS = NCU_METRICS_CORE + [
 ]
 
 
-def make(*arguments: str, log: Path | None = None) -> int:
+def make(*arguments: str, log: Path | None = None, hide_solutions: bool = False) -> int:
     """Run make, its output to @p log or to ours, with the calling make's -j and settings.
     The verbs' recipes are not marked recursive (`+`), so that `make -n VERB` prints them
     rather than running them: the calling make's jobserver is closed to us, and the child
     make is its own, with as many jobs."""
     with open(log, "w") if log else contextlib.nullcontext() as out:
-        return subprocess.run(["make", *arguments], stdout=out, stderr=subprocess.STDOUT if out else None,
+        command = ["make", *arguments]
+        if hide_solutions:  # a student's compile (confine.py)
+            command = confine.command(command, Path.cwd(), read_only=False)
+        return subprocess.run(command, stdout=out, stderr=subprocess.STDOUT if out else None,
                               env=make_environment()).returncode
 
 
@@ -72,11 +75,13 @@ def names(chapters) -> str:
     return " ".join(c.name for c in chapters)
 
 
-def build_each(chapters, backend: str, folder: Path) -> None:
-    """Build each chapter on its own; leave its log and exit status in @p folder (BuildOutcome reads them)."""
+def build_each(chapters, backend: str, folder: Path, hide_solutions: bool = False) -> None:
+    """Build each chapter on its own; leave its log and exit status in @p folder (BuildOutcome reads them).
+    @p hide_solutions: the compile cannot see solutions/ or what was built from it (make grade)."""
     folder.mkdir(parents=True, exist_ok=True)
     for chapter in chapters:
-        status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log")
+        status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log",
+                      hide_solutions=hide_solutions)
         (folder / f"{chapter.name}-build.status").write_text(f"{status}\n")
 
 
@@ -101,7 +106,9 @@ def grade(args) -> int:
     folder, chapters = Path(args.dir), selected(args)
     build, solutions = Build(args.backend, args.tree), Build(args.backend, "solutions")
     shutil.rmtree(folder, ignore_errors=True)
-    build_each(chapters, args.backend, folder)
+    students = args.tree == "chapters"  # make grade SOLUTIONS=1 grades the solutions: nothing to hide
+    build_each(chapters, args.backend, folder, hide_solutions=students)
+    (folder / "confinement.txt").write_text(confine.how() + "\n" if students else "")
     expected_suffix = f".expected-seed{args.seed}"
     for chapter in chapters:
         if chapter.solution_dir.is_dir():
@@ -134,7 +141,8 @@ def grade(args) -> int:
         built = (folder / f"{chapter.name}-build.status").read_text().strip() == "0"
         if built and refusals.is_file() and refusals.stat().st_size == 0:
             log = folder / f"{chapter.name}-test.log"
-            judge.run(binary, results, log, 1800, [], checked_sha256=checked.get(chapter.name, ""))
+            judge.run(binary, results, log, 1800, [], checked_sha256=checked.get(chapter.name, ""),
+                      confine_in=Path.cwd() if students else None)
             restore()
             for path in (results, Path(f"{results}.judge"), log):
                 if path.is_file():
