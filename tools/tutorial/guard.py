@@ -5,6 +5,11 @@ The student's .cu files are compiled into the test program, so their code could 
 a function the tests use, call the reference instead of computing, end the run, write
 files or run commands. Each object compiled from a student file (on either backend) must:
 
+0. define only the names the exercise's header declares (--headers), helpers of its own
+   that nothing else refers to, and what the compiler emits for them: never a name that
+   the C runtime's start-up objects (crti.o calls __gmon_start__ before any constructor),
+   the dynamic loader, a shared library or another part of the program refers to, nor a
+   reserved identifier of the student's (two leading underscores, or one and a capital);
 1. define only what no other part of the program defines: a strong definition of a name
    that the harness, Catch2, common/, the chapter's reference code, the backend or a
    shared library (libc, libstdc++, libm, the CUDA runtime) also defines would replace
@@ -23,19 +28,24 @@ files or run commands. Each object compiled from a student file (on either backe
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
    that its translation calls, namespaces emu::detail and emu::traffic::detail, and
    emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>); and
-   the functions of common/ and of the chapter's own .cpp files other than its references
-   (every function whose name says "reference": a chapter names its references so) and
-   the test-case machinery (members named *cases*, which run the reference). Never the
-   test program, the harness, Catch2, or the CPU backend's controls (emu::set_schedules
-   and the like).
+   of the functions of common/ and of the chapter's own .cpp files, only those a kernel's
+   host wrapper needs (ALLOWED_PROJECT: argument checks, CUDA error checks, launch
+   helpers), never what reaches files (tutorial::write_file), the environment, the
+   references or the test cases. Never the test program, the harness, Catch2, or the CPU
+   backend's controls (emu::set_schedules and the like).
 3. run nothing before main that could precede the grader's channel: no constructor or
    destructor with a priority (.init_array.N, .fini_array.N), no .preinit_array, .ctors,
    .dtors, .init or .fini section. Static initialisers of default priority (the CPU
    backend makes some) run after the harness has taken its channel.
-4. hold no system-call instruction (syscall, sysenter, int) in its machine code.
+4. hold no system-call instruction (syscall, sysenter, int) in its machine code;
+5. include only its chapter's headers, common/'s, the harness's public headers, the CPU
+   backend's and the system's and CUDA's, as the compiler's dependency files (--depfiles)
+   list them: never a reference solution (solutions/, build/*/solutions) or another file
+   of the course.
 
   guard --backend B --student OBJ.. [--baseline OBJ..] --parts OBJ.. --callable-parts
-        OBJ_OR_ARCHIVE.. [--backend-parts OBJ..] --binary PROGRAM --out FILE
+        OBJ_OR_ARCHIVE.. [--backend-parts OBJ..] [--headers H..] [--depfiles D..
+        --chapter-dir DIR [--source-dir DIR]] --binary PROGRAM --out FILE
 
 --parts: the test program's objects that student code may not call (its test.o, the
 harness); --callable-parts: those it may call but for their references (the chapter's own
@@ -438,7 +448,7 @@ def include_findings(depfiles: list[Path], chapter_dir: Path, source_dir: Path, 
                 elif parts[0] == "build":
                     why = "something built, not a header of the course"
                 else:
-                    why = "not one of its chapter's headers, common/'s or the harness's public headers"
+                    why = "another file of the course"
             findings.append(f"{source} includes {inside or path}, {why}: a student file may include only its "
                             f"chapter's headers, common/'s, the harness's public headers and the system's and CUDA's")
     return findings
@@ -455,6 +465,7 @@ def guard(args) -> int:
         if args.chapter_dir:
             findings += include_findings([Path(p) for p in args.depfiles if Path(p).exists()],
                                          Path(args.chapter_dir), Path(args.source_dir or args.chapter_dir), Path.cwd())
+            findings = list(dict.fromkeys(findings))  # nvcc's check and the translation list the same includes
     except CheckError as error:
         Path(args.out).write_text(f"refused: the object check could not run: {error}\n")
         print(f"guard: {error}")
