@@ -102,11 +102,12 @@ EMU_ALLOWED = re.compile(r"^(cuda\w*|blockIdx|blockDim|gridDim|threadIdx|warpSiz
 # (tutorial::write_file, tutorial::read_pgm), the environment or the test cases.
 ALLOWED_PROJECT = re.compile(r"^tutorial::(require_\w+|throw_if_cuda_error|check_kernel|CudaError::~?CudaError|"
                              r"synchronous_kernel_checks|ceil_div|launch_instance_for|LaunchConfig::\w+)(\(|<|$)")
-# What nvcc and the C++ compiler name for the student's own code (a kernel's host stub, its
-# registration with the CUDA runtime, the fat binary, the personality routine's reference):
-# reserved names the student did not write.
-COMPILER_EMITTED = re.compile(r"^(__device_stub__|__cudaRegister|__cudaUnregister|__fatbinwrap|__fatDeviceText|"
-                              r"__nv_|__sti__|__cuda_|DW\.ref\.)")
+# What nvcc and the C++ compiler name for the student's own code: a kernel's host stub
+# (__device_stub__Z...), with -rdc the registration of the linked binary, its fat binary
+# wrapper and file-static variables (__nv_static_NN__...), and the personality routine's
+# reference (DW.ref.__gxx_personality_v0). Reserved names the student did not write.
+COMPILER_EMITTED = re.compile(r"^(__device_stub__|__cudaRegisterLinkedBinary_|__fatbinwrap_|__nv_static_|"
+                              r"__sti____cudaRegisterAll|DW\.ref\.)")
 # A reserved identifier: two leading underscores, or one and a capital letter.
 RESERVED = re.compile(r"^(__|_[A-Z])")
 # Namespaces of the libraries whose headers define inline functions and templates that a
