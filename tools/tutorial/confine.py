@@ -22,9 +22,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-NAMESPACES = "a mount namespace (solutions/ and what was built from them hidden; the course read-only to the tests)"
-NONE = ("no mount namespace (unshare is not allowed on this machine): the tests could have written to the course, "
-        "and only the object check kept solutions/ from the student's code")
+NAMESPACES = "in a mount namespace (solutions/ and what was built from them hidden; the course read-only to the tests)"
+NONE = ("without a mount namespace (unshare is missing or not allowed here): the tests could have written to the "
+        "course, and only the object check kept solutions/ from the student's code")
 
 
 @functools.lru_cache(maxsize=None)

@@ -429,7 +429,7 @@ def grade(args) -> int:
     grades = [grade_chapter(folder, args.backend, args.tree, chapter) for chapter in chapters]
     confinement = folder / "confinement.txt"
     where = confinement.read_text().strip() if confinement.is_file() else ""
-    note = f"Your code was compiled and its tests ran in {where}." if where else ""
+    note = f"Your code was compiled and its tests ran {where}." if where else ""
     for g in grades:
         write_junit(folder / f"{g.chapter.name}.xml", [g])
         write_json(folder / f"{g.chapter.name}.json", gradescope([g], args.visibility, note))
