@@ -4,8 +4,8 @@ own clones.
 
 Written to DIR (which must not exist, or be empty):
 - every file of the course that git knows (tracked, or new and not ignored), except
-  solutions/, what make built (build/), and tests/grading/legitimate/ (a solved chapter 1
-  that make check grades);
+  solutions/, what make built (build/), tests/grading/legitimate/ (a solved chapter 1 that
+  make check grades) and .ci/ (the maintainers' CI, whose make check needs solutions/);
 - each chapter's student files as the skeleton that its solution's markers make (never
   this copy's chapters/ files, which may hold the instructor's solved work).
 
@@ -28,8 +28,10 @@ from pathlib import Path
 from . import skeleton
 from .course import ROOT, Refusal, read_results
 
-# What the release leaves out, as paths from the course's root.
-LEFT_OUT = ("solutions", "build", ".git", "tests/grading/legitimate")
+# What the release leaves out, as paths from the course's root: the solutions, what make
+# built, git's history (which holds the solutions), a solved chapter 1 that make check
+# grades, and the maintainers' CI, whose `make check` needs the solutions.
+LEFT_OUT = ("solutions", "build", ".git", "tests/grading/legitimate", ".ci")
 MIN_LINE_LENGTH = 16  # as site_solutions: shorter lines (a brace, `return;`) say nothing
 
 
@@ -130,7 +132,7 @@ def release(args) -> int:
     every = list(args.chapters)
     written = write_release(target, every)
     print(f"Wrote the student repository to {target}: {len(written)} files, without "
-          f"{', '.join(LEFT_OUT[:1] + LEFT_OUT[3:])}; each chapter's files are its skeleton.")
+          f"{', '.join(p + '/' for p in LEFT_OUT[:1] + LEFT_OUT[3:])}; each chapter's files are its skeleton.")
     if args.no_check:
         return 0
     problems = leaks(target, every)
