@@ -80,9 +80,23 @@ def build_each(chapters, backend: str, folder: Path, hide_solutions: bool = Fals
     @p hide_solutions: the compile cannot see solutions/ or what was built from it (make grade)."""
     folder.mkdir(parents=True, exist_ok=True)
     for chapter in chapters:
+        if hide_solutions:
+            forget_solution_dependencies(Build(backend, "chapters"), chapter)
         status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log",
                       hide_solutions=hide_solutions)
         (folder / f"{chapter.name}-build.status").write_text(f"{status}\n")
+
+
+def forget_solution_dependencies(build: Build, chapter: Chapter) -> None:
+    """A student object whose dependency file names a solution (an earlier build of a file
+    that included one) is built afresh: with the solutions hidden, make could not remake
+    that prerequisite, and the chapter would not build whatever its file holds now."""
+    for obj in build.kernels(chapter):
+        depfiles = [obj.with_suffix(".d"), obj.with_suffix(".nvcc-ok.d")]
+        if any(d.is_file() and any("solutions" in Path(os.path.normpath(dependency)).parts
+                                   for dependency in guard.dependencies(d)) for d in depfiles):
+            for stale in [obj, *depfiles, obj.with_suffix(".nvcc-ok")]:
+                stale.unlink(missing_ok=True)
 
 
 # ---- make status, make grade ------------------------------------------------------------
