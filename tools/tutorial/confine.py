@@ -10,7 +10,8 @@ student's compile and test runs see:
 - for a test run, the whole course read-only (it runs from an empty folder of its own).
 The mounts are made in one namespace and used from a second one nested in it, which locks
 them: the program cannot unmount them or make them writable again. Where namespaces are
-not allowed (some containers), student code runs without them, and the grade's notes say so.
+not allowed (some containers), or TUTORIAL_GRADE_CONFINE=0 turns them off (should a GPU's
+driver refuse a program in them), student code runs without them, and the grade's notes say so.
 """
 
 from __future__ import annotations
@@ -25,11 +26,21 @@ from pathlib import Path
 NAMESPACES = "in a mount namespace (solutions/ and what was built from them hidden; the course read-only to the tests)"
 NONE = ("without a mount namespace (unshare is missing or not allowed here): the tests could have written to the "
         "course, and only the object check kept solutions/ from the student's code")
+TURNED_OFF = ("without a mount namespace (TUTORIAL_GRADE_CONFINE=0 turned it off): the tests could have written to "
+              "the course, and only the object check kept solutions/ from the student's code")
+
+
+def turned_off() -> bool:
+    """TUTORIAL_GRADE_CONFINE=0: no namespaces, where they would keep something from working."""
+    return os.environ.get("TUTORIAL_GRADE_CONFINE", "") == "0"
 
 
 @functools.lru_cache(maxsize=None)
 def available() -> bool:
-    """Whether this machine lets us make the mounts command() makes (tried on a folder of our own)."""
+    """Whether this machine lets us make the mounts command() makes (tried on a folder of our own),
+    and they are not turned off."""
+    if turned_off():
+        return False
     with tempfile.TemporaryDirectory(prefix="tutorial-confine-") as folder:
         Path(folder, "hidden").mkdir()
         try:
@@ -41,7 +52,7 @@ def available() -> bool:
 
 def how() -> str:
     """What the grade's notes say of where student code ran."""
-    return NAMESPACES if available() else NONE
+    return NAMESPACES if available() else TURNED_OFF if turned_off() else NONE
 
 
 def solution_folders(root: Path) -> list[Path]:
