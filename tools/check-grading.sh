@@ -89,9 +89,10 @@ done
 
 # ---- (issue 33) The judge believes only a clean ending: stand-in programs that report on the
 # grading channel as the harness does, then report again, exit 1 after "no failures", or name
-# cases the solution's run does not have (tests/grading/judge_endings.py; nothing to build).
+# cases the solution's run does not have, or changed after the object check
+# (tests/grading/judge_endings.py; nothing to build).
 if judge_log=$(python3 tests/grading/judge_endings.py 2>&1); then
-    pass "the judge believes only a clean ending ($(grep -c '^  ok' <<<"$judge_log") stand-in runs: one honest at 100%, the others void and named)"
+    pass "the judge believes only a clean ending ($(grep -c '^  ok' <<<"$judge_log") stand-in runs: the honest one at 100%, run from an empty folder; the others 0% with their reason)"
 else
     fail "the judge believed a run that did not end cleanly" "$judge_log"
 fi

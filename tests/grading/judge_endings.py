@@ -3,7 +3,8 @@
 Each case runs a stand-in test program through the judge (tools/tutorial/judge.py): a
 Python script that reports on the grading channel as the harness does, then does what a
 program that kept the channel could do. make grade's scoring (tools/tutorial/grading.py)
-must void every such run and name why, and still score the honest run 100%.
+must void every such run and name why, refuse to run a program whose hash is not the one
+taken at the object check, and still score the honest run 100% (run from an empty folder).
 
   python3 tests/grading/judge_endings.py    prints "ok"/"FAIL" a line; exit status 1 on a FAIL
 """
@@ -31,9 +32,11 @@ def snapshot(state: str, cases: list[tuple[str, str]], failed: int) -> str:
 
 
 PASSING = snapshot("finished", [("passed", n) for n in REGISTRY], 0)
+CHANGED = "a program changed after the object check"
 
 # name: (the snapshots the stand-in sends, its exit status, what the grade's notes must say,
-# or "" when the run must score 100%)
+# or "" when the run must score 100%). The honest run scores 100% only when the judge ran it
+# from an empty folder and verified its hash.
 CASES = {
     "an honest run": ([snapshot("running", [], 0), PASSING], 0, ""),
     "a second report of the end": ([snapshot("finished", [("failed", n) for n in REGISTRY], 1), PASSING], 1,
@@ -43,6 +46,7 @@ CASES = {
                                                          "exit status 1"),
     "a passed case of another name": ([snapshot("finished", [("passed", "forged / 1"), ("passed", REGISTRY[1])], 0)],
                                       0, "not one of the chapter's cases"),
+    CHANGED: ([PASSING], 0, "the test program changed after the object check passed it"),
     "a case passed twice": ([snapshot("finished", [("passed", REGISTRY[0]), ("passed", REGISTRY[0])], 0)], 0,
                             "passed 2 times, but the chapter's cases (the solution's run) have it 1 time"),
 }
@@ -51,6 +55,9 @@ STAND_IN = """#!/usr/bin/env python3
 import os, sys
 fd, key = os.environ["TUTORIAL_GRADE_CHANNEL"].split(":")
 snapshots = {snapshots!r}
+# The judge runs a test program from an empty folder of its own: anywhere else, report nothing.
+if os.listdir(".") or os.path.abspath(".") == {course!r}:
+    snapshots = []
 with os.fdopen(int(fd), "w") as channel:
     for text in snapshots:
         channel.write("".join(f"{{key}} {{line}}\\n" for line in ["begin", *text.split("\\n"), "end"]))
@@ -69,9 +76,11 @@ def main() -> int:
             (folder / "chapter1-guard.txt").write_text("")
             (folder / "chapter1-expected.results").write_text(PASSING + "\n")
             program = folder / "stand-in"
-            program.write_text(STAND_IN.format(snapshots=snapshots, status=status))
+            program.write_text(STAND_IN.format(snapshots=snapshots, status=status, course=str(Path.cwd())))
             program.chmod(0o755)
-            judge.run(program, folder / "chapter1.results", folder / "chapter1-test.log", 30, [])
+            # The hash the object check took; "a program changed after the check" gets another's.
+            checked = judge.sha256_of(program) if what != CHANGED else judge.sha256_of(Path(__file__))
+            judge.run(program, folder / "chapter1.results", folder / "chapter1-test.log", 30, [], checked_sha256=checked)
             grade = grading.grade_chapter(folder, "emu", "chapters", CHAPTER)
             notes = grade.notes()
             if expected_note:
