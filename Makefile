@@ -187,7 +187,7 @@ TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # No chapter named: the library's and backend's tests too. Counts go to <binary>.results (for status);
 # on a GPU, passing tests run again under compute-sanitizer (tools/sanitize.sh after-tests).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
-.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
+.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; if TUTORIAL_RESULTS_FILE=$$binary.results \
 	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) else failed=1; fi; done; exit $$failed
@@ -216,6 +216,10 @@ $(BUILD)/solutions/bin/chapter%-tests.expected-seed$(or $(SEED),default): $(BUIL
 	@grep -q '^state=finished' $@ || { echo "the solution's run did not finish: see $@.log"; rm -f $@; exit 1; }
 skeletons:
 	@$(TUTORIAL) skeletons --write && $(TUTORIAL) classroom --write
+# The student repository, without solutions/, in DIR; then checked: it builds, tests red, grades 0%.
+release:
+	@$(if $(DIR),,echo "Name the folder to write: make release DIR=../course-release" && exit 1;) \
+	  $(TUTORIAL) release --dir '$(DIR)' $(if $(filter 1,$(NO_CHECK)),--no-check) $(SELECTED)
 check:
 	+@bash tools/check.sh
 check-fast:  # what a change to a chapter can break, in a minute or two: the chapters named, or those changed

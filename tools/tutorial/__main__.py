@@ -18,6 +18,10 @@
   grade --dir DIR N.. build each chapter and its solution, check the objects, run the tests
                       through the judge, then the score table, JUnit XML and Gradescope's
                       results.json in DIR (--visibility V for Gradescope; tools/tutorial/verbs.py)
+  release --dir DIR [N..]  the student repository in DIR: without solutions/, each chapter's
+                      files its skeleton; then checks that it holds no solution code and that
+                      the chapters N (default all) build, test red and grade 0% there
+                      (--no-check: write only; tools/tutorial/release.py)
   judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
@@ -60,7 +64,11 @@ import argparse
 import pathlib
 import sys
 
+<<<<<<< HEAD
 from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
+=======
+from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, release, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+>>>>>>> grading
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -119,12 +127,19 @@ def main() -> int:
     sub.add_argument("--no-baseline", action="store_true", help="no allowance for the solution's objects")
     sub.add_argument("--visibility", default="visible", choices=grading.VISIBILITIES)
     sub.add_argument("--full-marks", action="store_true")
+    sub = command("release", release.release, numbers=True)
+    sub.add_argument("--dir", required=True)
+    sub.add_argument("--no-check", action="store_true")
     sub = command("guard", guard.guard)
     for name in ("student", "parts"):
         sub.add_argument(f"--{name}", nargs="+", required=True)
     sub.add_argument("--baseline", nargs="*", default=[])
     sub.add_argument("--backend-parts", nargs="*", default=[])
     sub.add_argument("--callable-parts", nargs="*", default=[])
+    sub.add_argument("--headers", nargs="*", default=[], help="the exercise's headers: the names it declares")
+    sub.add_argument("--depfiles", nargs="*", default=[], help="the compiler's dependency files of the student's objects")
+    sub.add_argument("--chapter-dir", help="the chapter's folder, whose headers the student's files may include")
+    sub.add_argument("--source-dir", help="the folder of the files compiled (default: --chapter-dir)")
     sub.add_argument("--binary", required=True)
     sub.add_argument("--out", required=True)
     sub = command("judge", judge.judge)
