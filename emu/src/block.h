@@ -261,6 +261,9 @@ std::string divergence_message(const BlockRun& b, std::size_t count);
 /// primitive that can never complete: some lane its mask names is elsewhere, has exited,
 /// or does not exist.
 std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane);
+/// @brief Complete the warp-wide matrix instruction (ldmatrix, mma.sync) that all 32 lanes
+/// of @p lanes wait at: read each lane's part, write each lane's result (tensor_core.cpp).
+void complete_matrix_op(ThreadState* lanes);
 /// @brief "lane 3", "lanes 0-15", "lanes 0, 2, 4-7": the lanes set in @p lanes.
 std::string lanes_text(unsigned lanes);
 /// @brief The message for block @p b stopped at the time limit of @p seconds, its running
