@@ -1,4 +1,4 @@
-// Chapter 10 demo: run each step on a size that is not a multiple of the 64 × 64 × 64 tile,
+// Chapter 10 demo: run each step on a size that is not a multiple of the 128 × 128 × 64 tile,
 // check it against the CPU reference of the BF16-rounded inputs, and show what the rounding
 // costs: how far C lies from the product of the unrounded floats, next to the error the
 // FP32 accumulation alone may add. Run it with `make chapter10 run`.

@@ -1,4 +1,4 @@
-// Chapter 10's profile: each step once, at M = N = K = 256 (a multiple of the 64 × 64 × 64
+// Chapter 10's profile: each step once, at M = N = K = 256 (a multiple of the 128 × 128 × 64
 // tile, and of 8 elements per row, so every chunk is copied whole and none element by
 // element). The inputs are the profile's usual random floats, rounded to BF16 on the host
 // before each run; only the kernels are counted. The kernel names are the instances the

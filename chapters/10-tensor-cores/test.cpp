@@ -1,8 +1,8 @@
 // Chapter 10 tests: GEMM on the tensor cores.  Run them with `make chapter10 test`.
 //
-// Every step gets chapter 2's shapes around its 64 × 64 × 64 block tile (1, tile − 1, tile,
-// tile + 1 in every combination, primes, very rectangular ones), matrices that do not start
-// on 16 bytes, and bad arguments. The inputs are seeded random floats rounded to BF16; the
+// Every step gets chapter 2's shapes around its 128 × 128 block tile (1, tile − 1, tile,
+// tile + 1 in every combination, primes, very rectangular ones), shapes around its 64-wide
+// step along K, matrices that do not start on 16 bytes, and bad arguments. The inputs are seeded random floats rounded to BF16; the
 // CPU reference multiplies the same rounded values exactly (in double), so the tolerance is
 // the error bound of an FP32 sum of K products (doubled: gemm/gemm_operands.h says why).
 // The swizzle is also checked directly: a layout that leaves bank conflicts computes the
@@ -60,8 +60,9 @@ bool gpu_too_old() {
     return true;
 }
 
-// Chapter 2's shapes around the 64-wide tile, with 512³ (seconds on the CPU backend, which
-// runs every lane of every mma) replaced there by a smaller shape of several tiles.
+// Chapter 2's shapes around the 128 × 128 tile of C, then K around the 64-wide step, with
+// 512³ (seconds on the CPU backend, which runs every lane of every mma) replaced there by a
+// smaller shape of several tiles.
 std::vector<GemmShape> tile_shapes() {
     std::vector<GemmShape> shapes;
     for (const GemmShape& shape : tutorial::gemm_test_shapes(kMmaBlockM)) {
@@ -73,6 +74,7 @@ std::vector<GemmShape> tile_shapes() {
 #endif
         shapes.push_back(shape);
     }
+    for (int K : {kMmaBlockK - 1, kMmaBlockK, kMmaBlockK + 1, 2 * kMmaBlockK + 1}) shapes.push_back({kMmaBlockM + 1, 72, K});
     return shapes;
 }
 
@@ -104,47 +106,55 @@ int bank_group(int offset) { return offset * 2 / 16 % 8; }
 
 TEST_CASE("The swizzle moves whole 16-byte chunks within their row, and ldmatrix's 8 rows land in 8 bank groups",
           CHAPTER_TAG "[graded]") {
-    // Every element of the 64 × 64 tile: in its own row, at its place inside its chunk, and
-    // no two at one offset.
-    std::set<int> taken;
-    std::string first_problem;
-    for (int row = 0; row < kMmaBlockM && first_problem.empty(); ++row) {
-        for (int col = 0; col < kMmaBlockK && first_problem.empty(); ++col) {
-            const int offset = swizzled_offset(row, col);
-            std::ostringstream problem;
-            if (offset / kMmaBlockK != row) {
-                problem << "swizzled_offset(" << row << ", " << col << ") = " << offset << " lies in row "
-                        << offset / kMmaBlockK << ": a swizzle keeps every element in its row.";
-            } else if (offset % 8 != col % 8) {
-                problem << "swizzled_offset(" << row << ", " << col << ") = " << offset << " is element " << offset % 8
-                        << " of its 16-byte chunk; column " << col << " is element " << col % 8
-                        << ": the swizzle moves whole chunks of 8 elements (ldmatrix reads a row's 8 elements at once).";
-            } else if (!taken.insert(offset).second) {
-                problem << "swizzled_offset(" << row << ", " << col << ") = " << offset
-                        << ", an offset another element of the row already has.";
+    // A's tiles have rows of kMmaBlockK elements, B's of kMmaBlockN.
+    for (const int row_elements : {kMmaBlockK, kMmaBlockN}) {
+        const int rows = row_elements == kMmaBlockK ? kMmaBlockM : kMmaBlockK;
+        INFO("a tile of " << rows << " rows of " << row_elements << " elements");
+        // Every element: in its own row, at its place inside its chunk, no two at one offset.
+        std::set<int> taken;
+        std::string first_problem;
+        for (int row = 0; row < rows && first_problem.empty(); ++row) {
+            for (int col = 0; col < row_elements && first_problem.empty(); ++col) {
+                const int offset = swizzled_offset(row, col, row_elements);
+                std::ostringstream problem;
+                if (offset < row * row_elements || offset >= (row + 1) * row_elements) {
+                    problem << "swizzled_offset(" << row << ", " << col << ", " << row_elements << ") = " << offset
+                            << " lies outside row " << row << " (elements " << row * row_elements << " to "
+                            << (row + 1) * row_elements - 1 << "): a swizzle keeps every element in its row.";
+                } else if (offset % 8 != col % 8) {
+                    problem << "swizzled_offset(" << row << ", " << col << ", " << row_elements << ") = " << offset
+                            << " is element " << offset % 8 << " of its 16-byte chunk; column " << col << " is element "
+                            << col % 8 << ": the swizzle moves whole chunks of 8 elements (ldmatrix reads a row's 8 "
+                            << "elements at once).";
+                } else if (!taken.insert(offset).second) {
+                    problem << "swizzled_offset(" << row << ", " << col << ", " << row_elements << ") = " << offset
+                            << ", an offset another element of the row already has.";
+                }
+                first_problem = problem.str();
             }
-            first_problem = problem.str();
         }
-    }
-    if (!first_problem.empty()) FAIL(first_problem << "\nEdit swizzled_offset in chapters/10-tensor-cores/tensor_core_gemm.cu.");
-    // One ldmatrix matrix is 8 consecutive rows at one chunk column, read in one pass of
-    // shared memory: without conflicts only when the 8 rows lie in 8 different bank groups.
-    for (int first_row = 0; first_row < kMmaBlockM; first_row += 8) {
-        for (int chunk = 0; chunk < kMmaBlockK / 8; ++chunk) {
-            std::set<int> groups;
-            std::ostringstream where;
-            for (int r = first_row; r < first_row + 8; ++r) {
-                const int group = bank_group(swizzled_offset(r, chunk * 8));
-                groups.insert(group);
-                where << (r == first_row ? "" : ", ") << group;
-            }
-            if (groups.size() != 8) {
-                FAIL("Rows " << first_row << " to " << first_row + 7 << " of chunk column " << chunk
-                             << " (columns " << chunk * 8 << " to " << chunk * 8 + 7
-                             << ") lie in bank groups " << where.str() << ": ldmatrix reads them in one pass, "
-                             << 8 / static_cast<int>(groups.size())
-                             << "-way conflicted. XOR the chunk with the row (row % 8) so that they spread over all 8."
-                             << "\nEdit swizzled_offset in chapters/10-tensor-cores/tensor_core_gemm.cu.");
+        if (!first_problem.empty()) {
+            FAIL(first_problem << "\nEdit swizzled_offset in chapters/10-tensor-cores/tensor_core_gemm.cu.");
+        }
+        // One ldmatrix matrix is 8 consecutive rows at one chunk column, read in one pass of
+        // shared memory: without conflicts only when the 8 rows lie in 8 different bank groups.
+        for (int first_row = 0; first_row < rows; first_row += 8) {
+            for (int chunk = 0; chunk < row_elements / 8; ++chunk) {
+                std::set<int> groups;
+                std::ostringstream where;
+                for (int r = first_row; r < first_row + 8; ++r) {
+                    const int group = bank_group(swizzled_offset(r, chunk * 8, row_elements));
+                    groups.insert(group);
+                    where << (r == first_row ? "" : ", ") << group;
+                }
+                if (groups.size() != 8) {
+                    FAIL("Rows " << first_row << " to " << first_row + 7 << " of chunk column " << chunk << " (columns "
+                                 << chunk * 8 << " to " << chunk * 8 + 7 << ") lie in bank groups " << where.str()
+                                 << ": ldmatrix reads them in one pass, "
+                                 << 8 / static_cast<int>(groups.size())
+                                 << "-way conflicted. XOR the chunk with the row (row % 8) so that they spread over "
+                                 << "all 8.\nEdit swizzled_offset in chapters/10-tensor-cores/tensor_core_gemm.cu.");
+                }
             }
         }
     }
@@ -153,7 +163,7 @@ TEST_CASE("The swizzle moves whole 16-byte chunks within their row, and ldmatrix
 
 // The steps run in one test case, each a sweep of its own: a run where every step fails
 // (the skeleton) prints the first failing step's report and one line for each other.
-TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's shapes at its 64 x 64 x 64 tile",
+TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's shapes at its 128 x 128 tile",
           CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old()) return;
     std::vector<tutorial::ShapeSweep> sweeps;
@@ -166,9 +176,9 @@ TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's sh
             std::ostringstream label;
             label << shape;
             sweep.run(label.str(),
-                      {{"M", shape.M, kMmaBlockM, "TILE", "block tile"},
-                       {"N", shape.N, kMmaBlockN, "TILE", "block tile"},
-                       {"K", shape.K, kMmaBlockK, "TILE", "block tile"}},
+                      {{"M", shape.M, kMmaBlockM, "", "block tile"},
+                       {"N", shape.N, kMmaBlockN, "", "block tile"},
+                       {"K", shape.K, kMmaBlockK, "", "step along K"}},
                       [&] { return tutorial::run_gemm_case(gemm, shape, kMmaBlockM, 0, InputPrecision::bf16); },
                       tutorial::gemm_ownership(shape, kMmaBlockM, tutorial::ThreadWork::warp_tile_per_warp, true));
         }
