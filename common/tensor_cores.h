@@ -49,6 +49,7 @@
 
 #include <cstdint>
 
+/// @cond TUTORIAL_INTERNALS
 #ifdef TUTORIAL_EMU
 #include "emu/tensor_core.h"
 // On the CPU backend the call's file and line come with it, for the backend's messages.
@@ -56,6 +57,7 @@
 #else
 #define TUTORIAL_TENSOR_SITE_
 #endif
+/// @endcond
 
 namespace tutorial {
 
@@ -160,4 +162,6 @@ __device__ __forceinline__ void mma_m16n8k16_bf16(float (&d)[4], const std::uint
 
 }  // namespace tutorial
 
+/// @cond TUTORIAL_INTERNALS
 #undef TUTORIAL_TENSOR_SITE_
+/// @endcond
