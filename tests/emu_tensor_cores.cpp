@@ -138,6 +138,43 @@ TEST_CASE("mma.sync m16n8k16 gives D = A·B + C exactly on small integers, and a
                     place_of("tests/emu_planted/tensor_cores.cu", "D[row * 8 + pair] = d[0];") + ", then thread (8,0,0)"});
 }
 
+TEST_CASE("a barrier missing between the warps' ldmatrix and the next refill of the tiles is reported as order "
+          "dependent",
+          "[emu]") {
+    // Small integers, exact in BF16 and in every FP32 sum.
+    const int steps = 3;
+    std::vector<__nv_bfloat16> A(steps * 16 * 16), B(steps * 16 * 8);
+    std::vector<float> expected(16 * 8, 0.0f);
+    for (int s = 0; s < steps; ++s) {
+        for (int i = 0; i < 16 * 16; ++i) A[s * 256 + i] = __float2bfloat16(static_cast<float>((i * 3 + s * 5) % 7 - 3));
+        for (int i = 0; i < 16 * 8; ++i) B[s * 128 + i] = __float2bfloat16(static_cast<float>((i * 5 + s) % 5 - 2));
+        for (int r = 0; r < 16; ++r) {
+            for (int n = 0; n < 8; ++n) {
+                for (int k = 0; k < 16; ++k) {
+                    expected[r * 8 + n] +=
+                        __bfloat162float(A[s * 256 + r * 16 + k]) * __bfloat162float(B[s * 128 + k * 8 + n]);
+                }
+            }
+        }
+    }
+    const DeviceBuffer<__nv_bfloat16> dA(A), dB(B);
+    DeviceBuffer<float> D(2 * 16 * 8);
+    // The correct twin: both warps' D right, under every schedule.
+    planted::mma_steps(dA.data(), dB.data(), D.data(), steps, true);
+    const std::vector<float> got = D.download();
+    for (int w = 0; w < 2; ++w) {
+        for (int i = 0; i < 16 * 8; ++i) {
+            INFO("warp " << w << ", D element " << i);
+            CHECK(got[w * 128 + i] == expected[i]);
+        }
+    }
+    // Without the barrier, the first warp in the order refills the tiles before the other
+    // read them: its D differs between the orders.
+    check_says(error_text([&] { planted::mma_steps(dA.data(), dB.data(), D.data(), steps, false); },
+                          cudaErrorLaunchFailure),
+               {"result depends on thread order", "mma_steps_kernel<false>", "forward order and in reverse order"});
+}
+
 TEST_CASE("a misused ldmatrix or mma.sync is reported with what is wrong, at its file and line", "[emu]") {
     const std::string file = "tests/emu_planted/tensor_cores.cu";
     const struct {

@@ -237,6 +237,11 @@ enum class WarpProgress { nobody_waiting, released, stuck };
 /// arrived (they become ready again). When lanes wait at warp primitives and none can
 /// complete, record the fault in @p b and return stuck.
 WarpProgress resolve_warps(BlockRun& b);
+/// @brief Complete the warp primitive that thread @p thread of @p b waits at, if every lane
+/// of its mask waits there too (its lanes become ready again); returns whether it did.
+/// `__activemask()` is never completed here: it answers the lanes that arrive before the
+/// block can go no further, which only resolve_warps() knows.
+bool complete_warp_call(BlockRun& b, unsigned thread);
 /// @brief "__shfl_down_sync" for WarpOp::shfl_down.
 const char* warp_op_name(WarpOp op);
 

@@ -170,6 +170,12 @@ unsigned long long warp_primitive(WarpOp op, unsigned mask, unsigned long long v
     return me.warp_result;
 }
 
+bool complete_warp_call(BlockRun& b, unsigned thread) {
+    const ThreadState& t = b.threads[thread];
+    if (t.status != Status::AtWarp || t.warp_op == WarpOp::activemask) return false;
+    return try_complete(b, thread / kWarpSize, thread % kWarpSize);
+}
+
 WarpProgress resolve_warps(BlockRun& b) {
     bool waiting = false, released = false;
     const unsigned warps = static_cast<unsigned>((b.thread_count + kWarpSize - 1) / kWarpSize);

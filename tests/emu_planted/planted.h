@@ -268,6 +268,12 @@ enum class FragmentBug {
 /// with ldmatrix and mma_m16n8k16_bf16, with the fragment index @p bug plants.
 void mma_tile(const __nv_bfloat16* A, const __nv_bfloat16* B, const float* C, float* D, FragmentBug bug);
 
+/// @brief Two warps of one block each compute D = Σₛ Aₛ·Bₛ over @p steps pairs of a
+/// 16 × 16 A and a 16 × 8 B (row-major, k × n), from shared tiles that all 64 threads refill
+/// at every step: warp w's D at D + 128 w. Without @p barrier_at_end, the __syncthreads()
+/// between the warps' ldmatrix and the next refill is left out.
+void mma_steps(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int steps, bool barrier_at_end);
+
 /// @brief The misuses of ldmatrix and mma.sync planted in tensor_cores.cu.
 enum class TensorCoreMisuse {
     misaligned_row,         ///< every lane's row address one element (2 bytes) past a 16-byte boundary

@@ -70,6 +70,34 @@ __global__ void mma_tile_kernel(const __nv_bfloat16* A, const __nv_bfloat16* B, 
     D[(row + 8) * 8 + pair + 1] = d[3];
 }
 
+// Two warps, each D = Σ over the steps of A_s·B_s (16 × 16 by 16 × 8), both from the same
+// shared tiles, which all 64 threads refill at every step. With kBarrierAtEnd false the
+// barrier after the warps' ldmatrix is missing: a warp that runs ahead refills the tiles
+// while the other still has to read them.
+template <bool kBarrierAtEnd>
+__global__ void mma_steps_kernel(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int steps) {
+    __shared__ __align__(16) __nv_bfloat16 A_tile[16 * 16];
+    __shared__ __align__(16) __nv_bfloat16 B_tile[16 * 8];
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    float acc[4] = {0, 0, 0, 0};
+    for (int s = 0; s < steps; ++s) {
+        for (int i = threadIdx.x; i < 16 * 16; i += 64) A_tile[i] = A[s * 16 * 16 + i];
+        for (int i = threadIdx.x; i < 16 * 8; i += 64) B_tile[i] = B[s * 16 * 8 + i];
+        __syncthreads();
+        std::uint32_t a[4], b[2];
+        tutorial::ldmatrix_x4(a, &A_tile[lane % 16 * 16 + lane / 16 * 8]);
+        tutorial::ldmatrix_x2_trans(b, &B_tile[lane % 16 * 8]);
+        tutorial::mma_m16n8k16_bf16(acc, a, b, acc);
+        if (kBarrierAtEnd) __syncthreads();
+    }
+    const int group = lane / 4, pair = 2 * (lane % 4);
+    float* mine = D + warp * 16 * 8;
+    mine[group * 8 + pair] = acc[0];
+    mine[group * 8 + pair + 1] = acc[1];
+    mine[(group + 8) * 8 + pair] = acc[2];
+    mine[(group + 8) * 8 + pair + 1] = acc[3];
+}
+
 // Each lane's row starts one element (2 bytes) past where it should.
 __global__ void ldmatrix_misaligned_planted(std::uint32_t* out) {
     __shared__ __align__(16) __nv_bfloat16 tile[16 * 16 + 8];
@@ -118,6 +146,15 @@ void ldmatrix_fragments(const __nv_bfloat16* in, std::uint32_t* out, LdmatrixVar
 void mma_tile(const __nv_bfloat16* A, const __nv_bfloat16* B, const float* C, float* D, FragmentBug bug) {
     mma_tile_kernel<<<1, 32>>>(A, B, C, D, static_cast<int>(bug));
     CUDA_CHECK_KERNEL("mma_tile_kernel");
+}
+
+void mma_steps(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int steps, bool barrier_at_end) {
+    if (barrier_at_end) {
+        mma_steps_kernel<true><<<1, 64>>>(A, B, D, steps);
+    } else {
+        mma_steps_kernel<false><<<1, 64>>>(A, B, D, steps);
+    }
+    CUDA_CHECK_KERNEL("mma_steps_kernel");
 }
 
 void tensor_core_misuse(TensorCoreMisuse misuse, const __nv_bfloat16* in, std::uint32_t* out, float* out_floats) {
