@@ -19,6 +19,7 @@
 #include "gemm/gemm_cases.h"
 #include "gemm/gemm_reference.h"
 
+#include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <set>
@@ -96,6 +97,82 @@ tutorial::ComparisonReport run_offset_case(const tutorial::Bf16GemmFunction& gem
     tutorial::ExpectedOutput expected = tutorial::gemm_reference(A, B, M, N, K);
     for (double& tolerance : expected.tolerance) tolerance *= 2.0;  // as GemmOperands does for BF16 inputs
     return tutorial::compare_gemm_output(dC.download(), expected, M, N, kMmaBlockM);
+}
+
+// The fragment probe, at M = N = K = 128 (one block, two steps along K). First A = I and
+// B(k, n) = 2^k: C(r, c) is then the sum of 2^k over the rows k of B that reached it, which
+// must be row r alone. Then A(r, k) = 2^k and B = I: C(r, c) names the columns k of A that
+// reached it, which must be column c alone. Powers of two are exact in BF16, and sums of a
+// few of them in FP32, so a misplaced fragment shows as the rows or columns it brought.
+// Each wrong element is given as the accumulator, lane and warp that hold it in the table of
+// common/tensor_cores.h. Returns an empty string when every element is right.
+std::string fragment_probe(const tutorial::Bf16GemmFunction& gemm) {
+    const int n = kMmaBlockM;
+    std::vector<float> identity(static_cast<std::size_t>(n) * n, 0.0f), powers(identity.size());
+    for (int i = 0; i < n; ++i) identity[static_cast<std::size_t>(i) * n + i] = 1.0f;
+    const auto run = [&](const std::vector<float>& A, const std::vector<float>& B) {
+        const tutorial::DeviceBuffer<__nv_bfloat16> dA(tutorial::to_bf16(A)), dB(tutorial::to_bf16(B));
+        tutorial::DeviceBuffer<float> dC(identity.size());
+        dC.poison();
+        gemm(dA.data(), dB.data(), dC.data(), n, n, n);
+        return dC.download();
+    };
+    for (int k = 0; k < n; ++k) {  // B(k, n) = 2^k
+        for (int c = 0; c < n; ++c) powers[static_cast<std::size_t>(k) * n + c] = std::ldexp(1.0f, k);
+    }
+    const std::vector<float> rows_in = run(identity, powers);
+    for (int r = 0; r < n; ++r) {  // A(r, k) = 2^k
+        for (int k = 0; k < n; ++k) powers[static_cast<std::size_t>(r) * n + k] = std::ldexp(1.0f, k);
+    }
+    const std::vector<float> columns_in = run(powers, identity);
+    // "rows 0 and 8 of B" from 2^0 + 2^8; what no small sum of powers of two explains, as a value.
+    const auto which = [](float got, const char* kind, const char* matrix) {
+        std::ostringstream out;
+        if (got != got) return std::string("NaN (never written)");
+        if (got == 0.0f) return "no " + std::string(kind) + " of " + matrix;
+        std::vector<int> terms;
+        float rest = got;
+        while (rest > 0.0f && terms.size() < 5) {
+            int exponent = 0;
+            std::frexp(rest, &exponent);
+            terms.push_back(exponent - 1);
+            rest -= std::ldexp(1.0f, exponent - 1);
+        }
+        if (rest != 0.0f || got < 0.0f) {
+            out << got << ", no sum of " << kind << "s of " << matrix;
+            return out.str();
+        }
+        out << kind << (terms.size() > 1 ? "s " : " ");
+        for (std::size_t i = terms.size(); i-- > 0;) out << terms[i] << (i == 0 ? "" : i == 1 ? " and " : ", ");
+        out << " of " << matrix;
+        return out.str();
+    };
+    std::ostringstream report;
+    int wrong = 0;
+    for (int r = 0; r < n; ++r) {
+        for (int c = 0; c < n; ++c) {
+            const std::size_t at = static_cast<std::size_t>(r) * n + c;
+            if (rows_in[at] == std::ldexp(1.0f, r) && columns_in[at] == std::ldexp(1.0f, c)) continue;
+            if (wrong++ >= 3) continue;
+            // Who holds C(r, c): warp (r / 64, c / 32) of the 2 × 4, its tile (i, j) of 16 × 8,
+            // lane 4 (r % 8) + (c % 8) / 2, register 2 ((r % 16) / 8) + c % 2.
+            const int warp = r / kMmaWarpM * 4 + c / kMmaWarpN, lane = r % 8 * 4 + c % 8 / 2;
+            const int reg = r % 16 / 8 * 2 + c % 2;
+            report << "\n  C(" << r << ", " << c << "), acc[" << r % kMmaWarpM / 16 << "][" << c % kMmaWarpN / 8 << "]["
+                   << reg << "] of lane " << lane << " of warp " << warp << ": ";
+            if (rows_in[at] != rows_in[at] && columns_in[at] != columns_in[at]) {
+                report << "never written (still the NaN poison).";
+            } else {
+                report << "with A = I it holds " << which(rows_in[at], "row", "B") << " (expected row " << r
+                       << "); with B = I, " << which(columns_in[at], "column", "A") << " (expected column " << c << ").";
+            }
+        }
+    }
+    if (wrong == 0) return "";
+    std::ostringstream out;
+    out << wrong << " of " << n * n << " elements of C (M = N = K = " << n << ") are not built from the row of A and "
+        << "the column of B that the fragments should bring; the first:" << report.str();
+    return out.str();
 }
 
 // The bank group (4 banks, 16 bytes) of element offset @p offset of a 16-bit tile that
@@ -185,6 +262,25 @@ TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's sh
         sweeps.push_back(sweep);
     }
     REQUIRE_SWEEPS(sweeps);
+}
+
+TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B", CHAPTER_TAG "[gpu][graded]") {
+    if (gpu_too_old()) return;
+    std::string first, others;
+    for (const Step& step : steps()) {
+        const std::string problem = fragment_probe(step.gemm);
+        if (problem.empty()) continue;
+        if (first.empty()) {
+            first = step.name + ": " + problem;
+        } else {
+            others += "\n" + step.name + ": " + problem.substr(0, problem.find(';')) + ".";
+        }
+    }
+    if (!first.empty()) {
+        FAIL(first << others << "\nCompare your row and column for that lane with the table in common/tensor_cores.h "
+                   << "(make chapter10 hint).");
+    }
+    SUCCEED();
 }
 
 TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPTER_TAG "[gpu][graded]") {
