@@ -12,6 +12,8 @@
 #include "profile/in_flight.h"
 #include "random.h"
 
+#include <cuda_bf16.h>
+
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -230,6 +232,37 @@ TEST_CASE("a 32 x 32 tile read by columns conflicts 32-way; padded by one it doe
     const std::vector<float> result = floats.out.download();
     for (int r = 0; r < 32; ++r)
         for (int c = 0; c < 32; ++c) REQUIRE(result[r * 32 + c] == floats.input[c * 32 + r]);
+}
+
+TEST_CASE("ldmatrix reads one 8 x 8 matrix a wavefront: 8-way conflicted from 128-byte rows, not when swizzled",
+          "[profile]") {
+    const bool swizzled = GENERATE(false, true);
+    DeviceBuffer<std::uint32_t> out(32 * 4);
+    const LaunchProfile p = profile_of([&] { traffic_kernels::ldmatrix_tile(out.data(), swizzled); });
+    // The fill: 1024 2-byte stores, 32 a request, 64 consecutive bytes (or 4 chunks of 16,
+    // permuted within their row): one wavefront each.
+    check_counts({COUNT(p.shared_store.requests, 32), COUNT(p.shared_store.wavefronts, 32)});
+    // One ldmatrix.x4: 4 matrices of 8 rows of 16 bytes. Row-major, the 8 rows of a matrix
+    // start 128 bytes apart, all in banks 0-3 (or 4-7): 8 wavefronts a matrix. Swizzled,
+    // they lie in 8 different groups of 4 banks: one.
+    check_counts({COUNT(p.shared_load.requests, 1), COUNT(p.shared_load.wavefronts, swizzled ? 4 : 32),
+                  COUNT(p.shared_load.ideal_wavefronts, 4)});
+    if (!swizzled) {
+        CHECK(p.worst_shared.worst_degree == 8);
+        CHECK(p.worst_shared.location ==
+              tutorial::place_of("tests/profile_kernels/traffic_kernels.cu", "tutorial::ldmatrix_x4(r, &tile[at(lane % 16, lane / 16 * 8)]);"));
+    }
+    // Both layouts hand every lane the same elements: lane l's register i holds row
+    // 8 (i % 2) + l / 4, columns 8 (i / 2) + 2 (l % 4) and + 1, whose values are 64 r + c.
+    const std::vector<std::uint32_t> got = out.download();
+    for (int lane = 0; lane < 32; ++lane) {
+        for (int i = 0; i < 4; ++i) {
+            const int r = 8 * (i % 2) + lane / 4, c = 8 * (i / 2) + 2 * (lane % 4);
+            const auto bits = [](float value) { return static_cast<std::uint32_t>(__bfloat16_as_ushort(__float2bfloat16(value))); };
+            INFO("lane " << lane << ", register " << i);
+            CHECK(got[4 * lane + i] == (bits(64.0f * r + c) | bits(64.0f * r + c + 1) << 16));
+        }
+    }
 }
 
 TEST_CASE("shared atomics count one instruction per warp and call; remote ones apart", "[profile]") {

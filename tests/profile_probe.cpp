@@ -59,6 +59,12 @@ int main(int argc, char** argv) {
     add("32 x 32 tile, columns read", "transpose_tile_kernel<0>", [&] { transpose_tile(in.data(), out.data(), 0); });
     add("32 x 33 tile, columns read", "transpose_tile_kernel<1>", [&] { transpose_tile(in.data(), out.data(), 1); });
     add("chapter 2's inner loop, unrolled", "row_times_column_kernel", [&] { row_times_column(out.data()); });
+    // ldmatrix (chapter 10): one x4 from 128-byte rows, row-major (8-way conflicts) and swizzled.
+    tutorial::DeviceBuffer<std::uint32_t> fragments(32 * 4);
+    add("ldmatrix.x4 from 128-byte rows, row-major", "ldmatrix_tile_kernel<false>",
+        [&] { ldmatrix_tile(fragments.data(), false); });
+    add("ldmatrix.x4 from 128-byte rows, swizzled", "ldmatrix_tile_kernel<true>",
+        [&] { ldmatrix_tile(fragments.data(), true); });
     // Shared stores of data arriving from global memory, through L1 and around it: on the
     // GPU, ncu counts stores that wait for the L1's data banks as bank conflicts.
     add("global to shared, 8 stores per thread", "stage_tile_kernel<false>",

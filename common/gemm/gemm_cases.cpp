@@ -37,9 +37,10 @@ std::vector<GemmShape> gemm_test_shapes(int tile) {
     return shapes;
 }
 
-ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols) {
+ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols,
+                               InputPrecision precision) {
     const auto [M, N, K] = shape;
-    GemmOperands operands(M, N, K, derive_seed(run_seed(), {M, N, K}));
+    GemmOperands operands(M, N, K, derive_seed(run_seed(), {M, N, K}), precision);
     return operands.run_checked(gemm, tile, tile_cols);
 }
 

@@ -37,7 +37,9 @@ std::vector<GemmShape> gemm_test_shapes(int tile);
 /// @param shape the sizes of the product
 /// @param tile the kernel's tile or block side, for the error map's gaps and patterns
 /// @param tile_cols the columns of the kernel's tile when they differ from its rows (0: @p tile)
-ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols = 0);
+/// @param precision what the reference multiplies: A and B, or them rounded to BF16
+ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols = 0,
+                               InputPrecision precision = InputPrecision::fp32);
 
 /// @brief Run a GEMM on every test shape at each tile of @p tiles, in one ShapeSweep.
 /// @param what     the entry point's name for the report, e.g. "tiled_gemm"

@@ -16,11 +16,18 @@ namespace tutorial {
 /// C, M, N, K) computes C = A·B (row-major, M×K times K×N).
 using GemmFunction = std::function<void(const float* A, const float* B, float* C, int M, int N, int K)>;
 
+/// @brief What the kernel multiplies: the floats themselves, or the floats rounded to BF16
+/// (the tensor-core chapter, whose entry points take BF16: gemm/bf16_inputs.h). With bf16,
+/// the CPU reference rounds A and B the same way before its exact sum, so its tolerance is
+/// that of the FP32 accumulation alone: γ_K · Σₖ |A(i,k)|·|B(k,j)|, doubled because the
+/// tensor cores' additions may truncate rather than round (gemm_operands.cpp).
+enum class InputPrecision { fp32, bf16 };
+
 /// @brief C = A B with A of M x K and B of K x N random floats (from @p seed and
 /// @p seed + 1: the profiles pass 1, the same in every chapter, so that they run on the same
 /// inputs; the demos pass the run's seed), and C of M x N to write.
 struct GemmOperands {
-    GemmOperands(int rows, int cols, int depth, std::uint64_t seed);
+    GemmOperands(int rows, int cols, int depth, std::uint64_t seed, InputPrecision precision = InputPrecision::fp32);
 
     /// @brief The floating-point operations of one product: a multiply and an add per term.
     double flops() const { return 2.0 * M * N * K; }
@@ -40,6 +47,7 @@ struct GemmOperands {
 
     int M, N, K;
     DeviceBuffer<float> A, B, C;
+    InputPrecision precision;  ///< what the reference multiplies: A and B, or them rounded to BF16
 
 private:
     ExpectedOutput expected_;  // C's elements, empty until run_checked needs them

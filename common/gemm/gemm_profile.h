@@ -16,8 +16,8 @@ namespace tutorial {
 /// 1 (the same in every chapter), handed to profile::run.
 class GemmProfile : NonCopyable {
 public:
-    GemmProfile(int chapter, std::string slug, int size)
-        : operands_(size, size, size, 1),
+    GemmProfile(int chapter, std::string slug, int size, InputPrecision precision = InputPrecision::fp32)
+        : operands_(size, size, size, 1, precision),
           chapter_{chapter, std::move(slug), "M = N = K = " + std::to_string(size), {}} {}
 
     /// @brief Add a variant: @p name for people, @p kernel as ptxas names it, and @p gemm, an

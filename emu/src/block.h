@@ -237,6 +237,11 @@ enum class WarpProgress { nobody_waiting, released, stuck };
 /// arrived (they become ready again). When lanes wait at warp primitives and none can
 /// complete, record the fault in @p b and return stuck.
 WarpProgress resolve_warps(BlockRun& b);
+/// @brief Complete the warp primitive that thread @p thread of @p b waits at, if every lane
+/// of its mask waits there too (its lanes become ready again); returns whether it did.
+/// `__activemask()` is never completed here: it answers the lanes that arrive before the
+/// block can go no further, which only resolve_warps() knows.
+bool complete_warp_call(BlockRun& b, unsigned thread);
 /// @brief "__shfl_down_sync" for WarpOp::shfl_down.
 const char* warp_op_name(WarpOp op);
 
@@ -261,6 +266,9 @@ std::string divergence_message(const BlockRun& b, std::size_t count);
 /// primitive that can never complete: some lane its mask names is elsewhere, has exited,
 /// or does not exist.
 std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane);
+/// @brief Complete the warp-wide matrix instruction (ldmatrix, mma.sync) that all 32 lanes
+/// of @p lanes wait at: read each lane's part, write each lane's result (tensor_core.cpp).
+void complete_matrix_op(ThreadState* lanes);
 /// @brief "lane 3", "lanes 0-15", "lanes 0, 2, 4-7": the lanes set in @p lanes.
 std::string lanes_text(unsigned lanes);
 /// @brief The message for block @p b stopped at the time limit of @p seconds, its running

@@ -10,6 +10,7 @@
 #include "block.h"
 #include "traffic_hooks.h"
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -222,6 +223,43 @@ void finish_block(GridState& grid, BlockRun& b) {
 
 namespace {
 
+// When thread @p i has just arrived at a warp primitive that every lane of its mask waits
+// at, complete it and run those lanes on at once (in the schedule's order), again and again
+// while they meet at warp primitives: a warp goes ahead of the warps later in the order
+// until it reaches a barrier, a wait, or its end, as a GPU's warps run independently. A
+// barrier missing between one warp's reads of shared memory (an ldmatrix, say) and another
+// warp's writes then changes the result with the order, which the order check reports; in
+// lockstep the warps would hide it. Only lanes that waited are run on, so a lane that has
+// not started yet (outside a partial mask) is never resumed here.
+void run_warp_on(Worker& w, BlockRun& b, const std::vector<unsigned>& order, unsigned i) {
+    const unsigned first = i / 32 * 32;
+    const unsigned end = static_cast<unsigned>(std::min<std::size_t>(first + 32, b.thread_count));
+    const auto waiting_lanes = [&] {
+        unsigned lanes = 0;
+        for (unsigned t = first; t < end; ++t) {
+            if (b.threads[t].status == Status::AtWarp) lanes |= 1u << (t - first);
+        }
+        return lanes;
+    };
+    unsigned waited = waiting_lanes();
+    bool completed = complete_warp_call(b, i);
+    while (completed && !b.faulted) {
+        race_new_epoch();  // the lanes synchronised: their accesses before are ordered (races.cpp)
+        for (unsigned j : order) {
+            if (j < first || j >= end || (waited >> (j - first) & 1u) == 0 || b.threads[j].status != Status::Ready) {
+                continue;
+            }
+            run_thread_slice(w, b, j, false, *w.stacks[j]);
+            if (b.faulted) return;
+        }
+        waited = waiting_lanes();
+        completed = false;
+        for (unsigned t = first; t < end && !completed; ++t) {
+            if ((waited >> (t - first) & 1u) != 0) completed = complete_warp_call(b, t);
+        }
+    }
+}
+
 void run_block(GridState& grid, unsigned long long linear) {
     Worker& w = this_worker();
     BlockRun& b = w.block;
@@ -243,6 +281,8 @@ void run_block(GridState& grid, unsigned long long linear) {
         for (unsigned i : order) {
             if (b.threads[i].status != Status::Ready) continue;
             run_thread_slice(w, b, i, round == 0, *w.stacks[i]);
+            if (b.faulted) break;
+            run_warp_on(w, b, order, i);
             if (b.faulted) break;
         }
         if (b.faulted) break;

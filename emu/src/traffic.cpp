@@ -362,8 +362,26 @@ void sum_up(BlockBuffer& b) {
     b.counters.clear();
 }
 
+// Sites named by their file and line rather than by a code address (cp.async copies,
+// ldmatrix): each (file, line) gets a distinct address of its own in line_site_keys.
+std::mutex line_sites_mutex;
+std::map<std::pair<std::string, int>, std::size_t> line_sites;
+std::vector<std::string> line_site_names;
+char line_site_keys[1 << 16];
+
+// "file:line" of a site made by line_site(), or empty for a code address.
+std::string line_site_name(const void* site) {
+    const char* key = static_cast<const char*>(site);
+    if (key < line_site_keys || key >= line_site_keys + sizeof line_site_keys) return "";
+    std::lock_guard<std::mutex> lock(line_sites_mutex);
+    const auto id = static_cast<std::size_t>(key - line_site_keys);
+    return id < line_site_names.size() ? line_site_names[id] : "";
+}
+
 // "file:line" of the code at @p site, from the debug information (addr2line).
 std::string site_location(const void* site) {
+    const std::string named = line_site_name(site);
+    if (!named.empty()) return named;
     Dl_info info{};
     if (dladdr(site, &info) == 0 || info.dli_fname == nullptr) return "an unknown site";
     // The return address is just after the call; the call itself is one byte before.
@@ -526,6 +544,17 @@ BlockBuffer& block_buffer() {
 constexpr unsigned kBarrierKind = 255;
 
 std::uint32_t linear_thread() { return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); }
+
+const void* line_site(const char* file, int line) {
+    std::size_t id;
+    {
+        std::lock_guard<std::mutex> lock(line_sites_mutex);
+        const auto found = line_sites.emplace(std::make_pair(std::string(file), line), line_sites.size());
+        if (found.second) line_site_names.push_back(std::string(file) + ":" + std::to_string(line));
+        id = found.first->second;
+    }
+    return &line_site_keys[id < sizeof line_site_keys ? id : sizeof line_site_keys - 1];
+}
 
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site) {
     BlockBuffer& b = block_buffer();
@@ -723,17 +752,8 @@ void note_async_copy(AsyncTraffic kind, const void* src, std::size_t src_bytes, 
         return;
     }
     // A cp.async is one lane's part of a warp-wide LDGSTS request, grouped with the other
-    // lanes' executions of the same line as any access is. The line stands for the site:
-    // each (file, line) gets a distinct address of its own.
-    static std::mutex sites_mutex;
-    static std::map<std::pair<std::string, int>, std::size_t> sites;
-    static char site_keys[1 << 16];
-    std::size_t id;
-    {
-        std::lock_guard<std::mutex> lock(sites_mutex);
-        id = sites.emplace(std::make_pair(std::string(file), line), sites.size()).first->second;
-    }
-    const void* site = &site_keys[id < sizeof site_keys ? id : sizeof site_keys - 1];
+    // lanes' executions of the same line as any access is.
+    const void* site = line_site(file, line);
     BlockBuffer& b = block_buffer();
     const std::uint32_t thread = linear_thread();
     const std::uint32_t k = b.counters[CounterKey{site, thread, kLdgstsKind}]++;

@@ -6,7 +6,9 @@
 // can run, the scheduler calls resolve_warps(): a primitive completes once every lane its
 // mask names waits at that same call with that same mask; each lane's result is then
 // computed from the values all of them supplied, so it cannot depend on the order the
-// lanes ran in. Lanes that can never all meet are a diagnostic (diagnostics.cpp).
+// lanes ran in. Lanes that can never all meet are a diagnostic (diagnostics.cpp). The
+// tensor cores' ldmatrix and mma.sync meet here too, every lane supplying a pointer to its
+// part, which tensor_core.cpp reads and fills once the whole warp is there.
 #include "block.h"
 
 #include <algorithm>
@@ -18,6 +20,8 @@ namespace detail {
 namespace {
 
 constexpr unsigned kWarpSize = 32;
+
+bool is_matrix_op(WarpOp op) { return op == WarpOp::ldmatrix || op == WarpOp::mma_sync; }
 
 bool is_shuffle(WarpOp op) {
     return op == WarpOp::shfl || op == WarpOp::shfl_up || op == WarpOp::shfl_down || op == WarpOp::shfl_xor;
@@ -81,12 +85,16 @@ bool try_complete(BlockRun& b, unsigned warp, unsigned lane) {
             if ((mask >> l & 1u) != 0 && (l >= count || !same_call(t, lanes[l]))) return false;
         }
     }
+    if (t.warp_op == WarpOp::ldmatrix || t.warp_op == WarpOp::mma_sync) {
+        // The whole warp is here (the mask is full): each lane's part is read and written.
+        complete_matrix_op(lanes);
+    }
     unsigned votes = 0;
     for (unsigned l = 0; l < count; ++l) {
         if ((mask >> l & 1u) != 0 && lanes[l].warp_value != 0) votes |= 1u << l;
     }
     for (unsigned l = 0; l < count; ++l) {
-        if ((mask >> l & 1u) == 0) continue;
+        if ((mask >> l & 1u) == 0 || is_matrix_op(lanes[l].warp_op)) continue;
         ThreadState& me = lanes[l];
         switch (me.warp_op) {
             case WarpOp::syncwarp: me.warp_result = 0; break;
@@ -122,6 +130,8 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::any: return "__any_sync()";
         case WarpOp::all: return "__all_sync()";
         case WarpOp::activemask: return "__activemask()";
+        case WarpOp::ldmatrix: return "ldmatrix";
+        case WarpOp::mma_sync: return "mma.sync";
     }
     return "a warp primitive";
 }
@@ -158,6 +168,12 @@ unsigned long long warp_primitive(WarpOp op, unsigned mask, unsigned long long v
     b.used_barrier = true;
     me.fiber.suspend();
     return me.warp_result;
+}
+
+bool complete_warp_call(BlockRun& b, unsigned thread) {
+    const ThreadState& t = b.threads[thread];
+    if (t.status != Status::AtWarp || t.warp_op == WarpOp::activemask) return false;
+    return try_complete(b, thread / kWarpSize, thread % kWarpSize);
 }
 
 WarpProgress resolve_warps(BlockRun& b) {

@@ -7,9 +7,11 @@
 /// tutorial::CudaError a student would see.
 #pragma once
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace planted {
 
@@ -246,5 +248,41 @@ enum class HistogramBug {
 /// std::invalid_argument for other numbers of bins.
 void block_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned* saw_zero, unsigned blocks,
                      unsigned threads, HistogramBug bug);
+
+// ---- The tensor cores (tensor_cores.cu) ----------------------------------------------------
+
+/// @brief Which ldmatrix ldmatrix_fragments() runs.
+enum class LdmatrixVariant { x4, x4_trans, x2, x2_trans };
+/// @brief One warp loads the 16 × 16 row-major BF16 @p in from shared memory with @p variant,
+/// lane l pointing at row l % 16, column 8 (l / 16); out[4 l + i] = lane l's register i
+/// (0 for the registers an x2 does not write).
+void ldmatrix_fragments(const __nv_bfloat16* in, std::uint32_t* out, LdmatrixVariant variant);
+
+/// @brief A fragment index planted in mma_tile().
+enum class FragmentBug {
+    none,            ///< the PTX ISA's layouts
+    a_matrix_order,  ///< A's ldmatrix rows: the four matrices taken column block first
+    c_row,           ///< C's and D's row: lane % 8 instead of lane / 4
+};
+/// @brief D = A·B + C for one 16 × 16 A, 16 × 8 B (row-major k × n), 16 × 8 C, by one warp
+/// with ldmatrix and mma_m16n8k16_bf16, with the fragment index @p bug plants.
+void mma_tile(const __nv_bfloat16* A, const __nv_bfloat16* B, const float* C, float* D, FragmentBug bug);
+
+/// @brief Two warps of one block each compute D = Σₛ Aₛ·Bₛ over @p steps pairs of a
+/// 16 × 16 A and a 16 × 8 B (row-major, k × n), from shared tiles that all 64 threads refill
+/// at every step: warp w's D at D + 128 w. Without @p barrier_at_end, the __syncthreads()
+/// between the warps' ldmatrix and the next refill is left out.
+void mma_steps(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int steps, bool barrier_at_end);
+
+/// @brief The misuses of ldmatrix and mma.sync planted in tensor_cores.cu.
+enum class TensorCoreMisuse {
+    misaligned_row,         ///< every lane's row address one element (2 bytes) past a 16-byte boundary
+    ldmatrix_in_branch,     ///< lanes 0-15 call ldmatrix inside a branch, lanes 16-31 go on
+    rows_in_global_memory,  ///< the row addresses point into @p in, a cudaMalloc buffer
+    mma_in_partial_warp,    ///< a block of 48 threads calls mma.sync: its second warp has 16 lanes
+};
+/// @brief Run the kernel of @p misuse: one block of 32 threads (48 for mma_in_partial_warp),
+/// reading @p in (16 × 16) and writing out[threadIdx.x] or out_floats[threadIdx.x].
+void tensor_core_misuse(TensorCoreMisuse misuse, const __nv_bfloat16* in, std::uint32_t* out, float* out_floats);
 
 }  // namespace planted

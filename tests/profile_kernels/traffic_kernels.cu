@@ -3,7 +3,9 @@
 #include "traffic_kernels.h"
 
 #include "cuda_check.h"
+#include "tensor_cores.h"
 
+#include <cuda_bf16.h>
 #include <cuda_pipeline.h>
 #include <cooperative_groups.h>
 
@@ -416,6 +418,28 @@ void mixed_rank_atomics(const unsigned* in, unsigned* out, int blocks, int threa
 
 void remote_loads(const unsigned* in, unsigned* out, int blocks, int threads) {
     launch_in_pairs(remote_loads_kernel, "remote_loads_kernel", in, out, blocks, threads);
+}
+
+template <bool SWIZZLED>
+__global__ void ldmatrix_tile_kernel(std::uint32_t* out) {
+    __shared__ __align__(128) __nv_bfloat16 tile[16 * 64];
+    const int lane = threadIdx.x;
+    // Where element (r, c) lies: chunk c / 8 of row r moves to chunk (c / 8) ^ (r % 8) when swizzled.
+    const auto at = [](int r, int c) { return r * 64 + (SWIZZLED ? ((c / 8) ^ (r % 8)) * 8 + c % 8 : c); };
+    for (int i = lane; i < 16 * 64; i += 32) tile[at(i / 64, i % 64)] = __float2bfloat16(static_cast<float>(i));
+    __syncthreads();
+    std::uint32_t r[4];
+    tutorial::ldmatrix_x4(r, &tile[at(lane % 16, lane / 16 * 8)]);
+    for (int i = 0; i < 4; ++i) out[4 * lane + i] = r[i];
+}
+
+void ldmatrix_tile(std::uint32_t* out, bool swizzled) {
+    if (swizzled) {
+        ldmatrix_tile_kernel<true><<<1, 32>>>(out);
+    } else {
+        ldmatrix_tile_kernel<false><<<1, 32>>>(out);
+    }
+    CUDA_CHECK_KERNEL("ldmatrix_tile_kernel");
 }
 
 }  // namespace traffic_kernels

@@ -4,6 +4,8 @@
 /// checks the launch with CUDA_CHECK_KERNEL.
 #pragma once
 
+#include <cstdint>
+
 #include <cuda_runtime.h>
 
 namespace traffic_kernels {
@@ -117,5 +119,11 @@ void remote_loads(const unsigned* in, unsigned* out, int blocks, int threads);
 /// with atomicAdd, using the old value it returns (out has 64 words): two atomics per thread
 /// on global memory.
 void global_atomics(const unsigned* in, unsigned* out, int blocks, int threads);
+
+/// @brief One warp stores a 16 × 64 tile of BF16 (128-byte rows, element (r, c) = 64 r + c)
+/// in shared memory, row-major or, when @p swizzled, each row's 16-byte chunk c at c XOR
+/// (r % 8) (chapter 10); then one ldmatrix.x4 of its first 16 × 16 block, lane l pointing at
+/// row l % 16, column 8 (l / 16); out[4 l + i] = lane l's register i.
+void ldmatrix_tile(std::uint32_t* out, bool swizzled);
 
 }  // namespace traffic_kernels

@@ -33,6 +33,9 @@
 #include "cuda/barrier"
 #include "cuda/pipeline"
 #include "cuda_pipeline.h"
+// BF16 and the tensor cores' ldmatrix and mma.sync of chapter 10.
+#include "cuda_bf16.h"
+#include "emu/tensor_core.h"
 #pragma clang force_cuda_host_device end
 
 #undef __global__

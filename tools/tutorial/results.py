@@ -341,9 +341,10 @@ def bars_section(chapters):
 
 
 def goals_section(chapters):
-    lines = ["## Going further: the goals of issues 14, 20, 21 and 22", "",
-             "The going-further kernels against the same ceilings: cuBLAS FP32 for the GEMM, copy "
-             "bandwidth for the others, as a share of the ceiling measured in the same run; a goal "
+    lines = ["## Going further: the goals of issues 14, 20, 21, 22 and 32", "",
+             "The going-further kernels against the same ceilings: cuBLAS FP32 for the FP32 GEMMs, cuBLAS "
+             "BF16 for the tensor cores' (chapter 10), copy bandwidth for the others, as a share of the "
+             "ceiling measured in the same run; a goal "
              "written as N× is a speed-up over the library a user would call, measured in the same run.", "",
              "| kernel | goal | aim | reference solution, this page | at or above the goal |",
              "|---|---:|---:|---|---|"]
@@ -387,7 +388,8 @@ def page(chapters, sources, charts=()):
                   "skips work cannot look fast. GEMM rates count 2·M·N·K flops; the other chapters' rates "
                   "count compulsory bytes (the input read once, the output written once). The ceilings are "
                   "measured in the same run on the same GPU: cuBLAS SGEMM in pure FP32 (pedantic math, no "
-                  "TF32) and a device-to-device `cudaMemcpy`, counting bytes read plus bytes written.", ""]
+                  "TF32; for the tensor cores of chapter 10, cuBLAS with BF16 inputs and FP32 accumulation) and "
+                  "a device-to-device `cudaMemcpy`, counting bytes read plus bytes written.", ""]
     for chapter in chapters:
         lines += chapter_section(chapter, titles, charts)
     lines += bars_section(chapters)

@@ -210,7 +210,7 @@ def bench(args) -> int:
     goals = results.goals_report([str(p) for p in written if p.is_file()], {c.folder for c in chapters}) \
         if args.tree == "solutions" else []
     if goals:
-        print("\nThe goals (issues 14, 20, 21 and 22), for this run:")
+        print("\nThe goals (issues 14, 20, 21, 22 and 32), for this run:")
         print("\n".join(goals))
     return int(failed)
 
@@ -296,11 +296,18 @@ def rooflines(args) -> int:
     Intensity comes from the profile (the CPU backend's prediction, or chapterN-compared.csv
     where ncu measured on a GPU); on a GPU, the rates from the benchmark's CSV (its bench runs
     first when it is missing) and the roof from the device's properties."""
-    from . import roofline
+    from . import manifest as manifests, roofline
     chapters = [c for c in selected(args)
                 if (c.student_dir / "profile.cpp").is_file() and (c.student_dir / "bench.cpp").is_file()]
+    # A chapter whose manifest draws no roofline (chapter 10: its kernels run on the tensor
+    # cores, above the FP32 roof the drawing has) is left out, in one line.
+    undrawn = [c for c in chapters if not getattr(manifests.read_manifest(c.folder), "roofline_variants", None)]
+    for c in undrawn:
+        print(f"  {c.name}: no roofline (its chapter.toml has no [roofline] section)")
+    chapters = [c for c in chapters if c not in undrawn]
     if not chapters:
-        raise Refusal(f"No roofline for {names(selected(args))}: it needs profile.cpp and bench.cpp.")
+        raise Refusal(f"No roofline for {names(selected(args))}: it needs profile.cpp, bench.cpp and a [roofline] "
+                      "section in its chapter.toml.")
     tree = "solutions" if args.figures else args.tree
     solutions = f"SOLUTIONS={1 if tree == 'solutions' else ''}"
     out = Path(f"build/roofline/{tree}")

@@ -182,6 +182,9 @@ void note_pointer_cast_to(const void* address);
 /// @brief Record an access through a cast pointer: as global or shared by where @p address
 /// lies, not at all when it lies in neither (a local variable).
 void record_at(Direction direction, const void* address, std::size_t size, const void* site);
+/// @brief The site of the accesses written at @p file:@p line, for record(): for calls that
+/// are not element accesses (ldmatrix), whose code address says less than their line.
+const void* line_site(const char* file, int line);
 /// @brief Record one access by the running CUDA thread.
 void record(Space space, Direction direction, const void* address, std::size_t size, const void* site);
 /// @brief What a call counted per warp and site is: an atomic on the block's own shared

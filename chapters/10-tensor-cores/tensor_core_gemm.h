@@ -1,0 +1,85 @@
+/// @file tensor_core_gemm.h
+/// @brief Chapter 10's API: C = A·B on the tensor cores, BF16 inputs and FP32
+/// accumulation, with shared memory laid out to feed them.
+///
+/// Shared by your chapters/10-tensor-cores/tensor_core_gemm.cu, the reference solution,
+/// the tests and the benchmark. You do not need to edit it.
+///
+/// A (M×K) and B (K×N) are row-major BF16 (`__nv_bfloat16`) in device memory, as a
+/// library such as cuBLAS takes them (CUDA_R_16BF); C (M×N) is row-major float. The
+/// inputs are BF16 in memory, not floats converted in the kernel, for two reasons: half
+/// the bytes cross the memory bus, and 10b's asynchronous copies move bytes unchanged (a
+/// copy cannot convert). The tests and demos start from floats, rounded to BF16 on the
+/// host (round to nearest, ties to even), and the CPU reference multiplies the same
+/// rounded values: C differs from it only by the FP32 accumulation.
+///
+/// Every step works for any M, N, K ≥ 1. A block of kMmaThreads threads (8 warps)
+/// computes a kMmaBlockM × kMmaBlockN tile of C, walking along K kMmaBlockK at a time; each
+/// warp computes a kMmaWarpM × kMmaWarpN part of it as 4 × 4 tiles of 16 × 8, each with
+/// `mma.sync.m16n8k16` (the wrappers and the fragments: common/tensor_cores.h).
+/// - 10a: the tiles of A (128 × 64) and B (64 × 128) are loaded into shared memory by
+///   ordinary loads, then into the fragments by `ldmatrix`; first stored row-major
+///   (SharedLayout::row_major: 8-way bank conflicts), then swizzled
+///   (SharedLayout::swizzled: none).
+/// - 10b: the same swizzled tiles, brought by a kMmaStages-stage pipeline of `cp.async`
+///   copies (chapter 8) into dynamic shared memory while the warps multiply the oldest stage.
+///
+/// Every step needs compute capability 8.0 (ldmatrix, mma.sync with BF16, cp.async).
+#pragma once
+
+#include "launch_config.h"
+
+#include <cuda_bf16.h>
+#include <cuda_runtime.h>
+
+constexpr int kMmaBlockM = 128;   ///< rows of C a block computes
+constexpr int kMmaBlockN = 128;   ///< columns of C a block computes
+constexpr int kMmaBlockK = 64;    ///< the width along K of one tile: a row of A's tile is 64 BF16, 128 bytes
+constexpr int kMmaWarpM = 64;     ///< rows of C a warp computes: 4 tiles of 16
+constexpr int kMmaWarpN = 32;     ///< columns of C a warp computes: 4 tiles of 8
+constexpr int kMmaThreads = 256;  ///< threads a block: 2 × 4 warps
+constexpr int kMmaStages = 3;     ///< 10b: tiles along K in flight (96 KiB of dynamic shared memory)
+
+/// @brief How the tiles (A's 128 × 64, B's 64 × 128 BF16) are stored in shared memory.
+enum class SharedLayout {
+    row_major,  ///< element (r, c) of a tile with rows of n elements at r · n + c
+    swizzled,   ///< the 16-byte chunks of row r permuted by XOR with r % 8 (swizzled_offset())
+};
+
+/// @brief Where element (@p row, @p col) of a tile of 16-bit elements whose rows are
+/// @p row_elements long (a multiple of 64: 128 bytes) is stored in the swizzled layout,
+/// counted in elements: in row @p row still (from row · row_elements), but its chunk of 8
+/// elements (16 bytes) col / 8 is moved to chunk (col / 8) XOR (row % 8), keeping col % 8
+/// inside it. The 8 rows that one ldmatrix matrix reads at one chunk column then lie in 8
+/// different groups of 4 banks. A host and device function, so that the tests can check it.
+__host__ __device__ int swizzled_offset(int row, int col, int row_elements);
+
+/// @brief The launch of every step for an M×N matrix C: one kMmaThreads-thread block per
+/// kMmaBlockM × kMmaBlockN tile of C, grid.x along the columns.
+tutorial::LaunchConfig mma_gemm_launch_config(int M, int N);
+
+/// @brief 10a: C = A·B with `mma.sync` fed by `ldmatrix` from tiles stored in @p layout.
+/// @param A device pointer to M×K BF16
+/// @param B device pointer to K×N BF16
+/// @param C device pointer to M×N floats, overwritten
+/// @param M rows of A and C, ≥ 1
+/// @param N columns of B and C, ≥ 1
+/// @param K columns of A and rows of B, ≥ 1
+/// @param layout how the tiles are stored in shared memory
+/// @throws std::invalid_argument naming the argument for a size < 1 or a null pointer
+/// @throws tutorial::CudaError if the launch or the kernel fails
+void mma_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K, SharedLayout layout);
+
+/// @brief 10a with the row-major tiles: mma_gemm(..., SharedLayout::row_major).
+void mma_gemm_row_major(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);
+
+/// @brief 10a with the swizzled tiles: mma_gemm(..., SharedLayout::swizzled).
+void mma_gemm_swizzled(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);
+
+/// @brief 10b: C = A·B as mma_gemm_swizzled(), the tiles brought by a kMmaStages-stage
+/// pipeline of `cp.async` copies (16 bytes at a time where a row of A or B starts on 16
+/// bytes, element by element elsewhere and at the matrices' edges, zeros outside) into
+/// kMmaStages × 32 KiB of dynamic shared memory, past the 48 KiB a block gets without asking
+/// (the function opts in with cudaFuncSetAttribute).
+/// Same arguments, result and errors as mma_gemm().
+void mma_pipeline_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);

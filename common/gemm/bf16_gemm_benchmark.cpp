@@ -1,0 +1,140 @@
+#include "gemm/bf16_gemm_benchmark.h"
+
+#include "compare.h"
+#include "cuda_check.h"
+#include "non_copyable.h"
+#include "random.h"
+
+#include <cublas_v2.h>
+
+#include <stdexcept>
+
+namespace tutorial::benchmark {
+
+namespace {
+
+// As gemm_benchmark.cpp: the whole reference up to 1024³, 64 rows of it beyond.
+constexpr int kFullReferenceLimit = 1024;
+constexpr int kSampledRows = 64;
+
+void check_cublas(cublasStatus_t status, const char* call) {
+    if (status != CUBLAS_STATUS_SUCCESS) {
+        throw std::runtime_error(std::string("cuBLAS error ") + cublasGetStatusName(status) + " (" +
+                                 cublasGetStatusString(status) + ") in " + call);
+    }
+}
+
+// A cuBLAS handle in its default math mode: BF16 inputs go to the tensor cores.
+class Cublas : NonCopyable {
+public:
+    Cublas() { check_cublas(cublasCreate(&handle_), "cublasCreate"); }
+    ~Cublas() { cublasDestroy(handle_); }
+
+    // Row-major C = A·B with BF16 A and B, FP32 C, FP32 accumulation. cuBLAS is column-major,
+    // where our row-major C is Cᵀ = Bᵀ·Aᵀ: so pass B, then A (as gemm_benchmark.cpp does).
+    void gemm_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
+        const float alpha = 1.0f, beta = 0.0f;
+        check_cublas(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, CUDA_R_16BF, N, A, CUDA_R_16BF,
+                                  K, &beta, C, CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     "cublasGemmEx (BF16 inputs, FP32 compute)");
+    }
+
+private:
+    cublasHandle_t handle_ = nullptr;
+};
+
+std::vector<int> rows_to_check(int M) {
+    std::vector<int> rows;
+    if (M <= kFullReferenceLimit) {
+        for (int r = 0; r < M; ++r) rows.push_back(r);
+    } else {
+        for (int i = 0; i < kSampledRows; ++i) {
+            rows.push_back(static_cast<int>(static_cast<long long>(i) * (M - 1) / (kSampledRows - 1)));
+        }
+    }
+    return rows;
+}
+
+}  // namespace
+
+Bf16GemmBenchmark::Bf16GemmBenchmark(Session& session, int size)
+    : session_(session),
+      size_(size),
+      problem_(std::to_string(size) + " x " + std::to_string(size) + " x " + std::to_string(size)),
+      checked_rows_(rows_to_check(size)),
+      A16_(static_cast<std::size_t>(size) * size),
+      B16_(static_cast<std::size_t>(size) * size),
+      A_(static_cast<std::size_t>(size) * size),
+      B_(static_cast<std::size_t>(size) * size),
+      C_(static_cast<std::size_t>(size) * size) {
+    const std::uint64_t seed = derive_seed(run_seed(), {size, size, size});
+    const std::vector<float> A = rounded_to_bf16(random_floats(A_.size(), seed));
+    const std::vector<float> B = rounded_to_bf16(random_floats(B_.size(), seed + 1));
+    A_.upload(A);
+    B_.upload(B);
+    A16_.upload(to_bf16(A));
+    B16_.upload(to_bf16(B));
+
+    std::vector<float> A_rows;
+    A_rows.reserve(checked_rows_.size() * static_cast<std::size_t>(size));
+    for (int r : checked_rows_) {
+        A_rows.insert(A_rows.end(), A.begin() + static_cast<std::ptrdiff_t>(r) * size,
+                      A.begin() + static_cast<std::ptrdiff_t>(r + 1) * size);
+    }
+    expected_ = gemm_reference(A_rows, B, static_cast<int>(checked_rows_.size()), size, size);
+    // The tensor cores' FP32 additions may truncate: twice the unit roundoff (gemm_operands.cpp).
+    for (double& tolerance : expected_.tolerance) tolerance *= 2.0;
+
+    Cublas cublas;
+    WorkToTime work = work_for("cuBLAS BF16 (cublasGemmEx, FP32 accumulate)",
+                               [&] { cublas.gemm_bf16(A16_.data(), B16_.data(), C_.data(), size_, size_, size_); },
+                               false);
+    work.is_library = true;
+    ceiling_ = session_.measure_ceiling(work);
+}
+
+Measurement Bf16GemmBenchmark::time_kernel(const std::string& variant, const Bf16GemmFunction& gemm, bool is_baseline) {
+    return session_.measure_kernel(
+        work_for(variant, [&] { gemm(A16_.data(), B16_.data(), C_.data(), size_, size_, size_); }, is_baseline),
+        ceiling_);
+}
+
+Measurement Bf16GemmBenchmark::time_fp32_kernel(const std::string& variant, const GemmFunction& gemm,
+                                                bool is_baseline) {
+    return session_.measure_kernel(
+        work_for(variant, [&] { gemm(A_.data(), B_.data(), C_.data(), size_, size_, size_); }, is_baseline), ceiling_);
+}
+
+WorkToTime Bf16GemmBenchmark::work_for(const std::string& variant, const std::function<void()>& run, bool is_baseline) {
+    WorkToTime work;
+    work.problem = problem_;
+    work.variant = variant;
+    work.unit = "GFLOP/s";
+    work.work = 2.0 * size_ * static_cast<double>(size_) * size_;
+    work.is_baseline = is_baseline;
+    work.prepare = [this] { C_.poison(); };
+    work.run = run;
+    work.check = [this] { return check_result(); };
+    return work;
+}
+
+std::string Bf16GemmBenchmark::check_result() const {
+    const std::vector<float> C = C_.download();
+    std::vector<float> got;
+    got.reserve(checked_rows_.size() * static_cast<std::size_t>(size_));
+    for (int r : checked_rows_) {
+        got.insert(got.end(), C.begin() + static_cast<std::ptrdiff_t>(r) * size_,
+                   C.begin() + static_cast<std::ptrdiff_t>(r + 1) * size_);
+    }
+    OutputLayout layout;
+    layout.name = checked_rows_.size() == static_cast<std::size_t>(size_)
+                      ? std::string("C")
+                      : "C (" + std::to_string(checked_rows_.size()) + " rows spread from 0 to " +
+                            std::to_string(size_ - 1) + ")";
+    layout.rows = static_cast<long long>(checked_rows_.size());
+    layout.cols = size_;
+    layout.seed = run_seed();
+    return compare_with_tolerance(got, expected_, layout).text;
+}
+
+}  // namespace tutorial::benchmark
