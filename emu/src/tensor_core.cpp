@@ -10,7 +10,7 @@
 #include "block.h"
 
 #include "emu/tensor_core.h"
-#include "emu/traffic.h"
+#include <gpu_model/traffic.h>
 
 #include <cstring>
 #include <sstream>
