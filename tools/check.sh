@@ -79,7 +79,9 @@ in_parallel() {
             continue
         fi
         while [ "$(jobs -rp | wc -l)" -ge "$check_jobs" ]; do wait -n; done
-        { started=$SECONDS; eval "$command" >"$out/$index" 2>&1 </dev/null; echo $((SECONDS - started)) >"$out/$index.seconds"; } &
+        # The file names are fixed before the part runs: a sourced part may reuse any variable name.
+        { part_seconds_file=$out/$index.seconds; started=$SECONDS
+          eval "$command" >"$out/$index" 2>&1 </dev/null; echo $((SECONDS - started)) >"$part_seconds_file"; } &
         index=$((index + 1))
         show_finished "$@"
     done

@@ -1,6 +1,7 @@
 """compile_commands.json for editors (clangd, VS Code), written by the build itself.
 
   python3 tools/compile_db.py FRAGMENTS        (after a link, once per program)
+  python3 tools/compile_db.py FRAGMENTS DIR    (into DIR/compile_commands.json: make check's clangd item)
 
 Each compile rule of the Makefile leaves the command it ran in FRAGMENTS/<source>.args
 (the source, then one argument a line; written by the shell, one file per source, so that
@@ -87,7 +88,7 @@ def entry(source: str, args: list[str]) -> dict:
 
 
 def main() -> int:
-    if len(sys.argv) != 2:
+    if len(sys.argv) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
     fragments = Path(sys.argv[1])
@@ -108,7 +109,8 @@ def main() -> int:
             continue
         if old.get("file") not in done:
             entries.append(old)
-    database = ROOT / "compile_commands.json"
+    database = (Path(sys.argv[2]) if len(sys.argv) == 3 else ROOT) / "compile_commands.json"
+    database.parent.mkdir(parents=True, exist_ok=True)
     temporary = database.with_name(f".compile_commands.json.{os.getpid()}")
     temporary.write_text(json.dumps(entries, indent=1) + "\n")
     temporary.replace(database)
