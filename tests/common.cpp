@@ -1047,3 +1047,25 @@ TEST_CASE("a DeviceBuffer round-trips data, poisons to NaN and reports a failed 
         CHECK(contains_phrase(text, "device_buffer.h:"));
     }
 }
+
+TEST_CASE("a run's last lines say which failing test cases are optional going-further steps", "[common]") {
+    using tutorial::optional_failures_note;
+    SECTION("no optional failure: nothing to say") {
+        CHECK(optional_failures_note({"8a: async_double_buffered_gemm matches"}, {}).empty());
+        CHECK(optional_failures_note({}, {}).empty());
+    }
+    SECTION("only optional failures: the required ones all pass") {
+        CHECK(optional_failures_note({}, {"8c: tma_gemm matches", "8c: tma_gemm refuses", "8d: async_warptile_gemm matches"}) ==
+              "The chapter's required test cases all pass. Of the 3 that fail, 3 are the going-further steps 8c "
+              "and 8d (tagged [extra]): optional, the chapter is done without them.");
+    }
+    SECTION("both kinds: how many of each") {
+        CHECK(optional_failures_note({"8a: x", "8b: y"}, {"9d: histogram_exchange counts"}) ==
+              "Of the 3 test cases that fail, 1 is the going-further step 9d (tagged [extra]): optional, the "
+              "chapter is done without it; the other 2 are required.");
+    }
+    SECTION("a test case that names no step is quoted whole") {
+        CHECK(optional_failures_note({}, {"box_mean_coarsened keeps 255"}).find("\"box_mean_coarsened keeps 255\"") !=
+              std::string::npos);
+    }
+}

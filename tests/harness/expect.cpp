@@ -177,6 +177,32 @@ void find_where_to_work(const std::string& program) {
                          ") markers); make chapter" + number + " hint gives a hint, one at a time.";
 }
 
+std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional) {
+    if (optional.empty()) return "";
+    // The steps, from the names' "8c: " prefixes (a going-further test case names its step
+    // first: tests/manifest_reader.py checks it against chapter.toml's going_further).
+    static const std::regex step_prefix(R"(^(\d+[a-z]):)");
+    std::vector<std::string> steps;
+    for (const std::string& name : optional) {
+        std::smatch match;
+        const std::string step = std::regex_search(name, match, step_prefix) ? match[1].str() : "\"" + name + "\"";
+        if (std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+    }
+    std::string list;
+    for (std::size_t i = 0; i < steps.size(); ++i) list += (i == 0 ? "" : i + 1 == steps.size() ? " and " : ", ") + steps[i];
+    const std::size_t failing = required.size() + optional.size();
+    const std::string optional_part = std::to_string(optional.size()) + (optional.size() == 1 ? " is" : " are") +
+                                      " the going-further step" + (steps.size() == 1 ? " " : "s ") + list +
+                                      " (tagged [extra]): optional, the chapter is done without " +
+                                      (steps.size() == 1 ? "it" : "them");
+    if (required.empty()) {
+        return "The chapter's required test cases all pass. Of the " + std::to_string(failing) +
+               " that fail, " + optional_part + ".";
+    }
+    return "Of the " + std::to_string(failing) + " test cases that fail, " + optional_part + "; the other " +
+           std::to_string(required.size()) + " are required.";
+}
+
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file) {
     try {

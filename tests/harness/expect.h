@@ -35,6 +35,16 @@ void record_case(const std::string& label, bool passed, const std::string& outpu
 /// counts them), so that a filter that selects none can be told from a green run.
 std::size_t test_cases_started();
 
+/// @brief The names of the test cases that failed so far in this run, apart: @p optional
+/// (tagged [extra], a chapter's going-further steps) or the others. Counted by the results
+/// file's listener, so that the runner's last lines can say which failures are optional.
+std::vector<std::string> failed_test_cases(bool optional);
+
+/// @brief The last lines of a failing run: how many of the failing test cases are
+/// going-further steps, which (their names' "8c:" prefixes), and that the chapter is done
+/// without them. Empty when none of @p optional failed. Pure, for the harness's own tests.
+std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional);
+
 /// @brief What is wrong with @p text as a seed (TUTORIAL_SEED, set by `make ... SEED=n`),
 /// or an empty string when it is a whole number from 0 to 4294967295 or is unset (null or
 /// empty). The range is Catch2's: its own seed is ours, so one run names one seed.

@@ -104,6 +104,11 @@ int main(int argc, char* argv[]) {
     if (only_lists_or_explains(session.configData())) {
         return 0;  // Catch2 version 2 returns how many things it listed
     }
+    // Which failures are optional: a going-further step's ([extra]) never keeps a chapter
+    // from done, and a run that fails only there must say so.
+    const std::string optional_note =
+        tutorial::optional_failures_note(tutorial::failed_test_cases(false), tutorial::failed_test_cases(true));
+    if (!optional_note.empty()) std::cout << tutorial::wrap_report_text(optional_note);
     if (failures != 0 && !tutorial::where_to_work().empty()) {
         // The last lines on the screen: where the work is, whatever failed first.
         std::cout << tutorial::wrap_report_text(tutorial::where_to_work());

@@ -74,6 +74,9 @@ std::vector<RecordedCase>& recorded_cases() {
 
 std::size_t started_test_cases = 0;
 
+// The names of the failed test cases: [extra] ones (optional) and the others.
+std::vector<std::string> failed_optional_names, failed_required_names;
+
 #if defined(TUTORIAL_CATCH2_V3)
 using ListenerBase = Catch::EventListenerBase;
 #else
@@ -169,6 +172,9 @@ public:
         // A test case marked [!mayfail] that failed counts as passed, as Catch2 counts it.
         passed_ += stats.totals.testCases.passed + stats.totals.testCases.failedButOk;
         failed_ += stats.totals.testCases.failed;
+        if (stats.totals.testCases.failed > 0) {
+            (current_is_extra_ ? failed_optional_names : failed_required_names).push_back(current_);
+        }
         if (current_is_extra_) {
             extra_passed_ += stats.totals.testCases.passed + stats.totals.testCases.failedButOk;
             extra_failed_ += stats.totals.testCases.failed;
@@ -315,3 +321,7 @@ void record_case(const std::string& label, bool passed, const std::string& outpu
 }  // namespace tutorial
 
 std::size_t tutorial::test_cases_started() { return started_test_cases; }
+
+std::vector<std::string> tutorial::failed_test_cases(bool optional) {
+    return optional ? failed_optional_names : failed_required_names;
+}
