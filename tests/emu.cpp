@@ -1217,6 +1217,24 @@ TEST_CASE("a remote atomic before the first cluster.sync() is reported at its li
                 cluster_atomic_site(), "before the cluster's first cluster.sync()"});
 }
 
+TEST_CASE("a kernel launched through a function pointer is named as written, not as the pointer", "[emu]") {
+    // Chapter 9's host code passes its kernel to a helper that calls
+    // cudaLaunchKernelEx(&config, kernel, ...): the messages name the kernel, not "kernel".
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {1}));
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> histogram(std::vector<unsigned>(100, 0));
+    const std::string text = error_text(
+        [&] {
+            planted::cluster_histogram_through_pointer(in.data(), static_cast<int>(values.size()), histogram.data(), 100, 2,
+                                                       planted::ClusterBug::no_first_barrier);
+        },
+        cudaErrorLaunchFailure);
+    check_says(text, {"distributed shared memory used before the cluster barrier in cluster_histogram_planted [with "
+                      "Count = unsigned int] (launched at tests/emu_planted/clusters.cu:"});
+    CHECK(text.find(" in kernel ") == std::string::npos);
+    CHECK(text.find("kernel (launched") == std::string::npos);
+}
+
 TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {
     Schedules order("forward");
     check_says(

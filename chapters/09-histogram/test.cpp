@@ -105,6 +105,7 @@ tutorial::ComparisonReport run_case(HistogramFunction<Sample> histogram, const H
     context.num_bins = c.num_bins;
     context.slice = slice;
     context.seed = tutorial::run_seed();
+    context.one_sample_per_thread = histogram == static_cast<HistogramFunction<Sample>>(histogram_global);
     std::vector<Sample> padded(static_cast<std::size_t>(c.offset), Sample(0));
     padded.reserve(padded.size() + context.samples.size());
     for (unsigned int value : context.samples) padded.push_back(static_cast<Sample>(value));
@@ -170,7 +171,7 @@ tutorial::ShapeSweep sweep(const std::string& what, HistogramFunction<Sample> hi
         result.run(label_of(c),
                    {{"n", c.n, 16 / c.sample_bytes, "", "16-byte vector"},
                     {"offset", c.offset, 0, "", ""},
-                    {"num_bins", c.num_bins, slice_of_bins ? kClusterSize : 0, "", "cluster"}},
+                    {"num_bins", c.num_bins, slice_of_bins ? kClusterSize : 0, "", "block of a cluster", false}},
                    [&] { return run_case<Sample>(histogram, c, slice); });
     }
     return result;
@@ -381,6 +382,19 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         CHECK(report.text.find(words) != std::string::npos);
     };
     says({0, 0, 0, 0, 0, 0, 0, 0}, "None of the 8 samples was counted");
+    {
+        // 9a's kernel has no head, tail or private bins: the advice names what it has.
+        tutorial::HistogramContext one_each = c;
+        one_each.one_sample_per_thread = true;
+        std::string text;  // the report's words on one line: it wraps at the report's width
+        std::istringstream words(tutorial::compare_bins(std::vector<unsigned int>(8, 0u), right, one_each).text);
+        for (std::string word; words >> word;) text += word + " ";
+        INFO(text);
+        CHECK(text.find("None of the 8 samples was counted") != std::string::npos);
+        CHECK(text.find("blockIdx.x * blockDim.x + threadIdx.x") != std::string::npos);
+        CHECK(text.find("head") == std::string::npos);
+        CHECK(text.find("merge") == std::string::npos);
+    }
     {
         tutorial::HistogramContext longer = c;
         longer.samples.assign(100, 2);

@@ -211,6 +211,11 @@ enum class ClusterBug {
 template <class Count>
 cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, int bins, unsigned cluster_size,
                               unsigned clusters, ClusterBug bug, bool non_portable = false);
+/// @brief The same (unsigned counts, clusters of 2 blocks), launched as chapter 9's host code
+/// does: a helper takes the kernel as a function pointer named `kernel` and passes that to
+/// cudaLaunchKernelEx, so that the launch's text names the pointer, not the kernel.
+cudaError_t cluster_histogram_through_pointer(const unsigned* values, int n, unsigned* histogram, int bins,
+                                              unsigned clusters, ClusterBug bug);
 /// @brief The same with `__cluster_dims__(2, 1, 1)` on the kernel and a <<<blocks, 96>>> launch.
 void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned blocks);
 /// @brief A histogram of values[i] % 64 with a private `__shared__ unsigned long long
