@@ -1064,6 +1064,12 @@ TEST_CASE("a run's last lines say which failing test cases are optional going-fu
               "Of the 3 test cases that fail, 1 is the going-further step 9d (tagged [extra]): optional, the "
               "chapter is done without it; the other 2 are required.");
     }
+    SECTION("reports kept off the screen are said to be, with how to see them") {
+        CHECK(optional_failures_note({"8a: x"}, {"8c: y", "8d: z"}, 2) ==
+              "Of the 3 test cases that fail, 2 are the going-further steps 8c and 8d (tagged [extra]): optional, "
+              "the chapter is done without them; the other 1 is required. Their reports are left out while a "
+              "required one fails (VERBOSE=1 shows them).");
+    }
     SECTION("a test case that names no step is quoted whole") {
         CHECK(optional_failures_note({}, {"box_mean_coarsened keeps 255"}).find("\"box_mean_coarsened keeps 255\"") !=
               std::string::npos);

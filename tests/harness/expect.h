@@ -40,10 +40,20 @@ std::size_t test_cases_started();
 /// file's listener, so that the runner's last lines can say which failures are optional.
 std::vector<std::string> failed_test_cases(bool optional);
 
+/// @brief Whether the reports of failing going-further ([extra]) test cases are printed
+/// after a required test case has failed (true: VERBOSE=1, ARGS=--success); by default
+/// they are not, so that a skeleton's run fits on a screen. Set by the runner's main.
+void show_optional_reports(bool shown);
+
+/// @brief How many failing going-further test cases this run kept off the screen.
+std::size_t hidden_optional_failures();
+
 /// @brief The last lines of a failing run: how many of the failing test cases are
 /// going-further steps, which (their names' "8c:" prefixes), and that the chapter is done
 /// without them. Empty when none of @p optional failed. Pure, for the harness's own tests.
-std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional);
+/// @p hidden of them had their reports kept off the screen (see show_optional_reports()).
+std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional,
+                                   std::size_t hidden = 0);
 
 /// @brief What is wrong with @p text as a seed (TUTORIAL_SEED, set by `make ... SEED=n`),
 /// or an empty string when it is a whole number from 0 to 4294967295 or is unset (null or
