@@ -948,6 +948,17 @@ TEST_CASE("a read of a stage before its wait names the read's and the copy's lin
          "primitives_gemm_planted<", "block (0,0,0), thread (0,0,0)"});
 }
 
+TEST_CASE("a read of a cuda::pipeline stage other than the one waited for is reported at every stage count", "[emu][async]") {
+    // Its copies were committed by every thread, so on the CPU backend they have landed;
+    // on a GPU they may land at any time until this thread's wait for them returns.
+    const int stages = GENERATE(2, 3);
+    check_says(
+        pipeline_error(planted::PipelineApi::pipeline, stages, planted::PipelineBug::stage_ahead, cudaErrorLaunchFailure),
+        {"shared memory read " + site_of(kPipelines, "sum += b_tiles[s]") +
+             " before this thread waited for the asynchronous copy issued " + site_of(kPipelines, "cuda::memcpy_async(&b_tiles[s]"),
+         "which this thread has not waited for", "a stage index that is not the one waited for"});
+}
+
 TEST_CASE("a read of another thread's copy without __syncthreads() after the wait is reported", "[emu][async]") {
     check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
                               cudaErrorLaunchFailure),
@@ -1229,7 +1240,7 @@ TEST_CASE("a kernel launched through a function pointer is named as written, not
                                                        planted::ClusterBug::no_first_barrier);
         },
         cudaErrorLaunchFailure);
-    check_says(text, {"distributed shared memory used before the cluster barrier in cluster_histogram_planted [with "
+    check_says(text, {"distributed shared memory used before the cluster barrier in planted::cluster_histogram_planted [with "
                       "Count = unsigned int] (launched at tests/emu_planted/clusters.cu:"});
     CHECK(text.find(" in kernel ") == std::string::npos);
     CHECK(text.find("kernel (launched") == std::string::npos);

@@ -99,7 +99,8 @@ __global__ void pipeline_gemm_planted(const float* A, const float* B, float* C, 
             pipe.consumer_release();
             pipe.consumer_wait();  // planted: no stage is left that this thread committed
         }
-        const int s = t % STAGES;
+        // planted (stage_ahead): the stage after the one waited for, whose copies may land later
+        const int s = BUG == PipelineBug::stage_ahead ? (t + 1) % STAGES : t % STAGES;
         if (BUG == PipelineBug::release_before_use) pipe.consumer_release();  // planted: the stage is still read below
         for (int k = 0; k < kTile; ++k) sum += b_tiles[s][k][threadIdx.x] * a_tiles[s][threadIdx.y][k];
         if (BUG != PipelineBug::release_before_use && BUG != PipelineBug::no_release) pipe.consumer_release();
@@ -151,7 +152,7 @@ void launch_gemm(const float* A, const float* B, float* C, int M, int N, int K, 
         });
     } else {
         for_bug<PipelineBug::none, PipelineBug::release_before_use, PipelineBug::no_release, PipelineBug::no_acquire,
-                PipelineBug::extra_consumer_wait>(bug, [&](auto chosen) {
+                PipelineBug::extra_consumer_wait, PipelineBug::stage_ahead>(bug, [&](auto chosen) {
             constexpr PipelineBug BUG = decltype(chosen)::value;
             pipeline_gemm_planted<STAGES, BUG><<<grid, block>>>(A, B, C, M, N, K);
         });

@@ -138,7 +138,8 @@ enum class PipelineApi { primitives, pipeline };
 /// before reading a tile; no __syncthreads() after the wait; no __syncthreads() before a
 /// stage is refilled; a wait for one stage too many in flight. For cuda::pipeline: the
 /// stage released before it is read; never released; refilled without producer_acquire();
-/// one consumer_wait() too many at the end.
+/// one consumer_wait() too many at the end; the stage after the one waited for read
+/// (stage_ahead: (t + 1) % STAGES, a stage index that runs ahead).
 enum class PipelineBug {
     none,
     no_wait,
@@ -149,6 +150,7 @@ enum class PipelineBug {
     no_release,
     no_acquire,
     extra_consumer_wait,
+    stage_ahead,
 };
 /// @brief C = A·B with 16 × 16 tiles loaded asynchronously @p stages - 1 tiles ahead (2 or
 /// 3 stages), for any M, N, K, with the given API and planted bug.
