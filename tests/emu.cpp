@@ -959,6 +959,15 @@ TEST_CASE("a read of a cuda::pipeline stage other than the one waited for is rep
          "which this thread has not waited for", "a stage index that is not the one waited for"});
 }
 
+TEST_CASE("a read before the wait in a helper that takes the tile by reference names the helper's line", "[emu][async]") {
+    const std::string text = pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_wait_read_in_helper,
+                                            cudaErrorLaunchFailure);
+    check_says(text, {"shared memory read " + site_of(kPipelines, "sum += a_stage[threadIdx.y][k]") +
+                      " before the asynchronous copy issued " + site_of(kPipelines, "__pipeline_memcpy_async(&a_stage") +
+                      " was waited for"});
+    CHECK_FALSE(tutorial::contains_phrase(text, "a line the CPU backend was not told"));
+}
+
 TEST_CASE("a read of another thread's copy without __syncthreads() after the wait is reported", "[emu][async]") {
     check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
                               cudaErrorLaunchFailure),

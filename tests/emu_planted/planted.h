@@ -139,7 +139,8 @@ enum class PipelineApi { primitives, pipeline };
 /// stage is refilled; a wait for one stage too many in flight. For cuda::pipeline: the
 /// stage released before it is read; never released; refilled without producer_acquire();
 /// one consumer_wait() too many at the end; the stage after the one waited for read
-/// (stage_ahead: (t + 1) % STAGES, a stage index that runs ahead).
+/// (stage_ahead: (t + 1) % STAGES, a stage index that runs ahead); for the primitives, no
+/// wait before a helper that takes the stage's tiles by reference reads them.
 enum class PipelineBug {
     none,
     no_wait,
@@ -151,6 +152,7 @@ enum class PipelineBug {
     no_acquire,
     extra_consumer_wait,
     stage_ahead,
+    no_wait_read_in_helper,
 };
 /// @brief C = A·B with 16 × 16 tiles loaded asynchronously @p stages - 1 tiles ahead (2 or
 /// 3 stages), for any M, N, K, with the given API and planted bug.
