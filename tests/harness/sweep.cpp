@@ -120,6 +120,18 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
     for (std::size_t i = 0; i < count; ++i) {
         for (std::size_t j = i + 1; j < count; ++j) {
             if (!same_kind(i, j)) continue;
+            // Unequal numbers of tiles: the grid is not square, and swapped rows and columns
+            // (or a grid computed from the wrong size) show only then.
+            {
+                const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
+                const std::string unit = unit_text[i] == unit_text[j] ? unit_text[i] : "";
+                if (!unit.empty()) {
+                    const auto tiles = [](const ShapeParameter& p) { return (p.value + p.unit - 1) / p.unit; };
+                    properties.push_back({a + " and " + b + " span different numbers of " + shapes.front()[i].unit_noun +
+                                              "s (ceil(" + a + " / " + unit + ") != ceil(" + b + " / " + unit + "))",
+                                          [i, j, tiles](const Parameters& s) { return tiles(s[i]) != tiles(s[j]); }});
+                }
+            }
             const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
             properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }});
             properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }});
