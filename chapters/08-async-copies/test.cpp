@@ -338,6 +338,24 @@ TEST_CASE("async_gemm_launch_config gives one 32 x 32 block per tile of C", CHAP
     tutorial::check_launch_covers(async_gemm_launch_config, kTile);
 }
 
+TEST_CASE("the pipeline probe says 'never drained' only on its evidence, and each finding once", CHAPTER_TAG "[reference]") {
+    // The last stages in flight missing: a loop that stops before draining them.
+    CHECK(describe_counts({1, 1, 1, 1, 0, 0}, 2, "A").find("The last stages were never drained") != std::string::npos);
+    // More tiles missing than stages in flight (8c with a tile's coordinates swapped reads
+    // zeros past the first): not a pipeline left undrained.
+    const std::string five_missing = describe_counts({1, 0, 0, 0, 0, 0}, 2, "A");
+    CHECK(five_missing.find("never drained") == std::string::npos);
+    CHECK(five_missing.find("more than the 2 stage(s) a loop leaves in flight") != std::string::npos);
+    // The same finding at several stage counts, but for the count itself: said once.
+    const std::string grouped = diagnoses_by_stage_count(
+        {"right", "read at x.cu:88 in k [with int STAGES = 2], block (0,0,0), byte 12", "read at x.cu:88 in k [with int STAGES = 3], block (1,0,0), byte 40",
+         "other"});
+    CHECK(grouped.find("With 1 stage(s):right") != std::string::npos);
+    CHECK(grouped.find("With 2 and 3 stages (the same finding at each; as at 2):read at x.cu:88") != std::string::npos);
+    CHECK(grouped.find("STAGES = 3") == std::string::npos);
+    CHECK(grouped.find("With 4 stage(s):other") != std::string::npos);
+}
+
 // ---- 8a ---------------------------------------------------------------------------------
 
 TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
