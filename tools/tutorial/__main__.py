@@ -20,6 +20,9 @@
                       results.json in DIR (--visibility V for Gradescope; tools/tutorial/verbs.py)
   judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
+  cpu-diagnosis --binary B [--results R]
+                      make chapterN test on a GPU, when it fails: the failing tests (R's) on the
+                      CPU backend's checks, their first shapes, and its report when it finds one
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
                       and scores S)
   classroom           (make check) .github/workflows/classroom.yml is what the registry
@@ -54,7 +57,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, further_checks, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -127,6 +130,9 @@ def main() -> int:
     sub.add_argument("--log", required=True)
     sub.add_argument("--timeout", type=float, default=1800)
     sub.add_argument("arguments", nargs="*")
+    sub = command("cpu-diagnosis", further_checks.cpu_diagnosis)
+    sub.add_argument("--binary", required=True)
+    sub.add_argument("--results", help="the GPU run's results file: its failing tests are run; none: all")
     sub = command("check-results", grading.check_results)
     sub.add_argument("--score", type=float)
     sub.add_argument("files", nargs="+")

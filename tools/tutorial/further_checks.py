@@ -194,3 +194,90 @@ def status_checks(chapters: list[Chapter], make, logs: Path) -> None:
         with open(results.path, "a") as out:
             out.write(("further=" + finding.replace("\n", " ") + "\n" if finding else "") + "checked_on_cpu=yes\n")
         os.utime(results.path, (time, time))  # still the time of the run it speaks of
+
+
+# ---- make chapterN test on a GPU, when it fails -------------------------------------------------
+
+# The most lines of the CPU backend's report shown under a GPU's failing run: the screen holds
+# the GPU's report too.
+CPU_REPORT_LINES = 45
+
+
+def failing_tests(results: Path) -> list[str]:
+    """The test cases with a failing case in a run's results file, in the order they ran."""
+    names: list[str] = []
+    for case in grading.read_cases(results):
+        name = case.name.split(" / ", 1)[0]
+        if not case.passed and name not in names:
+            names.append(name)
+    return names
+
+
+def first_report(output: str) -> list[str]:
+    """The failure Catch2 printed in @p output that says most: the first where the CPU backend
+    names what it found (a race, an access out of bounds, a read before a wait), else the first;
+    from its "file:line: FAILED:" line to the line before the next test case's rule or the
+    totals, blank lines at its end dropped."""
+    lines = output.splitlines()
+    reports = []
+    for start, line in enumerate(lines):
+        if not line.rstrip().endswith(": FAILED:"):
+            continue
+        end = next((i for i in range(start + 1, len(lines))
+                    if lines[i].startswith(("-----", "=====", "~~~~~")) or lines[i].rstrip().endswith(": FAILED:")),
+                   len(lines))
+        report = lines[start:end]
+        while report and not report[-1].strip():
+            report.pop()
+        reports.append(report)
+    found = [r for r in reports if any("the CPU backend found" in line for line in r)]
+    return (found or reports or [[]])[0]
+
+
+def cpu_diagnosis(args) -> int:
+    """`make chapterN test` on a GPU, after its tests (or compute-sanitizer's pass after them)
+    failed: the same tests on the CPU backend's checks, on their first shapes (every thread order
+    it tries, every access bounds-checked), and its report, marked as the CPU backend's, when it
+    finds something. It only adds to the GPU's report: its exit status is always 0, and a
+    chapter the CPU backend cannot build or run is one line."""
+    binary = Path(args.binary)
+    chapter_name = binary.name[:-len("-tests")] if binary.name.endswith("-tests") else ""
+    if not chapter_name.startswith("chapter"):
+        return 0
+    tests = failing_tests(Path(args.results)) if args.results else []
+    first_build = not (Path("build") / "emu" / "libcommon.a").exists()
+    print(f"The CPU backend's checks on {'the failing tests' if tests else 'the tests'} (their first shapes), "
+          "for the cause" + (" (its first build here takes a few minutes)" if first_build else "") + "...", flush=True)
+    logs = Path("build") / "emu" / "cpu-diagnosis"
+    logs.mkdir(parents=True, exist_ok=True)
+    build_log, run_log = logs / f"{chapter_name}-build.log", logs / f"{chapter_name}-test.log"
+    from .verbs import make  # the verbs' make: one more make, for the other backend's build
+    settings = ["BACKEND=emu"] + (["SOLUTIONS=1"] if args.tree == "solutions" else [])
+    program = Build("emu", args.tree).bin / f"{chapter_name}-tests"
+    if make(chapter_name, *settings, log=build_log) != 0 or not program.exists():
+        print(f"  (the CPU backend could not build {chapter_name}: {build_log} says why)")
+        return 0
+    spec = ",".join(escape_test_name(name) for name in tests) if tests else CATCH_FILTER
+    try:
+        run = subprocess.run([str(program), spec], capture_output=True, text=True, timeout=EMU_TIMEOUT_SECONDS,
+                             env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1", "TUTORIAL_RESULTS_FILE": ""})
+    except subprocess.TimeoutExpired:
+        print(f"  (the CPU backend's run did not finish within {EMU_TIMEOUT_SECONDS} s)")
+        return 0
+    run_log.write_text(run.stdout + run.stderr)
+    if run.returncode == 0:
+        print("  They pass there: what fails on the GPU does not show on the CPU backend's first shapes (a race "
+              "its thread orders did not hit, a shape past them, or a limit of the GPU's).")
+        return 0
+    report = first_report(run.stdout)
+    if not report:
+        print(f"  They fail there too, with no report to show: {run_log} holds the run.")
+        return 0
+    print("On the CPU backend (BACKEND=emu) they fail too; its report:")
+    shown = report[:CPU_REPORT_LINES]
+    for line in shown:
+        print("  | " + line)
+    more = len(report) - len(shown)
+    print(f"  (the CPU backend's report{f', {more} lines more' if more > 0 else ''}, and the others: {run_log}; "
+          f"make {chapter_name} test BACKEND=emu runs it all)")
+    return 0
