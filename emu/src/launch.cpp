@@ -242,7 +242,7 @@ cudaError_t launch(const LaunchRequest& request, const KernelBody& body) {
     const bool may_compare = orders.size() > 1 && record.depends_on_order;
     Snapshot before;
     if (may_compare) before = Snapshot::take();
-    traffic::detail::launch_begins(request);  // the profiler counts the first run only (traffic_hooks.h)
+    traffic::detail::launch_begins(request, kernel_text);  // the profiler counts the first run only (traffic_hooks.h)
     const GridOutcome first = run_grid(run);
     traffic::detail::launch_ends(first);
     {
