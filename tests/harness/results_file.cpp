@@ -243,6 +243,7 @@ private:
     void note_crash(Catch::AssertionStats const& stats) {
         const Catch::AssertionResult& result = stats.assertionResult;
         if (result.getResultType() == Catch::ResultWas::FatalErrorCondition) {
+            restore_stdout();  // a crash is always shown: the reporter hears of it after us
             crash_ = std::string(result.getMessage());
         }
         // The first INFO in scope names the case (the shape, the image); the first
