@@ -57,7 +57,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, further_checks, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -130,7 +130,7 @@ def main() -> int:
     sub.add_argument("--log", required=True)
     sub.add_argument("--timeout", type=float, default=1800)
     sub.add_argument("arguments", nargs="*")
-    sub = command("cpu-diagnosis", further_checks.cpu_diagnosis)
+    sub = command("cpu-diagnosis", verbs.cpu_diagnosis)
     sub.add_argument("--binary", required=True)
     sub.add_argument("--results", help="the GPU run's results file: its failing tests are run; none: all")
     sub = command("check-results", grading.check_results)

@@ -200,7 +200,7 @@ def status_checks(chapters: list[Chapter], make, logs: Path) -> None:
 
 # The most lines of the CPU backend's report shown under a GPU's failing run: the screen holds
 # the GPU's report too.
-CPU_REPORT_LINES = 45
+CPU_REPORT_LINES = 30
 
 
 def failing_tests(results: Path) -> list[str]:
@@ -234,12 +234,13 @@ def first_report(output: str) -> list[str]:
     return (found or reports or [[]])[0]
 
 
-def cpu_diagnosis(args) -> int:
+def cpu_diagnosis(args, make) -> int:
     """`make chapterN test` on a GPU, after its tests (or compute-sanitizer's pass after them)
     failed: the same tests on the CPU backend's checks, on their first shapes (every thread order
     it tries, every access bounds-checked), and its report, marked as the CPU backend's, when it
     finds something. It only adds to the GPU's report: its exit status is always 0, and a
-    chapter the CPU backend cannot build or run is one line."""
+    chapter the CPU backend cannot build or run is one line. @p make is the verbs'
+    (tools/tutorial/verbs.py, which calls this): one more make, for the other backend's build."""
     binary = Path(args.binary)
     chapter_name = binary.name[:-len("-tests")] if binary.name.endswith("-tests") else ""
     if not chapter_name.startswith("chapter"):
@@ -251,7 +252,6 @@ def cpu_diagnosis(args) -> int:
     logs = Path("build") / "emu" / "cpu-diagnosis"
     logs.mkdir(parents=True, exist_ok=True)
     build_log, run_log = logs / f"{chapter_name}-build.log", logs / f"{chapter_name}-test.log"
-    from .verbs import make  # the verbs' make: one more make, for the other backend's build
     settings = ["BACKEND=emu"] + (["SOLUTIONS=1"] if args.tree == "solutions" else [])
     program = Build("emu", args.tree).bin / f"{chapter_name}-tests"
     if make(chapter_name, *settings, log=build_log) != 0 or not program.exists():

@@ -107,6 +107,11 @@ def status(args) -> int:
     return workflow.status(argparse.Namespace(**{**vars(args), "logs": str(logs)}))
 
 
+def cpu_diagnosis(args) -> int:
+    """make chapterN test on a GPU, when it fails: the CPU backend's checks of the failing tests."""
+    return further_checks.cpu_diagnosis(args, make)
+
+
 def grade(args) -> int:
     """Build each chapter, and its solution when solutions/ has it (the baseline); check the
     student's objects (guard) and run the solution's tests (the cases to expect) before any
