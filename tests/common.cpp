@@ -1093,13 +1093,19 @@ TEST_CASE("a run's last lines say which failing test cases are optional going-fu
     }
     SECTION("only optional failures: the required ones all pass") {
         CHECK(optional_failures_note({}, {"8c: tma_gemm matches", "8c: tma_gemm refuses", "8d: async_warptile_gemm matches"}) ==
-              "The chapter's required test cases all pass. Of the 3 that fail, 3 are the going-further steps 8c "
+              "The chapter's required test cases all pass. Of the 3 test cases that fail, 3 are the going-further steps 8c "
               "and 8d (tagged [extra]): optional, the chapter is done without them.");
     }
     SECTION("both kinds: how many of each") {
         CHECK(optional_failures_note({"8a: x", "8b: y"}, {"9d: histogram_exchange counts"}) ==
               "Of the 3 test cases that fail, 1 is the going-further step 9d (tagged [extra]): optional, the "
               "chapter is done without it; the other 2 are required.");
+    }
+    SECTION("a run of chosen tests never says the required ones pass: it did not run them") {
+        CHECK(optional_failures_note({}, {"8c: tma_gemm matches"}, 0, false) ==
+              "The one test case that fails is the going-further step 8c (tagged [extra]): optional, the chapter is "
+              "done without it.");
+        CHECK(optional_failures_note({}, {"8c: x", "8d: y"}, 0, false).find("required") == std::string::npos);
     }
     SECTION("reports kept off the screen are said to be, with how to see them") {
         CHECK(optional_failures_note({"8a: x"}, {"8c: y", "8d: z"}, 2) ==

@@ -178,7 +178,7 @@ void find_where_to_work(const std::string& program) {
 }
 
 std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional,
-                                   std::size_t hidden) {
+                                   std::size_t hidden, bool whole_run) {
     if (optional.empty()) return "";
     // The steps, from the names' "8c: " prefixes (a going-further test case names its step
     // first: tests/manifest_reader.py checks it against chapter.toml's going_further).
@@ -192,13 +192,14 @@ std::string optional_failures_note(const std::vector<std::string>& required, con
     std::string list;
     for (std::size_t i = 0; i < steps.size(); ++i) list += (i == 0 ? "" : i + 1 == steps.size() ? " and " : ", ") + steps[i];
     const std::size_t failing = required.size() + optional.size();
-    const std::string optional_part = std::to_string(optional.size()) + (optional.size() == 1 ? " is" : " are") +
-                                      " the going-further step" + (steps.size() == 1 ? " " : "s ") + list +
-                                      " (tagged [extra]): optional, the chapter is done without " +
-                                      (steps.size() == 1 ? "it" : "them");
+    const std::string what = "the going-further step" + std::string(steps.size() == 1 ? " " : "s ") + list +
+                             " (tagged [extra]): optional, the chapter is done without " + (steps.size() == 1 ? "it" : "them");
+    const std::string optional_part = std::to_string(optional.size()) + (optional.size() == 1 ? " is " : " are ") + what;
     if (required.empty()) {
-        return "The chapter's required test cases all pass. Of the " + std::to_string(failing) +
-               " that fail, " + optional_part + ".";
+        // Only a run of every test knows that the required ones pass.
+        const std::string all_pass = whole_run ? "The chapter's required test cases all pass. " : "";
+        if (failing == 1) return all_pass + "The one test case that fails is " + what + ".";
+        return all_pass + "Of the " + std::to_string(failing) + " test cases that fail, " + optional_part + ".";
     }
     std::string note = "Of the " + std::to_string(failing) + " test cases that fail, " + optional_part + "; the other " +
                        std::to_string(required.size()) + (required.size() == 1 ? " is" : " are") + " required.";

@@ -52,8 +52,9 @@ std::size_t hidden_optional_failures();
 /// going-further steps, which (their names' "8c:" prefixes), and that the chapter is done
 /// without them. Empty when none of @p optional failed. Pure, for the harness's own tests.
 /// @p hidden of them had their reports kept off the screen (see show_optional_reports()).
+/// Only a @p whole_run (no test chosen on the command line) may say the required ones pass.
 std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional,
-                                   std::size_t hidden = 0);
+                                   std::size_t hidden = 0, bool whole_run = true);
 
 /// @brief What is wrong with @p text as a seed (TUTORIAL_SEED, set by `make ... SEED=n`),
 /// or an empty string when it is a whole number from 0 to 4294967295 or is unset (null or

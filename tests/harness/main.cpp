@@ -113,7 +113,8 @@ int main(int argc, char* argv[]) {
     // Which failures are optional: a going-further step's ([extra]) never keeps a chapter
     // from done, and a run that fails only there must say so.
     const std::string optional_note = tutorial::optional_failures_note(
-        tutorial::failed_test_cases(false), tutorial::failed_test_cases(true), tutorial::hidden_optional_failures());
+        tutorial::failed_test_cases(false), tutorial::failed_test_cases(true), tutorial::hidden_optional_failures(),
+        !tests_chosen);
     if (!optional_note.empty()) std::cout << tutorial::wrap_report_text(optional_note);
     if (failures != 0 && !tutorial::where_to_work().empty()) {
         // The last lines on the screen: where the work is, whatever failed first.
