@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -213,11 +214,9 @@ def failing_tests(results: Path) -> list[str]:
     return names
 
 
-def first_report(output: str) -> list[str]:
-    """The failure Catch2 printed in @p output that says most: the first where the CPU backend
-    names what it found (a race, an access out of bounds, a read before a wait), else the first;
-    from its "file:line: FAILED:" line to the line before the next test case's rule or the
-    totals, blank lines at its end dropped."""
+def reports_of(output: str) -> list[list[str]]:
+    """Each failure Catch2 printed in @p output: from its "file:line: FAILED:" line to the line
+    before the next failure, test case rule or the totals, blank lines at its end dropped."""
     lines = output.splitlines()
     reports = []
     for start, line in enumerate(lines):
@@ -230,8 +229,38 @@ def first_report(output: str) -> list[str]:
         while report and not report[-1].strip():
             report.pop()
         reports.append(report)
+    return reports
+
+
+def gpu_words(output: str) -> str:
+    """The start of a failing case's message in a results file ("file:line: EXPR with expansion
+    X; MESSAGE" or "file:line: MESSAGE"), enough to know the same message again: its first 50
+    characters, the place and any expression left out."""
+    line = re.sub(r"^\S+:\d+: ", "", output.splitlines()[0])
+    if " with expansion " in line and "; " in line:
+        line = line.split("; ", 1)[1]
+    return line[:50]
+
+
+def telling_report(output: str, said_on_gpu: list[str]) -> list[str]:
+    """The CPU backend's report that adds most to the GPU's: the first where it names what it
+    found (a race, an access out of bounds, a read before a wait); else the first that is
+    neither a step not begun (nothing written, as the GPU says too) nor one whose failure
+    the GPU's run gave word for word (@p said_on_gpu: its failing cases' first lines, such as a
+    launch configuration's check, which runs on the host). Empty when none adds anything."""
+    reports = reports_of(output)
     found = [r for r in reports if any("the CPU backend found" in line for line in r)]
-    return (found or reports or [[]])[0]
+    if found:
+        return found[0]
+    words = lambda lines: " ".join(" ".join(lines).split())
+    for report in reports:
+        text = words(report)
+        if "In every shape, every element of" in text:
+            continue
+        if any(line and words([line]) in text for line in said_on_gpu):
+            continue
+        return report
+    return []
 
 
 def cpu_diagnosis(args, make) -> int:
@@ -269,9 +298,11 @@ def cpu_diagnosis(args, make) -> int:
         print("  They pass there: what fails on the GPU does not show on the CPU backend's first shapes (a race "
               "its thread orders did not hit, a shape past them, or a limit of the GPU's).")
         return 0
-    report = first_report(run.stdout)
+    said_on_gpu = [gpu_words(case.output) for case in grading.read_cases(Path(args.results))
+                   if not case.passed and case.output] if args.results else []
+    report = telling_report(run.stdout, said_on_gpu)
     if not report:
-        print(f"  They fail there too, with no report to show: {run_log} holds the run.")
+        print(f"  They fail there too, and its reports add nothing to the GPU's (the whole run: {run_log}).")
         return 0
     print("On the CPU backend (BACKEND=emu) they fail too; its report:")
     shown = report[:CPU_REPORT_LINES]
