@@ -190,7 +190,11 @@ TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIE
 .PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; if TUTORIAL_RESULTS_FILE=$$binary.results \
-	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) else failed=1; fi; done; exit $$failed
+	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || \
+	  { failed=1; $(call cpu_diagnosis); };) else failed=1; $(if $(filter cuda,$(BACKEND)),$(call cpu_diagnosis,--results $$binary.results);) fi; done; exit $$failed
+# On a GPU, a chapter's failing run ends with the CPU backend's checks of the failing tests
+# (of all its tests, after a failing compute-sanitizer pass), which name a cause more often.
+cpu_diagnosis = case $$binary in */chapter*-tests) $(TUTORIAL) cpu-diagnosis --binary $$binary $(1);; esac
 run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 	@if [ "$(words $(NAMED))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
 	@./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)

@@ -270,7 +270,7 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
     const std::string tile_shape = tiled ? rows_by_cols(tile_r, tile_c) : "";
 
     // Only the first tile right, everything else wrong: one block did all the work there
-    // was, so the grid is a single block. For an output one element past a tile this is
+    // was (a grid of one block, or swapped rows and columns: see below). For an output one element past a tile this is
     // also "only the partial tiles are wrong", which would send the student to bounds
     // checks that may well be right; this sentence says it better.
     auto in_first_tile = [&](long long r, long long c) { return r < tile_r && c < tile_c; };
@@ -293,9 +293,23 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
                 return std::isnan(layout.poison) ? std::isnan(value) : value == layout.poison;
             });
             if (outside_untouched) {
-                sentences.push_back("Only the first tile (" + tile_shape + " at the top left) is right, and every "
-                                    "element outside it still holds the poison the test wrote: no other block wrote "
-                                    "anything, as if the grid were a single block. Check the launch configuration.");
+                // Two causes leave this picture: a grid of one block, or (only when the output
+                // spans unequal numbers of tiles across and down, so that the grid is not
+                // square) rows and columns swapped, which sends every other block's threads
+                // past the edge, where the bounds check stops them.
+                const bool square_grid = (rows + tile_r - 1) / tile_r == (cols + tile_c - 1) / tile_c;
+                std::string sentence = "Only the first tile (" + tile_shape + " at the top left) is right, and every "
+                                       "element outside it still holds the poison the test wrote: no thread wrote "
+                                       "anything outside the first block's tile";
+                if (square_grid) {
+                    sentence += ", as if the grid were a single block. Check the launch configuration.";
+                } else {
+                    sentence += ". Either the grid is a single block (the launch configuration's own test says "
+                                "whether it is), or each thread's row and column are swapped (rows come from "
+                                "blockIdx.y and threadIdx.y, columns from .x), which sends the other blocks' threads "
+                                "outside " + layout.name + ", where the bounds check stops them.";
+                }
+                sentences.push_back(sentence);
             } else {
                 sentences.push_back("Only the first tile (" + tile_shape + " at the top left) is right; the other "
                                     "blocks wrote wrong values: where blockIdx is 0 any mix-up of the block's "

@@ -259,9 +259,21 @@ TEST_CASE("the first-tile sentence fires only when exactly the first tile is rig
     std::vector<float> got(40 * 40, nan);
     for (int r = 0; r < 16; ++r)
         for (int c = 0; c < 16; ++c) got[r * 40 + c] = 0.0f;
-    SECTION("fires: the rest untouched, a grid of one block") {
+    SECTION("fires: the rest untouched on a square grid of tiles, a grid of one block") {
         const auto report = compare_with_tolerance(got, zeros(1600), layout_of(40, 40, 16));
         check_says(report.text, {"Only the first tile", "as if the grid were a single block"}, {"swapped"});
+    }
+    SECTION("fires: the rest untouched on a grid of tiles that is not square, both causes named") {
+        // Chapter 1 with row and column swapped on 15 x 17 (M x N) leaves this picture as
+        // well as a grid of one block does (its launch test passing): the sentence may not
+        // pick one.
+        std::vector<float> narrow(15 * 17, nan);
+        for (int r = 0; r < 15; ++r)
+            for (int c = 0; c < 16; ++c) narrow[r * 17 + c] = 0.0f;
+        const auto report = compare_with_tolerance(narrow, zeros(15 * 17), layout_of(15, 17, 16));
+        check_says(report.text, {"Only the first tile", "Either the grid is a single block",
+                                 "or each thread's row and column are swapped"},
+                   {"as if the grid were a single block", "Check the launch configuration."});
     }
     SECTION("fires: the rest written wrong, row and column from the wrong blockIdx, never a single block") {
         // Like chapter 1 with row and column swapped on 40 x 24 (M x N): block (bx, by)
@@ -422,6 +434,31 @@ TEST_CASE("the cross-shape summary names what the failing shapes share, only whe
     SECTION("N different from K: a wrong stride") {
         const std::string text = summary_of([](long long, long long N, long long K) { return N != K; });
         check_says(text, {"it fails only when N != K"});
+    }
+    SECTION("M and N in different numbers of tiles: rows and columns swapped") {
+        const std::string text =
+            summary_of([](long long M, long long N, long long) { return (M + 15) / 16 != (N + 15) / 16; });
+        check_says(text, {"it fails only when M and N span different numbers of tiles (ceil(M / 16) != ceil(N / 16))"});
+    }
+    SECTION("no comparison of parameters of different kinds: a length and a misalignment") {
+        // Chapter 9: every shape with samples fails, and the one with n = 0 = offset passes.
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        for (long long n : {0, 1, 2, 15, 16, 17, 4099}) {
+            std::vector<ShapeParameter> p{{"n", n, 16, "", "16-byte vector"}, {"offset", 0, 0, "", ""}};
+            (n != 0 ? failing : passing).push_back(p);
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, {"n = 0"});
+        check_says(text, {}, {"n != offset", "offset != n"});
+    }
+    SECTION("a unit that only divides a parameter: multiples, never 'more than one'") {
+        // Chapter 9's bins, shared by the 2 blocks of a cluster: not a count of clusters.
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        for (long long bins : {1, 7, 8, 9, 64, 8003, 65536}) {
+            std::vector<ShapeParameter> p{{"num_bins", bins, 2, "", "block of a cluster", false}};
+            (bins > 2 ? failing : passing).push_back(p);
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, {"num_bins = 1"});
+        check_says(text, {}, {"more than one", "less than one"});
     }
     SECTION("every shape") {
         const std::string text = summary_of([](long long, long long, long long) { return true; });
@@ -1045,5 +1082,39 @@ TEST_CASE("a DeviceBuffer round-trips data, poisons to NaN and reports a failed 
         CHECK(error.code() == cudaErrorMemoryAllocation);
         CHECK(contains_phrase(text, "cudaMalloc"));
         CHECK(contains_phrase(text, "device_buffer.h:"));
+    }
+}
+
+TEST_CASE("a run's last lines say which failing test cases are optional going-further steps", "[common]") {
+    using tutorial::optional_failures_note;
+    SECTION("no optional failure: nothing to say") {
+        CHECK(optional_failures_note({"8a: async_double_buffered_gemm matches"}, {}).empty());
+        CHECK(optional_failures_note({}, {}).empty());
+    }
+    SECTION("only optional failures: the required ones all pass") {
+        CHECK(optional_failures_note({}, {"8c: tma_gemm matches", "8c: tma_gemm refuses", "8d: async_warptile_gemm matches"}) ==
+              "The chapter's required test cases all pass. Of the 3 test cases that fail, 3 are the going-further steps 8c "
+              "and 8d (tagged [extra]): optional, the chapter is done without them.");
+    }
+    SECTION("both kinds: how many of each") {
+        CHECK(optional_failures_note({"8a: x", "8b: y"}, {"9d: histogram_exchange counts"}) ==
+              "Of the 3 test cases that fail, 1 is the going-further step 9d (tagged [extra]): optional, the "
+              "chapter is done without it; the other 2 are required.");
+    }
+    SECTION("a run of chosen tests never says the required ones pass: it did not run them") {
+        CHECK(optional_failures_note({}, {"8c: tma_gemm matches"}, 0, false) ==
+              "The one test case that fails is the going-further step 8c (tagged [extra]): optional, the chapter is "
+              "done without it.");
+        CHECK(optional_failures_note({}, {"8c: x", "8d: y"}, 0, false).find("required") == std::string::npos);
+    }
+    SECTION("reports kept off the screen are said to be, with how to see them") {
+        CHECK(optional_failures_note({"8a: x"}, {"8c: y", "8d: z"}, 2) ==
+              "Of the 3 test cases that fail, 2 are the going-further steps 8c and 8d (tagged [extra]): optional, "
+              "the chapter is done without them; the other 1 is required. Their reports are left out while a "
+              "required one fails (VERBOSE=1 shows them).");
+    }
+    SECTION("a test case that names no step is quoted whole") {
+        CHECK(optional_failures_note({}, {"box_mean_coarsened keeps 255"}).find("\"box_mean_coarsened keeps 255\"") !=
+              std::string::npos);
     }
 }

@@ -948,6 +948,26 @@ TEST_CASE("a read of a stage before its wait names the read's and the copy's lin
          "primitives_gemm_planted<", "block (0,0,0), thread (0,0,0)"});
 }
 
+TEST_CASE("a read of a cuda::pipeline stage other than the one waited for is reported at every stage count", "[emu][async]") {
+    // Its copies were committed by every thread, so on the CPU backend they have landed;
+    // on a GPU they may land at any time until this thread's wait for them returns.
+    const int stages = GENERATE(2, 3);
+    check_says(
+        pipeline_error(planted::PipelineApi::pipeline, stages, planted::PipelineBug::stage_ahead, cudaErrorLaunchFailure),
+        {"shared memory read " + site_of(kPipelines, "sum += b_tiles[s]") +
+             " before this thread waited for the asynchronous copy issued " + site_of(kPipelines, "cuda::memcpy_async(&b_tiles[s]"),
+         "which this thread has not waited for", "a stage index that is not the one waited for"});
+}
+
+TEST_CASE("a read before the wait in a helper that takes the tile by reference names the helper's line", "[emu][async]") {
+    const std::string text = pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_wait_read_in_helper,
+                                            cudaErrorLaunchFailure);
+    check_says(text, {"shared memory read " + site_of(kPipelines, "sum += a_stage[threadIdx.y][k]") +
+                      " before the asynchronous copy issued " + site_of(kPipelines, "__pipeline_memcpy_async(&a_stage") +
+                      " was waited for"});
+    CHECK_FALSE(tutorial::contains_phrase(text, "a line the CPU backend was not told"));
+}
+
 TEST_CASE("a read of another thread's copy without __syncthreads() after the wait is reported", "[emu][async]") {
     check_says(pipeline_error(planted::PipelineApi::primitives, 2, planted::PipelineBug::no_sync_after_wait,
                               cudaErrorLaunchFailure),
@@ -1215,6 +1235,24 @@ TEST_CASE("a remote atomic before the first cluster.sync() is reported at its li
     check_says(cluster_bug_text(planted::ClusterBug::no_first_barrier, 777, 1, 100, 4, 2, cudaErrorLaunchFailure),
                {"distributed shared memory used before the cluster barrier in cluster_histogram_planted<Count>",
                 cluster_atomic_site(), "before the cluster's first cluster.sync()"});
+}
+
+TEST_CASE("a kernel launched through a function pointer is named as written, not as the pointer", "[emu]") {
+    // Chapter 9's host code passes its kernel to a helper that calls
+    // cudaLaunchKernelEx(&config, kernel, ...): the messages name the kernel, not "kernel".
+    const auto values = random_values(777, tutorial::derive_seed(tutorial::run_seed(), {1}));
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> histogram(std::vector<unsigned>(100, 0));
+    const std::string text = error_text(
+        [&] {
+            planted::cluster_histogram_through_pointer(in.data(), static_cast<int>(values.size()), histogram.data(), 100, 2,
+                                                       planted::ClusterBug::no_first_barrier);
+        },
+        cudaErrorLaunchFailure);
+    check_says(text, {"distributed shared memory used before the cluster barrier in planted::cluster_histogram_planted [with "
+                      "Count = unsigned int] (launched at tests/emu_planted/clusters.cu:"});
+    CHECK(text.find(" in kernel ") == std::string::npos);
+    CHECK(text.find("kernel (launched") == std::string::npos);
 }
 
 TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {

@@ -1,6 +1,9 @@
 """The chapters' manifests and their one reader (tools/tutorial/manifest.py), for `make check`:
 
 - every chapter's chapter.toml reads, and no chapter folder holds Python;
+- going further, one rule: the steps a chapter's going_further lists are the steps its
+  lesson labels "(going further)", and its test cases tagged [extra] are exactly those
+  whose names start with such a step ("8c: ...");
 - the package tools/tutorial has no import cycle;
 - a broken manifest is refused with a message naming its file and what is wrong, one case
   per rule the reader enforces;
@@ -13,6 +16,7 @@ Run: python3 tests/manifest_reader.py (exit status 1 and the failures on stderr)
 """
 
 import ast
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -56,6 +60,69 @@ for chapter in read_registry():
         reader.read_manifest(chapter.folder)
     except Refusal as refusal:
         failures.append(f"chapter {chapter.number}'s manifest: {refusal}")
+
+# ---- Going further, one rule: the manifest, the lesson and the tests agree ---------------------
+# The lesson labels a step "8c (going further" in its table, its work list or a heading
+# ("| 8c | `tma_gemm` (going further) |", "**9d** (going further, sm_90)", "## 3c (going further)").
+LESSON_LABEL = re.compile(r"\b(\d+[a-z])\b[^\n(]{0,40}\(going further", re.IGNORECASE)
+TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"\s*,([^{]*)\{')
+STEP_PREFIX = re.compile(r"^(\d+[a-z]):")
+
+
+def going_further_disagreements(folder, listed):
+    """What the lesson and the tests of chapters/`folder` say against its going_further `listed`."""
+    problems = []
+    chapter_dir = ROOT / "chapters" / folder
+    lesson = (chapter_dir / "README.md").read_text(encoding="utf-8")
+    labelled = set(LESSON_LABEL.findall(lesson))
+    for step in sorted(labelled - set(listed)):
+        problems.append(f"its lesson labels {step} going further, which chapter.toml's going_further does not list")
+    for step in sorted(set(listed) - labelled):
+        problems.append(f"chapter.toml's going_further lists {step}, which its lesson never labels \"(going further\"")
+    tests = (chapter_dir / "test.cpp").read_text(encoding="utf-8")
+    with_tests = set()
+    for name, tags in TEST_CASE.findall(tests):
+        step = STEP_PREFIX.match(name)
+        extra = "[extra]" in tags
+        if extra and not (step and step.group(1) in listed):
+            problems.append(f"the test case {name!r} is tagged [extra] but does not start with a going-further step (\"8c: \")")
+        if step and step.group(1) in listed:
+            with_tests.add(step.group(1))
+            if not extra:
+                problems.append(f"the test case {name!r} is of the going-further step {step.group(1)} but is not tagged [extra]")
+            if "[graded]" in tags:
+                problems.append(f"the test case {name!r} is of the going-further step {step.group(1)} but is tagged [graded]")
+    for step in sorted(set(listed) - with_tests):
+        problems.append(f"the going-further step {step} has no test case named \"{step}: ...\" tagged [extra]")
+    return problems
+
+
+for chapter in read_registry():
+    try:
+        manifest = reader.read_manifest(chapter.folder)
+    except Refusal:
+        continue  # reported above
+    for problem in going_further_disagreements(chapter.folder, manifest.going_further if manifest else ()):
+        failures.append(f"chapter {chapter.number}: {problem}")
+
+# A planted disagreement is found: a lesson that labels a step the manifest does not list,
+# and a going-further test tagged [graded].
+with tempfile.TemporaryDirectory() as folder:
+    planted = Path(folder).resolve()
+    (planted / "README.md").write_text("| 8c | `tma_gemm` (going further) |\n## 8d (going further): warp tiles\n")
+    (planted / "test.cpp").write_text('TEST_CASE("8c: tma_gemm matches", CHAPTER_TAG "[extra][gpu]") {}\n'
+                                      'TEST_CASE("8d: warp tiles match",\n          CHAPTER_TAG "[gpu][graded]") {}\n')
+    found = going_further_disagreements(planted, ("8c",))
+    check(found == ["its lesson labels 8d going further, which chapter.toml's going_further does not list"],
+          f"a step the lesson alone labels going further should be the one problem found: {found}")
+    found = going_further_disagreements(planted, ("8c", "8d"))
+    check(found == ["the test case '8d: warp tiles match' is of the going-further step 8d but is not tagged [extra]",
+                    "the test case '8d: warp tiles match' is of the going-further step 8d but is tagged [graded]"],
+          f"8d's test case, graded and not [extra], should be the two problems found: {found}")
+    found = going_further_disagreements(planted, ("8c", "8d", "8e"))
+    check(any("lists 8e, which its lesson never labels" in p for p in found)
+          and any("8e has no test case" in p for p in found), f"a listed step with no label nor test should be found: {found}")
+
 python_files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "chapters").rglob("*.py"))
 check(not python_files, f"chapter folders hold data, not code: {python_files}")
 

@@ -317,7 +317,7 @@ std::vector<ImageCase> coarsened_image_cases() {
 
 }  // namespace
 
-TEST_CASE("box_mean_coarsened equals the CPU reference at every pixel, corners and edges included",
+TEST_CASE("3c: box_mean_coarsened equals the CPU reference at every pixel, corners and edges included",
           CHAPTER_TAG "[extra][gpu]") {
     // One report for every image, as for 3a and 3b: the first failing one in full.
     const int tile_w = kBoxBlockX * kCoarsenX, tile_h = kBoxBlockY * kCoarsenRows;
@@ -332,7 +332,7 @@ TEST_CASE("box_mean_coarsened equals the CPU reference at every pixel, corners a
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte boundary", CHAPTER_TAG "[extra][gpu]") {
+TEST_CASE("3c: box_mean_coarsened is right when the images do not start on a 4-byte boundary", CHAPTER_TAG "[extra][gpu]") {
     // Rows that are multiples of 4 pixels wide, but images that start 1 byte into their
     // buffers: 4-byte loads and stores would be misaligned, so the kernel must not use them.
     const ImageCase c{kBoxBlockX * kCoarsenX + 4, 37, 2};
@@ -366,7 +366,7 @@ TEST_CASE("box_mean_coarsened is right when the images do not start on a 4-byte 
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
+TEST_CASE("3c: box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
     tutorial::ShapeSweep sweep("box_mean_coarsened on all-255 images", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const ImageCase& c :
          {ImageCase{kBoxBlockX * kCoarsenX + 5, kBoxBlockY * kCoarsenRows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
@@ -379,6 +379,6 @@ TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[ext
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+TEST_CASE("3c: box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
 }

@@ -377,7 +377,7 @@ std::vector<tutorial::ShapeSweep> prefix_sweeps(const std::string& name, const M
 
 }  // namespace
 
-TEST_CASE("moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
+TEST_CASE("4d: moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
     // Both sweeps in one test case: the first failing one in full, the other in a line.
     const std::vector<tutorial::ShapeSweep> sweeps =
@@ -386,7 +386,7 @@ TEST_CASE("moving_average_prefix is within its own error bound for every size an
     REQUIRE_SWEEPS(sweeps);
 }
 
-TEST_CASE("moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
+TEST_CASE("4d: moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_prefix, "moving_average_prefix");
 }
@@ -413,7 +413,7 @@ std::vector<SignalCase> stream_signal_cases() {
 
 }  // namespace
 
-TEST_CASE("moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
+TEST_CASE("4e: moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
     REQUIRE(kStreamSpan == 16 * kChunk);
     // Both sweeps in one test case: the first failing one in full, the other in a line. The
@@ -425,7 +425,7 @@ TEST_CASE("moving_average_stream is within its own error bound across chunks and
     REQUIRE_SWEEPS(sweeps);
 }
 
-TEST_CASE("moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",
+TEST_CASE("4e: moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_stream, "moving_average_stream");
 }

@@ -22,10 +22,12 @@
 #include "gemm/gemm_reference.h"
 #include "random.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <iostream>
 #include <functional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -88,10 +90,18 @@ std::string describe_counts(const std::vector<int>& counts, int stages, const ch
         text << "none was multiplied: the step's loop is not written yet, or never runs.";
     } else if (first_missing < 0 && first_extra < 0) {
         text << "right; the mistake is elsewhere (the bounds of partial tiles, or an index).";
-    } else if (first_extra < 0 && missing_at_end > 0 && missing_at_end == kProbePhases - total) {
+    } else if (first_extra < 0 && missing_at_end > 0 && missing_at_end == kProbePhases - total &&
+               missing_at_end <= stages) {
+        // An undrained pipeline loses at most the phases still in flight when its loop ends.
         text << "the last " << missing_at_end << " tile(s) were never multiplied. The last stages were never "
              << "drained: the loop must wait for and multiply every phase it copied (" << stages
              << " stage(s) in flight at the end).";
+    } else if (first_extra < 0 && missing_at_end > 0 && missing_at_end == kProbePhases - total) {
+        // More than the stages in flight: not a loop that stops before draining them.
+        text << "only the first " << total << " tile(s) were multiplied, and the last " << missing_at_end
+             << " never: more than the " << stages << " stage(s) a loop leaves in flight, so not a pipeline left "
+             << "undrained. The later tiles were never copied, or the copies fetched other parts of " << matrix
+             << " (the coordinates or offsets each copy asks for along K, or their order), or the loop stops early.";
     } else if (total == kProbePhases && first_extra >= 0 && first_missing >= 0 && first_extra < first_missing) {
         text << "tile " << first_extra << " was multiplied more than once and tile " << first_missing
              << " never: a phase multiplied an older tile that was still in its stage. The stage was "
@@ -121,6 +131,7 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, i
     text << "\nWhat the pipeline did, from a probe (M = N = " << kTile << ", K = " << K << " = " << kProbePhases
          << " tiles of " << phase_width << "; one matrix numbers its tiles, C counts how often each was multiplied):\n";
     bool all_right = true;
+    std::vector<std::string> findings;  // A's, then B's, the matrix named "\x01"
     for (const bool number_A : {true, false}) {
         std::vector<float> A(static_cast<std::size_t>(M) * K, 1.0f), B(static_cast<std::size_t>(K) * N, 1.0f);
         for (int k = 0; k < K; ++k) {
@@ -139,7 +150,9 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, i
         } catch (const std::exception& error) {
             return text.str() + "  the probe failed: " + error.what() + "\n";
         }
-        const char* matrix = number_A ? "A" : "B";
+        // Written with a stand-in for the matrix's name, so that the two probes' findings
+        // can be compared, and said once when they agree.
+        const char* matrix = "\x01";
         // The first element written (not NaN) stands for the others.
         std::size_t first = 0;
         while (first + 1 < C.size() && std::isnan(C[first])) ++first;
@@ -149,26 +162,38 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, i
             if (std::isnan(value)) ++unwritten;
             else if (value != C[first]) ++disagreeing;
         }
-        text << "  " << matrix << ": ";
+        std::ostringstream line;
         if (std::isnan(C[first])) {
-            text << "no element of C was written.";
+            line << "no element of C was written.";
         } else if (counts.empty()) {
-            text << "C(" << first / N << ", " << first % N << ") = " << C[first] << " is no count of whole tiles: "
+            line << "C(" << first / N << ", " << first % N << ") = " << C[first] << " is no count of whole tiles: "
                  << "the tiles read held values no copy of this probe wrote (read before the copies landed, or "
                     "never filled).";
         } else {
-            text << describe_counts(counts, stages, matrix);
+            line << describe_counts(counts, stages, matrix);
         }
         if (unwritten > 0) {
-            text << " " << unwritten << " of " << M * N << " elements of C were never written (they hold the NaN "
+            line << " " << unwritten << " of " << M * N << " elements of C were never written (they hold the NaN "
                  << "the test wrote before the run).";
         }
         if (disagreeing > 0) {
-            text << " " << disagreeing << " of " << M * N << " written elements differ from the first: the threads "
+            line << " " << disagreeing << " of " << M * N << " written elements differ from the first: the threads "
                  << "saw different tiles, a race (a missing wait or barrier).";
         }
-        text << "\n";
+        findings.push_back(line.str());
         all_right = all_right && disagreeing == 0 && unwritten == 0 && counts == std::vector<int>(kProbePhases, 1);
+    }
+    const auto naming = [](std::string finding, const std::string& name) {
+        for (std::size_t at; (at = finding.find('\x01')) != std::string::npos;) finding.replace(at, 1, name);
+        return finding;
+    };
+    if (findings.size() == 2 && findings[0] == findings[1]) {
+        text << "  A and B: " << naming(findings[0], "A and of B") << "\n";
+    } else {
+        for (std::size_t i = 0; i < findings.size(); ++i) {
+            const std::string name = i == 0 ? "A" : "B";
+            text << "  " << name << ": " << naming(findings[i], name) << "\n";
+        }
     }
     if (all_right) {
         return "\nA probe with numbered tiles (M = N = " + std::to_string(kTile) + ", K = " + std::to_string(K) +
@@ -176,6 +201,39 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, i
                "says what failed.\n";
     }
     return text.str();
+}
+
+// The probes' findings at 1, 2, ... stages, each said once: stage counts whose findings
+// are the same but for the stage count itself (and, in a CPU backend's finding, the
+// thread, byte and stage it names) share one paragraph, headed by the stage counts it
+// covers and shown as found at the first of them.
+std::string diagnoses_by_stage_count(const std::vector<std::string>& diagnoses) {
+    const auto key_of = [](const std::string& text, int stages) {
+        std::string key = std::regex_replace(text, std::regex("STAGES = " + std::to_string(stages) + "\\b"), "STAGES = S");
+        key = std::regex_replace(key, std::regex("\\b" + std::to_string(stages) + " stage\\(s\\)"), "S stage(s)");
+        key = std::regex_replace(key, std::regex(R"(\(\d+,\d+,\d+\))"), "(x,y,z)");
+        key = std::regex_replace(key, std::regex(R"(\b(byte|stage|bytes) \d+)"), "$1 N");
+        return std::regex_replace(key, std::regex(R"(\s+)"), " ");
+    };
+    std::vector<std::pair<std::string, std::vector<int>>> groups;  // key, stage counts
+    for (std::size_t i = 0; i < diagnoses.size(); ++i) {
+        const int stages = static_cast<int>(i) + 1;
+        const std::string key = key_of(diagnoses[i], stages);
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
+        if (group == groups.end()) groups.push_back({key, {stages}});
+        else group->second.push_back(stages);
+    }
+    std::string out;
+    for (const auto& [key, counts] : groups) {
+        std::string list;
+        for (std::size_t k = 0; k < counts.size(); ++k) {
+            list += (k == 0 ? "" : k + 1 == counts.size() ? " and " : ", ") + std::to_string(counts[k]);
+        }
+        out += "\nWith " + list + (counts.size() == 1 ? " stage(s):" : " stages (the same finding at each; as at " +
+                                                                            std::to_string(counts.front()) + "):");
+        out += diagnoses[static_cast<std::size_t>(counts.front() - 1)];
+    }
+    return out;
 }
 
 // The report of a failing `sweep`: in full with what the probes say (`diagnosis`, run only
@@ -280,6 +338,24 @@ TEST_CASE("async_gemm_launch_config gives one 32 x 32 block per tile of C", CHAP
     tutorial::check_launch_covers(async_gemm_launch_config, kTile);
 }
 
+TEST_CASE("the pipeline probe says 'never drained' only on its evidence, and each finding once", CHAPTER_TAG "[reference]") {
+    // The last stages in flight missing: a loop that stops before draining them.
+    CHECK(describe_counts({1, 1, 1, 1, 0, 0}, 2, "A").find("The last stages were never drained") != std::string::npos);
+    // More tiles missing than stages in flight (8c with a tile's coordinates swapped reads
+    // zeros past the first): not a pipeline left undrained.
+    const std::string five_missing = describe_counts({1, 0, 0, 0, 0, 0}, 2, "A");
+    CHECK(five_missing.find("never drained") == std::string::npos);
+    CHECK(five_missing.find("more than the 2 stage(s) a loop leaves in flight") != std::string::npos);
+    // The same finding at several stage counts, but for the count itself: said once.
+    const std::string grouped = diagnoses_by_stage_count(
+        {"right", "read at x.cu:88 in k [with int STAGES = 2], block (0,0,0), byte 12", "read at x.cu:88 in k [with int STAGES = 3], block (1,0,0), byte 40",
+         "other"});
+    CHECK(grouped.find("With 1 stage(s):right") != std::string::npos);
+    CHECK(grouped.find("With 2 and 3 stages (the same finding at each; as at 2):read at x.cu:88") != std::string::npos);
+    CHECK(grouped.find("STAGES = 3") == std::string::npos);
+    CHECK(grouped.find("With 4 stage(s):other") != std::string::npos);
+}
+
 // ---- 8a ---------------------------------------------------------------------------------
 
 TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
@@ -310,11 +386,11 @@ TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 
     }
     if (!sweep.ok()) {
         FAIL(sweep_report_with_diagnosis(sweep, [&] {
-            std::string diagnosis;
+            std::vector<std::string> diagnoses;
             for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-                diagnosis += "\nWith " + std::to_string(stages) + " stage(s):" + pipeline_diagnosis(gemm_at(stages), stages);
+                diagnoses.push_back(pipeline_diagnosis(gemm_at(stages), stages));
             }
-            return diagnosis;
+            return diagnoses_by_stage_count(diagnoses);
         }));
     }
     SUCCEED();

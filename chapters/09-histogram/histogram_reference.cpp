@@ -77,6 +77,13 @@ std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const H
     const long long counted = total_of(expected), got_total = total_of(got);
     const std::size_t bins = got.size();
 
+    if (got_total == 0 && counted > 0 && c.one_sample_per_thread) {
+        said.push_back("None of the " + plural(n, "sample") + " was counted: no atomicAdd reached the bins. Each "
+                       "thread counts the one sample at its index, blockIdx.x * blockDim.x + threadIdx.x: look at that "
+                       "index, its check against n, the check of the sample's value against num_bins, and the "
+                       "atomicAdd on bins[value].");
+        return said;
+    }
     if (got_total == 0 && counted > 0 && n <= 32) {
         said.push_back("None of the " + plural(n, "sample") + " was counted. An input this short is all head and "
                        "tail, one sample at a time, with at most one whole 16-byte vector between them: look there "

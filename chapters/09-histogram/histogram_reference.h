@@ -30,6 +30,9 @@ struct HistogramContext {
     int num_bins = 0;                   ///< bins counted
     int slice = 0;                      ///< bins each block of a cluster owns (9c), 0 for no cluster
     unsigned long long seed = 0;        ///< the seed the samples were made from
+    /// 9a: each thread counts the one sample at its index into the global bins (no head,
+    /// vectors or tail, no private bins to merge), so the advice names only that.
+    bool one_sample_per_thread = false;
 };
 
 /// @brief Compare @p got with @p expected exactly, and explain the difference.

@@ -72,6 +72,8 @@ struct BarrierState {
     const char* copy_file = nullptr;  // the last copy that delivered bytes this phase
     int copy_line = 0;
     std::vector<unsigned char> arrived;  // per thread, this phase
+    std::uint64_t seen_max = 0;      // the most phases any thread has seen complete (its waits returned)
+    std::uint64_t seen_at_sync = 0;  // seen_max at the block's last __syncthreads(): every thread's since
 };
 
 struct ThreadAsync {
@@ -81,6 +83,9 @@ struct ThreadAsync {
     BarrierState* waiting = nullptr;   // what it waits for, when AtAsync ...
     std::uint64_t target = 0;          // ... the phase that must complete
     const char* api = nullptr;
+    // Per barrier, the phases this thread has seen complete (its waits on it returned):
+    // the copies of a later phase have landed, but not for this thread.
+    std::vector<std::pair<const BarrierState*, std::uint64_t>> seen;
 };
 
 // An access to bytes a copy had yet to write, reported at the thread's next call.
@@ -92,6 +97,7 @@ struct Hit {
     unsigned char before[32];
     const char* file = nullptr;
     int line = 0;
+    bool unseen = false;  // the copy had landed, in a barrier phase this thread never waited for
 };
 
 }  // namespace
@@ -99,6 +105,12 @@ struct Hit {
 struct AsyncState {
     std::vector<Copy> copies;
     std::vector<std::uint32_t> owner;  // per arena byte: the copy that will write it, + 1
+    // Per arena byte: the copy completed by a barrier phase that wrote it last, + 1. A thread
+    // may read it only once it has waited for that phase itself, or another thread had
+    // before a __syncthreads() this thread has passed (a stage read that was not the one
+    // waited for: its copy may land on a GPU at any time until then).
+    std::vector<std::uint32_t> landed;
+    bool any_landed = false;  // some byte of landed is set
     std::vector<ThreadAsync> threads;
     std::unordered_map<const void*, BarrierState> barriers;
     std::uint64_t epoch = 0;  // __syncthreads() passed by the block
@@ -114,14 +126,33 @@ AsyncState& state_of(BlockRun& b) {
     if (!b.async) {
         b.async = std::unique_ptr<AsyncState, void (*)(AsyncState*)>(new AsyncState, &destroy);
         b.async->owner.assign(b.arena_size, 0);
+        b.async->landed.assign(b.arena_size, 0);
     }
     if (b.async->threads.size() < b.thread_count) b.async->threads.resize(b.thread_count);
     return *b.async;
 }
 
-void update_watch(const AsyncState& s) { async_watch = s.in_flight != 0 || s.hit.active; }
+void update_watch(const AsyncState& s) { async_watch = s.in_flight != 0 || s.hit.active || s.any_landed; }
 
 unsigned me(const BlockRun& b) { return static_cast<unsigned>(b.current - b.threads.data()); }
+
+// Thread @p thread's wait on @p bar returned: it has seen every phase before bar.phase complete.
+void note_seen(AsyncState& s, unsigned thread, BarrierState& bar) {
+    auto& seen = s.threads[thread].seen;
+    auto found = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.first == &bar; });
+    if (found == seen.end()) seen.push_back({&bar, bar.phase});
+    else found->second = std::max(found->second, bar.phase);
+    bar.seen_max = std::max(bar.seen_max, bar.phase);
+}
+
+// Whether thread @p thread may see what phase @p phase of @p bar delivered.
+bool seen_complete(const AsyncState& s, unsigned thread, const BarrierState& bar, std::uint64_t phase) {
+    if (bar.seen_at_sync > phase) return true;
+    for (const auto& [which, phases] : s.threads[thread].seen) {
+        if (which == &bar) return phases > phase;
+    }
+    return false;
+}
 
 // "file:line", or what stands in for it when the access came without its place (an
 // element whose address was taken, then read through a cast pointer such as a float4*).
@@ -198,8 +229,12 @@ void land(AsyncState& s, BlockRun& b, unsigned id) {
     std::memcpy(c.dst, c.data.data(), c.bytes);
     const std::size_t at = static_cast<std::size_t>(c.dst - b.arena.get());
     for (std::size_t i = 0; i < c.bytes; ++i) {
-        if (s.owner[at + i] == id + 1) s.owner[at + i] = 0;
+        if (s.owner[at + i] == id + 1) {
+            s.owner[at + i] = 0;
+            if (c.barrier != nullptr) s.landed[at + i] = id + 1;
+        }
     }
+    if (c.barrier != nullptr) s.any_landed = true;
     c.landed = true;
     c.data = std::vector<unsigned char>();
     --s.in_flight;
@@ -214,6 +249,18 @@ void report_hit(AsyncState& s, BlockRun& b) {
     const bool written = std::memcmp(h.before, h.address, std::min(h.bytes, sizeof h.before)) != 0;
     const Copy& c = s.copies[h.copy];
     std::ostringstream out;
+    if (h.unseen) {
+        out << "shared memory " << (written ? "written" : "read") << " at " << site(h.file, h.line)
+            << " before this thread waited for the asynchronous copy issued at " << site(c.file, c.line) << ", "
+            << where() << ":\n  the " << (written ? "write" : "read") << " of " << h.bytes << " bytes at "
+            << shared_place(b, h.address) << " touches bytes that " << c.api << " (" << c.bytes << " bytes, issued by "
+            << thread_name(b, c.thread) << ") wrote in phase " << c.phase << " of " << describe_barrier(*c.barrier)
+            << ", which this thread has not waited for (nor had any thread before a __syncthreads() it has passed). "
+               "On a GPU the copy may land at any time until that wait returns. A thread may use only the bytes of "
+               "the stage its last wait was for: a stage index that is not the one waited for (in a pipeline, the "
+               "oldest stage, phase % STAGES), or a wait for the wrong barrier.";
+        stop(cudaErrorLaunchFailure, out.str());
+    }
     out << "shared memory " << (written ? "written" : "read") << " at " << site(h.file, h.line)
         << " before the asynchronous copy issued at " << site(c.file, c.line) << " was waited for, " << where()
         << ":\n  the " << (written ? "write" : "read") << " of " << h.bytes << " bytes at " << shared_place(b, h.address)
@@ -300,7 +347,10 @@ unsigned issue(BlockRun& b, char* dst, const char* src, std::size_t bytes, std::
     c.thread = me(b);
     s.copies.push_back(std::move(c));
     const unsigned id = static_cast<unsigned>(s.copies.size() - 1);
-    for (std::size_t i = 0; i < bytes; ++i) s.owner[offset + i] = id + 1;
+    for (std::size_t i = 0; i < bytes; ++i) {
+        s.owner[offset + i] = id + 1;
+        s.landed[offset + i] = 0;  // a new copy: the old one's bytes are no more
+    }
     ++s.in_flight;
     update_watch(s);
     return id;
@@ -398,6 +448,7 @@ void wake(BlockRun& b, AsyncState& s, BarrierState& bar) {
     for (std::size_t i = 0; i < b.thread_count; ++i) {
         ThreadAsync& t = s.threads[i];
         if (t.waiting == &bar && bar.phase > t.target) {
+            note_seen(s, static_cast<unsigned>(i), bar);
             t.waiting = nullptr;
             b.threads[i].status = Status::Ready;
         }
@@ -474,6 +525,8 @@ void async_begin_block(BlockRun& b) {
     s.copies.clear();
     s.barriers.clear();
     for (ThreadAsync& t : s.threads) t = ThreadAsync{};
+    if (s.any_landed) std::fill(s.landed.begin(), s.landed.end(), 0);
+    s.any_landed = false;
     s.epoch = 0;
     s.in_flight = 0;
     s.hit.active = false;
@@ -488,6 +541,8 @@ void async_end_block(BlockRun& b) {
         const std::size_t at = static_cast<std::size_t>(c.dst - b.arena.get());
         std::fill(s.owner.begin() + at, s.owner.begin() + at + c.bytes, 0);
     }
+    if (s.any_landed) std::fill(s.landed.begin(), s.landed.end(), 0);
+    s.any_landed = false;
     s.copies.clear();
     s.in_flight = 0;
     s.hit.active = false;
@@ -495,7 +550,10 @@ void async_end_block(BlockRun& b) {
 }
 
 void async_after_syncthreads(BlockRun& b) {
-    if (b.async) ++b.async->epoch;
+    if (!b.async) return;
+    ++b.async->epoch;
+    // Every thread has passed the barrier: what any thread saw complete before it, all see.
+    for (auto& [address, bar] : b.async->barriers) bar.seen_at_sync = bar.seen_max;
 }
 
 void async_checkpoint(BlockRun& b) { checkpoint(b); }
@@ -518,9 +576,28 @@ void async_shared_access(const void* address, std::size_t bytes, const char* fil
             std::memcpy(s.hit.before, p, std::min(bytes, sizeof s.hit.before));
             s.hit.file = file;  // null when the access came without its place: site() says so
             s.hit.line = line;
+            s.hit.unseen = false;
             update_watch(s);
             return;
         }
+    }
+    if (!s.any_landed) return;
+    const unsigned thread = me(*b);
+    for (std::size_t i = 0; i < bytes; ++i) {
+        if (s.landed[at + i] == 0) continue;
+        const unsigned id = s.landed[at + i] - 1;
+        const Copy& c = s.copies[id];
+        if (seen_complete(s, thread, *c.barrier, c.phase)) continue;
+        s.hit.active = true;
+        s.hit.copy = id;
+        s.hit.address = const_cast<char*>(p);
+        s.hit.bytes = bytes;
+        std::memcpy(s.hit.before, p, std::min(bytes, sizeof s.hit.before));
+        s.hit.file = file;
+        s.hit.line = line;
+        s.hit.unseen = true;
+        update_watch(s);
+        return;
     }
 }
 
@@ -808,7 +885,10 @@ void barrier_wait(void* address, Token token, const char* api, const char* file,
                                            : " is given the token of another barrier's arrive().") +
                  " Wait with the token this barrier's arrive() returned.");
     }
-    if (bar.phase > token.phase) return;
+    if (bar.phase > token.phase) {
+        note_seen(state_of(b), me(b), bar);
+        return;
+    }
     block_on(b, bar, token.phase, api, file, line);
 }
 
@@ -816,7 +896,10 @@ void barrier_wait_parity(void* address, bool parity, const char* api, const char
     BlockRun& b = block(api);
     check_time(file, line);
     BarrierState& bar = lookup(b, address, api, file, line);
-    if ((bar.phase & 1u) != static_cast<unsigned>(parity)) return;  // the phase of that parity has completed
+    if ((bar.phase & 1u) != static_cast<unsigned>(parity)) {  // the phase of that parity has completed
+        note_seen(state_of(b), me(b), bar);
+        return;
+    }
     block_on(b, bar, bar.phase, api, file, line);
 }
 

@@ -180,8 +180,9 @@ unsigned long long cluster_size(const GridRun& run);
 /// @brief Run cluster @p linear of @p grid on the calling worker thread.
 void run_cluster(GridState& grid, unsigned long long linear);
 /// @brief During a launch's probe (cluster_dims_of()), note the kernel's cluster shape
-/// @p cluster (0 x 0 x 0: none) and stop the kernel; otherwise nothing.
-void end_probe(dim3 cluster);
+/// @p cluster (0 x 0 x 0: none) and its @p signature (its __PRETTY_FUNCTION__), and stop
+/// the kernel; otherwise nothing.
+void end_probe(dim3 cluster, const char* signature);
 
 // ---- races.cpp ------------------------------------------------------------------------------
 /// @brief Threads synchronised: what they accessed before is ordered before what follows.

@@ -33,6 +33,7 @@ namespace {
 // During a launch's probe (cluster_dims_of): where kernel_entered() puts the kernel's
 // __cluster_dims__, before it stops the kernel by throwing ProbeDone.
 thread_local dim3* probing = nullptr;
+thread_local const char* probed_signature = nullptr;
 struct ProbeDone {};
 
 unsigned long long volume(dim3 d) { return static_cast<unsigned long long>(d.x) * d.y * d.z; }
@@ -411,9 +412,10 @@ void check_shared_atomic(const void* address, std::size_t bytes, const char* fil
     if (find_allocation(at) != nullptr) traffic::detail::record_site_call(traffic::detail::SiteKind::global_atomic, file, line);
 }
 
-void end_probe(dim3 cluster) {
+void end_probe(dim3 cluster, const char* signature) {
     if (probing != nullptr) {
         *probing = cluster;
+        probed_signature = signature;
         throw ProbeDone{};
     }
 }
@@ -470,19 +472,21 @@ void check_remote_access(const void* address, std::size_t bytes, const char* fil
 }
 
 void kernel_entered(const char* signature, dim3 cluster) {
-    end_probe(cluster);
+    end_probe(cluster, signature);
     kernel_entered(signature);
 }
 
-dim3 cluster_dims_of(const KernelBody& body) {
+dim3 cluster_dims_of(const KernelBody& body, const char** signature) {
     // The kernel's first statement tells its __cluster_dims__ (see cu2cpp.cpp) and stops it.
     dim3 found(0, 0, 0);
     probing = &found;
+    probed_signature = nullptr;
     try {
         body.run();
     } catch (const ProbeDone&) {
     }
     probing = nullptr;
+    if (signature != nullptr) *signature = probed_signature;
     return found;
 }
 

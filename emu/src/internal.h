@@ -134,10 +134,16 @@ struct GridOutcome : WatchedTouches {
 /// as launched, its template arguments from @p signature (its __PRETTY_FUNCTION__, or
 /// null when unknown), and where it was launched.
 std::string kernel_label(const GridRun& run, const char* signature);
+/// @brief The kernel as its messages name it: @p launched, the text of the launch
+/// ("tiled_gemm_kernel<TILE>"), unless that is another name (a function pointer's,
+/// "kernel"), when it is the function's own name in @p signature (its __PRETTY_FUNCTION__).
+std::string kernel_as_written(const std::string& launched, const char* signature);
 
 /// @brief A kernel's `__cluster_dims__` (0 x 0 x 0 if it has none): what its first statement
 /// tells when @p body runs as a probe, which ends there (emu/src/cluster.cpp).
-dim3 cluster_dims_of(const KernelBody& body);
+/// @p signature, when not null, gets the kernel's __PRETTY_FUNCTION__ (null if the probe ended
+/// before the kernel told it).
+dim3 cluster_dims_of(const KernelBody& body, const char** signature = nullptr);
 /// @brief Check the cluster shape of a launch, from its attribute or the kernel's
 /// @p compiled dimensions, as a GPU does; put it in @p cluster. On an error, @p problem says why.
 cudaError_t check_cluster(const LaunchRequest& request, dim3 compiled, bool non_portable, dim3& cluster,

@@ -28,6 +28,7 @@ struct KernelRecord {
     bool probed = false;              // compiled_cluster is known (cluster_dims_of)
     dim3 compiled_cluster{0, 0, 0};   // __cluster_dims__, 0 x 0 x 0 if none
     bool non_portable_cluster = false;  // cudaFuncAttributeNonPortableClusterSizeAllowed
+    const char* signature = nullptr;  // the kernel's __PRETTY_FUNCTION__, from the probe: its own name
 };
 
 std::mutex records_mutex;
@@ -205,7 +206,7 @@ cudaError_t launch(const LaunchRequest& request, const KernelBody& body) {
     forget_error_details();
     claim_crash_signals();  // a test framework may have replaced the handler since the last launch
     const std::string site = std::string(request.file) + ":" + std::to_string(request.line);
-    const std::string name = std::string(request.kernel_text) + " (launched at " + site + ")";
+    std::string name = std::string(request.kernel_text) + " (launched at " + site + ")";
     if (inside_kernel()) {
         // The workers are busy running the kernel that launches: waiting for them would hang.
         return fail(cudaErrorNotSupported, name + ": a kernel launched from a kernel (dynamic parallelism) cannot run "
@@ -217,12 +218,16 @@ cudaError_t launch(const LaunchRequest& request, const KernelBody& body) {
         return fail(error, name + " was launched with " + problem);
     }
     if (!record.probed) {
-        record.compiled_cluster = cluster_dims_of(body);
+        record.compiled_cluster = cluster_dims_of(body, &record.signature);
         record.probed = true;
         std::lock_guard<std::mutex> lock(records_mutex);
         records()[request.kernel].probed = true;
         records()[request.kernel].compiled_cluster = record.compiled_cluster;
+        records()[request.kernel].signature = record.signature;
     }
+    // From here on the kernel is named as written, even when launched through a pointer.
+    const std::string kernel_text = kernel_as_written(request.kernel_text, record.signature);
+    name = kernel_text + " (launched at " + site + ")";
     dim3 cluster;
     if (const cudaError_t error =
             check_cluster(request, record.compiled_cluster, record.non_portable_cluster, cluster, problem)) {
@@ -230,14 +235,14 @@ cudaError_t launch(const LaunchRequest& request, const KernelBody& body) {
     }
 
     const std::vector<Schedule>& orders = schedules();
-    GridRun run{&request, &body, request.kernel_text, site, shared_limit(record), orders[0], worker_count()};
+    GridRun run{&request, &body, kernel_text, site, shared_limit(record), orders[0], worker_count()};
     if (request.cluster_given || record.compiled_cluster.x != 0) run.cluster = cluster;
     // A kernel that used neither shared memory nor barriers before cannot depend on the
     // order of its threads through them: skip the copy of memory it would need.
     const bool may_compare = orders.size() > 1 && record.depends_on_order;
     Snapshot before;
     if (may_compare) before = Snapshot::take();
-    traffic::detail::launch_begins(request);  // the profiler counts the first run only (traffic_hooks.h)
+    traffic::detail::launch_begins(request, kernel_text);  // the profiler counts the first run only (traffic_hooks.h)
     const GridOutcome first = run_grid(run);
     traffic::detail::launch_ends(first);
     {

@@ -569,13 +569,13 @@ void record(Space space, Direction direction, const void* address, std::size_t s
                                static_cast<std::uint8_t>(kind), static_cast<std::uint16_t>(size), at});
 }
 
-void launch_begins(const emu::detail::LaunchRequest& request) {
+void launch_begins(const emu::detail::LaunchRequest& request, const std::string& kernel_text) {
     State& s = state();
     std::lock_guard<std::mutex> lock(s.mutex);
     if (!s.enabled) return;
     ++s.launch;
     s.current = LaunchProfile{};
-    s.current.kernel_text = request.kernel_text;
+    s.current.kernel_text = kernel_text;  // as written: the kernel's own name, not a pointer's (kernel_as_written)
     s.current.launch_site = std::string(request.file) + ":" + std::to_string(request.line);
     const dim3 g = request.grid, k = request.block;
     s.current.grid[0] = g.x, s.current.grid[1] = g.y, s.current.grid[2] = g.z;

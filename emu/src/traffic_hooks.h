@@ -12,7 +12,7 @@ namespace traffic {
 namespace detail {
 
 /// @brief A launch is about to run: start recording it if profiling is on.
-void launch_begins(const emu::detail::LaunchRequest& request);
+void launch_begins(const emu::detail::LaunchRequest& request, const std::string& kernel_text);
 /// @brief The launch's first run is over: stop recording and sum up what it did.
 void launch_ends(const emu::detail::GridOutcome& outcome);
 /// @brief The running thread reached __syncthreads().

@@ -21,7 +21,10 @@
 //     the kernel's signature and, for `__cluster_dims__(x, y, z)`, its cluster shape.
 //  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
 //     `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1: the subscripts that follow), so that an
-//     access outside the buffer is reported at its own line.
+//     access outside the buffer is reported at its own line. So are the reference
+//     parameters of a `__device__` function (`const Tile& A_tile`): a helper that takes a
+//     kernel's `__shared__` tile then reports its own lines too (emu::at() leaves any
+//     other type as it is).
 //  5. `reinterpret_cast<T*>(p)` becomes `::emu::pointer_cast<T*>(p)`, and a C-style cast to
 //     a pointer to a CUDA vector type, `(const float4*)(p + i)` or `(float4*)&A[i]`, becomes
 //     `::emu::pointer_cast<const float4*>(p + i)`: a checked pointer may be cast, and the
@@ -217,6 +220,8 @@ private:
                 if (!namespace_braces.empty()) namespace_braces.pop_back();
             } else if (t == "__global__") {
                 rewrite_kernel(i);
+            } else if (t == "__device__") {
+                locate_reference_parameters(i);
             } else if (t == "__shared__") {
                 const bool namespace_scope =
                     std::all_of(namespace_braces.begin(), namespace_braces.end(), [](bool b) { return b; });
@@ -446,6 +451,58 @@ private:
             insert_before(body_end, "}");
         }
         insert_after(body, prologue);
+    }
+
+    // 4, for a helper: __device__ ... name(params) { body }: each reference parameter's
+    // subscripts in the body get their line (a __shared__ tile the helper was given).
+    void locate_reference_parameters(std::size_t keyword) {
+        std::size_t open = std::string::npos;
+        for (std::size_t i = keyword + 1; i + 1 < tokens_.size(); ++i) {
+            const std::string& t = text(i);
+            if (t == ";" || t == "{" || t == "}" || t == "=") return;  // a variable, not a function
+            if (tokens_[i].kind == Token::Identifier && text(i + 1) == "(") {
+                if (t == "__launch_bounds__" || t == "__attribute__" || t == "alignas" || t == "__align__" ||
+                    t == "decltype" || t == "__declspec") {
+                    i = match(i + 1);
+                    if (i == std::string::npos) return;
+                    continue;
+                }
+                open = i + 1;
+                break;
+            }
+        }
+        if (open == std::string::npos) return;
+        const std::size_t close = match(open);
+        if (close == std::string::npos) return;
+        std::size_t body = close + 1;
+        while (body < tokens_.size() && text(body) != "{" && text(body) != ";") ++body;
+        if (text(body) != "{") return;  // a declaration
+        const std::size_t body_end = match(body);
+        if (body_end == std::string::npos) return;
+        std::size_t start = open + 1;
+        int depth = 0;
+        for (std::size_t i = open + 1; i <= close; ++i) {
+            const std::string& t = text(i);
+            if (t == "(" || t == "[" || t == "{" || t == "<") ++depth;
+            if (t == ")" || t == "]" || t == "}" || t == ">") --depth;
+            if (t == ">>") depth -= 2;
+            if ((t == "," && depth == 0) || i == close) {
+                std::size_t last = i;
+                for (std::size_t j = start; j < i; ++j) {
+                    if (text(j) == "=") {
+                        last = j;  // drop a default argument
+                        break;
+                    }
+                }
+                bool reference = false;
+                for (std::size_t j = start; j < last; ++j) reference = reference || text(j) == "&";
+                if (reference && last > start + 1 && tokens_[last - 1].kind == Token::Identifier &&
+                    text(last - 2) == "&") {
+                    scopes_.push_back(Scope{text(last - 1), body + 1, body_end});
+                }
+                start = i + 1;
+            }
+        }
     }
 
     // 6. `T* p = cluster.map_shared_rank(ptr, rank);` -> `auto p = ...`, so that p keeps

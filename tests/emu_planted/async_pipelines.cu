@@ -35,6 +35,14 @@ __device__ void load_tile(const float* A, const float* B, float (*a_stage)[kTile
                             b_in ? 0 : sizeof(float));
 }
 
+// One stage's products, read in a helper that takes the __shared__ tiles by reference, as
+// chapter 8's multiply_tiles does: its reads are reported at its own lines.
+template <class Stage>
+__device__ float stage_products(const Stage& a_stage, const Stage& b_stage, float sum) {
+    for (int k = 0; k < kTile; ++k) sum += a_stage[threadIdx.y][k] * b_stage[k][threadIdx.x];
+    return sum;
+}
+
 template <int STAGES, PipelineBug BUG>
 __global__ void primitives_gemm_planted(const float* A, const float* B, float* C, int M, int N, int K) {
     __shared__ float a_tiles[STAGES][kTile][kTile];
@@ -55,12 +63,16 @@ __global__ void primitives_gemm_planted(const float* A, const float* B, float* C
         __pipeline_commit();
         if (BUG == PipelineBug::wait_off_by_one) {
             __pipeline_wait_prior(STAGES);  // planted: waits for none of the tiles in flight
-        } else if (BUG != PipelineBug::no_wait) {
+        } else if (BUG != PipelineBug::no_wait && BUG != PipelineBug::no_wait_read_in_helper) {
             __pipeline_wait_prior(STAGES - 1);  // this thread's part of tile t has landed
         }
         if (BUG != PipelineBug::no_sync_after_wait) __syncthreads();  // ... and every thread's
         const int s = t % STAGES;
-        for (int k = 0; k < kTile; ++k) sum += a_tiles[s][threadIdx.y][k] * b_tiles[s][k][threadIdx.x];
+        if (BUG == PipelineBug::no_wait_read_in_helper) {
+            sum = stage_products(a_tiles[s], b_tiles[s], sum);
+        } else {
+            for (int k = 0; k < kTile; ++k) sum += a_tiles[s][threadIdx.y][k] * b_tiles[s][k][threadIdx.x];
+        }
         if (BUG != PipelineBug::no_sync_before_refill) __syncthreads();  // everyone is done with stage s before its refill
     }
     if (row < M && col < N) C[row * N + col] = sum;
@@ -99,7 +111,8 @@ __global__ void pipeline_gemm_planted(const float* A, const float* B, float* C, 
             pipe.consumer_release();
             pipe.consumer_wait();  // planted: no stage is left that this thread committed
         }
-        const int s = t % STAGES;
+        // planted (stage_ahead): the stage after the one waited for, whose copies may land later
+        const int s = BUG == PipelineBug::stage_ahead ? (t + 1) % STAGES : t % STAGES;
         if (BUG == PipelineBug::release_before_use) pipe.consumer_release();  // planted: the stage is still read below
         for (int k = 0; k < kTile; ++k) sum += b_tiles[s][k][threadIdx.x] * a_tiles[s][threadIdx.y][k];
         if (BUG != PipelineBug::release_before_use && BUG != PipelineBug::no_release) pipe.consumer_release();
@@ -145,13 +158,13 @@ void launch_gemm(const float* A, const float* B, float* C, int M, int N, int K, 
                  dim3 grid, dim3 block) {
     if (api == PipelineApi::primitives) {
         for_bug<PipelineBug::none, PipelineBug::no_wait, PipelineBug::no_sync_after_wait, PipelineBug::no_sync_before_refill,
-                PipelineBug::wait_off_by_one>(bug, [&](auto chosen) {
+                PipelineBug::wait_off_by_one, PipelineBug::no_wait_read_in_helper>(bug, [&](auto chosen) {
             constexpr PipelineBug BUG = decltype(chosen)::value;
             primitives_gemm_planted<STAGES, BUG><<<grid, block>>>(A, B, C, M, N, K);
         });
     } else {
         for_bug<PipelineBug::none, PipelineBug::release_before_use, PipelineBug::no_release, PipelineBug::no_acquire,
-                PipelineBug::extra_consumer_wait>(bug, [&](auto chosen) {
+                PipelineBug::extra_consumer_wait, PipelineBug::stage_ahead>(bug, [&](auto chosen) {
             constexpr PipelineBug BUG = decltype(chosen)::value;
             pipeline_gemm_planted<STAGES, BUG><<<grid, block>>>(A, B, C, M, N, K);
         });

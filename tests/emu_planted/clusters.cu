@@ -140,6 +140,37 @@ template cudaError_t cluster_histogram<unsigned>(const unsigned*, int, unsigned*
 template cudaError_t cluster_histogram<unsigned long long>(const unsigned*, int, unsigned long long*, int, unsigned, unsigned,
                                                            ClusterBug, bool);
 
+namespace {
+// Launch @p kernel in clusters of 2 blocks of 128 threads: the kernel is a parameter here,
+// as in chapter 9's host code, so cudaLaunchKernelEx's text is "kernel".
+cudaError_t launch_in_pairs(void (*kernel)(const unsigned*, int, unsigned*, int, ClusterBug), unsigned clusters,
+                            int bins, const unsigned* values, int n, unsigned* histogram, ClusterBug bug) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(2 * clusters);
+    config.blockDim = dim3(128);
+    config.dynamicSmemBytes = (bins + 1) / 2 * sizeof(unsigned);
+    cudaLaunchAttribute attributes[1];
+    attributes[0].id = cudaLaunchAttributeClusterDimension;
+    attributes[0].val.clusterDim.x = 2;
+    attributes[0].val.clusterDim.y = 1;
+    attributes[0].val.clusterDim.z = 1;
+    config.attrs = attributes;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, kernel, values, n, histogram, bins, bug);
+}
+}  // namespace
+
+cudaError_t cluster_histogram_through_pointer(const unsigned* values, int n, unsigned* histogram, int bins,
+                                              unsigned clusters, ClusterBug bug) {
+    const cudaError_t launched = launch_in_pairs(cluster_histogram_planted<unsigned>, clusters, bins, values, n, histogram, bug);
+    if (launched != cudaSuccess) {
+        (void)cudaGetLastError();  // the test reads the launch's own result
+        return launched;
+    }
+    CUDA_CHECK_KERNEL("cluster_histogram_planted");
+    return cudaSuccess;
+}
+
 void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned blocks) {
     pair_histogram_planted<<<blocks, 96, (bins + 1) / 2 * sizeof(unsigned)>>>(values, n, histogram, bins);
     CUDA_CHECK_KERNEL("pair_histogram_planted");

@@ -140,7 +140,9 @@ enum class PipelineApi { primitives, pipeline };
 /// before reading a tile; no __syncthreads() after the wait; no __syncthreads() before a
 /// stage is refilled; a wait for one stage too many in flight. For cuda::pipeline: the
 /// stage released before it is read; never released; refilled without producer_acquire();
-/// one consumer_wait() too many at the end.
+/// one consumer_wait() too many at the end; the stage after the one waited for read
+/// (stage_ahead: (t + 1) % STAGES, a stage index that runs ahead); for the primitives, no
+/// wait before a helper that takes the stage's tiles by reference reads them.
 enum class PipelineBug {
     none,
     no_wait,
@@ -151,6 +153,8 @@ enum class PipelineBug {
     no_release,
     no_acquire,
     extra_consumer_wait,
+    stage_ahead,
+    no_wait_read_in_helper,
 };
 /// @brief C = A·B with 16 × 16 tiles loaded asynchronously @p stages - 1 tiles ahead (2 or
 /// 3 stages), for any M, N, K, with the given API and planted bug.
@@ -213,6 +217,11 @@ enum class ClusterBug {
 template <class Count>
 cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, int bins, unsigned cluster_size,
                               unsigned clusters, ClusterBug bug, bool non_portable = false);
+/// @brief The same (unsigned counts, clusters of 2 blocks), launched as chapter 9's host code
+/// does: a helper takes the kernel as a function pointer named `kernel` and passes that to
+/// cudaLaunchKernelEx, so that the launch's text names the pointer, not the kernel.
+cudaError_t cluster_histogram_through_pointer(const unsigned* values, int n, unsigned* histogram, int bins,
+                                              unsigned clusters, ClusterBug bug);
 /// @brief The same with `__cluster_dims__(2, 1, 1)` on the kernel and a <<<blocks, 96>>> launch.
 void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned blocks);
 /// @brief A histogram of values[i] % 64 with a private `__shared__ unsigned long long

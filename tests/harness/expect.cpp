@@ -167,11 +167,52 @@ void find_where_to_work(const std::string& program) {
                          ") markers); make chapter" + number + " hint gives a hint, one at a time.";
 }
 
+std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional,
+                                   std::size_t hidden, bool whole_run) {
+    if (optional.empty()) return "";
+    // The steps, from the names' "8c: " prefixes (a going-further test case names its step
+    // first: tests/manifest_reader.py checks it against chapter.toml's going_further).
+    static const std::regex step_prefix(R"(^(\d+[a-z]):)");
+    std::vector<std::string> steps;
+    for (const std::string& name : optional) {
+        std::smatch match;
+        const std::string step = std::regex_search(name, match, step_prefix) ? match[1].str() : "\"" + name + "\"";
+        if (std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+    }
+    std::string list;
+    for (std::size_t i = 0; i < steps.size(); ++i) list += (i == 0 ? "" : i + 1 == steps.size() ? " and " : ", ") + steps[i];
+    const std::size_t failing = required.size() + optional.size();
+    const std::string what = "the going-further step" + std::string(steps.size() == 1 ? " " : "s ") + list +
+                             " (tagged [extra]): optional, the chapter is done without " + (steps.size() == 1 ? "it" : "them");
+    const std::string optional_part = std::to_string(optional.size()) + (optional.size() == 1 ? " is " : " are ") + what;
+    if (required.empty()) {
+        // Only a run of every test knows that the required ones pass.
+        const std::string all_pass = whole_run ? "The chapter's required test cases all pass. " : "";
+        if (failing == 1) return all_pass + "The one test case that fails is " + what + ".";
+        return all_pass + "Of the " + std::to_string(failing) + " test cases that fail, " + optional_part + ".";
+    }
+    std::string note = "Of the " + std::to_string(failing) + " test cases that fail, " + optional_part + "; the other " +
+                       std::to_string(required.size()) + (required.size() == 1 ? " is" : " are") + " required.";
+    if (hidden > 0) {
+        note += hidden == optional.size() ? " Their reports are left out while a required one fails (VERBOSE=1 shows "
+                                            "them)."
+                                          : " " + std::to_string(hidden) + " of their reports are left out while a "
+                                            "required one fails (VERBOSE=1 shows them).";
+    }
+    return note;
+}
+
 void check_launch_refused(const std::function<void()>& call, const std::string& kernel_name,
                           const std::string& source_file) {
     try {
         call();
         // Every caller asks for one row of blocks more than a GPU allows (grid.y > 65535).
+        // The why is said once a run: a chapter with two launchers would say it twice.
+        static bool explained = false;
+        if (explained && !default_sweep_options(0).verbose) {
+            FAIL("the launch succeeded; it should have been refused, as the test above says.");
+        }
+        explained = true;
         FAIL("the launch succeeded; it should have been refused: this size needs 65536 rows of blocks "
              "(grid.y), one more than a GPU allows. Once the launch configuration computes the grid from the "
              "size (its TODO), CUDA refuses the launch and the check after it (CUDA_CHECK_KERNEL) reports it.");

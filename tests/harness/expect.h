@@ -35,6 +35,27 @@ void record_case(const std::string& label, bool passed, const std::string& outpu
 /// counts them), so that a filter that selects none can be told from a green run.
 std::size_t test_cases_started();
 
+/// @brief The names of the test cases that failed so far in this run, apart: @p optional
+/// (tagged [extra], a chapter's going-further steps) or the others. Counted by the results
+/// file's listener, so that the runner's last lines can say which failures are optional.
+std::vector<std::string> failed_test_cases(bool optional);
+
+/// @brief Whether the reports of failing going-further ([extra]) test cases are printed
+/// after a required test case has failed (true: VERBOSE=1, ARGS=--success); by default
+/// they are not, so that a skeleton's run fits on a screen. Set by the runner's main.
+void show_optional_reports(bool shown);
+
+/// @brief How many failing going-further test cases this run kept off the screen.
+std::size_t hidden_optional_failures();
+
+/// @brief The last lines of a failing run: how many of the failing test cases are
+/// going-further steps, which (their names' "8c:" prefixes), and that the chapter is done
+/// without them. Empty when none of @p optional failed. Pure, for the harness's own tests.
+/// @p hidden of them had their reports kept off the screen (see show_optional_reports()).
+/// Only a @p whole_run (no test chosen on the command line) may say the required ones pass.
+std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional,
+                                   std::size_t hidden = 0, bool whole_run = true);
+
 /// @brief What is wrong with @p text as a seed (TUTORIAL_SEED, set by `make ... SEED=n`),
 /// or an empty string when it is a whole number from 0 to 4294967295 or is unset (null or
 /// empty). The range is Catch2's: its own seed is ours, so one run names one seed.

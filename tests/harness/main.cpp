@@ -89,6 +89,12 @@ int main(int argc, char* argv[]) {
     // Catch2's own seed (it shuffles with it, and version 3 prints it) is ours too,
     // so only one seed is ever mentioned.
     session.configData().rngSeed = static_cast<unsigned>(tutorial::run_seed());
+    // A run that shows everything shows the going-further steps' reports too; by default
+    // they are left out once a required test case fails (one screen).
+    const char* verbose = std::getenv("TUTORIAL_VERBOSE");
+    if (verbose == nullptr || *verbose == '\0') verbose = std::getenv("VERBOSE");
+    tutorial::show_optional_reports(session.configData().showSuccessfulTests ||
+                                    (verbose != nullptr && *verbose != '\0' && std::string(verbose) != "0"));
     session.useConfigData(session.configData());
     std::cout << "Inputs come from seed " << tutorial::run_seed() << " (change it with SEED=n).\n";
     const int failures = session.run();
@@ -104,6 +110,12 @@ int main(int argc, char* argv[]) {
     if (only_lists_or_explains(session.configData())) {
         return 0;  // Catch2 version 2 returns how many things it listed
     }
+    // Which failures are optional: a going-further step's ([extra]) never keeps a chapter
+    // from done, and a run that fails only there must say so.
+    const std::string optional_note = tutorial::optional_failures_note(
+        tutorial::failed_test_cases(false), tutorial::failed_test_cases(true), tutorial::hidden_optional_failures(),
+        !tests_chosen);
+    if (!optional_note.empty()) std::cout << tutorial::wrap_report_text(optional_note);
     if (failures != 0 && !tutorial::where_to_work().empty()) {
         // The last lines on the screen: where the work is, whatever failed first.
         std::cout << tutorial::wrap_report_text(tutorial::where_to_work());

@@ -48,6 +48,10 @@
 #endif
 
 #include <algorithm>
+#include <cstdio>
+#include <fcntl.h>
+#include <iostream>
+#include <unistd.h>
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
@@ -73,6 +77,35 @@ std::vector<RecordedCase>& recorded_cases() {
 }
 
 std::size_t started_test_cases = 0;
+
+// The names of the failed test cases: [extra] ones (optional) and the others.
+std::vector<std::string> failed_optional_names, failed_required_names;
+
+// One screen: once a required test case has failed, a going-further ([extra]) test case's
+// report is kept off the screen (its file descriptor 1 goes to /dev/null while it runs),
+// unless the run shows everything (VERBOSE=1, ARGS=--success). Counted for the last lines.
+bool optional_reports_shown = false;
+std::size_t hidden_optional_reports = 0;
+int saved_stdout = -1;
+
+void hide_stdout() {
+    std::cout.flush();
+    std::fflush(stdout);
+    const int null = ::open("/dev/null", O_WRONLY);
+    if (null < 0) return;
+    saved_stdout = ::dup(1);
+    if (saved_stdout >= 0) ::dup2(null, 1);
+    ::close(null);
+}
+
+void restore_stdout() {
+    if (saved_stdout < 0) return;
+    std::cout.flush();
+    std::fflush(stdout);
+    ::dup2(saved_stdout, 1);
+    ::close(saved_stdout);
+    saved_stdout = -1;
+}
 
 #if defined(TUTORIAL_CATCH2_V3)
 using ListenerBase = Catch::EventListenerBase;
@@ -104,6 +137,7 @@ public:
         current_ = info.name;
         // Both Catch2 versions spell a test's tags "[chapter3][extra][gpu]" here.
         current_is_extra_ = info.tagsAsString().find("[extra]") != std::string::npos;
+        if (current_is_extra_ && !optional_reports_shown && !failed_required_names.empty()) hide_stdout();
         kind_ = current_is_extra_ ? "extra" : has_tag(info, "graded") ? "graded" : has_tag(info, "reference") ? "reference" : "check";
         runs_ = 0;
         write("running");
@@ -169,6 +203,11 @@ public:
         // A test case marked [!mayfail] that failed counts as passed, as Catch2 counts it.
         passed_ += stats.totals.testCases.passed + stats.totals.testCases.failedButOk;
         failed_ += stats.totals.testCases.failed;
+        if (stats.totals.testCases.failed > 0) {
+            (current_is_extra_ ? failed_optional_names : failed_required_names).push_back(current_);
+            if (saved_stdout >= 0) ++hidden_optional_reports;
+        }
+        restore_stdout();  // before the reporter's own testCaseEnded: listeners are told first
         if (current_is_extra_) {
             extra_passed_ += stats.totals.testCases.passed + stats.totals.testCases.failedButOk;
             extra_failed_ += stats.totals.testCases.failed;
@@ -204,6 +243,7 @@ private:
     void note_crash(Catch::AssertionStats const& stats) {
         const Catch::AssertionResult& result = stats.assertionResult;
         if (result.getResultType() == Catch::ResultWas::FatalErrorCondition) {
+            restore_stdout();  // a crash is always shown: the reporter hears of it after us
             crash_ = std::string(result.getMessage());
         }
         // The first INFO in scope names the case (the shape, the image); the first
@@ -315,3 +355,11 @@ void record_case(const std::string& label, bool passed, const std::string& outpu
 }  // namespace tutorial
 
 std::size_t tutorial::test_cases_started() { return started_test_cases; }
+
+std::vector<std::string> tutorial::failed_test_cases(bool optional) {
+    return optional ? failed_optional_names : failed_required_names;
+}
+
+void tutorial::show_optional_reports(bool shown) { optional_reports_shown = shown; }
+
+std::size_t tutorial::hidden_optional_failures() { return hidden_optional_reports; }

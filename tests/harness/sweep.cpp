@@ -86,6 +86,7 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
                               [i](const Parameters& s) { return s[i].value % s[i].unit != 0; }});
         properties.push_back({name + " is a multiple of " + unit,
                               [i](const Parameters& s) { return s[i].value % s[i].unit == 0; }});
+        if (!shapes.front()[i].counts_units) continue;  // a unit that divides it, no pieces of it
         properties.push_back({name + " > " + unit + " (more than one " + noun + ")",
                               [i](const Parameters& s) { return s[i].value > s[i].unit; }});
         properties.push_back({name + " < " + unit + " (less than one " + noun + ")",
@@ -105,9 +106,32 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
         }
     }
     // Two parameters equal or not: a kernel that uses K where it should use N (a wrong
-    // stride) is right exactly when N = K.
+    // stride) is right exactly when N = K. Only sizes in the same unit (M, N and K, in
+    // tiles): n = offset, a length against a misalignment, explains nothing.
+    const auto same_kind = [&](std::size_t i, std::size_t j) {
+        for (const Parameters& shape : shapes) {
+            if (shape[i].unit == 0 || shape[j].unit == 0 || shape[i].unit_noun != shape[j].unit_noun ||
+                !shape[i].counts_units || !shape[j].counts_units) {
+                return false;
+            }
+        }
+        return true;
+    };
     for (std::size_t i = 0; i < count; ++i) {
         for (std::size_t j = i + 1; j < count; ++j) {
+            if (!same_kind(i, j)) continue;
+            // Unequal numbers of tiles: the grid is not square, and swapped rows and columns
+            // (or a grid computed from the wrong size) show only then.
+            {
+                const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
+                const std::string unit = unit_text[i] == unit_text[j] ? unit_text[i] : "";
+                if (!unit.empty()) {
+                    const auto tiles = [](const ShapeParameter& p) { return (p.value + p.unit - 1) / p.unit; };
+                    properties.push_back({a + " and " + b + " span different numbers of " + shapes.front()[i].unit_noun +
+                                              "s (ceil(" + a + " / " + unit + ") != ceil(" + b + " / " + unit + "))",
+                                          [i, j, tiles](const Parameters& s) { return tiles(s[i]) != tiles(s[j]); }});
+                }
+            }
             const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
             properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }});
             properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }});
@@ -117,6 +141,7 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
     for (std::size_t a = 0; a < with_unit.size(); ++a) {
         for (std::size_t b = a + 1; b < with_unit.size(); ++b) {
             const std::size_t i = with_unit[a], j = with_unit[b];
+            if (!shapes.front()[i].counts_units || !shapes.front()[j].counts_units) continue;
             const std::string names = shapes.front()[i].name + " or " + shapes.front()[j].name;
             const std::string unit =
                 unit_text[i] == unit_text[j] ? unit_text[i] : unit_text[i] + " or " + unit_text[j] + " respectively";
@@ -341,6 +366,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     Shape shape;
     shape.label = label;
     shape.parameters = std::move(parameters);
+    shape.scored = scored_;
     if (stopped_) {
         ++skipped_;
         record_case(options_.case_prefix + label, false, "not run: an earlier shape stopped this test", scored_);
@@ -454,7 +480,16 @@ std::string ShapeSweep::text() const {
     std::vector<std::string> passing_labels;
     std::size_t listed = 0, further = 0;
     bool first = true;
+    std::vector<std::string> passing_unscored;  // shapes an unwritten kernel passes too
+    std::vector<Parameters> unscored_parameters;
     for (const Shape& shape : shapes_) {
+        if (shape.passed && !shape.scored) {
+            // Its right answer needs none of the student's code (an empty input): that it
+            // passes says nothing of the kernel, so it does not stand against the failing ones.
+            passing_unscored.push_back(shape.label);
+            unscored_parameters.push_back(shape.parameters);
+            continue;
+        }
         if (shape.passed) {
             passing.push_back(shape.parameters);
             passing_labels.push_back(shape.label);
@@ -478,7 +513,22 @@ std::string ShapeSweep::text() const {
     if (further > listed) {
         out << "  ... and " << further - listed << " more.\n";
     }
-    if (run_count > 1) {
+    if (run_count > 1 && passing.empty() && !passing_unscored.empty()) {
+        std::string those;
+        for (std::size_t k = 0; k < passing_unscored.size(); ++k) {
+            those += (k == 0 ? "" : k + 1 == passing_unscored.size() ? " and " : ", ") + passing_unscored[k];
+        }
+        out << wrap_report_text("What the failing shapes share: it fails for every shape whose answer needs the "
+                                "kernel (" + std::to_string(failed_) + " of " + std::to_string(failing.size() +
+                                passing_unscored.size()) + "); the " + (passing_unscored.size() == 1 ? "one" : "ones") +
+                                " that pass" + (passing_unscored.size() == 1 ? "es" : "") + " (" + those +
+                                ") need" + (passing_unscored.size() == 1 ? "s" : "") +
+                                " none: the code given with the exercise already gives " +
+                                (passing_unscored.size() == 1 ? "its" : "their") + " answer.");
+    } else if (run_count > 1) {
+        // Shapes of both kinds pass: every passing shape stands against the failing ones.
+        passing.insert(passing.end(), unscored_parameters.begin(), unscored_parameters.end());
+        passing_labels.insert(passing_labels.end(), passing_unscored.begin(), passing_unscored.end());
         out << wrap_report_text("What the failing shapes share: " +
                                 summarize_failing_shapes(failing, passing, passing_labels));
     }

@@ -40,6 +40,11 @@ struct ShapeParameter {
     long long unit = 0;      ///< the tile or block this parameter is cut into (0: none), e.g. TILE for K
     std::string unit_name;   ///< how to name the unit when it differs between shapes, e.g. "TILE"
     std::string unit_noun;   ///< what one unit is called, e.g. "tile" or "block"
+    /// True when the parameter is a size that the unit cuts into pieces (K into tiles), so
+    /// that "more than one tile" means something; false when the unit only divides it (a
+    /// cluster's blocks share num_bins among them): the summary then tries only whether
+    /// it is a multiple of the unit.
+    bool counts_units = true;
 };
 
 /// @brief A thread's coordinates, or a block's, as the CPU backend writes them: (x,y,z).
@@ -86,7 +91,9 @@ std::string out_of_bounds_advice(const std::string& error_text, const OutputOwne
 /// Each entry of @p failing and @p passing is one shape's parameters, in the same order
 /// for every shape. The sentence is true of the data: a property is said to separate the
 /// shapes only when every failing shape has it and no passing one does; one that also
-/// holds for a few passing shapes is said so, naming them.
+/// holds for a few passing shapes is said so, naming them. Only properties the parameters
+/// explain are tried: a parameter against its own unit, and two parameters compared with
+/// each other ("N != K", a wrong stride) only when they are sizes in the same unit.
 /// @param failing           the failing shapes' parameters
 /// @param passing           the passing shapes' parameters
 /// @param labels_of_passing the passing shapes' labels, in the order of @p passing
@@ -172,6 +179,7 @@ private:
         std::string full;  // the whole report of this shape, when it failed
         std::string line;  // one line on it, when it failed
         std::string untouched;  // ComparisonReport::untouched, when it failed so
+        bool scored = true;     // false: its right answer needs none of the student's code
     };
     std::string what_;
     SweepOptions options_;

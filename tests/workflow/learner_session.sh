@@ -37,6 +37,8 @@ expect "^setup: ready" "setup ends by saying the machine is ready"
 
 run "make status, new clone" make status
 expect_status 0 "status always succeeds"
+expect "^Building each chapter first \(logs in build/[a-z]+/status/\).*: chapter1 " \
+    "status says at once what it builds, chapter by chapter, before minutes of a first build"
 for n in "${numbers[@]}"; do
     expect_row "chapter$n" "$(title_of "$n")" "every chapter of the registry has a row with its title"
     expect_row "chapter$n" "not started" "a fresh clone's chapters are untouched skeletons"

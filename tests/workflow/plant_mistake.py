@@ -1,4 +1,4 @@
-"""Plant one mistake a student makes in chapter 7's 7c, in the file given:
+"""Plant one mistake a student makes in chapter 7's 7c or chapter 8's 8b, in the file given:
 python3 plant_mistake.py FILE KIND (tests/workflow/planted_mistakes.sh)."""
 import sys
 
@@ -13,6 +13,12 @@ MISTAKES = {
     # input that no output uses.
     "float4-past-input": ("const bool inside = row0 + ROWS <= rows && col0 + COLS <= cols;",
                           "const bool inside = col0 + COLS <= cols;"),
+    # Chapter 8's 8b: the stage after the one consumer_wait() waited for is read (a stage
+    # index that runs ahead), at every stage count.
+    "stage-ahead": ("const int stage = phase % STAGES;\n        sum = multiply_tiles<TILE>(A_tiles[stage], B_tiles[stage], sum);\n"
+                    "        pipeline.consumer_release();",
+                    "const int stage = (phase + 1) % STAGES;\n        sum = multiply_tiles<TILE>(A_tiles[stage], B_tiles[stage], sum);\n"
+                    "        pipeline.consumer_release();"),
 }
 
 path, kind = sys.argv[1], sys.argv[2]

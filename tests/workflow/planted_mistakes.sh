@@ -7,6 +7,7 @@
 #  - barrier-after-store: no __syncthreads() between storing a phase's tiles and reading them;
 #  - barrier-at-end: none before the next phase overwrites them;
 #  - float4-past-input: float4 loads of a tile's rows past its matrix, values that no output uses.
+# And chapter 8's 8b reading the stage after the one waited for (stage-ahead).
 # Then barrier-at-end, in the student's file, must not earn 100% from make grade.
 #
 # Run by `make check`; alone: bash tests/workflow/planted_mistakes.sh [--keep]
@@ -31,6 +32,27 @@ check_mistake barrier-after-store "result depends on thread order|missing .__syn
 check_mistake barrier-at-end "result depends on thread order|missing .__syncthreads|race" "FAILED|racecheck"
 check_mistake float4-past-input "past the end of (A|B)" "FAILED|memcheck"
 cp "$scratch/original.cu" "$solution"
+
+# Chapter 8's 8b reading the stage after the one it waited for: caught at every stage count
+# the tests use (on the CPU backend, at the read's line, in a helper that takes the tile),
+# the CPU backend's finding said once for the stage counts it covers, on one screen. On a
+# GPU, the results are wrong, and the CPU backend's checks that follow name the cause.
+pipeline_solution=solutions/08-async-copies/async_copy_gemm.cu
+cp "$pipeline_solution" "$scratch/original8.cu"
+python3 "$root/tests/workflow/plant_mistake.py" "$pipeline_solution" stage-ahead || fail "could not plant stage-ahead"
+run "chapter 8 with the mistake stage-ahead ($backend)" make chapter8 test SOLUTIONS=1
+expect_status nonzero "make chapter8 test must fail with the mistake stage-ahead"
+if [ "$backend" = emu ]; then
+    expect "before this thread waited for the asynchronous copy" "the CPU backend names a read of a stage not waited for"
+    expect "With 2, 3 and 4 stages \(the same finding at each" "at 2, 3 and 4 stages, said once"
+    expect_text "async_copy_gemm.cu:$(grep -n 'sum += A_tile\[threadIdx.y\]\[k\]' "$pipeline_solution" | cut -d: -f1)" \
+        "the read's own line, in the helper multiply_tiles"
+else
+    expect "On the CPU backend \(BACKEND=emu\) they fail too; its report:" "the GPU's failure is followed by the CPU backend's"
+fi
+screen=$(grep -vcE "^  (CXX|NVCC|LINK|AR|CU2CPP|GEN) " <<<"$out")
+if [ "$screen" -le 120 ]; then ok; else fail "the stage-ahead report should fit on a screen (120 lines), not $screen"; fi
+cp "$scratch/original8.cu" "$pipeline_solution"
 
 # The grade the barrier-at-end mistake earns, as a student's file: below 100%. On the CPU
 # backend its tests fail; on a GPU they pass, and make grade's further checks

@@ -24,6 +24,9 @@
                       (--no-check: write only; tools/tutorial/release.py)
   judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
+  cpu-diagnosis --binary B [--results R]
+                      make chapterN test on a GPU, when it fails: the failing tests (R's) on the
+                      CPU backend's checks, their first shapes, and its report when it finds one
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
                       and scores S)
   classroom           (make check) .github/workflows/classroom.yml is what the registry
@@ -144,6 +147,9 @@ def main() -> int:
     sub.add_argument("--log", required=True)
     sub.add_argument("--timeout", type=float, default=1800)
     sub.add_argument("arguments", nargs="*")
+    sub = command("cpu-diagnosis", verbs.cpu_diagnosis)
+    sub.add_argument("--binary", required=True)
+    sub.add_argument("--results", help="the GPU run's results file: its failing tests are run; none: all")
     sub = command("check-results", grading.check_results)
     sub.add_argument("--score", type=float)
     sub.add_argument("files", nargs="+")

@@ -70,6 +70,8 @@ class Guide:
 GUIDES = [
     Guide("cpu-backend.md", "cpu-backend", "how the kernels run without a GPU, and what that run checks"),
     Guide("results.md", "results", "every chapter's kernels timed on a GPU: tables, and the charts `make results` draws"),
+    Guide("profile.md", "profile", "make chapterN profile: each kernel's memory traffic, predicted by the CPU backend "
+          "and measured by Nsight Compute"),
     Guide("instructors.md", "instructors", "grading: make grade, Gradescope, GitHub Classroom, a folder of submissions"),
     Guide("maintainers.md", "maintainers", "adding a chapter: what its folder holds, what it sees, its registry line"),
 ]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -199,3 +200,120 @@ def status_checks(chapters: list[Chapter], make, logs: Path) -> None:
         with open(results.path, "a") as out:
             out.write(("further=" + finding.replace("\n", " ") + "\n" if finding else "") + "checked_on_cpu=yes\n")
         os.utime(results.path, (time, time))  # still the time of the run it speaks of
+
+
+# ---- make chapterN test on a GPU, when it fails -------------------------------------------------
+
+# The most lines of the CPU backend's report shown under a GPU's failing run: the screen holds
+# the GPU's report too.
+CPU_REPORT_LINES = 30
+
+
+def failing_tests(results: Path) -> list[str]:
+    """The test cases with a failing case in a run's results file, in the order they ran."""
+    names: list[str] = []
+    for case in grading.read_cases(results):
+        name = case.name.split(" / ", 1)[0]
+        if not case.passed and name not in names:
+            names.append(name)
+    return names
+
+
+def reports_of(output: str) -> list[list[str]]:
+    """Each failure Catch2 printed in @p output: from its "file:line: FAILED:" line to the line
+    before the next failure, test case rule or the totals, blank lines at its end dropped."""
+    lines = output.splitlines()
+    reports = []
+    for start, line in enumerate(lines):
+        if not line.rstrip().endswith(": FAILED:"):
+            continue
+        end = next((i for i in range(start + 1, len(lines))
+                    if lines[i].startswith(("-----", "=====", "~~~~~")) or lines[i].rstrip().endswith(": FAILED:")),
+                   len(lines))
+        report = lines[start:end]
+        while report and not report[-1].strip():
+            report.pop()
+        reports.append(report)
+    return reports
+
+
+def gpu_words(output: str) -> str:
+    """The start of a failing case's message in a results file ("file:line: EXPR with expansion
+    X; MESSAGE" or "file:line: MESSAGE"), enough to know the same message again: its first 50
+    characters, the place and any expression left out."""
+    line = re.sub(r"^\S+:\d+: ", "", output.splitlines()[0])
+    if " with expansion " in line and "; " in line:
+        line = line.split("; ", 1)[1]
+    return line[:50]
+
+
+def telling_report(output: str, said_on_gpu: list[str]) -> list[str]:
+    """The CPU backend's report that adds most to the GPU's: the first where it names what it
+    found (a race, an access out of bounds, a read before a wait); else the first that is
+    neither a step not begun (nothing written, as the GPU says too) nor one whose failure
+    the GPU's run gave word for word (@p said_on_gpu: its failing cases' first lines, such as a
+    launch configuration's check, which runs on the host). Empty when none adds anything."""
+    reports = reports_of(output)
+    found = [r for r in reports if any("the CPU backend found" in line for line in r)]
+    if found:
+        return found[0]
+    words = lambda lines: " ".join(" ".join(lines).split())
+    for report in reports:
+        text = words(report)
+        if "In every shape, every element of" in text:
+            continue
+        if any(line and words([line]) in text for line in said_on_gpu):
+            continue
+        return report
+    return []
+
+
+def cpu_diagnosis(args, make) -> int:
+    """`make chapterN test` on a GPU, after its tests (or compute-sanitizer's pass after them)
+    failed: the same tests on the CPU backend's checks, on their first shapes (every thread order
+    it tries, every access bounds-checked), and its report, marked as the CPU backend's, when it
+    finds something. It only adds to the GPU's report: its exit status is always 0, and a
+    chapter the CPU backend cannot build or run is one line. @p make is the verbs'
+    (tools/tutorial/verbs.py, which calls this): one more make, for the other backend's build."""
+    binary = Path(args.binary)
+    chapter_name = binary.name[:-len("-tests")] if binary.name.endswith("-tests") else ""
+    if not chapter_name.startswith("chapter"):
+        return 0
+    tests = failing_tests(Path(args.results)) if args.results else []
+    first_build = not (Path("build") / "emu" / "libcommon.a").exists()
+    print(f"The CPU backend's checks on {'the failing tests' if tests else 'the tests'} (their first shapes), "
+          "for the cause" + (" (its first build here takes a few minutes)" if first_build else "") + "...", flush=True)
+    logs = Path("build") / "emu" / "cpu-diagnosis"
+    logs.mkdir(parents=True, exist_ok=True)
+    build_log, run_log = logs / f"{chapter_name}-build.log", logs / f"{chapter_name}-test.log"
+    settings = ["BACKEND=emu"] + (["SOLUTIONS=1"] if args.tree == "solutions" else [])
+    program = Build("emu", args.tree).bin / f"{chapter_name}-tests"
+    if make(chapter_name, *settings, log=build_log) != 0 or not program.exists():
+        print(f"  (the CPU backend could not build {chapter_name}: {build_log} says why)")
+        return 0
+    spec = ",".join(escape_test_name(name) for name in tests) if tests else CATCH_FILTER
+    try:
+        run = subprocess.run([str(program), spec], capture_output=True, text=True, timeout=EMU_TIMEOUT_SECONDS,
+                             env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1", "TUTORIAL_RESULTS_FILE": ""})
+    except subprocess.TimeoutExpired:
+        print(f"  (the CPU backend's run did not finish within {EMU_TIMEOUT_SECONDS} s)")
+        return 0
+    run_log.write_text(run.stdout + run.stderr)
+    if run.returncode == 0:
+        print("  They pass there: what fails on the GPU does not show on the CPU backend's first shapes (a race "
+              "its thread orders did not hit, a shape past them, or a limit of the GPU's).")
+        return 0
+    said_on_gpu = [gpu_words(case.output) for case in grading.read_cases(Path(args.results))
+                   if not case.passed and case.output] if args.results else []
+    report = telling_report(run.stdout, said_on_gpu)
+    if not report:
+        print(f"  They fail there too, and its reports add nothing to the GPU's (the whole run: {run_log}).")
+        return 0
+    print("On the CPU backend (BACKEND=emu) they fail too; its report:")
+    shown = report[:CPU_REPORT_LINES]
+    for line in shown:
+        print("  | " + line)
+    more = len(report) - len(shown)
+    print(f"  (the CPU backend's report{f', {more} lines more' if more > 0 else ''}, and the others: {run_log}; "
+          f"make {chapter_name} test BACKEND=emu runs it all)")
+    return 0

@@ -34,6 +34,10 @@ optional (docs/maintainers.md explains them, with an example):
       measured(name, ...) (every one has a value) and goals_met("PROBLEM") (every goal on
       that problem is reached; goals_met(): every goal). A sum with a value not measured is
       not measured either, and a comparison with one is false.
+  going_further     = ["8c", "8d"]: the chapter's optional steps, as its lesson labels them
+      "(going further)". Their test cases name the step first ("8c: ...") and are tagged
+      [extra]: reported, scored and shown by `make status` apart (tests/manifest_reader.py
+      checks that the lesson, the tests and this list agree).
   [roofline]        problem = the benchmark's problem the points come from, and
       variants = [[the profile's variant name, the benchmark's variant name], ...].
 
@@ -270,6 +274,7 @@ class Manifest:
     summary: list[SummaryPart] = dataclasses.field(default_factory=list)
     roofline_problem: str | None = None
     roofline_variants: list[tuple[str, str]] = dataclasses.field(default_factory=list)
+    going_further: tuple[str, ...] = ()
 
 
 CONDITION_FUNCTIONS = frozenset({"measured", "goals_met"})
@@ -339,10 +344,17 @@ def read_manifest_file(path: Path) -> Manifest:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         reader.fail(f"not valid TOML: {error}")
-    unknown = sorted(set(data) - {"profile_table", "results", "roofline"})
+    unknown = sorted(set(data) - {"going_further", "profile_table", "results", "roofline"})
     if unknown:
-        reader.fail(f"has no section [{unknown[0]}] (its sections: [profile_table], [results], [roofline])")
+        reader.fail(f"has no section [{unknown[0]}] (its fields: going_further; its sections: [profile_table], "
+                    "[results], [roofline])")
     manifest = Manifest(path)
+    if "going_further" in data:
+        steps = data["going_further"]
+        if (not isinstance(steps, list) or not all(isinstance(s, str) and re.fullmatch(r"\d+[a-z]", s) for s in steps)
+                or len(set(steps)) != len(steps)):
+            reader.fail(f"going_further must be a list of distinct steps such as \"8c\", not {steps!r}")
+        manifest.going_further = tuple(steps)
 
     profile = reader.table(data, "profile_table", ["compared_with", "columns"])
     if "compared_with" in profile:

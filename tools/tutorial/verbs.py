@@ -75,16 +75,30 @@ def names(chapters) -> str:
     return " ".join(c.name for c in chapters)
 
 
-def build_each(chapters, backend: str, folder: Path, hide_solutions: bool = False) -> None:
+def build_each(chapters, backend: str, folder: Path, hide_solutions: bool = False, progress: bool = False) -> None:
     """Build each chapter on its own; leave its log and exit status in @p folder (BuildOutcome reads them).
-    @p hide_solutions: the compile cannot see solutions/ or what was built from it (make grade)."""
+    @p hide_solutions: the compile cannot see solutions/ or what was built from it (make grade).
+    With @p progress, say on stderr, at once and then chapter by chapter, what is being built:
+    a first build takes minutes, and a verb that says nothing for that long looks hung."""
     folder.mkdir(parents=True, exist_ok=True)
+    progress = progress and bool(chapters)
+    if progress:
+        first = not (Path("build") / backend / "libcommon.a").exists()
+        print(f"Building {chapters[0].name if len(chapters) == 1 else 'each chapter'} first (logs in {folder}/)"
+              + (": the first build here compiles the shared library too, a few minutes" if first else "") + ":",
+              end="", file=sys.stderr, flush=True)
     for chapter in chapters:
+        if progress:
+            print(f" {chapter.name}", end="", file=sys.stderr, flush=True)
         if hide_solutions:
             forget_solution_dependencies(Build(backend, "chapters"), chapter)
         status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log",
                       hide_solutions=hide_solutions)
         (folder / f"{chapter.name}-build.status").write_text(f"{status}\n")
+        if progress and status != 0:
+            print(" (does not build)", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(".", file=sys.stderr, flush=True)
 
 
 def forget_solution_dependencies(build: Build, chapter: Chapter) -> None:
@@ -106,10 +120,15 @@ def status(args) -> int:
     if args.tree != "chapters":
         raise Refusal("make status shows your own chapters: run it without SOLUTIONS=1.")
     logs = Path("build") / args.backend / "status"
-    build_each(args.chapters, args.backend, logs)
+    build_each(args.chapters, args.backend, logs, progress=True)
     if args.backend == "cuda":
         further_checks.status_checks(args.chapters, make, logs)
     return workflow.status(argparse.Namespace(**{**vars(args), "logs": str(logs)}))
+
+
+def cpu_diagnosis(args) -> int:
+    """make chapterN test on a GPU, when it fails: the CPU backend's checks of the failing tests."""
+    return further_checks.cpu_diagnosis(args, make)
 
 
 def grade(args) -> int:

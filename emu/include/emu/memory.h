@@ -557,6 +557,14 @@ shared_array<T, N, Rest...>& at(shared_array<T, N, Rest...>& array, const char* 
         subscripts == 1 + static_cast<int>(sizeof...(Rest)) ? detail::AccessSite{file, line} : detail::AccessSite{};
     return array;
 }
+/// A helper's `const Tile&` parameter bound to a kernel's `__shared__` array.
+template <class T, std::size_t N, std::size_t... Rest>
+const shared_array<T, N, Rest...>& at(const shared_array<T, N, Rest...>& array, const char* file, int line,
+                                      int subscripts) {
+    detail::pending_shared_site =
+        subscripts == 1 + static_cast<int>(sizeof...(Rest)) ? detail::AccessSite{file, line} : detail::AccessSite{};
+    return array;
+}
 template <class T>
 dynamic_shared_array<T> at(dynamic_shared_array<T> array, const char* file, int line, int) {
     return array.located(file, line);

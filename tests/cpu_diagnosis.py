@@ -1,0 +1,59 @@
+"""What `make chapterN test` on a GPU shows of the CPU backend's run of the failing tests
+(tools/tutorial/further_checks.py, cpu-diagnosis): the report that adds most to the GPU's.
+
+- a report where the CPU backend names what it found comes first, wherever it is;
+- a step not begun (nothing written) and a failure the GPU's run gave word for word (a host
+  check such as a launch configuration's) add nothing, and are left out;
+- when nothing is left, nothing is shown;
+- a results file's message is known again without its place and expression.
+
+Run: python3 tests/cpu_diagnosis.py (exit status 1 and the failures on stderr).
+"""
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tools.tutorial.further_checks import gpu_words, reports_of, telling_report  # noqa: E402
+
+failures = []
+
+
+def check(condition, what):
+    if not condition:
+        failures.append(what)
+
+
+RULE = "-" * 79
+LAUNCH = ["chapters/02-tiled-gemm/test.cpp:21: FAILED:", "explicitly with message:",
+          "  For M=1 N=1 the launch is grid 1 x 1 x 1, block 1 x 1 x 1."]
+UNTOUCHED = ["chapters/02-tiled-gemm/test.cpp:33: FAILED:", "explicitly with message:",
+             "  tiled_gemm fails for 72 of 72 shapes.",
+             "  In every shape, every element of C holds NaN, the poison the test wrote"]
+COMPARED = ["chapters/09-histogram/test.cpp:275: FAILED:", "explicitly with message:",
+            "  every wrong bin is off by the same -32: what a private histogram held before it was zeroed"]
+FOUND = ["chapters/08-async-copies/test.cpp:312: FAILED:", "explicitly with message:",
+         "  the probe failed: CUDA error cudaErrorLaunchFailure (unspecified launch failure; the CPU backend found:",
+         "    shared memory read at solutions/08-async-copies/async_copy_gemm.cu:88"]
+
+
+def output(*reports):
+    return "\n".join("\n".join([RULE, "a test case", RULE, "file:1", "." * 79, "", *r, ""]) for r in reports) + \
+        "\n" + "=" * 79 + "\ntest cases: 3 | 3 failed\n"
+
+
+check(len(reports_of(output(LAUNCH, UNTOUCHED, FOUND))) == 3, "three failures are three reports")
+check(reports_of(output(LAUNCH))[0] == LAUNCH, f"a report is its lines, from FAILED: {reports_of(output(LAUNCH))}")
+check(telling_report(output(LAUNCH, UNTOUCHED, FOUND), []) == FOUND, "the CPU backend's finding comes first")
+check(telling_report(output(UNTOUCHED, COMPARED), []) == COMPARED, "a step not begun adds nothing")
+said = [gpu_words("chapters/02-tiled-gemm/test.cpp:21: For M=1 N=1 the launch is grid 1 x 1 x 1, block 1 x 1 x 1.")]
+check(telling_report(output(LAUNCH, COMPARED), said) == COMPARED, "what the GPU said word for word adds nothing")
+check(telling_report(output(LAUNCH, UNTOUCHED), said) == [], "nothing left: nothing shown")
+check(gpu_words("a.cpp:3: CHECK( x ) with expansion 1 == 0; For M=1 the launch") == "For M=1 the launch",
+      "a message is known without its place and expression")
+
+for failure in failures:
+    print(f"cpu diagnosis: {failure}", file=sys.stderr)
+sys.exit(1 if failures else 0)
