@@ -184,8 +184,9 @@ __device__ void copy_tile_async(Tiles& tiles, int base, Matrix matrix, int rows,
         const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
         const int row = row0 + r, col = col0 + c;
         // TODO(chapter10): 10b, step 1. When rows_aligned and the chunk lies inside the matrix,
-        //   __pipeline_memcpy_async(&tiles[base + swizzled_offset(r, c, COLS)], &matrix[...], 16);
-        //   else, as load_tile, element by element, zeros outside the matrix.
+        //   one 16-byte asynchronous copy (chapter 8's __pipeline_memcpy_async) from the chunk's
+        //   place in the matrix to its swizzled place in the stage (the same swizzled offset the
+        //   synchronous load uses); else, as load_tile, element by element, zeros outside.
         (void)tiles, (void)base, (void)matrix, (void)rows, (void)cols, (void)row, (void)col, (void)rows_aligned;
     }
 }
@@ -209,13 +210,14 @@ __global__ void __launch_bounds__(kMmaThreads)
     //   1. before the loop, start the copies of tiles 0 .. kMmaStages - 2 into stages 0 ..
     //      kMmaStages - 2 (those that exist), each followed by __pipeline_commit();
     //   2. for each tile t: start the copies of tile t + kMmaStages - 1 (if it exists) into
-    //      its stage, (t + kMmaStages - 1) % kMmaStages; __pipeline_commit() always (an empty
-    //      batch keeps the count); __pipeline_wait_prior(kMmaStages - 1); __syncthreads();
+    //      its stage, (t + kMmaStages - 1) % kMmaStages; commit a batch always (an empty batch
+    //      keeps the count); wait until at most kMmaStages - 1 batches are in flight, which
+    //      makes tile t's batch complete; a barrier;
     //      multiply_tiles<SharedLayout::swizzled> on stage t % kMmaStages; __syncthreads()
     //      before the stage is refilled.
-    //   A's tile of tile t: copy_tile_async<kMmaBlockM, kMmaBlockK>(stages, stage * kStageElements,
-    //   A, M, K, block_row, t * kMmaBlockK, A_rows_aligned); B's: <kMmaBlockK, kMmaBlockN> at
-    //   stage * kStageElements + kATileElements, rows from t * kMmaBlockK, columns from block_col.
+    //   Each tile is two copy_tile_async calls: A's block of the block's rows and tile t's
+    //   columns of K at the start of its stage, and B's block of tile t's rows of K and the
+    //   block's columns kATileElements further in (see kStageElements above).
     (void)stages, (void)tiles, (void)A, (void)B, (void)K, (void)A_rows_aligned, (void)B_rows_aligned;
     store_accumulators(acc, C, M, N, block_row, block_col);
 }
