@@ -19,7 +19,7 @@ $(BUILD)/common/benchmark/libraries_npp.o: private BUILD_CXXFLAGS += $(if $(HAVE
 # copy-only row of a memory-bound chapter), compiled as the chapter's own.
 bench_kernels_of = $(call objects_of,$(wildcard chapters/$(call folder_of,$(1))/bench/*.cu))
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) $$(call bench_kernels_of,$$*) \
-                       $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
+                       $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(call link,-lcublas $(if $(HAVE_NPP),-lnppif -lnppc) $(if $(HAVE_OPENBLAS),-lopenblas))
 $(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchmark/report.o $(HARNESS_OBJECTS) \
                               $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)

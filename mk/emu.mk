@@ -46,8 +46,8 @@ $(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $$(call ptxas_header_
 $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FLAGS_RECORD)
 	@mkdir -p $(@D) && echo "  CXX   $<" && $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
 # The backend's own tests: planted bugs, each reported, beside correct twins that must pass.
-$(BUILD)/bin/emu-tests: $(BUILD)/tests/emu.o $(BUILD)/tests/emu_tensor_cores.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu)) \
-                        $(BUILD)/tests/emu_occupancy.o $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/occupancy_kernels/*.cu)) \
+$(BUILD)/bin/emu-tests: $(patsubst %.cpp,$(BUILD)/%.o,$(wildcard tests/emu*.cpp)) $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu)) \
+                        $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/occupancy_kernels/*.cu)) \
                         $(HARNESS_OBJECTS) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 $(if $(SCHEDULE),$(eval export EMU_SCHEDULE := $(SCHEDULE)))  # the thread orders (emu/include/emu/control.h)
