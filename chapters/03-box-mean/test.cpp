@@ -372,24 +372,6 @@ tutorial::ShapeSweep sweep_misaligned_image(const std::string& name, const BoxMe
 
 }  // namespace
 
-TEST_CASE("box_mean_coarsened is right when the images do not start on a 16-byte boundary", CHAPTER_TAG "[extra][gpu]") {
-    REQUIRE_SWEEP(sweep_misaligned_image("box_mean_coarsened", box_mean_coarsened, kBoxBlockY * kCoarsenRows,
-                                         kBoxBlockX * kCoarsenX));
-}
-
-TEST_CASE("box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
-    tutorial::ShapeSweep sweep("box_mean_coarsened on all-255 images", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const ImageCase& c :
-         {ImageCase{kBoxBlockX * kCoarsenX + 5, kBoxBlockY * kCoarsenRows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
-        std::ostringstream label;
-        label << c;
-        const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
-        sweep.run(label.str(), {{"width", c.width, 0, "", ""}, {"height", c.height, 0, "", ""}},
-                  [&] { return run_box_mean(box_mean_coarsened, c, white, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX); });
-    }
-    REQUIRE_SWEEP(sweep);
-}
-
 TEST_CASE("box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
 }
@@ -447,20 +429,35 @@ TEST_CASE("box_mean_ring equals the CPU reference at every pixel, corners and ed
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("box_mean_ring is right when the images do not start on a 16-byte boundary", CHAPTER_TAG "[extra][gpu]") {
-    REQUIRE_SWEEP(sweep_misaligned_image("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth));
+// 3c's and 3d's checks on misaligned and on all-255 images: one test case each, one report
+// for both kernels, the first failing one in full.
+TEST_CASE("box_mean_coarsened and box_mean_ring are right when the images do not start on a 16-byte boundary",
+          CHAPTER_TAG "[extra][gpu]") {
+    const std::vector<tutorial::ShapeSweep> sweeps{
+        sweep_misaligned_image("box_mean_coarsened", box_mean_coarsened, kBoxBlockY * kCoarsenRows,
+                               kBoxBlockX * kCoarsenX),
+        sweep_misaligned_image("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth)};
+    REQUIRE_SWEEPS(sweeps);
 }
 
-TEST_CASE("box_mean_ring keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
-    tutorial::ShapeSweep sweep("box_mean_ring on all-255 images", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const ImageCase& c : {ImageCase{kRingStripWidth + 5, kRingRows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
-        std::ostringstream label;
-        label << c;
-        const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
-        sweep.run(label.str(), {{"width", c.width, 0, "", ""}, {"height", c.height, 0, "", ""}},
-                  [&] { return run_box_mean(box_mean_ring, c, white, kRingRows, kRingStripWidth); });
-    }
-    REQUIRE_SWEEP(sweep);
+TEST_CASE("box_mean_coarsened and box_mean_ring keep an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
+    const auto sweep_white = [](const std::string& name, const BoxMean& box_mean, int tile_rows, int tile_cols) {
+        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+        options.case_prefix = name + " / ";  // both kernels' cases share the test case
+        tutorial::ShapeSweep sweep(name + " on all-255 images", options);
+        for (const ImageCase& c : {ImageCase{tile_cols + 5, tile_rows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
+            std::ostringstream label;
+            label << c;
+            const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
+            sweep.run(label.str(), {{"width", c.width, 0, "", ""}, {"height", c.height, 0, "", ""}},
+                      [&] { return run_box_mean(box_mean, c, white, tile_rows, tile_cols); });
+        }
+        return sweep;
+    };
+    const std::vector<tutorial::ShapeSweep> sweeps{
+        sweep_white("box_mean_coarsened", box_mean_coarsened, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX),
+        sweep_white("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth)};
+    REQUIRE_SWEEPS(sweeps);
 }
 
 TEST_CASE("box_mean_ring rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
