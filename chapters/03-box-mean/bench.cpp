@@ -3,8 +3,9 @@
 // `make chapter3 bench` times your kernels; `make chapter3 bench SOLUTIONS=1` the
 // references. For R = 1 (3x3) and R = 2 (5x5) it times NPP's box filter (the library a user
 // would call: nppiFilterBoxBorder_8u_C1R_Ctx, border replicated), box_mean_global (the
-// baseline), box_mean_shared and box_mean_coarsened (3c), and checks every pixel against the
-// CPU after timing. Without NPP (a separate package on some systems) its row says how to get it.
+// baseline), box_mean_shared, box_mean_coarsened (3c) and box_mean_ring (3d), and checks
+// every pixel against the CPU after timing. Without NPP (a separate package on some systems)
+// its row says how to get it.
 // Its last row, "coarsened, copy only", moves 3c's bytes with 3c's tiles, loads and stores but
 // computes no mean (bench/box_mean_copy.cu): the gap from it to 3c is the work done between
 // the loads, the gap from the copy to it the data movement's own.
@@ -89,9 +90,11 @@ int main(int argc, char* argv[]) {
                 work.remark = [&] { return npp_difference(output.download(), expected, layout, true); };
                 session.measure_library(work, session.copy_ceiling());
             }
-            // "coarsened" is 3c, the chapter's optional step (going further).
-            const std::pair<const char*, BoxMeanFunction> variants[] = {
-                {"global", box_mean_global}, {"shared", box_mean_shared}, {"coarsened", box_mean_coarsened}};
+            // "coarsened" (3c) and "ring" (3d) are the chapter's optional steps (going further).
+            const std::pair<const char*, BoxMeanFunction> variants[] = {{"global", box_mean_global},
+                                                                        {"shared", box_mean_shared},
+                                                                        {"coarsened", box_mean_coarsened},
+                                                                        {"ring", box_mean_ring}};
             for (const auto& [variant, box_mean] : variants) {
                 benchmark::WorkToTime work;
                 work.problem = problem;
