@@ -433,6 +433,36 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
     // END SOLUTION
 }
 
+// read_span for a ring row, with fewer shared-memory wavefronts. A thread's R pixels on
+// either side are the last R of lane t - 1's chunk and the first R of lane t + 1's, which
+// those lanes have just loaded: a shuffle brings them, where reading them byte by byte
+// from shared memory costs a 4-way bank conflict each (the lanes' bytes lie 16 bytes, four
+// banks, apart). Only lanes 0 and 31 have no neighbour in the warp on one side; they read
+// that side's words from shared memory. Every lane of the warp must call it (the shuffles).
+template <int COLS, int RADIUS, class RingRow>
+__device__ __forceinline__ void read_span_shuffled(const RingRow& row, int own, int (&pixels)[COLS + 2 * RADIUS]) {
+    static_assert(COLS == 16 && RADIUS <= 8, "the halo is at most two words of a 16-byte chunk");
+    constexpr int WORDS = (RADIUS + 3) / 4;  // words of a neighbour's chunk that hold the halo
+    const PixelChunk<COLS> chunk = *reinterpret_cast<const PixelChunk<COLS>*>(&row[own]);
+    const int lane = threadIdx.x % 32;
+    unsigned int left[WORDS > 0 ? WORDS : 1], right[WORDS > 0 ? WORDS : 1];
+#pragma unroll
+    for (int w = 0; w < WORDS; ++w) {
+        left[w] = __shfl_up_sync(0xFFFFFFFFu, chunk.words[4 - WORDS + w], 1);
+        right[w] = __shfl_down_sync(0xFFFFFFFFu, chunk.words[w], 1);
+        if (lane == 0) left[w] = reinterpret_cast<const unsigned int*>(&row[own - 4 * WORDS])[w];
+        if (lane == 31) right[w] = reinterpret_cast<const unsigned int*>(&row[own + COLS])[w];
+    }
+#pragma unroll
+    for (int j = 0; j < RADIUS; ++j) {
+        const int l = 4 * WORDS - RADIUS + j;  // byte of `left` that is pixel own - RADIUS + j
+        pixels[j] = (left[l / 4] >> (8 * (l % 4))) & 0xFF;
+        pixels[RADIUS + COLS + j] = (right[j / 4] >> (8 * (j % 4))) & 0xFF;
+    }
+#pragma unroll
+    for (int b = 0; b < COLS; ++b) pixels[RADIUS + b] = chunk.pixel(b);
+}
+
 // VECTOR: every row starts on a 16-byte boundary (width % 16 == 0 and both images aligned),
 // so that whole chunks may be copied asynchronously and stored as one.
 template <int RADIUS, bool VECTOR>
@@ -493,7 +523,8 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
         // END SOLUTION
 
         // BEGIN SOLUTION: 3d, step 4. The sums, as 3c's steps 2 and 3: for i = 0, sum the
-        //   ring rows 0 .. 2R column by column into column[] (read_span with `own`); after
+        //   ring rows 0 .. 2R column by column into column[] (read_span_shuffled, above,
+        //   with `own`: every thread calls it, even past the image's edge); after
         //   it, add the row entering (i + 2R) and subtract the row leaving (i - 1), each at
         //   ring row k % RING. Then slide the box along the row and store the COLS rounded
         //   means of image row segment_y0 + i as 3c does, only where x0 + c < width: a
@@ -504,14 +535,14 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
 #pragma unroll
             for (int r = 0; r <= 2 * RADIUS; ++r) {
                 int pixels[SPAN];
-                read_span<COLS, RADIUS>(ring[r % RING], own, pixels);
+                read_span_shuffled<COLS, RADIUS>(ring[r % RING], own, pixels);
 #pragma unroll
                 for (int j = 0; j < SPAN; ++j) column[j] += pixels[j];
             }
         } else {
             int entering[SPAN], leaving[SPAN];
-            read_span<COLS, RADIUS>(ring[(i + 2 * RADIUS) % RING], own, entering);
-            read_span<COLS, RADIUS>(ring[(i - 1) % RING], own, leaving);
+            read_span_shuffled<COLS, RADIUS>(ring[(i + 2 * RADIUS) % RING], own, entering);
+            read_span_shuffled<COLS, RADIUS>(ring[(i - 1) % RING], own, leaving);
 #pragma unroll
             for (int j = 0; j < SPAN; ++j) column[j] += entering[j] - leaving[j];
         }
