@@ -6,9 +6,10 @@
 // baseline), box_mean_shared, box_mean_coarsened (3c) and box_mean_ring (3d), and checks
 // every pixel against the CPU after timing. Without NPP (a separate package on some systems)
 // its row says how to get it.
-// Its last row, "coarsened, copy only", moves 3c's bytes with 3c's tiles, loads and stores but
-// computes no mean (bench/box_mean_copy.cu): the gap from it to 3c is the work done between
-// the loads, the gap from the copy to it the data movement's own.
+// Its last rows, "coarsened, copy only" and "ring, copy only", move 3c's and 3d's bytes with
+// their tiles or ring, loads, copies and stores but compute no mean (bench/box_mean_copy.cu):
+// the gap from each to its step is the work done between the loads, the gap from the copy to
+// it the data movement's own.
 //
 // The rate is effective bandwidth: the compulsory bytes, the image read once and the
 // result written once, over the time. Its ceiling is the device-to-device copy the
@@ -111,18 +112,21 @@ int main(int argc, char* argv[]) {
                 work.check = [&] { return compare_exact(output.download(), expected, layout).text; };
                 session.measure_kernel(work, session.copy_ceiling());
             }
-            {
-                // 3c's data movement alone: its output is its input, every pixel checked.
+            // 3c's and 3d's data movement alone: the output is the input, every pixel checked.
+            const std::pair<const char*, BoxMeanFunction> copies[] = {
+                {"coarsened, copy only (no arithmetic)", box_mean_copy},
+                {"ring, copy only (no arithmetic)", box_mean_ring_copy}};
+            for (const auto& [variant, copy] : copies) {
                 OutputLayout copy_layout = layout;
                 copy_layout.name = "output image (a copy of the input)";
                 copy_layout.border = 0;
                 benchmark::WorkToTime work;
                 work.problem = problem;
-                work.variant = "coarsened, copy only (no arithmetic)";
+                work.variant = variant;
                 work.unit = "GB/s";
                 work.work = 2.0 * static_cast<double>(pixels);
                 work.prepare = [&] { output.poison(); };
-                work.run = [&] { box_mean_copy(input.data(), output.data(), kWidth, kHeight, radius); };
+                work.run = [&, copy = copy] { copy(input.data(), output.data(), kWidth, kHeight, radius); };
                 work.check = [&, copy_layout] { return compare_exact(output.download(), image, copy_layout).text; };
                 session.measure_kernel(work, session.copy_ceiling());
             }
