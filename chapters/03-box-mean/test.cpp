@@ -429,21 +429,14 @@ TEST_CASE("box_mean_ring equals the CPU reference at every pixel, corners and ed
     REQUIRE_SWEEP(sweep);
 }
 
-// 3c's and 3d's checks on misaligned and on all-255 images: one test case each, one report
-// for both kernels, the first failing one in full.
-TEST_CASE("box_mean_coarsened and box_mean_ring are right when the images do not start on a 16-byte boundary",
+// 3c's and 3d's checks on misaligned and on all-255 images: one test case, one report for
+// both kernels and both kinds of image, the first failing one in full.
+TEST_CASE("box_mean_coarsened and box_mean_ring are right on images that do not start on a 16-byte boundary, "
+          "and keep an all-255 image all 255",
           CHAPTER_TAG "[extra][gpu]") {
-    const std::vector<tutorial::ShapeSweep> sweeps{
-        sweep_misaligned_image("box_mean_coarsened", box_mean_coarsened, kBoxBlockY * kCoarsenRows,
-                               kBoxBlockX * kCoarsenX),
-        sweep_misaligned_image("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth)};
-    REQUIRE_SWEEPS(sweeps);
-}
-
-TEST_CASE("box_mean_coarsened and box_mean_ring keep an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
     const auto sweep_white = [](const std::string& name, const BoxMean& box_mean, int tile_rows, int tile_cols) {
         tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
-        options.case_prefix = name + " / ";  // both kernels' cases share the test case
+        options.case_prefix = name + " / ";  // the kernels' cases share the test case
         tutorial::ShapeSweep sweep(name + " on all-255 images", options);
         for (const ImageCase& c : {ImageCase{tile_cols + 5, tile_rows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
             std::ostringstream label;
@@ -454,8 +447,11 @@ TEST_CASE("box_mean_coarsened and box_mean_ring keep an all-255 image all 255", 
         }
         return sweep;
     };
+    const int coarsened_rows = kBoxBlockY * kCoarsenRows, coarsened_cols = kBoxBlockX * kCoarsenX;
     const std::vector<tutorial::ShapeSweep> sweeps{
-        sweep_white("box_mean_coarsened", box_mean_coarsened, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX),
+        sweep_misaligned_image("box_mean_coarsened", box_mean_coarsened, coarsened_rows, coarsened_cols),
+        sweep_misaligned_image("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth),
+        sweep_white("box_mean_coarsened", box_mean_coarsened, coarsened_rows, coarsened_cols),
         sweep_white("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth)};
     REQUIRE_SWEEPS(sweeps);
 }
