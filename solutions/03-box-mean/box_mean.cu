@@ -376,7 +376,8 @@ void box_mean_coarsened(const unsigned char* input, unsigned char* output, int w
 // them from global memory to shared memory without passing through registers, so a thread
 // starts the copy of a row PREFETCH rows ahead and computes the current row while it is in
 // flight: the block always has loads in flight, where 3c had none while it summed its tile.
-// The sums are 3c's: column sums sliding down in registers, box sums sliding along.
+// The sums are 3c's: column sums sliding down in registers, box sums sliding along; only
+// the halo pixels of a thread's span come from its neighbouring lanes (read_span_shuffled).
 
 tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height) {
     // One dimension: width 1 and height 2^31 - 1 need more segments than grid.y's 65535.
@@ -385,7 +386,7 @@ tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height) {
     return tutorial::LaunchConfig{dim3(strips * segments), dim3(kRingThreads)};
 }
 
-// The ring's geometry, shared by the kernel and the host code that launches it.
+// The ring's geometry, shared by the kernel and start_ring_row_copy.
 template <int RADIUS, int PREFETCH = kRingPrefetch>
 struct RingGeometry {
     static constexpr int COLS = kCoarsenX;  // pixels per thread along a row: one 16-byte chunk
@@ -510,8 +511,9 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
         //   thread's copies and stores to the others. The barrier also says that every
         //   thread has finished output row i - 1, so the ring row of input row i - 2 (read
         //   last, as the row leaving, by output row i - 1) is free: refill it with row
-        //   i + RING - 2 (if below input_rows) and commit, one batch per output row. Only
-        //   then compute row i, while the new copies are in flight.
+        //   i + RING - 2 (ring row (i + RING - 2) % RING: for i = 0 and 1, one of the two the
+        //   prologue left empty) if it is below input_rows, and commit, one batch per output
+        //   row, copied or not. Only then compute row i, while the new copies are in flight.
         __pipeline_wait_prior(PREFETCH - 1);
         __syncthreads();
         const int refill = i + RING - 2;
@@ -522,13 +524,13 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
         __pipeline_commit();
         // END SOLUTION
 
-        // BEGIN SOLUTION: 3d, step 4. The sums, as 3c's steps 2 and 3: for i = 0, sum the
-        //   ring rows 0 .. 2R column by column into column[] (read_span_shuffled, above,
-        //   with `own`: every thread calls it, even past the image's edge); after
-        //   it, add the row entering (i + 2R) and subtract the row leaving (i - 1), each at
-        //   ring row k % RING. Then slide the box along the row and store the COLS rounded
-        //   means of image row segment_y0 + i as 3c does, only where x0 + c < width: a
-        //   thread past the image's right edge still copies and waits with the others.
+        // BEGIN SOLUTION: 3d, step 4. The sums, as 3c's steps 2 and 3, reading a ring row's
+        //   span with read_span_shuffled (above) at `own`. For i = 0, sum input rows
+        //   0 .. 2R column by column into column[]; after it, add the row entering (i + 2R)
+        //   and subtract the row leaving (i - 1); input row k is ring row k % RING. Then
+        //   slide the box along the row and store the COLS rounded means of image row
+        //   segment_y0 + i as 3c does, only where x0 + c < width. Every thread reads its
+        //   spans, even one past the image's right edge: the shuffles need the whole warp.
         //| (void)ring, (void)output, (void)sizeof(Chunk), (void)area, (void)own, (void)x0, (void)column;
         //| (void)input_rows, (void)PREFETCH;
         if (i == 0) {
