@@ -57,18 +57,18 @@ BIN := $(BUILD)/$(TREE)/bin
 # Yours come after what the build needs: CXXFLAGS=-O0 changes the optimisation and nothing else.
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-SHARED_INCLUDES := -Icommon -Itests/harness
+SHARED_INCLUDES := -Igpu_model/include -Icommon -Itests/harness
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
 # A chapter sees only itself: a file of chapter N (chapters/ or solutions/) gets chapters/NN-name
-# on the include path, its number, and, for bench.cpp only, the folders of the chapters it borrows.
+# on the include path, its number and folder (the one way its identity reaches C++: common/tutorial_chapter.h), and, for bench.cpp only, the folders of the chapters it borrows.
 chapter_in = $(firstword $(foreach n,$(CHAPTERS),$(if $(findstring /$(call folder_of,$(n))/,/$(1)),$(n))))
-chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1)
+chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1) -DTUTORIAL_CHAPTER_FOLDER='"$(call folder_of,$(1))"'
 chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chapter_in,$(1))) \
                   $(if $(filter bench.cpp,$(notdir $(1))),$(foreach b,$(call borrows_of,$(call chapter_in,$(1))),-Ichapters/$(call folder_of,$(b)))))
 # Objects depend on records, rewritten only when they change, of the flags and of their chapter's registry line.
 chapter_record = $(if $(call chapter_in,$(1)),$(BUILD)/chapter-flags/$(call folder_of,$(call chapter_in,$(1))).txt)
-registry_facts_of = $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))$(if $(filter yes,$(call occupancy_of,$(n))), occupancy=yes)))
+registry_facts_of = $(strip $(foreach n,$(CHAPTERS),$(if $(filter $(1),$(call folder_of,$(n))),$(n) $(call borrows_of,$(n))$(if $(filter yes,$(call occupancy_of,$(n))), occupancy=yes))))
 FLAGS_RECORD := $(BUILD)/compile-flags.txt
 record = @mkdir -p $(@D) && { echo '$(1)' | cmp -s - $@ || echo '$(1)' >$@; }
 $(BUILD)/chapter-flags/%.txt: FORCE
@@ -94,11 +94,16 @@ $(BUILD)/%.o: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
 endif
 $(BUILD)/%.a:
 	@mkdir -p $(@D) && echo "  AR    $@" && rm -f $@ && ar rcs $@ $^
-# Link the prerequisites; $(1): libraries that come before the usual ones.
-link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $^ $(1) $(LDLIBS) -o $@ && \
+# Link the prerequisites; $(1): libraries that come before the usual ones. The floor, gpu_model, is a
+# prerequisite of every program and is linked once, last (LDLIBS), below everything that uses it.
+link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) $(LDLIBS) -o $@ && \
        { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
-# ---- Libraries: common/ for every chapter, common/gemm/ for the GEMM chapters ------------------
+# ---- Libraries: gpu_model/ under everything, common/ for every chapter, common/gemm/ for the GEMM chapters
 objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
+# The floor that the CPU backend and the profiler both stand on: the occupancy calculator and the
+# traffic counters. It includes nothing above it, so it is linked once, after the backend.
+GPU_MODEL_LIBRARY := $(BUILD)/libgpu_model.a
+$(GPU_MODEL_LIBRARY): $(call objects_of,$(wildcard gpu_model/src/*.cpp))
 COMMON_LIBRARY := $(BUILD)/libcommon.a
 GEMM_LIBRARY := $(BUILD)/libgemm.a
 $(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
@@ -106,7 +111,7 @@ $(GEMM_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard commo
 # The harness is linked as objects: its Catch2 listeners register themselves.
 HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
 # Shared code without -g (a third of a first build); Catch2 2's runner (main.cpp), the slowest file, at -O0.
-$(BUILD)/tests/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
+$(BUILD)/tests/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o $(BUILD)/gpu_model/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
 $(BUILD)/tests/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
 # ---- The backend: cuda (the GPU) or emu (the CPU, mk/emu.mk) -----------------------------------
 BACKEND_CHOICE := Backend: $(BACKEND)$(if $(filter file,$(origin BACKEND)),$(comma) because $(DEFAULT_BACKEND_REASON) $\
@@ -121,9 +126,9 @@ else ifeq ($(BACKEND),emu)
 else
   $(error BACKEND=$(BACKEND) is not a backend; use BACKEND=cuda (the GPU) or BACKEND=emu (the CPU))
 endif
-LDLIBS += $(BACKEND_LDLIBS) $(CATCH_LIBS)
+LDLIBS += $(GPU_MODEL_LIBRARY) $(BACKEND_LDLIBS) $(CATCH_LIBS)
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check check-fast hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
   # Say what takes long: a first build compiles what every chapter shares, once.
@@ -140,12 +145,12 @@ program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 # The student's objects come after the libraries, linked again after them: of what both define (an inline
 # function, a template instance) the linker keeps the first copy, never the student's (tools/tutorial/guard.py).
 $(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
-                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $$(call kernels_of,$$*)
+                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
 	$(call link,$(GEMM_LIBRARY) $(COMMON_LIBRARY))
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
-                      $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                      $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
-$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 # `make chapter2` builds chapter 2; with a verb (`make chapter2 test`) it only names it.
 CHAPTER_GOALS := $(addprefix chapter,$(CHAPTERS))
@@ -182,7 +187,7 @@ TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # No chapter named: the library's and backend's tests too. Counts go to <binary>.results (for status);
 # on a GPU, passing tests run again under compute-sanitizer (tools/sanitize.sh after-tests).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
-.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade skeletons watch classroom check setup clean help shared print-backend FORCE
+.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; if TUTORIAL_RESULTS_FILE=$$binary.results \
 	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) else failed=1; fi; done; exit $$failed
@@ -211,15 +216,21 @@ $(BUILD)/solutions/bin/chapter%-tests.expected-seed$(or $(SEED),default): $(BUIL
 	@grep -q '^state=finished' $@ || { echo "the solution's run did not finish: see $@.log"; rm -f $@; exit 1; }
 skeletons:
 	@$(TUTORIAL) skeletons --write && $(TUTORIAL) classroom --write
+# The student repository, without solutions/, in DIR; then checked: it builds, tests red, grades 0%.
+release:
+	@$(if $(DIR),,echo "Name the folder to write: make release DIR=../course-release" && exit 1;) \
+	  $(TUTORIAL) release --dir '$(DIR)' $(if $(filter 1,$(NO_CHECK)),--no-check) $(SELECTED)
 check:
 	+@bash tools/check.sh
+check-fast:  # what a change to a chapter can break, in a minute or two: the chapters named, or those changed
+	+@bash tools/check.sh --fast $(NAMED)
 setup:
 	@bash tools/setup.sh
 clean:  # never build/backups: what reset saved of a student's work
 	@find build -mindepth 1 -maxdepth 1 ! -name backups -exec rm -rf {} + 2>/dev/null; true
 help:
 	@python3 -m tools.tutorial help --arch '$(ARCH_DESCRIPTION)' --catch2 $(CATCH_VERSION)
-shared: $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
+shared: $(GPU_MODEL_LIBRARY) $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
 print-backend:
 	@echo $(BACKEND) && echo '$(BACKEND_CHOICE)'
 FORCE:

@@ -9,12 +9,12 @@ borrowed_kernels_of = $(foreach b,$(call borrows_of,$(1)),$(call objects_of,$(wi
 # Optional rows, looked for only when a benchmark is built: OpenBLAS, and NPP (libnpp-dev-X-Y).
 HAVE_OPENBLAS = $(eval HAVE_OPENBLAS := $(shell printf '\043include <cblas.h>\n' | $(CXX) -E -x c++ - 2>/dev/null | \
                   grep -q openblas_get_num_threads && [ -f "$$($(CXX) -print-file-name=libopenblas.so)" ] && echo yes))$(HAVE_OPENBLAS)
-$(BUILD)/chapters/%/bench.o: BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
+$(BUILD)/chapters/%/bench.o: private BUILD_CXXFLAGS += $(if $(HAVE_OPENBLAS),-DTUTORIAL_HAVE_OPENBLAS)
 NPP_PACKAGE = $(eval NPP_PACKAGE := libnpp-dev-$(or $(subst .,-,$(shell $(NVCC) --version 2>/dev/null | \
                 sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')),X-Y))$(NPP_PACKAGE)
 HAVE_NPP = $(eval HAVE_NPP := $(if $(and $(wildcard $(CUDA_HOME)/include/nppi_filtering_functions.h),\
              $(wildcard $(CUDA_LIBDIR)/libnppif.so),$(wildcard $(CUDA_LIBDIR)/libnppc.so)),yes))$(HAVE_NPP)
-$(BUILD)/common/benchmark/libraries_npp.o: BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) -DTUTORIAL_NPP_PACKAGE='"$(NPP_PACKAGE)"'
+$(BUILD)/common/benchmark/libraries_npp.o: private BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) -DTUTORIAL_NPP_PACKAGE='"$(NPP_PACKAGE)"'
 # A benchmark's own kernels, the project's and never the student's: chapters/NN-name/bench/*.cu (the
 # copy-only row of a memory-bound chapter), compiled as the chapter's own.
 bench_kernels_of = $(call objects_of,$(wildcard chapters/$(call folder_of,$(1))/bench/*.cu))
@@ -22,7 +22,7 @@ $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(
                        $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
 	$(call link,-lcublas $(if $(HAVE_NPP),-lnppif -lnppc) $(if $(HAVE_OPENBLAS),-lopenblas))
 $(BUILD)/bin/benchmark-tests: $(BUILD)/tests/benchmark.o $(BUILD)/common/benchmark/report.o $(HARNESS_OBJECTS) \
-                              $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                              $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 .PHONY: test-benchmark bench-binaries bench results roofline roofline-figures sanitize sanitize-preflight
 bench-binaries: $(foreach n,$(call with_file,bench.cpp),$(BIN)/chapter$(n)-bench)

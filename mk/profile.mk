@@ -21,19 +21,19 @@ PROFILE_LDLIBS := -Wl,--wrap=__cudaLaunchKernel
 endif
 profile_kernels_of = $(patsubst $(BUILD)/%,$(PROFILE_BUILD)/%,$(call kernels_of,$(1)))  # a %, out of the rule's stem
 $(BIN)/chapter%-profile: $$(call profile_kernels_of,$$*) $(PROFILE_BUILD)/chapters/$$(call folder_of,$$*)/profile.o \
-                         $(PROFILE_BUILD)/common/profile/profile.o $$(call chapter_code_of,$$*) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                         $(PROFILE_BUILD)/common/profile/profile.o $$(call chapter_code_of,$$*) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(call link,$(PROFILE_LDLIBS))
 $(BUILD)/bin/profile-probe: $(PROFILE_BUILD)/tests/profile_probe.o $(PROFILE_BUILD)/tests/profile_kernels/traffic_kernels.o \
-                            $(PROFILE_BUILD)/common/profile/profile.o $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                            $(PROFILE_BUILD)/common/profile/profile.o $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(call link,$(PROFILE_LDLIBS))
 # The profiler's tests: purpose-written kernels, counted (on the GPU: the occupancy calculator only).
 $(BUILD)/bin/profile-tests: $(PROFILE_BUILD)/tests/profile.o $(if $(filter emu,$(BACKEND)),$(PROFILE_EMU)/tests/profile_kernels/traffic_kernels.o \
-                            $(PROFILE_EMU)/common/profile/profile.o) $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY)
+                            $(PROFILE_EMU)/common/profile/profile.o) $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 # Registers and static shared memory per kernel (empty without nvcc: the profile says what it lacks).
 ptxas = @mkdir -p $(@D) && $(if $(HAVE_NVCC),echo "  PTXAS $(1) ($(PROFILE_ARCH), registers per thread)" && for source in $(filter %.cu,$^); do \
 	  $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(call chapter_flags,$(firstword $(filter %.cu,$^))) $(SHARED_INCLUDES) \
-	  -c $$source -o /dev/null 2>&1 || exit 1; done >$@,: >$@)
+	  -cubin $$source -o /dev/null 2>&1 || exit 1; done >$@,: >$@)
 $(PROFILE_OUT)/chapter%-$(PROFILE_ARCH).ptxas.txt: $$(wildcard $(TREE)/$$(call folder_of,$$*)/*.cu) $(FLAGS_RECORD)
 	$(call ptxas,$(TREE)/$(call folder_of,$*))
 build/profile/probe-$(PROFILE_ARCH).ptxas.txt: tests/profile_kernels/traffic_kernels.cu $(FLAGS_RECORD)

@@ -8,7 +8,7 @@
 #include "catch.h"
 #include "device_buffer.h"
 #include "expect.h"
-#include "occupancy.h"
+#include <gpu_model/occupancy.h>
 #include "profile/in_flight.h"
 #include "random.h"
 
@@ -18,7 +18,7 @@
 #include <vector>
 
 #if defined(EMU_BACKEND_TRAFFIC)
-#include <emu/traffic.h>
+#include <gpu_model/traffic.h>
 
 #include "profile/profile.h"
 
@@ -601,7 +601,7 @@ TEST_CASE("Little's law: the bytes in flight an SM needs, and the share of the c
 }
 
 // ---- Occupancy -----------------------------------------------------------------------
-// Hand-computed from each architecture's limits (common/occupancy.cpp); the arithmetic is
+// Hand-computed from each architecture's limits (gpu_model/src/occupancy.cpp); the arithmetic is
 // in the comments.
 
 TEST_CASE("occupancy on sm_90 names the resource that limits it", "[profile][occupancy]") {

@@ -10,7 +10,8 @@
 #     std::min/max, a __shared__ array and cudaFuncSetAttribute scores 100%.
 # (tools/check-tools.sh grades every solution at 100% with GRADE_BASELINE=none: the object
 # check passes them on its general rules alone.) FORGERIES='tests/grading/forgeries/a.cu ...'
-# grades only those (while working on one).
+# grades only those (while working on one). Last, tests/grading/judge_endings.py: the judge
+# believes only a clean ending.
 
 section "grading that a submission cannot forge"
 
@@ -85,3 +86,13 @@ for forgery in "${forgeries[@]}"; do
             "$(reasons_of "$name" | head -n 12)"
     fi
 done
+
+# ---- (issue 33) The judge believes only a clean ending: stand-in programs that report on the
+# grading channel as the harness does, then report again, exit 1 after "no failures", or name
+# cases the solution's run does not have, or changed after the object check
+# (tests/grading/judge_endings.py; nothing to build).
+if judge_log=$(python3 tests/grading/judge_endings.py 2>&1); then
+    pass "the judge believes only a clean ending ($(grep -c '^  ok' <<<"$judge_log") stand-in runs: the honest one at 100%, run from an empty folder; the others 0% with their reason)"
+else
+    fail "the judge believed a run that did not end cleanly" "$judge_log"
+fi

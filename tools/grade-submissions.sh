@@ -82,9 +82,11 @@ grade_one() {
         done
     done < <(python3 -m tools.tutorial chapters --fields)
     # The solutions stay: make grade checks the student's objects against theirs and
-    # counts the cases against their run (student code cannot read files: make grade
-    # refuses objects that could).
-    (cd "$scratch" && timeout "$timeout_s" make grade $chapter_goals BACKEND="$backend" JOBS=1 >grade.log 2>&1)
+    # counts the cases against their run. The student's compile and tests do not see them:
+    # make grade refuses objects that read files or include a solution, and where the
+    # machine allows mount namespaces it hides solutions/ and their builds, the course's
+    # here too (TUTORIAL_GRADE_HIDE; tools/tutorial/confine.py).
+    (cd "$scratch" && TUTORIAL_GRADE_HIDE="$course/solutions:$course/build/$backend/solutions" timeout "$timeout_s" make grade $chapter_goals BACKEND="$backend" JOBS=1 >grade.log 2>&1)
     local status=$?
     mkdir -p "$out/$name"
     cp -a "$scratch/build/grade/." "$out/$name/" 2>/dev/null

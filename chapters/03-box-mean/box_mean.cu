@@ -47,9 +47,9 @@ tutorial::LaunchConfig box_mean_launch_config(int width, int height) {
 // kBoxBlockX x kBoxBlockY pixels it computes plus a halo of RADIUS pixels on every side.
 template <int RADIUS>
 __global__ void box_mean_shared_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
-    // TODO(chapter3): the tile's size, TILE_W = kBoxBlockX + 2 * RADIUS columns by
-    //   TILE_H = kBoxBlockY + 2 * RADIUS rows (constexpr int), and the tile itself:
-    //   __shared__ unsigned char tile[TILE_H][TILE_W].
+    // TODO(chapter3): the tile's size, TILE_W columns by TILE_H rows, as constexpr ints:
+    //   the block's kBoxBlockX x kBoxBlockY pixels and a halo of RADIUS on every side. Then
+    //   the tile itself, in shared memory, one unsigned char per pixel.
 
     // TODO(chapter3): the image coordinates of tile[0][0]: RADIUS left of and RADIUS
     //   above the block's first output pixel (blockIdx.x * kBoxBlockX, blockIdx.y * kBoxBlockY).
@@ -155,8 +155,8 @@ __device__ __forceinline__ void read_span(const TileRow& row, int own, int (&pix
 
 // VECTOR: whether every row starts on a COLS-byte boundary (width % COLS == 0 and both
 // images aligned), so that whole chunks may be loaded and stored. ROWS and COLS: pixels
-// per thread down and along (kCoarsenRows and kCoarsenX; tools/tuning/tune-ch7.cu times
-// others).
+// per thread down and along (kCoarsenRows and kCoarsenX; the template takes others, to
+// compare).
 template <int RADIUS, bool VECTOR, int ROWS = kCoarsenRows, int COLS = kCoarsenX>
 __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
     using Chunk = PixelChunk<COLS>;
@@ -183,7 +183,8 @@ __global__ void box_mean_coarsened_kernel(const unsigned char* input, unsigned c
     // TODO(chapter3): 3c, step 2. This thread's first output pixel is column
     //   blockIdx.x * OUT_W + threadIdx.x * COLS and row blockIdx.y * OUT_H +
     //   threadIdx.y * ROWS; return if it is outside the image. Its own COLS columns start
-    //   at tile column own = threadIdx.x * COLS + HALO_X, and its boxes cover the SPAN
+    //   at tile column `own`: past the halo and the columns of the threads to its left.
+    //   Its boxes cover the SPAN
     //   columns from own - RADIUS. Keep int column[SPAN]: the sums of tile rows
     //   threadIdx.y * ROWS ... + 2 * RADIUS, the box of its first output row, column by
     //   column. read_span (above) reads the SPAN pixels of one tile row.

@@ -64,10 +64,11 @@ void moving_average_readonly(const float* input, float* output, int size, int wi
 // 4c: each block loads the span of the input its outputs read, once, into shared memory
 // sized at launch time.
 __global__ void moving_average_shared_kernel(const float* input, float* output, int size, int window) {
-    // TODO(chapter4): declare the dynamic shared array: extern __shared__ float cache[];
-    //   Its size is the third launch parameter, set in moving_average_shared() below.
+    // TODO(chapter4): declare the dynamic shared array of floats, `cache`: extern, and with
+    //   no size, since its size is the third launch parameter, set in
+    //   moving_average_shared() below.
 
-    // TODO(chapter4): the block's first output `first` = blockIdx.x * blockDim.x. Its
+    // TODO(chapter4): the block's first output, `first` (one output per thread). Its
     //   outputs read inputs first .. first + blockDim.x + window - 2: blockDim.x of its
     //   own and a halo of window - 1 after them. Load that span into cache[0], cache[1],
     //   ... in a loop: thread t loads elements t, t + blockDim.x, t + 2 * blockDim.x, ...
@@ -180,14 +181,14 @@ __device__ __forceinline__ void block_exclusive_scan2(double a, double b, double
     __syncthreads();  // a later call overwrites the buffers
 }
 
-// ITEMS: outputs per thread (kPrefixItems; tools/tuning/tune-ch7.cu times others).
+// ITEMS: outputs per thread (kPrefixItems; the template takes others, to compare).
 template <int ITEMS = kPrefixItems>
 __global__ void __launch_bounds__(kMovingAverageBlock)
     moving_average_prefix_kernel(const float* input, float* output, int size, int window, bool vector_first,
                                  bool vector_second, bool vector_output) {
-    // TODO(chapter4): 4d, step 1 (going further). The block's first output is
-    //   first = blockIdx.x * kMovingAverageBlock * ITEMS (a long long), this thread's
-    //   mine = first + threadIdx.x * ITEMS. Load the thread's ITEMS inputs from
+    // TODO(chapter4): 4d, step 1 (going further). The block's first output, `first` (a
+    //   long long: each block computes kMovingAverageBlock * ITEMS outputs), and this
+    //   thread's, `mine` (ITEMS a thread). Load the thread's ITEMS inputs from
     //   mine into a[] and those from mine + window into b[] (load_items, with vector_first
     //   and vector_second), sum each in double, and scan the two sums across the block with
     //   block_exclusive_scan2: a_before is then P(mine), the sum of the inputs from first
@@ -277,13 +278,12 @@ static_assert(kStreamMaxWindow <= kStreamChunk, "the ring holds a chunk and a wi
 
 __global__ void __launch_bounds__(kMovingAverageBlock)
     moving_average_stream_kernel(const float* input, float* output, int size, int window, bool vector_input) {
-    // TODO(chapter4): 4e, step 1 (going further). The block's first output, first =
-    //   blockIdx.x * kStreamSpan (a long long), and how many it computes: outputs =
-    //   min(kStreamSpan, size - window + 1 - first). The shared ring of prefix sums,
-    //   __shared__ double ring[kStreamRingDoubles], with ring[ring_slot(0)] = 0 (P(0): no
-    //   inputs yet), the staged outputs, __shared__ float stage[kStreamStageFloats], the
-    //   scan's __shared__ double warp_totals[kMovingAverageBlock / 32], and the carry, the
-    //   sum of the chunks before, 0.0.
+    // TODO(chapter4): 4e, step 1 (going further). The block's first output, `first` (a
+    //   long long; a block computes kStreamSpan outputs), and how many it computes,
+    //   `outputs` (the last block computes fewer). In shared memory: the ring of prefix
+    //   sums, `ring`, kStreamRingDoubles doubles, whose slot ring_slot(0) holds P(0) = 0 (no
+    //   inputs yet); the staged outputs, `stage`, kStreamStageFloats floats; the scan's
+    //   `warp_totals`, a double per warp. And the carry, the sum of the chunks before, 0.0.
 
     // TODO(chapter4): 4e, step 2. For each chunk, base = 0, kStreamChunk, ... while base <
     //   outputs + window - 1 (the last input an output needs): the thread's 8 inputs from
@@ -298,8 +298,9 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
         //   (P(q + 1) - P(j)) / window in double, P(j) from ring[ring_slot(j)]; __syncthreads().
 
         // TODO(chapter4): 4e, step 4. Store the chunk's outputs in consecutive order, thread t
-        //   those at i = t, t + 256, ...: output[first + j] = stage[stage_slot(i)] for
-        //   j = base + i + 1 - window inside 0 .. outputs - 1. The next chunk overwrites ring
+        //   those at stage positions i = t, t + 256, ...: position i of the stage is the output
+        //   whose window ends at the chunk's input i, if it is one of the block's outputs (0 ..
+        //   outputs - 1). The next chunk overwrites ring
         //   slots and the stage that this one read: __syncthreads().
         (void)input, (void)output, (void)size, (void)window, (void)vector_input;
 }

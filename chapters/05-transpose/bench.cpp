@@ -44,7 +44,7 @@ struct Variant {
 int main(int argc, char* argv[]) {
     using namespace tutorial;
     return benchmark::run(argc, argv, [](benchmark::Session& session) {
-        // The square the numbers are for, and one whose sides are multiples of
+        // A square whose sides are multiples of the tile, and one whose sides are multiples of
         // nothing, with partial tiles along two edges: it should come within a few
         // percent of the square.
         const std::pair<int, int> shapes[] = {{8192, 8192}, {8191, 8193}};

@@ -19,13 +19,12 @@
 // of an input row (coalesced), but writes them down an output column: 32 addresses
 // `rows` floats apart, 32 separate memory transactions.
 __global__ void transpose_naive_kernel(const float* input, float* output, int rows, int cols) {
-    // TODO(chapter5): this thread's input column c = blockIdx.x * kTransposeTile + threadIdx.x,
-    //   and an early return when c is outside the matrix (c >= cols).
+    // TODO(chapter5): this thread's input column `c`: x runs along the columns, one block
+    //   per 32 x 32 tile. Return early when c is outside the matrix.
 
-    // TODO(chapter5): the thread's 4 rows: first_row = blockIdx.y * kTransposeTile + threadIdx.y,
-    //   then first_row + kTransposeBlockRows, ... up to the tile's 32 rows (a loop over j
-    //   from 0 to kTransposeTile in steps of kTransposeBlockRows). For each row r inside
-    //   the matrix, copy input[r * cols + c] to output[c * rows + r].
+    // TODO(chapter5): the thread's 4 rows of the tile, kTransposeBlockRows apart (the block
+    //   has 8 rows of threads for the tile's 32 rows). For each row r inside the matrix,
+    //   copy input element (r, c) to output element (c, r): the output has `rows` columns.
 }
 
 tutorial::LaunchConfig transpose_launch_config(int rows, int cols) {
@@ -44,36 +43,37 @@ tutorial::LaunchConfig transpose_launch_config(int rows, int cols) {
 // kernels' own), so that the CPU backend keeps checking and counting every access.
 template <class Tile, class Input, class Output>
 __device__ __forceinline__ void transpose_through_tile(Tile& tile, Input input, Output output, int rows, int cols) {
-    // TODO(chapter5): the input row and column of the tile's first element:
-    //   tile_row = blockIdx.y * kTransposeTile, tile_col = blockIdx.x * kTransposeTile.
+    // TODO(chapter5): the input row and column of the tile's first element, `tile_row`
+    //   and `tile_col`, from the block's place in the grid.
     (void)tile, (void)input, (void)output, (void)rows, (void)cols;
 
-    // TODO(chapter5): load the tile along input rows, as 5a reads: thread (x, y) loads
-    //   tile[y + j][x] = input(tile_row + y + j, tile_col + x) for j = 0, 8, 16, 24,
-    //   skipping elements outside the matrix.
+    // TODO(chapter5): load the tile along input rows, as 5a reads: thread (x, y) fills
+    //   tile row y + j, column x, for j = 0, 8, 16, 24, from the input element at that
+    //   place of the tile, skipping elements outside the matrix.
 
     // TODO(chapter5): wait until the whole tile is loaded: each thread is about to write
     //   out elements that other threads loaded.
 
-    // TODO(chapter5): write the tile out along output rows: output row tile_col + y + j
-    //   (an input column), output column tile_row + x (an input row), from
-    //   tile[x][y + j], skipping elements outside the output (cols rows, rows columns).
+    // TODO(chapter5): write the tile out along output rows, so that a warp's stores are
+    //   consecutive in the output: the output tile's rows are the input tile's columns, so
+    //   swap the roles of the block's x and y in the output's coordinates, and read the tile
+    //   transposed. Skip elements outside the output (cols rows, rows columns).
 }
 
 // 5b: a 32 x 32 tile. Both global accesses are now coalesced; the column read from
 // shared memory is where the cost moved: the 32 floats of a tile column are 32 floats
 // apart, all in the same bank.
 __global__ void transpose_shared_kernel(const float* input, float* output, int rows, int cols) {
-    // TODO(chapter5): the tile, __shared__ float tile[kTransposeTile][kTransposeTile], and
-    //   transpose_through_tile(tile, input, output, rows, cols).
+    // TODO(chapter5): the tile, kTransposeTile x kTransposeTile floats in shared memory,
+    //   and the copy through it (transpose_through_tile, above).
 }
 
 // 5c: 5b with one unused column per tile row. Element [i][k] is at word i * 33 + k, so
 // tile column k's 32 elements are in banks (i + k) % 32 for i = 0..31: all different.
 __global__ void transpose_padded_kernel(const float* input, float* output, int rows, int cols) {
-    // TODO(chapter5): 5b again, with one change: the tile is
-    //   __shared__ float tile[kTransposeTile][kTransposeTile + 1]. The extra column is
-    //   never used; it shifts each tile row by one bank (the lesson explains why).
+    // TODO(chapter5): 5b again, with one change: the tile has one column more than the
+    //   tile's width. The extra column is never used; it shifts each tile row by one bank
+    //   (the lesson explains why).
 }
 
 // ---- 5d (going further): awkward shapes at copy speed ------------------------------------
@@ -98,8 +98,8 @@ __device__ __forceinline__ void for_each_wide_place(Visit&& visit) {
 }
 
 __global__ void transpose_wide_kernel(const float* input, float* output, int rows, int cols) {
-    // TODO(chapter5): 5d, step 1 (going further). The padded tile,
-    //   __shared__ float tile[kTransposeWideTile][kTransposeWideTile + 1], the tile's first
+    // TODO(chapter5): 5d, step 1 (going further). The padded tile (kTransposeWideTile
+    //   rows, one column more than that, as 5c's), the tile's first
     //   input row and column (blockIdx.y and blockIdx.x times kTransposeWideTile), and
     //   whether the whole tile lies inside the matrix: the same answer for every thread of
     //   the block, so branching on it costs no divergence.
@@ -112,9 +112,10 @@ __global__ void transpose_wide_kernel(const float* input, float* output, int row
 
     // TODO(chapter5): 5d, step 3. Wait for the whole tile: each thread stores what others loaded.
 
-    // TODO(chapter5): 5d, step 4. Store along output rows: place (i, k) of the tile goes to
-    //   output row tile_col + i (an input column) and output column tile_row + k (an input
-    //   row), from tile[k][i]; an edge tile skips what is outside the cols x rows output.
+    // TODO(chapter5): 5d, step 4. Store along output rows, as 5b's store does, one place
+    //   (i, k) at a time: which output element does place (i, k) of a thread's walk write,
+    //   and which element of the tile holds it? An edge tile skips what is outside the
+    //   cols x rows output.
 }
 
 namespace {

@@ -21,16 +21,17 @@
 // but the threads that work are scattered: in step s only every (2s)-th thread of a
 // warp adds, and the warp takes as long as if all 32 did.
 __global__ void reduce_interleaved_kernel(const float* input, float* partial, int n) {
-    // TODO(chapter6): the block's cache, __shared__ float cache[kReduceBlock], and this
-    //   thread's element i = blockIdx.x * blockDim.x + threadIdx.x (a long long: near
+    // TODO(chapter6): the block's cache, kReduceBlock floats in shared memory, and this
+    //   thread's element i, one per thread of the grid (a long long: near
     //   n = 2^31 the last block's i passes INT_MAX). Load cache[t] = input[i], or 0 past
     //   the end of the input: a zero adds nothing. Then wait for the whole block.
 
     // TODO(chapter6): the tree: for s = 1, 2, 4, ... while s < blockDim.x, thread t adds
-    //   cache[t + s] to cache[t] if t % (2 * s) == 0. Every step reads what the last
+    //   the element s further on to its own if t is a multiple of 2s. Every step reads what the last
     //   one wrote: a barrier after each step, outside the if (all threads must reach it).
 
-    // TODO(chapter6): thread 0 writes the block's sum, cache[0], to partial[blockIdx.x].
+    // TODO(chapter6): thread 0 writes the block's sum, now in the cache's first element,
+    //   to the block's place in partial.
 }
 
 // 6b: the same tree, with the working threads packed at the front: in step s (half
@@ -41,8 +42,8 @@ __global__ void reduce_sequential_kernel(const float* input, float* partial, int
     // TODO(chapter6): load the cache as in 6a.
 
     // TODO(chapter6): the tree with sequential addressing: for s = blockDim.x / 2, then
-    //   half that, down to 1, threads t < s add cache[t + s] to cache[t]; a barrier after
-    //   each step. Thread 0 writes cache[0] to partial[blockIdx.x].
+    //   half that, down to 1, the first s threads add the element s further on to their
+    //   own; a barrier after each step. Thread 0 writes the block's sum, as in 6a.
 }
 
 // 6c, step 1: the sum of the 32 values of a warp's threads, in lane 0. Each
@@ -51,19 +52,20 @@ __global__ void reduce_sequential_kernel(const float* input, float* partial, int
 // 32 lanes exchange registers, and the mask says all 32 take part.
 __device__ float warp_sum(float value) {
     // TODO(chapter6): for offset = 16, 8, 4, 2, 1 (warpSize / 2, halved each time), add
-    //   __shfl_down_sync(0xffffffffu, value, offset): the value of the lane offset places
-    //   further. Lane 0 then holds the sum of all 32; return value.
+    //   the value of the lane `offset` places further (__shfl_down_sync, all 32 lanes
+    //   taking part). Lane 0 then holds the sum of all 32; return value.
     return value;
 }
 
 // 6c, step 2: the sum of the block's values, in thread 0. Each warp sums its own; lane
 // 0 of each writes it to shared memory; after the barrier, the first warp sums those 8.
 __device__ float block_sum(float value) {
-    // TODO(chapter6): __shared__ float warp_sums[kReduceBlock / 32], one per warp. This
-    //   thread's lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize.
+    // TODO(chapter6): `warp_sums` in shared memory, a float per warp of the block. This
+    //   thread's `lane` in its warp and the number of its `warp` in the block.
 
-    // TODO(chapter6): value = warp_sum(value); lane 0 of each warp stores it in
-    //   warp_sums[warp]. A barrier: the first warp is about to read all of them.
+    // TODO(chapter6): sum the warp's values (warp_sum); lane 0 of each warp stores the
+    //   warp's sum in its slot of warp_sums. A barrier: the first warp is about to read all
+    //   of them.
 
     // TODO(chapter6): in the first warp (warp == 0), value = warp_sums[lane] for the
     //   kReduceBlock / 32 lanes that have one and 0 for the others, then warp_sum it.
@@ -80,15 +82,16 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     //   threadIdx.x, and the grid's thread count, threads = gridDim.x * blockDim.x, both
     //   long long. Start the sum with the head: input[thread] if thread < head, else 0.
 
-    // TODO(chapter6): the float4 loop. vectors = (n - head) / 4 float4s start at
-    //   aligned = reinterpret_cast<const float4*>(input + head). For v = thread,
-    //   thread + threads, ... below vectors, load aligned[v] once and add
-    //   (x + y) + (z + w) to the sum.
+    // TODO(chapter6): the float4 loop. After the head, the input is 16-byte aligned: view
+    //   it as float4s (how many whole ones are left?). Walk them with a stride of the whole
+    //   grid, from this thread's index; load each float4 once and add its four floats, in
+    //   pairs, to the sum.
 
-    // TODO(chapter6): the tail, the last (n - head) % 4 elements from
-    //   tail = head + 4 * vectors: thread t < n - tail adds input[tail + t].
+    // TODO(chapter6): the tail, the last (n - head) % 4 elements, after the last whole
+    //   float4: the first threads of the grid add one each.
 
-    // TODO(chapter6): sum = block_sum(sum); thread 0 writes it to partial[blockIdx.x].
+    // TODO(chapter6): the block's sum of the threads' sums (block_sum); thread 0 writes it
+    //   to the block's place in partial.
 }
 
 int reduce_warp_blocks(int n) {

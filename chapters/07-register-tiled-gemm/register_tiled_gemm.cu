@@ -30,9 +30,9 @@
 template <int ROWS, int COLS, int THREADS, class Tile, class Global>
 __device__ __forceinline__ void load_tile(Tile& tile, Global X, int rows, int cols, int row0, int col0) {
     // TODO(chapter7): 7a, step 1. The block's THREADS threads share the ROWS * COLS
-    //   elements: loop `for (int i = threadIdx.x; i < ROWS * COLS; i += THREADS)`, element
-    //   i being tile[i / COLS][i % COLS], so that consecutive threads load consecutive
-    //   elements of a row. Store 0.0f for elements outside X, as in chapter 2.
+    //   elements: number the elements row by row and let each thread take every THREADS-th,
+    //   starting from its own index, so that consecutive threads load consecutive elements
+    //   of a row. Store 0.0f for elements outside X, as in chapter 2.
     (void)tile, (void)X, (void)rows, (void)cols, (void)row0, (void)col0;
 }
 
@@ -52,10 +52,10 @@ __device__ __forceinline__ void load_phase_tiles(ATile& A_tile, BTile& B_tile, G
 template <int BM, int BN, int BK, int TM>
 __global__ void __launch_bounds__((BM / TM) * BN)
     gemm_1d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // TODO(chapter7): 7a, step 2. Declare the tiles: __shared__ float A_tile[BM][BK] and
-    //   B_tile[BK][BN]. Compute this block's first row and column of C (blockIdx.y * BM,
-    //   blockIdx.x * BN), the thread's column (threadIdx.x % BN) and the first of its TM
-    //   rows ((threadIdx.x / BN) * TM), and a float sum[TM] = {}.
+    // TODO(chapter7): 7a, step 2. Declare the tiles in shared memory: A's is BM x BK
+    //   floats, B's BK x BN, named A_tile and B_tile. Compute this block's first row and
+    //   column of C, the thread's column of the tile and the first of its TM rows (the
+    //   BN threads of one row of threads share a column each), and TM running sums, zeroed.
 
     // TODO(chapter7): 7a, step 3. Loop over the phases, k0 = 0, BK, 2*BK, ... while k0 < K:
     //   - load the BM x BK tile of A at (block row, k0) and the BK x BN tile of B at
@@ -75,9 +75,9 @@ template <int BM, int BN, int BK, int TM, int TN>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_2d_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
     // TODO(chapter7): 7b, step 1. The same tiles as 7a (now with (BM / TM) * (BN / TN)
-    //   threads). The thread's block of C starts at row (threadIdx.x / (BN / TN))
-    //   * TM and column (threadIdx.x % (BN / TN)) * TN of the tile; keep float sum[TM][TN]
-    //   = {} and two register arrays, float a[TM] and b[TN].
+    //   threads). The thread's TM x TN block of C: its threads are laid out BN / TN to a
+    //   row of the tile, so where does thread t's block start? Keep TM x TN running sums,
+    //   zeroed, and two register arrays, float a[TM] and b[TN].
 
     // TODO(chapter7): 7b, step 2. Loop over the phases as in 7a: load both tiles
     //   (load_phase_tiles, with this kernel's thread count), __syncthreads(); then, for each k < BK, copy the thread's TM
@@ -124,7 +124,7 @@ __device__ __forceinline__ void fetch_tile(Global X, float4 (&quads)[ROWS * COLS
 template <int BM, int BK, int THREADS, class TileA>
 __device__ __forceinline__ void store_tile_a(TileA& A_t, const float4 (&quads)[BM * BK / 4 / THREADS]) {
     // TODO(chapter7): 7c, step 2. For each of this thread's quads (numbered as in
-    //   fetch_tile for A: row m = i / (BK / 4) of the tile, first column k = (i % (BK / 4)) * 4),
+    //   fetch_tile for A: quad i is row m of the tile, first column k, with BK / 4 quads to a row),
     //   store its four elements down column m of A_t: A_t[k][m] = quad.x,
     //   A_t[k + 1][m] = quad.y, and so on.
     (void)A_t, (void)quads;
@@ -184,9 +184,9 @@ __device__ __forceinline__ void store_block_c(GlobalC C, const float (&sum)[TM][
 template <int BM, int BN, int BK, int TM, int TN, int PAD, bool VECTOR_A, bool VECTOR_B>
 __global__ void __launch_bounds__((BM / TM) * (BN / TN))
     gemm_vectorized_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    // TODO(chapter7): 7c, step 3. As 7b, with the tiles
-    //     __shared__ __align__(16) float A_t[BK][BM + PAD];   // A, transposed
-    //     __shared__ __align__(16) float B_tile[BK][BN];
+    // TODO(chapter7): 7c, step 3. As 7b, with the tiles A_t (A transposed: BK rows of
+    //   BM + PAD floats) and B_tile (BK x BN), both in shared memory and aligned to 16
+    //   bytes (__align__(16)) for the float4 reads,
     //   and two float4 register arrays, a_quads[BM * BK / 4 / threads] and
     //   b_quads[BK * BN / 4 / threads]. Each phase: fetch_tile of A and of B (as
     //   its comment shows), store_tile_a, store_tile_b, __syncthreads(); then for each k read a[] from
@@ -230,11 +230,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32)
     gemm_warptiled_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
     using Shape = Warptile<BM, BN, BK, WM, WN, WN_ITER, TM, TN, PAD, DOUBLE_BUFFER>;
     // TODO(chapter7): 7d, step 1 (going further). Tiles as in 7c, but Shape::kStages copies
-    //   of each: A_t[kStages][BK][BM + PAD], B_tile[kStages][BK][BN]. The warp number is
-    //   threadIdx.x / 32 and its lane threadIdx.x % 32. The warp's tile starts at row
-    //   (warp / (BN / WN)) * WM and column (warp % (BN / WN)) * WN of the block's tile; in
-    //   each sub-tile the thread's TM x TN block starts at row (lane / (kSubN / TN)) * TM
-    //   and column (lane % (kSubN / TN)) * TN. It keeps float sum[kWmIter * TM][WN_ITER * TN].
+    //   of each (a leading dimension of kStages). The thread's warp and its lane in it. The
+    //   warps tile the block's tile row by row, BN / WN warp tiles to a row: where does this
+    //   warp's tile start? In each sub-tile the 32 lanes lay a grid of TM x TN blocks, row
+    //   by row, kSubN / TN to a row: where does this lane's block start? (The lesson's figure
+    //   draws both.) It keeps kWmIter * TM x WN_ITER * TN running sums.
 
     // TODO(chapter7): 7d, step 2. Fetch and store the first phase's tiles into copy 0,
     //   __syncthreads(). Then for each phase k0: if DOUBLE_BUFFER and there is a next
@@ -279,7 +279,7 @@ void register_tiled_gemm_2d(const float* A, const float* B, float* C, int M, int
 }
 
 /// @brief Launch 7c's kernel with the given tiling; the float4 paths are chosen from
-/// the matrices' alignment. Also used by tools/tuning/tune-ch7.cu to compare tilings.
+/// the matrices' alignment; any tiling may be passed, to compare tilings.
 template <int BM, int BN, int BK, int TM, int TN, int PAD>
 void launch_gemm_vectorized(const float* A, const float* B, float* C, int M, int N, int K) {
     const dim3 grid = grid_for(M, N, BM, BN), block((BM / TM) * (BN / TN));
@@ -303,8 +303,8 @@ void launch_gemm_vectorized(const float* A, const float* B, float* C, int M, int
 using LargeWarptile = Warptile<kWarptile_BM, kWarptile_BN, 16, 64, 32, 2, 8, 4, 4, false>;
 using SmallWarptile = Warptile<kWarptileSmall, kWarptileSmall, 32, 32, 32, 1, 8, 4, 4, false>;
 
-/// @brief Launch 7d's kernel with the given tiling (see Warptile); also used by
-/// tools/tuning/tune-ch7.cu.
+/// @brief Launch 7d's kernel with the given tiling (see Warptile); any tiling may be
+/// passed, to compare tilings.
 template <int BM, int BN, int BK, int WM, int WN, int WN_ITER, int TM, int TN, int PAD, bool DOUBLE_BUFFER>
 void launch_gemm_warptiled(Warptile<BM, BN, BK, WM, WN, WN_ITER, TM, TN, PAD, DOUBLE_BUFFER>, const float* A,
                            const float* B, float* C, int M, int N, int K) {

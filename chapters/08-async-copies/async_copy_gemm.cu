@@ -46,14 +46,14 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N) {
 // Start this thread's copies of the phase whose tiles begin at column t of A and row t of B:
 // A(row, t + threadIdx.x) into A_tile and B(t + threadIdx.y, col) into B_tile. An element
 // outside A or B is written as 0.0f by an ordinary store. (cp.async could write the zero
-// itself, with a source size of 0, but it would still need a valid source address; the
-// store says what it does.) The copies are not yet committed: the caller commits them.
+// itself, with a zero fill (zfill) as large as the copy, but it would still need a valid
+// source address; the store says what it does.) The copies are not yet committed: the caller commits them.
 template <int TILE, class Tile>
 __device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A,
                                   const float* B, int M, int N, int K, int row, int col, int t) {
-    // TODO(chapter8): 8a, step 1. As chapter 2's loads, but for an element inside the matrix
-    //   call __pipeline_memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
-    //   sizeof(float)) instead of the assignment (the same for B); outside, store 0.0f.
+    // TODO(chapter8): 8a, step 1. As chapter 2's loads, but an element inside the matrix is
+    //   copied asynchronously (__pipeline_memcpy_async: destination, source, bytes) instead
+    //   of assigned, the same for B; outside, store 0.0f.
     (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
 }
 
@@ -81,16 +81,15 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
     float sum = 0.0f;
 
     // TODO(chapter8): 8a, step 2. Before the loop, start the copies of phase 0 into stage 0
-    //   and __pipeline_commit() them (one batch). Then for each phase p:
-    //   1. start the copies of phase p + 1 into stage (p + 1) % 2 when there is one, and
-    //      __pipeline_commit() in every phase, even with nothing started, so that there is
-    //      always exactly one newer batch than phase p's;
-    //   2. __pipeline_wait_prior(1): this thread's copies of every batch but the newest are
-    //      done, so phase p's are;
-    //   3. __syncthreads(): the wait covers only this thread's own copies; the tiles were
-    //      filled by every thread of the block;
-    //   4. add the products of stage p % 2 (multiply_tiles);
-    //   5. __syncthreads(), because the next phase starts copies into this stage.
+    //   and commit them as one batch. Then, in each phase:
+    //   1. start the next phase's copies into the other stage, if there is a next phase,
+    //      and commit in every phase, even with nothing started (why does the count of
+    //      batches need to be the same in every phase?);
+    //   2. wait for this thread's copies of this phase (__pipeline_wait_prior: how many
+    //      newer batches may stay in flight?);
+    //   3. make sure every thread's copies have landed, not only this thread's;
+    //   4. add the products of this phase's stage (multiply_tiles);
+    //   5. make sure nobody still reads this stage before the next phase refills it.
     (void)A_tiles, (void)B_tiles, (void)phases;
 
     if (row < M && col < N) {
@@ -113,9 +112,10 @@ template <int TILE, class Tile>
 __device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, Tile& A_tile,
                                 Tile& B_tile, const float* A, const float* B, int M, int N, int K,
                                 int row, int col, int t) {
-    // TODO(chapter8): 8b, step 1. For an element inside the matrix,
-    //   cuda::memcpy_async(&A_tile[threadIdx.y][threadIdx.x], &A[...],
-    //   cuda::aligned_size_t<4>(sizeof(float)), pipeline); outside, store 0.0f. The same for B.
+    // TODO(chapter8): 8b, step 1. Copy an element inside the matrix into the pipeline with
+    //   cuda::memcpy_async, its size given as a cuda::aligned_size_t (a plain size_t
+    //   promises no alignment: what would the library then have to do?); outside, store
+    //   0.0f. The same for B.
     (void)pipeline, (void)A_tile, (void)B_tile, (void)A, (void)B;
     (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
 }
@@ -134,16 +134,16 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
     const int phases = (K + TILE - 1) / TILE;
     float sum = 0.0f;
 
-    // TODO(chapter8): 8b, step 2. Make the pipeline: auto pipeline =
-    //   cuda::make_pipeline(cooperative_groups::this_thread_block(), &pipeline_state); every
-    //   thread of the block is then a producer and a consumer. Keep a count `fetched` of the
-    //   phases whose copies were started. For each phase p:
-    //   1. while fetched < phases and fetched < p + STAGES: producer_acquire(), copy the
-    //      tiles of phase `fetched` into stage fetched % STAGES (copy_tiles_into),
-    //      producer_commit(), ++fetched;
-    //   2. consumer_wait(): the oldest stage (p % STAGES) is filled, by every thread;
+    // TODO(chapter8): 8b, step 2. Make a pipeline over the whole block (cuda::make_pipeline,
+    //   from the block's cooperative group and pipeline_state): every thread of the block
+    //   is then a producer and a consumer. Keep a count `fetched` of the phases whose
+    //   copies were started. In each phase:
+    //   1. fill stages ahead, one phase each (producer_acquire, copy_tiles_into,
+    //      producer_commit), as far as there are phases left and stages free: how far
+    //      ahead of this phase may `fetched` run?
+    //   2. wait until the oldest stage is filled, by every thread (consumer_wait);
     //   3. add its products (multiply_tiles);
-    //   4. consumer_release(): the stage may be refilled.
+    //   4. release the stage, so that it may be refilled (consumer_release).
     //   No __syncthreads() is needed: the pipeline's barriers do both of its jobs.
     (void)A_tiles, (void)B_tiles, (void)pipeline_state, (void)phases;
 
@@ -179,12 +179,12 @@ template <int TILE, class Tile>
 __device__ BlockBarrier::arrival_token request_tiles(Tile& A_tile, Tile& B_tile,
                                                      const CUtensorMap& A_map, const CUtensorMap& B_map,
                                                      BlockBarrier& filled, int t, bool issuer) {
-    // TODO(chapter8): 8c, step 2. If issuer:
-    //   cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(&A_tile[0][0], &A_map,
-    //   t, blockIdx.y * TILE, filled) (coordinates: column first, then row), the same for
-    //   B's tile at column blockIdx.x * TILE, row t; then return
-    //   cuda::device::barrier_arrive_tx(filled, 1, bytes of both tiles). Every other thread
-    //   returns filled.arrive().
+    // TODO(chapter8): 8c, step 2. The issuer asks the Tensor Memory Accelerator for this
+    //   phase's tile of A and tile of B (cp_async_bulk_tensor_2d_global_to_shared, in
+    //   cuda::device::experimental; its coordinates are column first, then row: where do
+    //   this block's tiles of phase t start?), then arrives on `filled` telling it how many
+    //   bytes to expect, those of both whole tiles (cuda::device::barrier_arrive_tx), and
+    //   returns that arrival's token. Every other thread just arrives, and returns its token.
     (void)A_tile, (void)B_tile, (void)A_map, (void)B_map, (void)t, (void)issuer;
     return filled.arrive();
 }
@@ -207,9 +207,10 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
     const bool issuer = threadIdx.x == 0 && threadIdx.y == 0;
     float sum = 0.0f;
 
-    // TODO(chapter8): 8c, step 3. The issuer init()s each barrier of `filled` for every
-    //   thread of the block, then calls cuda::device::experimental::fence_proxy_async_shared_cta()
-    //   so that the copy engine sees the initialised barriers; __syncthreads(). Request the
+    // TODO(chapter8): 8c, step 3. The issuer initialises each barrier of `filled` for every
+    //   thread of the block, then fences them for the async proxy (fence_proxy_async_shared_cta,
+    //   in cuda::device::experimental) so that the copy engine sees the initialised
+    //   barriers; then the whole block waits for that. Request the
     //   tiles of the first min(STAGES, phases) phases (request_tiles, keeping each stage's
     //   token). Then for each phase p, in stage s = p % STAGES: filled[s].wait(its token),
     //   add the products, __syncthreads() (the stage is free again), and request phase
@@ -226,13 +227,13 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
 // tile x tile elements. The driver's cuTensorMapEncodeTiled makes it; the runtime hands out
 // the driver's function, so the program needs no link to the driver library (-lcuda).
 CUtensorMap make_tile_tensor_map(const float* matrix, int rows, int cols, int tile) {
-    // TODO(chapter8): 8c, step 1. Get cuTensorMapEncodeTiled with
-    //   cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &function, 12000,
-    //   cudaEnableDefault, &found) as a PFN_cuTensorMapEncodeTiled_v12000. Call it for a
-    //   rank-2 CU_TENSOR_MAP_DATA_TYPE_FLOAT32 tensor: sizes {cols, rows} (innermost first),
-    //   the one stride {cols * sizeof(float)} in bytes (of dimension 1), box {tile, tile},
-    //   element strides {1, 1}, no interleave, no swizzle, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE
-    //   (which fills with zeros). Throw std::runtime_error when either call fails.
+    // TODO(chapter8): 8c, step 1. Get the driver's cuTensorMapEncodeTiled through the
+    //   runtime (cudaGetDriverEntryPointByVersion, version 12000, as a
+    //   PFN_cuTensorMapEncodeTiled_v12000). Call it to describe a rank-2 float32 tensor: its
+    //   sizes innermost first, the stride between rows in bytes (dimension 0 has none), a
+    //   tile x tile box, element strides of 1, no interleave, no swizzle, and out-of-bounds
+    //   elements filled with zeros (CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE). Throw
+    //   std::runtime_error when either call fails.
     (void)matrix, (void)rows, (void)cols, (void)tile;
     return CUtensorMap{};
 }
@@ -299,7 +300,8 @@ void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
 //
 // VEC is the floats of one copy: 4 (16 bytes) when every row of A, B and C starts on 16
 // bytes, else 1 (4 bytes). Either way a copy lies wholly inside the matrix or wholly
-// outside it, and one outside is written as zeros by the copy itself (its source size 0).
+// outside it, and one outside is written as zeros by the copy itself (its zfill, the
+// bytes to fill with zeros, equal to the copy's size: nothing is read).
 struct WarptilePipeline {
     static constexpr int BM = kWarpPipeBM, BN = kWarpPipeBN, BK = kWarpPipeBK, kStages = kWarpPipeStages;
     static constexpr int WM = 32, WN = 64, WN_ITER = 2, TM = 8, TN = 4;      // as 7d's 64 x 128 tiling
@@ -324,13 +326,12 @@ __device__ __forceinline__ void copy_tile_async(Tile& tile, Global matrix, int r
     constexpr int kThreads = kWarpPipeThreads;
     constexpr int kBytes = VEC * sizeof(float);
     static_assert(ROWS * COLS % (VEC * kThreads) == 0, "every thread must start the same number of copies");
-    // TODO(chapter8): 8d, step 1. The tile is ROWS * COLS / VEC copies of VEC floats; this
-    //   thread starts copies i = threadIdx.x + q * kThreads, at row r = i / (COLS / VEC) and
-    //   column c = (i % (COLS / VEC)) * VEC of the tile. A copy inside the matrix (row0 + r <
-    //   rows, col0 + c < cols) is __pipeline_memcpy_async(&tile[r][c], &matrix[(size_t)row *
-    //   cols + column], kBytes); one outside is __pipeline_memcpy_async(&tile[r][c], matrix,
-    //   kBytes, kBytes): a source size of 0, so the copy writes kBytes of zeros (matrix is
-    //   only a valid address).
+    // TODO(chapter8): 8d, step 1. The tile is ROWS * COLS / VEC copies of VEC floats, shared
+    //   out among the kThreads threads so that neighbouring threads copy neighbouring pieces
+    //   of a row (the global reads coalesce). A copy inside the matrix copies kBytes from its
+    //   element; a copy outside it writes kBytes of zeros by itself: its zero fill (zfill, the
+    //   fourth argument of __pipeline_memcpy_async) covers the whole copy, and its source
+    //   must still be a valid address, though nothing is read from it.
     (void)tile, (void)matrix, (void)rows, (void)cols, (void)row0, (void)col0, (void)kBytes;
 }
 
@@ -400,14 +401,14 @@ __global__ void __launch_bounds__(kWarpPipeThreads)
     const int tiles = (K + BK - 1) / BK;
     float sum[kWmIter * TM][WN_ITER * TN] = {};
 
-    // TODO(chapter8): 8d, step 2. The pipeline, with the __pipeline_* primitives:
-    //   1. before the loop, for s = 0 .. STAGES - 2: start the copies of tile s into stage s
-    //      when s < tiles, and __pipeline_commit() always (an empty batch keeps the count);
-    //   2. for each tile t: __pipeline_wait_prior(STAGES - 2) (this thread's copies of
-    //      tile t have landed), __syncthreads() (everybody's have, and everybody is done with
-    //      tile t - 1's stage); start tile t + STAGES - 1 into stage (t + STAGES - 1) % STAGES
-    //      when it exists, and commit always; multiply stage t % STAGES
-    //      (multiply_warptile_stage).
+    // TODO(chapter8): 8d, step 2. The pipeline, with the __pipeline_* primitives, STAGES deep:
+    //   1. before the loop, commit STAGES - 1 batches, tile s into stage s (an empty batch
+    //      where there is no such tile keeps the count);
+    //   2. for each tile t: wait until this thread's copies of tile t have landed (how many
+    //      newer batches may stay in flight?), then one barrier (everybody's copies have
+    //      landed, and everybody is done with the stage tile t - 1 used); start the tile
+    //      STAGES - 1 ahead into that freed stage when it exists, and commit always;
+    //      multiply tile t's stage (multiply_warptile_stage).
     (void)A_tiles, (void)B_tiles, (void)block_row, (void)block_col, (void)first_row, (void)first_col, (void)tiles;
 
     // Each thread's sums: row i of sub-tile wm is row first_row + wm * kSubM + i * kRowStep.

@@ -29,7 +29,7 @@ namespace cg = cooperative_groups;
 // skewed input, or one repeated value) wait for each other there.
 template <class Sample>
 __global__ void histogram_global_kernel(const Sample* input, long long n, unsigned int* bins, int num_bins) {
-    // TODO(chapter9): this thread's sample i = blockIdx.x * blockDim.x + threadIdx.x (a
+    // TODO(chapter9): this thread's sample i, one per thread of the grid (a
     //   long long: the grid may cover more than 2^31 samples). If i < n and its value
     //   v = input[i] is below num_bins, add 1 to bins[v] with atomicAdd: a plain
     //   bins[v] += 1 from two threads at once loses one of the two.
@@ -60,15 +60,14 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 // counting the loads through the kernel's pointer.
 template <class Sample, class Input, class Count>
 __device__ void count_samples(Input input, long long n, long long head, Count&& count) {
-    // TODO(chapter9): the grid-stride loop. thread = blockIdx.x * blockDim.x + threadIdx.x
-    //   and threads = gridDim.x * blockDim.x, both long long; per_vector = 16 / sizeof(Sample)
-    //   samples come in each uint4. The head: thread < head counts input[thread]. The
-    //   middle: vectors = (n - head) / per_vector uint4s start at aligned =
-    //   reinterpret_cast<const uint4*>(input + head); for v = thread, thread + 2 * threads,
-    //   ... below vectors, load aligned[v] and, when v + threads < vectors, aligned[v +
-    //   threads], both before counting either (two loads in flight), then
-    //   for_each_sample_of<Sample>(vector, count) for each. The tail: tail = head + vectors
-    //   * per_vector; thread < n - tail counts input[tail + thread].
+    // TODO(chapter9): the grid-stride loop. This thread's index in the grid, `thread`, and
+    //   the grid's thread count, `threads`, both long long; a uint4 holds 16 bytes of
+    //   samples. The head: the first `head` threads count one sample each. The middle:
+    //   after the head the input is 16-byte aligned, so view it as uint4s (`aligned`; how
+    //   many whole ones are there?); walk them two rounds of the grid at a time, loading
+    //   this thread's vector of both rounds (when the second exists) before counting either
+    //   (two loads in flight), then for_each_sample_of<Sample>(vector, count) for each. The
+    //   tail: the samples after the last whole vector, one per thread from the grid's first.
     (void)input, (void)n, (void)head, (void)count;
 }
 
@@ -95,15 +94,16 @@ __global__ void histogram_shared_kernel(const Sample* input, long long n, long l
     //   num_bins * replicas zero block_bins; then a barrier, so that no thread counts into
     //   a bin another thread has yet to zero.
 
-    // TODO(chapter9): count one sample: a lambda, auto count = [&](unsigned int value)
-    //   { ... }, that adds 1 to bin `value` of this thread's copy, block_bins[value *
-    //   replicas + threadIdx.x % replicas], when value < num_bins (a check the kernel
+    // TODO(chapter9): count one sample: a lambda, `count`, taking the value as an unsigned
+    //   int, that adds 1 to bin `value` of this thread's copy (the copies are interleaved:
+    //   the lesson says where bin b of copy c lies, and which copy a thread uses), when
+    //   value < num_bins (a check the kernel
     //   skips when EVERY_VALUE_HAS_A_BIN: if constexpr). Threads of other warps count into
     //   the same copy: atomicAdd, which works on shared memory too.
     [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
 
-    // TODO(chapter9): count every sample: count_samples<Sample>(input, n, head, count). Then
-    //   a barrier: the merge reads every bin.
+    // TODO(chapter9): count every sample, with count_samples and the lambda above. Then a
+    //   barrier: the merge reads every bin.
 
     // TODO(chapter9): the merge: threads threadIdx.x, + blockDim.x, ... below num_bins
     //   add up bin b of every copy, block_bins[b * replicas + c] for c below replicas, and
@@ -138,13 +138,14 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     //   slice before any block counts into it, and __syncthreads() waits for this block
     //   alone.
 
-    // TODO(chapter9): count one sample: a value below num_bins belongs to block rank
-    //   owner = value / slice, at offset value % slice of its slice_bins. Get the owner's
-    //   copy with cluster.map_shared_rank(slice_bins, owner) and atomicAdd 1 there.
+    // TODO(chapter9): count one sample: a value below num_bins belongs to one block of the
+    //   cluster, its owner, at some offset of that block's slice_bins (each block owns
+    //   `slice` consecutive bins). Reach the owner's slice_bins through
+    //   cluster.map_shared_rank and add 1 there atomically.
     [[maybe_unused]] auto count = [&](unsigned int value) { (void)value; };
 
-    // TODO(chapter9): count every sample as 9b does, count_samples<std::uint16_t>(input, n,
-    //   head, count); then cluster.sync(): the merge below reads this block's slice, which
+    // TODO(chapter9): count every sample as 9b does (count_samples, 16-bit samples); then
+    //   cluster.sync(): the merge below reads this block's slice, which
     //   other blocks count into, and no block may exit while another can still reach its
     //   shared memory.
 
@@ -241,15 +242,16 @@ __global__ void histogram_exchange_kernel(const std::uint16_t* input, long long 
         // vector cluster_first + r * kExchangeTile on.
         [[maybe_unused]] const long long cluster_first = (round * clusters + cluster_index) * kClusterSize * kExchangeTile;
 
-        // TODO(chapter9): 9d, step 1. Stage this block's tile: for i = threadIdx.x,
-        //   + blockDim.x, ... below kExchangeTile, vector v = cluster_first +
-        //   rank * kExchangeTile + i; if v < vectors, tile[i] = aligned[v]. Then
-        //   cluster.sync(): the other blocks read this tile next, and this block theirs.
+        // TODO(chapter9): 9d, step 1. Stage this block's tile: the block's threads share its
+        //   kExchangeTile vectors (a block-stride loop). In this round the cluster's blocks
+        //   take consecutive tiles from cluster_first, in rank order: which vector of the
+        //   input is element i of this block's tile? Copy those that exist (below vectors).
+        //   Then cluster.sync(): the other blocks read this tile next, and this block theirs.
 
         // TODO(chapter9): 9d, step 2. For each rank q of the cluster (its own included):
-        //   const uint4* staged = cluster.map_shared_rank(tile, q); for i as in step 1,
-        //   vector v = cluster_first + q * kExchangeTile + i; if v < vectors,
-        //   for_each_sample_of<std::uint16_t>(staged[i], count_if_mine).
+        //   reach block q's tile through cluster.map_shared_rank, and count the samples of
+        //   each of its vectors that exist (the same numbering as step 1, for block q) with
+        //   for_each_sample_of and count_if_mine.
     }
     // TODO(chapter9): 9d, step 3. One more cluster.sync() before the merge: another block
     //   may still be reading this block's last tile, and a block's shared memory must

@@ -26,7 +26,7 @@ constexpr int kHistogramBlock = 512;
 /// copies each) on each of the 132 SMs of an H100 or H200, where four would fit (0.75 waves). Each block merges its whole private histogram
 /// into the global one at the end, so more blocks mean more merging; and a grid of 1.1
 /// waves (1024 blocks of 256 threads) leaves most SMs idle while its last blocks run: on an
-/// H200 (a scratch run) it read at 74% of copy bandwidth, against 87% for 396 blocks of 512. With
+/// H200 (one measurement) it read at 74% of copy bandwidth, against 87% for 396 blocks of 512. With
 /// more samples each thread goes round its grid-stride loop more often.
 constexpr int kHistogramMaxBlocks = 396;
 
@@ -43,7 +43,7 @@ constexpr int kMaxBins = 65536;
 
 /// @brief Blocks per cluster in 9c and 9d: 2, the fewest whose shared memories hold 2^16
 /// bins of 4 bytes (256 KB; one block may have at most 227 KB on an H100), 128 KB each.
-/// On an H100 (a scratch run of 2^27 uniform 16-bit samples) 9c took 0.83 ms with clusters
+/// On an H100 (one measurement, 2^27 uniform 16-bit samples) 9c took 0.83 ms with clusters
 /// of 2, 1.71 ms with 4, 1.76 ms with 8 and 1.91 ms with 16: every sample another block
 /// owns costs a remote atomic, 1 in 2 of them with 2 blocks, 7 in 8 with 8.
 constexpr int kClusterSize = 2;
@@ -55,12 +55,12 @@ constexpr int kClusterBlock = 1024;
 /// @brief The most clusters 9c and 9d launch: 66 × 2 = 132 blocks, one per SM of an
 /// H100 or H200 (the 128 KB slice leaves room for one block per SM). Each cluster merges
 /// every bin once at the end, so more clusters mean more merging: two waves (264 blocks)
-/// took 6% longer in a scratch run.
+/// took 6% longer in one measurement.
 constexpr int kClusterMaxClusters = 66;
 
 /// @brief The uint4 of samples (8 each) a 9d block stages per round: two per thread.
 /// Two such tiles take turns (64 KB), beside the 128 KB slice. One per thread took 28%
-/// longer on an H100 (a scratch run): twice the rounds, twice the cluster barriers.
+/// longer on an H100 (one measurement): twice the rounds, twice the cluster barriers.
 constexpr int kExchangeTile = 2 * kClusterBlock;
 
 /// @brief Blocks 9b launches for @p n samples of @p sample_bytes bytes: one per

@@ -4,7 +4,7 @@
 /// A chapter's profile program (profile/NN-name.cpp) makes its inputs at one fixed size
 /// and lists its kernel variants, each with a function that launches it once. The driver
 /// runs them:
-///  - on the CPU backend, counting every access (emu/include/emu/traffic.h), and prints
+///  - on the CPU backend, counting every access (gpu_model/include/gpu_model/traffic.h), and prints
 ///    the predicted traffic per variant, with the theoretical occupancy for the registers
 ///    ptxas gives the kernel; with `--measured FILE` (what Nsight Compute measured on a
 ///    GPU, as `ncu --csv` writes it), each prediction stands beside its measurement;
@@ -17,7 +17,7 @@
 #include <vector>
 
 #if defined(EMU_BACKEND_TRAFFIC)
-#include <emu/traffic.h>
+#include <gpu_model/traffic.h>
 #endif
 
 namespace tutorial {
@@ -33,7 +33,7 @@ struct Variant {
 
 /// @brief What a chapter's profile program profiles.
 struct Chapter {
-    int number = 0;               ///< 1, 2, ...; `--chapter N` (make passes the registry's) overrides it
+    int number = 0;               ///< 1, 2, ...: TUTORIAL_CHAPTER, from the registry (0: a program of no chapter)
     std::string slug;             ///< "02-tiled-gemm"; a program of no chapter (number 0) names its output files by it
     std::string size;             ///< the problem size, for people: "M = N = K = 128"
     std::vector<Variant> variants;  ///< in the lesson's order

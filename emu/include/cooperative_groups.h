@@ -19,7 +19,7 @@
 // cooperative_groups::thread_block and this_thread_block() (shared with the asynchronous
 // copies of chapter 8).
 #include "emu/thread_block.h"
-#include "emu/traffic.h"
+#include <gpu_model/traffic.h>
 
 /// @cond EMU_INTERNALS
 namespace emu {

@@ -254,7 +254,7 @@ cudaError_t cudaFuncGetName(const char** name, T* kernel) {
 #define cudaOccupancyDisableCachingOverride 0x01  ///< occupancy flag: no effect on compute capability 9.0
 /// @brief How many blocks of @p blockSize threads and @p dynamicSMemSize bytes of dynamic
 /// shared memory fit on one SM at once: what an H100 (sm_90) answers, computed by the
-/// profiler's occupancy calculator (common/occupancy.h) from the kernel's registers per
+/// profiler's occupancy calculator (gpu_model/include/gpu_model/occupancy.h) from the kernel's registers per
 /// thread and static shared memory as ptxas reported them when the program was built
 /// (emu/include/emu/ptxas_report.h). A kernel whose registers are unknown (nvcc missing,
 /// or its chapter's registry line without occupancy=yes) fails with

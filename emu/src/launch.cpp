@@ -5,7 +5,7 @@
 #include "internal.h"
 #include "traffic_hooks.h"
 
-#include "occupancy.h"
+#include <gpu_model/occupancy.h>
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,11 +1,11 @@
 // What ptxas reported of the program's kernels (emu/include/emu/ptxas_report.h), and the
 // name of a kernel from its address: the program's symbol table, demangled and keyed as
-// the profiler keys ptxas' kernels (tutorial::kernel_key in common/occupancy.h).
+// the profiler keys ptxas' kernels (tutorial::kernel_key in gpu_model/include/gpu_model/occupancy.h).
 #include "internal.h"
 
 #include <emu/ptxas_report.h>
 
-#include "occupancy.h"
+#include <gpu_model/occupancy.h>
 
 #include <elf.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 // The memory-traffic profiler: records the accesses of a launch and sums them up by the
-// warp model of emu/include/emu/traffic.h.
+// warp model of gpu_model/include/gpu_model/traffic.h.
 //
 // Blocks run in parallel on worker threads, one block at a time per worker. Each worker
 // keeps the records of the block it runs in its own buffer; when it starts another block
@@ -10,7 +10,7 @@
 
 #include "block.h"
 
-#include "emu/traffic.h"
+#include <gpu_model/traffic.h>
 
 #include <dlfcn.h>
 #include <unistd.h>

@@ -20,8 +20,8 @@
 // but the threads that work are scattered: in step s only every (2s)-th thread of a
 // warp adds, and the warp takes as long as if all 32 did.
 __global__ void reduce_interleaved_kernel(const float* input, float* partial, int n) {
-    // BEGIN SOLUTION: the block's cache, __shared__ float cache[kReduceBlock], and this
-    //   thread's element i = blockIdx.x * blockDim.x + threadIdx.x (a long long: near
+    // BEGIN SOLUTION: the block's cache, kReduceBlock floats in shared memory, and this
+    //   thread's element i, one per thread of the grid (a long long: near
     //   n = 2^31 the last block's i passes INT_MAX). Load cache[t] = input[i], or 0 past
     //   the end of the input: a zero adds nothing. Then wait for the whole block.
     __shared__ float cache[kReduceBlock];
@@ -34,7 +34,7 @@ __global__ void reduce_interleaved_kernel(const float* input, float* partial, in
     // END SOLUTION
 
     // BEGIN SOLUTION: the tree: for s = 1, 2, 4, ... while s < blockDim.x, thread t adds
-    //   cache[t + s] to cache[t] if t % (2 * s) == 0. Every step reads what the last
+    //   the element s further on to its own if t is a multiple of 2s. Every step reads what the last
     //   one wrote: a barrier after each step, outside the if (all threads must reach it).
     for (unsigned s = 1; s < blockDim.x; s *= 2) {
         if (t % (2 * s) == 0) {
@@ -45,7 +45,8 @@ __global__ void reduce_interleaved_kernel(const float* input, float* partial, in
     }
     // END SOLUTION
 
-    // BEGIN SOLUTION: thread 0 writes the block's sum, cache[0], to partial[blockIdx.x].
+    // BEGIN SOLUTION: thread 0 writes the block's sum, now in the cache's first element,
+    //   to the block's place in partial.
     if (t == 0) {
         partial[blockIdx.x] = cache[0];
     }
@@ -67,8 +68,8 @@ __global__ void reduce_sequential_kernel(const float* input, float* partial, int
     // END SOLUTION
 
     // BEGIN SOLUTION: the tree with sequential addressing: for s = blockDim.x / 2, then
-    //   half that, down to 1, threads t < s add cache[t + s] to cache[t]; a barrier after
-    //   each step. Thread 0 writes cache[0] to partial[blockIdx.x].
+    //   half that, down to 1, the first s threads add the element s further on to their
+    //   own; a barrier after each step. Thread 0 writes the block's sum, as in 6a.
     for (unsigned s = blockDim.x / 2; s > 0; s /= 2) {
         if (t < s) {
             cache[t] += cache[t + s];
@@ -87,8 +88,8 @@ __global__ void reduce_sequential_kernel(const float* input, float* partial, int
 // 32 lanes exchange registers, and the mask says all 32 take part.
 __device__ float warp_sum(float value) {
     // BEGIN SOLUTION: for offset = 16, 8, 4, 2, 1 (warpSize / 2, halved each time), add
-    //   __shfl_down_sync(0xffffffffu, value, offset): the value of the lane offset places
-    //   further. Lane 0 then holds the sum of all 32; return value.
+    //   the value of the lane `offset` places further (__shfl_down_sync, all 32 lanes
+    //   taking part). Lane 0 then holds the sum of all 32; return value.
     for (int offset = warpSize / 2; offset > 0; offset /= 2) {
         value += __shfl_down_sync(0xffffffffu, value, offset);
     }
@@ -99,16 +100,17 @@ __device__ float warp_sum(float value) {
 // 6c, step 2: the sum of the block's values, in thread 0. Each warp sums its own; lane
 // 0 of each writes it to shared memory; after the barrier, the first warp sums those 8.
 __device__ float block_sum(float value) {
-    // BEGIN SOLUTION: __shared__ float warp_sums[kReduceBlock / 32], one per warp. This
-    //   thread's lane = threadIdx.x % warpSize and warp = threadIdx.x / warpSize.
+    // BEGIN SOLUTION: `warp_sums` in shared memory, a float per warp of the block. This
+    //   thread's `lane` in its warp and the number of its `warp` in the block.
     __shared__ float warp_sums[kReduceBlock / 32];
 
     const int lane = threadIdx.x % warpSize;
     const int warp = threadIdx.x / warpSize;
     // END SOLUTION
 
-    // BEGIN SOLUTION: value = warp_sum(value); lane 0 of each warp stores it in
-    //   warp_sums[warp]. A barrier: the first warp is about to read all of them.
+    // BEGIN SOLUTION: sum the warp's values (warp_sum); lane 0 of each warp stores the
+    //   warp's sum in its slot of warp_sums. A barrier: the first warp is about to read all
+    //   of them.
     value = warp_sum(value);
     if (lane == 0) {
         warp_sums[warp] = value;
@@ -142,10 +144,10 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     float sum = thread < head ? input[thread] : 0.0f;
     // END SOLUTION
 
-    // BEGIN SOLUTION: the float4 loop. vectors = (n - head) / 4 float4s start at
-    //   aligned = reinterpret_cast<const float4*>(input + head). For v = thread,
-    //   thread + threads, ... below vectors, load aligned[v] once and add
-    //   (x + y) + (z + w) to the sum.
+    // BEGIN SOLUTION: the float4 loop. After the head, the input is 16-byte aligned: view
+    //   it as float4s (how many whole ones are left?). Walk them with a stride of the whole
+    //   grid, from this thread's index; load each float4 once and add its four floats, in
+    //   pairs, to the sum.
     const long long vectors = (n - head) / 4;
     // The host chose head so that input + head is 16-byte aligned, as float4 loads must be.
     // (auto rather than const float4*: the CPU backend's profiler then counts the loads.)
@@ -156,15 +158,16 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     }
     // END SOLUTION
 
-    // BEGIN SOLUTION: the tail, the last (n - head) % 4 elements from
-    //   tail = head + 4 * vectors: thread t < n - tail adds input[tail + t].
+    // BEGIN SOLUTION: the tail, the last (n - head) % 4 elements, after the last whole
+    //   float4: the first threads of the grid add one each.
     const long long tail = head + 4 * vectors;
     if (thread < n - tail) {
         sum += input[tail + thread];
     }
     // END SOLUTION
 
-    // BEGIN SOLUTION: sum = block_sum(sum); thread 0 writes it to partial[blockIdx.x].
+    // BEGIN SOLUTION: the block's sum of the threads' sums (block_sum); thread 0 writes it
+    //   to the block's place in partial.
     sum = block_sum(sum);
     if (threadIdx.x == 0) {
         partial[blockIdx.x] = sum;

@@ -18,6 +18,10 @@
   grade --dir DIR N.. build each chapter and its solution, check the objects, run the tests
                       through the judge, then the score table, JUnit XML and Gradescope's
                       results.json in DIR (--visibility V for Gradescope; tools/tutorial/verbs.py)
+  release --dir DIR [N..]  the student repository in DIR: without solutions/, each chapter's
+                      files its skeleton; then checks that it holds no solution code and that
+                      the chapters N (default all) build, test red and grade 0% there
+                      (--no-check: write only; tools/tutorial/release.py)
   judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
@@ -44,6 +48,10 @@
   site-links SITE..   every link of a built site leads somewhere
   site-search SITE    the site's searches find the API's names and the lessons' text
   site-solutions      --absent/--present SITE: solution code is absent from / present in a site
+  figures             (make check) the lessons' drawn figures are what tools/tutorial/figures.py
+                      draws; --write: draw them
+  lesson-leaks [N..]  (make check) no solution line is in a lesson, its hints but the last, or
+                      a TODO text (tools/tutorial/lesson_leaks.py)
 
 make builds; the verbs of tools/tutorial/verbs.py run what it built, and call make back
 only for what one make cannot build in the same call.
@@ -56,7 +64,11 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
+<<<<<<< HEAD
+from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
+=======
+from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, release, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
+>>>>>>> grading
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -115,12 +127,19 @@ def main() -> int:
     sub.add_argument("--no-baseline", action="store_true", help="no allowance for the solution's objects")
     sub.add_argument("--visibility", default="visible", choices=grading.VISIBILITIES)
     sub.add_argument("--full-marks", action="store_true")
+    sub = command("release", release.release, numbers=True)
+    sub.add_argument("--dir", required=True)
+    sub.add_argument("--no-check", action="store_true")
     sub = command("guard", guard.guard)
     for name in ("student", "parts"):
         sub.add_argument(f"--{name}", nargs="+", required=True)
     sub.add_argument("--baseline", nargs="*", default=[])
     sub.add_argument("--backend-parts", nargs="*", default=[])
     sub.add_argument("--callable-parts", nargs="*", default=[])
+    sub.add_argument("--headers", nargs="*", default=[], help="the exercise's headers: the names it declares")
+    sub.add_argument("--depfiles", nargs="*", default=[], help="the compiler's dependency files of the student's objects")
+    sub.add_argument("--chapter-dir", help="the chapter's folder, whose headers the student's files may include")
+    sub.add_argument("--source-dir", help="the folder of the files compiled (default: --chapter-dir)")
     sub.add_argument("--binary", required=True)
     sub.add_argument("--out", required=True)
     sub = command("judge", judge.judge)
@@ -183,6 +202,9 @@ def main() -> int:
     mode.add_argument("--absent", action="store_true", help="no solution line may appear (student edition)")
     mode.add_argument("--present", action="store_true", help="every solution line must appear (instructor edition)")
     sub.add_argument("site", type=pathlib.Path)
+
+    command("lesson-leaks", lesson_leaks.check, numbers=True)
+    command("figures", figures.check).add_argument("--write", action="store_true")
 
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # in order with make's output

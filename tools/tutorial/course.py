@@ -157,10 +157,12 @@ class Build:
         return [self.root / "libgemm.a", self.root / "libcommon.a"]
 
     def backend_parts(self) -> list[Path]:
-        """The CPU backend's runtime, linked as objects; nothing for the GPU."""
+        """The floor every program stands on (gpu_model/, the occupancy calculator and the traffic
+        counters) and, on the CPU, the backend's runtime, linked as objects."""
+        floor = [self.root / "libgpu_model.a"]
         if self.backend != "emu":
-            return []
-        return [self.root / "emu" / p.with_suffix(".o").name for p in sorted(Path("emu/src").glob("*.cpp"))]
+            return floor
+        return [self.root / "emu" / p.with_suffix(".o").name for p in sorted(Path("emu/src").glob("*.cpp"))] + floor
 
 
 BACKENDS = ("cuda", "emu")

@@ -90,6 +90,7 @@ def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tu
     if not fresh:
         return [("?", f"the CPU backend's checks could not run: its build failed (see {build_log}); no points taken")]
     cpu_folder = folder / "cpu"
+    checked_sha256 = judge.sha256_of(program)
     check_objects(argparse.Namespace(**{**vars(args), "backend": "emu", "no_baseline": True}),
                   chapter, emu, emu_solutions, cpu_folder)
     refusals = grading.refusals_of(cpu_folder, chapter)
@@ -97,7 +98,10 @@ def cpu_findings(args, chapter: Chapter, folder: Path, check_objects) -> list[tu
         return [("", "the object check refuses the CPU backend's build of your files: " +
                  (refusals[0] if refusals else "it did not run"))]
     results, log = cpu_folder / f"{chapter.name}.results", cpu_folder / f"{chapter.name}-test.log"
-    judge.run(program, results, log, EMU_TIMEOUT_SECONDS, [CATCH_FILTER], {"TUTORIAL_SANITIZER_PASS": "1"})
+    judge.run(program, results, log, EMU_TIMEOUT_SECONDS, [CATCH_FILTER], {"TUTORIAL_SANITIZER_PASS": "1"},
+              checked_sha256=checked_sha256, confine_in=Path.cwd() if args.tree == "chapters" else None)
+    if judge.read_facts(results).get("changed_after_check"):
+        return [("", f"the CPU backend's test program changed after the object check passed it (see {log})")]
     cases = grading.read_cases(results)
     if not cases:
         return [("", f"the CPU backend's run of the first shapes reported no result (see {log})")]
@@ -132,7 +136,8 @@ def run(args, chapters: list[Chapter], build: Build, folder: Path, make, check_o
           "then the CPU backend, on the first shapes of each test...", flush=True)
     (folder / "cpu").mkdir(parents=True, exist_ok=True)
     # One make for every chapter's CPU build: side by side, they would build the same files.
-    make("-k", "BACKEND=emu", *(c.name for c in passing), log=folder / "cpu-build.log")
+    make("-k", "BACKEND=emu", *(c.name for c in passing), log=folder / "cpu-build.log",
+         hide_solutions=args.tree == "chapters")
 
     def check(chapter: Chapter) -> None:
         logs = folder / f"{chapter.name}-sanitizer"

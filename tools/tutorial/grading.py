@@ -16,8 +16,11 @@ How a chapter is scored (docs/instructors.md says the same for instructors):
 - Only what the harness reported over the grading channel counts (tools/tutorial/judge.py),
   after the object check passed (tools/tutorial/guard.py): a chapter whose objects were
   refused, whose run ended before the harness reported its end, or whose channel carried
-  anything else, scores 0 with the reason. Its cases are those of the solution's run: a
-  case the student's run did not report counts as failed.
+  anything else, scores 0 with the reason. The judge believes only a clean ending: one
+  report of the run's end with nothing after it, and exit status 0 when that report has no
+  failure. Its cases are those of the solution's run: a case the student's run did not
+  report counts as failed, and a passed case that the solution's run does not have voids
+  the run.
 - Overall, every chapter weighs the same: the overall percentage is the mean of the
   chapters' (unrounded) shares. In results.json the chapters share 100 points equally,
   each of a chapter's cases worth an equal part of its share, so that Gradescope's total
@@ -29,6 +32,7 @@ junit.xml and results.json for all the chapters graded, and summary.txt (the tab
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import json
 import math
@@ -217,9 +221,18 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
     facts = judge.read_facts(path)
     if facts is None:
         return ChapterGrade(chapter, [], f"the tests did not run (see {log_file})", output)
+    if facts.get("changed_after_check"):
+        return ChapterGrade(chapter, [], f"the test program changed after the object check passed it (see "
+                                         f"{log_file}): it was not run; counts as 0", output)
     if int(facts.get("foreign_lines", 0)):
         return ChapterGrade(chapter, [], f"something other than the test harness wrote to the grading channel "
                                          f"({facts['foreign_lines']} lines): the run is void", output)
+    endings, after_ending = int(facts.get("endings", 0)), int(facts.get("after_ending", 0))
+    if endings > 1 or after_ending:
+        return ChapterGrade(chapter, [], f"the harness reports the end of a run once, but the grading channel carried "
+                                         f"{endings} {'report' if endings == 1 else 'reports'} of its end and "
+                                         f"{after_ending} lines after the first: something other than the harness "
+                                         f"reported; the run is void", output)
     if facts.get("timed_out"):
         return ChapterGrade(chapter, [], f"the tests ran past the time limit and were stopped (see {log_file})", output)
     r = read_results(path, backend)
@@ -238,6 +251,10 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
             chapter, cases,
             "GPU tests not run (no CUDA device): counts as 0; grade with BACKEND=emu or on a GPU", output,
         )
+    if r.failed == 0 and facts.get("exit") != "0":
+        return ChapterGrade(chapter, cases, f"the run reported no failure, but the test program ended with "
+                                            f"{_how_it_ended(facts)}, not 0 (the harness exits 0 when nothing "
+                                            f"failed): the report is not the harness's; the run is void", output)
     return _apply_findings(_against_expected(ChapterGrade(chapter, cases), folder / f"{name}-expected.results"), folder)
 
 
@@ -255,6 +272,22 @@ def _against_expected(grade: ChapterGrade, expected_path: Path) -> ChapterGrade:
     if len(got) > len(expected):
         grade.blocker = (f"the run reported {len(got)} graded cases, but the tests have {len(expected)} "
                          f"(the solution's run): the run is void")
+        return grade
+    # A passed case must be one of the chapter's cases, each passed at most as often as the
+    # solution's run has it. (A failed case of another name scores nothing: a run that
+    # stopped early in a test case may name it "#k" where the solution's names it by its
+    # shape.)
+    registry = collections.Counter(c.name for c in expected)
+    passed = collections.Counter(c.name for c in got if c.passed)
+    foreign = sorted(name for name, count in passed.items() if count > registry[name])
+    if foreign:
+        name, more = foreign[0], (f" (and {len(foreign) - 1} more such cases)" if len(foreign) > 1 else "")
+        if registry[name]:
+            what = (f"the case '{name}' passed {passed[name]} times, but the chapter's cases (the solution's run) "
+                    f"have it {registry[name]} {'time' if registry[name] == 1 else 'times'}")
+        else:
+            what = f"a passed case that is not one of the chapter's cases (the solution's run): '{name}'"
+        grade.blocker = f"the run reported {what}{more}: the run is void"
         return grade
     seen = {c.name for c in got}
     missing = [c for c in expected if c.name not in seen][:len(expected) - len(got)]
@@ -298,7 +331,7 @@ def write_junit(path: Path, grades: list[ChapterGrade]) -> None:
 # ---- Gradescope's results.json -------------------------------------------------------------------
 
 
-def gradescope(grades: list[ChapterGrade], visibility: str = "visible") -> dict:
+def gradescope(grades: list[ChapterGrade], visibility: str = "visible", note: str = "") -> dict:
     """Gradescope's results.json for @p grades: the chapters share 100 points."""
     weight = 100 / len(grades) if grades else 0
     tests = []
@@ -335,7 +368,7 @@ def gradescope(grades: list[ChapterGrade], visibility: str = "visible") -> dict:
             })
     score = round(sum(weight * g.share for g in grades), 2)
     summary = "\n".join(f"{g.chapter.name}: {g.points_cell()} cases, {g.percent}%"
-                        + (f" ({g.notes()})" if g.notes() else "") for g in grades)
+                        + (f" ({g.notes()})" if g.notes() else "") for g in grades) + (f"\n{note}" if note else "")
     return {"score": score, "max_score": 100 if grades else 0, "output": summary,
             "visibility": visibility, "tests": tests}
 
@@ -394,17 +427,22 @@ def grade(args) -> int:
     chapters = [c for c in args.chapters if not args.numbers or c.number in args.numbers]
     print(f"Graded {args.tree}/ with the {args.backend} backend; reports are in {folder}/.")
     grades = [grade_chapter(folder, args.backend, args.tree, chapter) for chapter in chapters]
+    confinement = folder / "confinement.txt"
+    where = confinement.read_text().strip() if confinement.is_file() else ""
+    note = f"Your code was compiled and its tests ran {where}." if where else ""
     for g in grades:
         write_junit(folder / f"{g.chapter.name}.xml", [g])
-        write_json(folder / f"{g.chapter.name}.json", gradescope([g], args.visibility))
+        write_json(folder / f"{g.chapter.name}.json", gradescope([g], args.visibility, note))
     write_junit(folder / "junit.xml", grades)
-    write_json(folder / "results.json", gradescope(grades, args.visibility))
+    write_json(folder / "results.json", gradescope(grades, args.visibility, note))
 
     rows = [[g.chapter.name, g.points_cell(), f"{g.percent}%", g.notes()] for g in grades]
     summary = table(["Chapter", "Points", "Percent", "Notes"], rows, numbers=(1, 2))
     overall_share = sum(g.share for g in grades) / len(grades) if grades else 0
     overall = (f"Overall: {percent(overall_share)}% (every chapter weighs the same; a point is one case "
                f"of a [graded] test: one shape, image or signal)")
+    if note:
+        overall += f"\n{note}"
     (folder / "summary.txt").write_text(f"{summary}\n{overall}\n")
     print()
     print(summary)

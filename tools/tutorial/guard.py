@@ -5,6 +5,11 @@ The student's .cu files are compiled into the test program, so their code could 
 a function the tests use, call the reference instead of computing, end the run, write
 files or run commands. Each object compiled from a student file (on either backend) must:
 
+0. define only the names the exercise's header declares (--headers), helpers of its own
+   that nothing else refers to, and what the compiler emits for them: never a name that
+   the C runtime's start-up objects (crti.o calls __gmon_start__ before any constructor),
+   the dynamic loader, a shared library or another part of the program refers to, nor a
+   reserved identifier of the student's (two leading underscores, or one and a capital);
 1. define only what no other part of the program defines: a strong definition of a name
    that the harness, Catch2, common/, the chapter's reference code, the backend or a
    shared library (libc, libstdc++, libm, the CUDA runtime) also defines would replace
@@ -23,19 +28,24 @@ files or run commands. Each object compiled from a student file (on either backe
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
    that its translation calls, namespaces emu::detail and emu::traffic::detail, and
    emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>); and
-   the functions of common/ and of the chapter's own .cpp files other than its references
-   (every function whose name says "reference": a chapter names its references so) and
-   the test-case machinery (members named *cases*, which run the reference). Never the
-   test program, the harness, Catch2, or the CPU backend's controls (emu::set_schedules
-   and the like).
+   of the functions of common/ and of the chapter's own .cpp files, only those a kernel's
+   host wrapper needs (ALLOWED_PROJECT: argument checks, CUDA error checks, launch
+   helpers), never what reaches files (tutorial::write_file), the environment, the
+   references or the test cases. Never the test program, the harness, Catch2, or the CPU
+   backend's controls (emu::set_schedules and the like).
 3. run nothing before main that could precede the grader's channel: no constructor or
    destructor with a priority (.init_array.N, .fini_array.N), no .preinit_array, .ctors,
    .dtors, .init or .fini section. Static initialisers of default priority (the CPU
    backend makes some) run after the harness has taken its channel.
-4. hold no system-call instruction (syscall, sysenter, int) in its machine code.
+4. hold no system-call instruction (syscall, sysenter, int) in its machine code;
+5. include only its chapter's headers, common/'s, the harness's public headers, the CPU
+   backend's and the system's and CUDA's, as the compiler's dependency files (--depfiles)
+   list them: never a reference solution (solutions/, build/*/solutions) or another file
+   of the course.
 
   guard --backend B --student OBJ.. [--baseline OBJ..] --parts OBJ.. --callable-parts
-        OBJ_OR_ARCHIVE.. [--backend-parts OBJ..] --binary PROGRAM --out FILE
+        OBJ_OR_ARCHIVE.. [--backend-parts OBJ..] [--headers H..] [--depfiles D..
+        --chapter-dir DIR [--source-dir DIR]] --binary PROGRAM --out FILE
 
 --parts: the test program's objects that student code may not call (its test.o, the
 harness); --callable-parts: those it may call but for their references (the chapter's own
@@ -48,6 +58,7 @@ the exit status is 0 either way (1 when the check itself could not run).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 from pathlib import Path
@@ -84,6 +95,27 @@ SPECIAL = re.compile(r"^(typeinfo name for |typeinfo for |vtable for |VTT for |c
 # The CPU backend: the cuda* API and what its translation of a .cu file calls.
 EMU_ALLOWED = re.compile(r"^(cuda\w*|blockIdx|blockDim|gridDim|threadIdx|warpSize|"
                          r"emu::detail::.*|emu::traffic::detail::.*|emu::async::.*)(\(|$)")
+
+# The project's functions a kernel's host wrapper needs: argument checks, CUDA error checks
+# and launch helpers (most of these are inline, and then the student's own object defines
+# them). Nothing else of common/ or the chapter's .cpp files: some reach files
+# (tutorial::write_file, tutorial::read_pgm), the environment or the test cases.
+ALLOWED_PROJECT = re.compile(r"^tutorial::(require_\w+|throw_if_cuda_error|check_kernel|CudaError::~?CudaError|"
+                             r"synchronous_kernel_checks|ceil_div|launch_instance_for|LaunchConfig::\w+)(\(|<|$)")
+# What nvcc and the C++ compiler name for the student's own code: a kernel's host stub
+# (__device_stub__Z...), with -rdc the registration of the linked binary, its fat binary
+# wrapper and file-static variables (__nv_static_NN__...), and the personality routine's
+# reference (DW.ref.__gxx_personality_v0). Reserved names the student did not write.
+COMPILER_EMITTED = re.compile(r"^(__device_stub__|__cudaRegisterLinkedBinary_|__fatbinwrap_|__nv_static_|"
+                              r"__sti____cudaRegisterAll|DW\.ref\.)")
+# A reserved identifier: two leading underscores, or one and a capital letter.
+RESERVED = re.compile(r"^(__|_[A-Z])")
+# Namespaces of the libraries whose headers define inline functions and templates that a
+# student's object instantiates (std::__detail::...): their names are the library's.
+LIBRARY_NAMESPACE = re.compile(r"^(std|__gnu_cxx|__cxxabiv1|cuda|cub|thrust|nv|cooperative_groups|emu)::")
+# Where the C runtime's start-up code is: it refers to names (crti.o's __gmon_start__) that
+# it calls before any constructor when the program defines them.
+C_RUNTIME_OBJECTS = ("Scrt1.o", "crt1.o", "crti.o", "crtn.o", "crtbeginS.o", "crtendS.o", "crtbegin.o", "crtend.o")
 
 STRONG = set("TDBRGSC")
 WEAK = set("WVu")
@@ -162,6 +194,67 @@ def shared_libraries(binary: Path) -> list[Path]:
     return found
 
 
+def c_runtime_objects() -> list[Path]:
+    """The C runtime's start-up objects that the compiler links into every program."""
+    found = []
+    for name in C_RUNTIME_OBJECTS:
+        path = subprocess.run(["c++", f"-print-file-name={name}"], capture_output=True, text=True).stdout.strip()
+        if path and Path(path).is_absolute() and Path(path).exists():
+            found.append(Path(path))
+    return found
+
+
+def interpreter(binary: Path) -> list[Path]:
+    """The dynamic loader the program names (PT_INTERP), which runs before everything else."""
+    match = re.search(r"Requesting program interpreter: ([^]]+)\]", _run(["readelf", "-l", "-W", str(binary)]))
+    return [Path(match.group(1))] if match and Path(match.group(1)).exists() else []
+
+
+def qualified_parts(readable: str) -> list[str]:
+    """The components of a demangled name, without its parameters and template arguments:
+    "ns::Type<int>::f(int)" -> ["ns", "Type", "f"]."""
+    name, depth, current, parts = short_name(readable), 0, "", []
+    name = name[:-5] if name.endswith("(...)") else name[:-2] if name.endswith("()") else name
+    i = 0
+    while i < len(name):
+        c = name[i]
+        if c in "<(":
+            depth += 1
+        elif c in ">)":
+            depth -= 1
+        elif depth == 0 and name.startswith("::", i):
+            parts.append(current)
+            current = ""
+            i += 2
+            continue
+        elif depth == 0:
+            current += c
+        i += 1
+    return [p.strip() for p in parts + [current] if p.strip()]
+
+
+def reserved_name(name: str, readable: str) -> bool:
+    """Whether a defined name is a reserved identifier the student wrote: two leading
+    underscores or one and a capital, in the name or any of its scopes, other than what the
+    compiler emits and the names of the libraries' own namespaces."""
+    if COMPILER_EMITTED.match(name):
+        return False
+    if not name.startswith("_Z"):
+        return bool(RESERVED.match(name))
+    text = SPECIAL.sub("", readable)
+    if COMPILER_EMITTED.match(text) or LIBRARY_NAMESPACE.match(text):
+        return False
+    return any(RESERVED.match(part) for part in qualified_parts(text))
+
+
+def declared_in(headers: list[Path]) -> set[str]:
+    """The identifiers the exercise's headers name."""
+    words: set[str] = set()
+    for header in headers:
+        words |= set(re.findall(r"[A-Za-z_]\w*", header.read_text(errors="replace")))
+    return words
+
+
 def short_name(readable: str) -> str:
     """A demangled name without its parameter list: "tutorial::gemm_reference(...)"."""
     depth = 0
@@ -176,8 +269,9 @@ def short_name(readable: str) -> str:
 
 
 def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_parts: list[Path],
-          binary: Path, backend: str, callable_parts: list[Path] = ()) -> list[str]:
+          binary: Path, backend: str, callable_parts: list[Path] = (), headers: list[Path] = ()) -> list[str]:
     defined_elsewhere: dict[str, str] = {}  # name -> which part defines it
+    referenced_elsewhere: dict[str, str] = {}  # name -> a part, start-up object or library that refers to it
     defined_by_objects: set[str] = set()
     callable_project: set[str] = set()  # common/'s functions, but not its references
     backend_names: set[str] = set()
@@ -186,6 +280,7 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
             owner = f"{part}({member})" if part.suffix == ".a" else str(part)
             for name, kind in syms:
                 if kind in UNDEFINED:
+                    referenced_elsewhere.setdefault(name, owner)
                     continue
                 defined_elsewhere.setdefault(name, owner)
                 defined_by_objects.add(name)
@@ -198,8 +293,18 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     library_exports: dict[str, str] = {}
     math: set[str] = set()
     cuda_runtime: set[str] = set()
+    for start_up in c_runtime_objects():
+        for name, kind in symbols(start_up):
+            if kind in UNDEFINED:
+                referenced_elsewhere.setdefault(name, f"{start_up.name} (the C runtime's start-up)")
+    for loader in interpreter(binary):
+        for name, kind in symbols(loader, dynamic=True):
+            if kind in UNDEFINED:
+                referenced_elsewhere.setdefault(name, f"{loader.name} (the dynamic loader)")
     for library in shared_libraries(binary):
         for name, kind in symbols(library, dynamic=True):
+            if kind in UNDEFINED:
+                referenced_elsewhere.setdefault(name, library.name)
             if kind not in UNDEFINED:
                 library_exports.setdefault(name, library.name)
                 if library.name.startswith("libm."):
@@ -234,8 +339,16 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
             return True
         if name in backend_names:
             return bool(EMU_ALLOWED.match(text))
-        return name in callable_project
-        return False
+        return name in callable_project and bool(ALLOWED_PROJECT.match(text))
+
+    declared = declared_in(list(headers))
+
+    def exercise_name(name: str) -> bool:
+        """A name the exercise's header declares, for the student to define: the program refers
+        to it and nothing else defines it."""
+        parts = qualified_parts(SPECIAL.sub("", readable.get(name, name)))
+        return bool(parts) and parts[-1] in declared and name not in defined_elsewhere \
+            and name not in library_exports
 
     findings: list[str] = []
     for path, syms in own.items():
@@ -248,15 +361,31 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                 if not allowed_call(name):
                     owner = defined_elsewhere.get(name) or library_exports.get(name)
                     where = f" (from {Path(owner).name if '(' not in owner else owner.split('/')[-1]})" if owner else ""
-                    findings.append(f"{source} calls or uses {shown}{where}, which student code may not use")
-            elif kind in STRONG and name not in baseline_defined:
+                    if name in callable_project:
+                        findings.append(f"{source} calls or uses {shown}{where}, a function of the project that a "
+                                        f"kernel's host wrapper does not need: student code may call only its "
+                                        f"argument checks, launch helpers and CUDA error checks")
+                    else:
+                        findings.append(f"{source} calls or uses {shown}{where}, which student code may not use")
+            elif kind in STRONG and name not in baseline_defined and \
+                    (defined_elsewhere.get(name) or library_exports.get(name)):
                 owner = defined_elsewhere.get(name) or library_exports.get(name)
-                if owner:
-                    findings.append(f"{source} defines {shown}, which {owner} defines: it would replace it")
-            elif kind in WEAK and name not in defined_by_objects and name not in baseline_defined:
-                owner = library_exports.get(name)
-                if owner:
-                    findings.append(f"{source} defines {shown}, which {owner} defines: it would replace it")
+                findings.append(f"{source} defines {shown}, which {owner} defines: it would replace it")
+            elif kind in WEAK and name not in defined_by_objects and name not in baseline_defined and \
+                    library_exports.get(name):
+                findings.append(f"{source} defines {shown}, which {library_exports[name]} defines: "
+                                f"it would replace it")
+            elif (kind in STRONG or (name not in defined_by_objects and not LIBRARY_NAMESPACE.match(
+                    SPECIAL.sub("", readable.get(name, name))))) and name in referenced_elsewhere and \
+                    not COMPILER_EMITTED.match(name) and not exercise_name(name):
+                owner = referenced_elsewhere[name]
+                findings.append(f"{source} defines {shown}, which {owner if '(' in owner else Path(owner).name} "
+                                f"refers to and the exercise's header does not declare: the runtime, a library or "
+                                f"another part of the program would call the student's code")
+            elif reserved_name(name, readable.get(name, name)):
+                findings.append(f"{source} defines {shown}, a reserved identifier (two leading underscores, or "
+                                f"one and a capital letter), which only the compiler, the C runtime and the "
+                                f"libraries may define")
         for line in _run(["readelf", "-S", "-W", str(path)]).splitlines():
             match = re.match(r"\s*\[\s*\d+\]\s+(\S+)", line)
             if match and REFUSED_SECTION.match(match.group(1)):
@@ -270,13 +399,74 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     return list(dict.fromkeys(findings))
 
 
+# Outside the course, the headers of the system, the compiler and CUDA.
+SYSTEM_HEADER_PLACES = ("/usr/", "/opt/", "/lib/", "/lib64/")
+HEADER_SUFFIXES = (".h", ".hpp", ".cuh")
+
+
+def dependencies(depfile: Path) -> list[str]:
+    """The prerequisites of the first rule of a compiler's dependency file (-MMD)."""
+    text = depfile.read_text(errors="replace").replace("\\\n", " ")
+    first = text.split("\n", 1)[0]
+    return first.split(":", 1)[1].split() if ":" in first else []
+
+
+def include_findings(depfiles: list[Path], chapter_dir: Path, source_dir: Path, root: Path) -> list[str]:
+    """What a student's file includes, from its compiler's dependency files: only its
+    chapter's headers (and its own .cu files), common/'s, the harness's public headers, the
+    CPU backend's CUDA headers, and the system's and CUDA's; never a reference solution,
+    a test, or anything built. @p source_dir holds the files compiled (chapters/NN-name, or
+    solutions/NN-name when the solutions are graded); the first prerequisite is the file
+    compiled itself."""
+    cuda_home = os.environ.get("CUDA_HOME", "")
+    findings = []
+    for depfile in depfiles:
+        source = depfile.name.split(".")[0] + ".cu"
+        for dependency in dependencies(depfile)[1:]:
+            path = Path(os.path.normpath(root / dependency))
+            try:
+                inside = path.relative_to(root)
+            except ValueError:
+                inside = None
+            if inside is None:
+                if str(path).startswith(SYSTEM_HEADER_PLACES) or (cuda_home and str(path).startswith(cuda_home + "/")):
+                    continue
+                why = "a file outside the course and the system's and CUDA's headers"
+            else:
+                folder, parts = inside.parent, inside.parts
+                own = (folder == chapter_dir and inside.suffix in HEADER_SUFFIXES) or \
+                    (folder == source_dir and inside.suffix in HEADER_SUFFIXES + (".cu",))
+                built_own = len(parts) > 3 and parts[0] == "build" and Path(*parts[2:-1]) == source_dir and \
+                    (inside.name.endswith(".cu.cpp") or inside.name.endswith(".ptxas.h"))
+                library = parts[0] == "common" and inside.suffix in HEADER_SUFFIXES
+                harness = folder == Path("tests/harness") and inside.suffix in HEADER_SUFFIXES and \
+                    inside.name != "grade_channel.h"
+                backend = parts[:2] == ("emu", "include")
+                if own or built_own or library or harness or backend:
+                    continue
+                if "solutions" in parts:
+                    why = "a reference solution"
+                elif parts[0] == "build":
+                    why = "something built, not a header of the course"
+                else:
+                    why = "another file of the course"
+            findings.append(f"{source} includes {inside or path}, {why}: a student file may include only its "
+                            f"chapter's headers, common/'s, the harness's public headers and the system's and CUDA's")
+    return findings
+
+
 def guard(args) -> int:
     if not Path(args.binary).exists():
         raise SystemExit(f"guard: {args.binary} does not exist: build the program first")
     try:
         findings = check([Path(p) for p in args.student], [Path(p) for p in args.baseline],
                          [Path(p) for p in args.parts], [Path(p) for p in args.backend_parts],
-                         Path(args.binary), args.backend, [Path(p) for p in args.callable_parts])
+                         Path(args.binary), args.backend, [Path(p) for p in args.callable_parts],
+                         [Path(p) for p in args.headers])
+        if args.chapter_dir:
+            findings += include_findings([Path(p) for p in args.depfiles if Path(p).exists()],
+                                         Path(args.chapter_dir), Path(args.source_dir or args.chapter_dir), Path.cwd())
+            findings = list(dict.fromkeys(findings))  # nvcc's check and the translation list the same includes
     except CheckError as error:
         Path(args.out).write_text(f"refused: the object check could not run: {error}\n")
         print(f"guard: {error}")

@@ -16,28 +16,63 @@ program itself is given none to write), with what it saw of the run in a `.judge
                          the harness wrote to it, which voids the run
   ended=1                the last snapshot is the one the harness sends when the run ends
                          (state=finished or crashed)
+  endings=<n>            snapshots that say the run ended: the harness sends one, last
+  after_ending=<n>       lines with the run's key after the first such snapshot: the
+                         harness sends none, so something kept the channel and wrote more
+  changed_after_check=1  the program is not the one the object check passed (its SHA-256
+                         differs): it was not run
+  confined=1|0           whether it ran in the mount namespaces of confine.py (only when
+                         asked to confine it)
+
+The program runs from an empty working directory made for the run, and deleted after it.
 
   judge --binary B --results R --log L [--timeout S] [ARGS...]
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import secrets
 import signal
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 
+from . import confine
+
+
+# The states of the snapshot the harness sends once, when the run ends.
+ENDINGS = ("finished", "crashed")
+
+
+def _state_of(snapshot: list[str]) -> str:
+    return next((line.split("=", 1)[1] for line in snapshot if line.startswith("state=")), "")
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
 
 def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[str],
-        extra_env: dict | None = None) -> dict:
+        extra_env: dict | None = None, checked_sha256: str | None = None, confine_in: Path | None = None) -> dict:
+    """Run @p binary from an empty working directory of its own, reading its grading channel.
+    @p checked_sha256: the program's hash when the object check passed it; a program that
+    no longer has it is not run (facts: changed_after_check=1). @p confine_in: the course's
+    root, which the program then sees read-only and without its solutions (confine.py)."""
+    results.unlink(missing_ok=True)
+    if checked_sha256 is not None and (not binary.is_file() or sha256_of(binary) != checked_sha256):
+        facts = {"changed_after_check": 1}
+        log.write_text(f"{binary} is not the program the object check passed: not run\n")
+        Path(f"{results}.judge").write_text("".join(f"{k}={v}\n" for k, v in facts.items()))
+        return facts
     key = secrets.token_hex(16)
     read_end, write_end = os.pipe()
     env = {k: v for k, v in os.environ.items() if k not in ("TUTORIAL_RESULTS_FILE", "TUTORIAL_GRADE_CHANNEL")}
     env.update(extra_env or {})
     env["TUTORIAL_GRADE_CHANNEL"] = f"{write_end}:{key}"
-    facts: dict = {"snapshots": 0, "foreign_lines": 0, "ended": 0}
+    facts: dict = {"snapshots": 0, "foreign_lines": 0, "ended": 0, "endings": 0, "after_ending": 0}
     last: list[str] = []
     received: list[bytes] = []
 
@@ -47,11 +82,17 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
                 received.append(chunk)
 
     reader = threading.Thread(target=read_channel, daemon=True)
+    # An empty working directory: nothing the program finds or leaves there is the course's.
+    empty = tempfile.TemporaryDirectory(prefix="tutorial-judge-")
     with open(log, "wb") as out:
         # A session of its own, so that a timeout stops everything the program started.
-        process = subprocess.Popen([str(binary), *arguments], stdin=subprocess.DEVNULL, stdout=out,
+        argv = [str(binary.resolve()), *arguments]
+        if confine_in is not None:
+            argv = confine.command(argv, confine_in, read_only=True)
+            facts["confined"] = int(confine.available())
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=out,
                                    stderr=subprocess.STDOUT, env=env, pass_fds=(write_end,),
-                                   start_new_session=True)
+                                   start_new_session=True, cwd=empty.name)
     os.close(write_end)
     reader.start()
     try:
@@ -67,6 +108,7 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
     except ProcessLookupError:
         pass
     reader.join(timeout=5)
+    empty.cleanup()
     if status < 0:
         facts["signal"] = signal.Signals(-status).name
     else:
@@ -79,20 +121,23 @@ def run(binary: Path, results: Path, log: Path, timeout: float, arguments: list[
             facts["foreign_lines"] += 1
             continue
         body = line[len(prefix):]
+        if facts["endings"]:
+            facts["after_ending"] += 1
         if body == "begin":
             snapshot = []
         elif body == "end":
             if snapshot is not None:
                 last = snapshot
                 facts["snapshots"] += 1
+                if _state_of(snapshot) in ENDINGS:
+                    facts["endings"] += 1
             snapshot = None
         elif snapshot is not None:
             snapshot.append(body)
     results.unlink(missing_ok=True)
     if last:
         results.write_text("\n".join(last) + "\n")
-        state = next((line.split("=", 1)[1] for line in last if line.startswith("state=")), "")
-        facts["ended"] = int(state in ("finished", "crashed"))
+        facts["ended"] = int(_state_of(last) in ENDINGS)
     Path(f"{results}.judge").write_text("".join(f"{k}={v}\n" for k, v in facts.items()))
     return facts
 

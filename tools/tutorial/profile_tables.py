@@ -127,6 +127,8 @@ def run(args) -> int:
         text = readme.read_text(encoding="utf-8")
         updated = replace_between_markers(text, render(chapter, manifest, directory), readme)
         if updated == text:
+            if args.write:
+                print(f"The profile table of {readme.relative_to(ROOT)} is already what the predictions make")
             continue
         if args.write:
             readme.write_text(updated, encoding="utf-8")

@@ -22,7 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import further_checks, grading, guard, judge, results, workflow
+from . import confine, further_checks, grading, guard, judge, results, workflow
 from .course import Build, Chapter, Refusal
 
 # The counters, with the names Nsight Compute uses on Hopper. The core ones were checked
@@ -48,13 +48,16 @@ NCU_METRICS = NCU_METRICS_CORE + [
 ]
 
 
-def make(*arguments: str, log: Path | None = None) -> int:
+def make(*arguments: str, log: Path | None = None, hide_solutions: bool = False) -> int:
     """Run make, its output to @p log or to ours, with the calling make's -j and settings.
     The verbs' recipes are not marked recursive (`+`), so that `make -n VERB` prints them
     rather than running them: the calling make's jobserver is closed to us, and the child
     make is its own, with as many jobs."""
     with open(log, "w") if log else contextlib.nullcontext() as out:
-        return subprocess.run(["make", *arguments], stdout=out, stderr=subprocess.STDOUT if out else None,
+        command = ["make", *arguments]
+        if hide_solutions:  # a student's compile (confine.py)
+            command = confine.command(command, Path.cwd(), read_only=False)
+        return subprocess.run(command, stdout=out, stderr=subprocess.STDOUT if out else None,
                               env=make_environment()).returncode
 
 
@@ -72,12 +75,28 @@ def names(chapters) -> str:
     return " ".join(c.name for c in chapters)
 
 
-def build_each(chapters, backend: str, folder: Path) -> None:
-    """Build each chapter on its own; leave its log and exit status in @p folder (BuildOutcome reads them)."""
+def build_each(chapters, backend: str, folder: Path, hide_solutions: bool = False) -> None:
+    """Build each chapter on its own; leave its log and exit status in @p folder (BuildOutcome reads them).
+    @p hide_solutions: the compile cannot see solutions/ or what was built from it (make grade)."""
     folder.mkdir(parents=True, exist_ok=True)
     for chapter in chapters:
-        status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log")
+        if hide_solutions:
+            forget_solution_dependencies(Build(backend, "chapters"), chapter)
+        status = make(chapter.name, f"BACKEND={backend}", log=folder / f"{chapter.name}-build.log",
+                      hide_solutions=hide_solutions)
         (folder / f"{chapter.name}-build.status").write_text(f"{status}\n")
+
+
+def forget_solution_dependencies(build: Build, chapter: Chapter) -> None:
+    """A student object whose dependency file names a solution (an earlier build of a file
+    that included one) is built afresh: with the solutions hidden, make could not remake
+    that prerequisite, and the chapter would not build whatever its file holds now."""
+    for obj in build.kernels(chapter):
+        depfiles = [obj.with_suffix(".d"), obj.with_suffix(".nvcc-ok.d")]
+        if any(d.is_file() and any("solutions" in Path(os.path.normpath(dependency)).parts
+                                   for dependency in guard.dependencies(d)) for d in depfiles):
+            for stale in [obj, *depfiles, obj.with_suffix(".nvcc-ok")]:
+                stale.unlink(missing_ok=True)
 
 
 # ---- make status, make grade ------------------------------------------------------------
@@ -101,29 +120,52 @@ def grade(args) -> int:
     folder, chapters = Path(args.dir), selected(args)
     build, solutions = Build(args.backend, args.tree), Build(args.backend, "solutions")
     shutil.rmtree(folder, ignore_errors=True)
-    build_each(chapters, args.backend, folder)
+    students = args.tree == "chapters"  # make grade SOLUTIONS=1 grades the solutions: nothing to hide
+    build_each(chapters, args.backend, folder, hide_solutions=students)
+    (folder / "confinement.txt").write_text(confine.how() + "\n" if students else "")
     expected_suffix = f".expected-seed{args.seed}"
     for chapter in chapters:
         if chapter.solution_dir.is_dir():
             status = make(str(solutions.bin / f"{chapter.name}-tests{expected_suffix}"), "SOLUTIONS=1",
                           f"BACKEND={args.backend}", log=folder / f"{chapter.name}-baseline-build.log")
             (folder / f"{chapter.name}-baseline-build.status").write_text(f"{status}\n")
+    checked: dict[str, str] = {}  # chapter -> its test program's SHA-256 when its objects were checked
     for chapter in chapters:
         check_objects(args, chapter, build, solutions, folder)
+        binary = build.bin / f"{chapter.name}-tests"
+        if binary.is_file():
+            checked[chapter.name] = judge.sha256_of(binary)
         if (folder / f"{chapter.name}-baseline-build.status").is_file() and \
                 (folder / f"{chapter.name}-baseline-build.status").read_text().strip() == "0":
             shutil.copy(solutions.bin / f"{chapter.name}-tests{expected_suffix}", folder / f"{chapter.name}-expected.results")
+    # What grading reads, as it was before any student code ran: each run starts from it and
+    # cannot change a verdict, an expected run or an earlier chapter's results.
+    kept = {path: path.read_bytes() for path in folder.iterdir() if path.is_file()}
+
+    def restore() -> None:
+        for path, content in kept.items():
+            if not path.is_file() or path.read_bytes() != content:
+                path.unlink(missing_ok=True)
+                path.write_bytes(content)
+
     for chapter in chapters:
         binary, results = build.bin / f"{chapter.name}-tests", folder / f"{chapter.name}.results"
         binary.with_name(binary.name + ".results").unlink(missing_ok=True)
         refusals = folder / f"{chapter.name}-guard.txt"
         built = (folder / f"{chapter.name}-build.status").read_text().strip() == "0"
         if built and refusals.is_file() and refusals.stat().st_size == 0:
-            judge.run(binary, results, folder / f"{chapter.name}-test.log", 1800, [])
+            log = folder / f"{chapter.name}-test.log"
+            judge.run(binary, results, log, 1800, [], checked_sha256=checked.get(chapter.name, ""),
+                      confine_in=Path.cwd() if students else None)
+            restore()
+            for path in (results, Path(f"{results}.judge"), log):
+                if path.is_file():
+                    kept[path] = path.read_bytes()
             if results.is_file():  # where make status reads the chapter's last results
                 shutil.copy(results, binary.with_name(binary.name + ".results"))
     if args.backend == "cuda":
         further_checks.run(args, chapters, build, folder, make, check_objects)
+        restore()
     return grading.grade(args)
 
 
@@ -144,7 +186,9 @@ def check_objects(args, chapter: Chapter, build: Build, solutions: Build, folder
         parts=[build.program(chapter, "test"), *build.harness()],
         callable_parts=[*build.chapter_code(chapter), *build.libraries()], backend_parts=build.backend_parts(),
         binary=solution_program if has_solution else build.bin / f"{chapter.name}-tests",
-        out=folder / f"{chapter.name}-guard.txt")
+        headers=sorted(p for p in chapter.student_dir.iterdir() if p.suffix in guard.HEADER_SUFFIXES),
+        depfiles=[d for o in objects for d in (o.with_suffix(".d"), o.with_suffix(".nvcc-ok.d"))],
+        chapter_dir=str(chapter.student_dir), source_dir=str(Path(args.tree) / chapter.folder), out=folder / f"{chapter.name}-guard.txt")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         guard.guard(arguments)
 
@@ -159,7 +203,7 @@ def bench(args) -> int:
     binary = Build(args.backend, args.tree).bin
     failed = 0
     for c in chapters:
-        failed |= subprocess.run([f"./{binary}/{c.name}-bench", "--chapter", c.number, "--folder", c.folder,
+        failed |= subprocess.run([f"./{binary}/{c.name}-bench",
                                   "--tree", args.tree, "--output-dir", "build/bench", *shlex.split(args.args)]).returncode != 0
     # The issues' goals are set for the reference solutions: after their run, each met or missed.
     written = [Path("build/bench") / f"{c.name}-solutions.csv" for c in chapters]
@@ -238,11 +282,11 @@ def profile(args) -> int:
     failed = 0
     for c in chapters:
         prediction = predictor(args, f"./build/emu/{args.tree}/bin/{c.name}-profile",
-                               args.out / f"{c.name}-{args.arch}.ptxas.txt", "--chapter", c.number)
+                               args.out / f"{c.name}-{args.arch}.ptxas.txt")
         if args.backend == "emu":
             failed |= run_predictor(prediction, ["--measured", args.measured] if args.measured else []) != 0
         else:
-            gpu_program = [f"./{Build(args.backend, args.tree).bin}/{c.name}-profile", "--chapter", c.number]
+            gpu_program = [f"./{Build(args.backend, args.tree).bin}/{c.name}-profile"]
             failed |= measure_and_predict(args, c.name, gpu_program, prediction) != 0
     return int(failed)
 

@@ -20,7 +20,7 @@
 #include <type_traits>
 
 #include "emu/async.h"    // asynchronous copies: an access to bytes a copy has yet to write is reported
-#include "emu/traffic.h"  // the profiler: what an element access returns in a profiling build
+#include <gpu_model/traffic.h>  // the profiler: what an element access returns in a profiling build
 #include "emu/vector_types.h"  // float2, float4, uchar4: named in messages about accesses through casts
 
 namespace emu {

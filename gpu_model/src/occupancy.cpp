@@ -1,6 +1,6 @@
 // Theoretical occupancy, computed as the toolkit's cuda_occupancy.h computes it (see
 // occupancy.h), for the default shared-memory carveout and without clusters.
-#include "occupancy.h"
+#include <gpu_model/occupancy.h>
 
 #include <cxxabi.h>
 
