@@ -507,9 +507,9 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
     int column[SPAN] = {};  // the column sums of the current output row's box
     for (int i = 0; i < rows; ++i) {
         // BEGIN SOLUTION: 3d, step 3. Before computing output row i, row i + 2R must have
-        //   landed, for every thread: __pipeline_wait_prior(PREFETCH - 1) leaves this
-        //   thread's PREFETCH - 1 newest batches in flight, then __syncthreads() shows every
-        //   thread's copies and stores to the others. The barrier also says that every
+        //   landed, for every thread: wait (__pipeline_wait_prior) until at most this
+        //   thread's PREFETCH - 1 newest batches are in flight, then __syncthreads() shows
+        //   every thread's copies and stores to the others. The barrier also says that every
         //   thread has finished output row i - 1, so the ring row of input row i - 2 (read
         //   last, as the row leaving, by output row i - 1) is free: refill it with row
         //   i + RING - 2 (ring row (i + RING - 2) % RING: for i = 0 and 1, one of the two the
