@@ -64,11 +64,7 @@ import argparse
 import pathlib
 import sys
 
-<<<<<<< HEAD
-from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
-=======
-from . import classroom, docs, grading, guard, judge, profile_tables, ptxas_header, release, results, roofline, site, site_links, site_search, site_solutions, verbs, watch, workflow
->>>>>>> grading
+from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
