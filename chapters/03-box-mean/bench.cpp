@@ -3,11 +3,13 @@
 // `make chapter3 bench` times your kernels; `make chapter3 bench SOLUTIONS=1` the
 // references. For R = 1 (3x3) and R = 2 (5x5) it times NPP's box filter (the library a user
 // would call: nppiFilterBoxBorder_8u_C1R_Ctx, border replicated), box_mean_global (the
-// baseline), box_mean_shared and box_mean_coarsened (3c), and checks every pixel against the
-// CPU after timing. Without NPP (a separate package on some systems) its row says how to get it.
-// Its last row, "coarsened, copy only", moves 3c's bytes with 3c's tiles, loads and stores but
-// computes no mean (bench/box_mean_copy.cu): the gap from it to 3c is the work done between
-// the loads, the gap from the copy to it the data movement's own.
+// baseline), box_mean_shared, box_mean_coarsened (3c) and box_mean_ring (3d), and checks
+// every pixel against the CPU after timing. Without NPP (a separate package on some systems)
+// its row says how to get it.
+// Its last rows, "coarsened, copy only" and "ring, copy only", move 3c's and 3d's bytes with
+// their tiles or ring, loads, copies and stores but compute no mean (bench/box_mean_copy.cu):
+// the gap from each to its step is the work done between the loads, the gap from the copy to
+// it the data movement's own.
 //
 // The rate is effective bandwidth: the compulsory bytes, the image read once and the
 // result written once, over the time. Its ceiling is the device-to-device copy the
@@ -89,9 +91,11 @@ int main(int argc, char* argv[]) {
                 work.remark = [&] { return npp_difference(output.download(), expected, layout, true); };
                 session.measure_library(work, session.copy_ceiling());
             }
-            // "coarsened" is 3c, the chapter's optional step (going further).
-            const std::pair<const char*, BoxMeanFunction> variants[] = {
-                {"global", box_mean_global}, {"shared", box_mean_shared}, {"coarsened", box_mean_coarsened}};
+            // "coarsened" (3c) and "ring" (3d) are the chapter's optional steps (going further).
+            const std::pair<const char*, BoxMeanFunction> variants[] = {{"global", box_mean_global},
+                                                                        {"shared", box_mean_shared},
+                                                                        {"coarsened", box_mean_coarsened},
+                                                                        {"ring", box_mean_ring}};
             for (const auto& [variant, box_mean] : variants) {
                 benchmark::WorkToTime work;
                 work.problem = problem;
@@ -108,18 +112,21 @@ int main(int argc, char* argv[]) {
                 work.check = [&] { return compare_exact(output.download(), expected, layout).text; };
                 session.measure_kernel(work, session.copy_ceiling());
             }
-            {
-                // 3c's data movement alone: its output is its input, every pixel checked.
+            // 3c's and 3d's data movement alone: the output is the input, every pixel checked.
+            const std::pair<const char*, BoxMeanFunction> copies[] = {
+                {"coarsened, copy only (no arithmetic)", box_mean_copy},
+                {"ring, copy only (no arithmetic)", box_mean_ring_copy}};
+            for (const auto& [variant, copy] : copies) {
                 OutputLayout copy_layout = layout;
                 copy_layout.name = "output image (a copy of the input)";
                 copy_layout.border = 0;
                 benchmark::WorkToTime work;
                 work.problem = problem;
-                work.variant = "coarsened, copy only (no arithmetic)";
+                work.variant = variant;
                 work.unit = "GB/s";
                 work.work = 2.0 * static_cast<double>(pixels);
                 work.prepare = [&] { output.poison(); };
-                work.run = [&] { box_mean_copy(input.data(), output.data(), kWidth, kHeight, radius); };
+                work.run = [&, copy = copy] { copy(input.data(), output.data(), kWidth, kHeight, radius); };
                 work.check = [&, copy_layout] { return compare_exact(output.download(), image, copy_layout).text; };
                 session.measure_kernel(work, session.copy_ceiling());
             }

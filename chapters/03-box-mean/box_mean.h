@@ -68,3 +68,30 @@ tutorial::LaunchConfig box_mean_coarsened_launch_config(int width, int height);
 /// and stores its kCoarsenX pixels of a row with one 4-byte store where it can.
 /// Same arguments, result (exact, borders included) and errors as box_mean_global().
 void box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height, int radius);
+
+/// @name 3d (going further): rows streamed through a ring of shared-memory buffers
+/// A block of kRingThreads threads, each computing kCoarsenX neighbouring pixels of a row,
+/// owns a strip kRingStripWidth pixels wide and kRingRows output rows high and walks down
+/// it, one output row at a time. Its input rows wait in a ring of 2·radius + 2 +
+/// kRingPrefetch shared-memory rows, refilled by asynchronous copies kRingPrefetch rows ahead
+/// of the row it computes.
+///@{
+constexpr int kRingThreads = 64;                            ///< threads per block, along the row
+constexpr int kRingStripWidth = kRingThreads * kCoarsenX;   ///< output columns per block: 1024
+constexpr int kRingRows = 32;                               ///< output rows per block
+constexpr int kRingPrefetch = 4;                            ///< rows in flight beyond the one entering
+///@}
+
+/// @brief The launch box_mean_ring() uses: kRingThreads threads along x, and a
+/// one-dimensional grid of ceil(width / kRingStripWidth) × ceil(height / kRingRows)
+/// blocks, block b taking strip b % strips and segment b / strips (one dimension, so that
+/// any image of up to 2³¹ − 1 pixels fits the grid).
+tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height);
+
+/// @brief 3d: box mean with the rows streamed through a ring of shared-memory buffers.
+/// cp.async copies each row of the block's strip, halo included, into the ring while the
+/// rows above it are summed; the sums are 3c's (column sums sliding down, box sums sliding
+/// along), and each thread stores its kCoarsenX pixels of a row with one 16-byte store
+/// where the rows are aligned. Same arguments, result (exact, borders included) and errors
+/// as box_mean_global().
+void box_mean_ring(const unsigned char* input, unsigned char* output, int width, int height, int radius);

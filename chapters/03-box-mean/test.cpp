@@ -332,10 +332,14 @@ TEST_CASE("3c: box_mean_coarsened equals the CPU reference at every pixel, corne
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("3c: box_mean_coarsened is right when the images do not start on a 4-byte boundary", CHAPTER_TAG "[extra][gpu]") {
-    // Rows that are multiples of 4 pixels wide, but images that start 1 byte into their
-    // buffers: 4-byte loads and stores would be misaligned, so the kernel must not use them.
-    const ImageCase c{kBoxBlockX * kCoarsenX + 4, 37, 2};
+namespace {
+
+// Runs `box_mean` on an image that starts 1 byte into its buffer, and so does its output:
+// rows a multiple of 16 pixels wide, but 16-byte loads, copies and stores would be
+// misaligned, so the kernel must not use them.
+tutorial::ShapeSweep sweep_misaligned_image(const std::string& name, const BoxMean& box_mean, int tile_rows,
+                                            int tile_cols) {
+    const ImageCase c{tile_cols + 16, 37, 2};
     const std::size_t pixels = static_cast<std::size_t>(c.width) * c.height;
     const std::vector<std::uint8_t> image =
         tutorial::random_bytes(pixels, tutorial::derive_seed(tutorial::run_seed(), {c.width, c.height, 1}));
@@ -343,42 +347,115 @@ TEST_CASE("3c: box_mean_coarsened is right when the images do not start on a 4-b
     shifted.insert(shifted.end(), image.begin(), image.end());
     tutorial::DeviceBuffer<std::uint8_t> input(shifted), output(pixels + 1);
     output.poison(0xFF);
-    box_mean_coarsened(input.data() + 1, output.data() + 1, c.width, c.height, c.radius);
+    box_mean(input.data() + 1, output.data() + 1, c.width, c.height, c.radius);
     const std::vector<std::uint8_t> all = output.download();
     tutorial::OutputLayout layout;
     layout.name = "output";
     layout.rows = c.height;
     layout.cols = c.width;
-    layout.tile_rows = kBoxBlockY * kCoarsenRows;
-    layout.tile_cols = kBoxBlockX * kCoarsenX;
+    layout.tile_rows = tile_rows;
+    layout.tile_cols = tile_cols;
     layout.border = c.radius;
     layout.poison = 0xFF;
     layout.seed = tutorial::run_seed();
     // A sweep of one shape: its report is as short as the others' when nothing was written.
-    tutorial::ShapeSweep sweep("box_mean_coarsened on images starting 1 byte into their buffers",
-                               tutorial::default_sweep_options(3));
+    tutorial::ShapeSweep sweep(name + " on images starting 1 byte into their buffers",
+                               tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     std::ostringstream label;
     label << c;
     sweep.run(label.str(), {}, [&] {
         return tutorial::compare_exact(std::vector<std::uint8_t>(all.begin() + 1, all.end()),
                                        tutorial::box_mean_reference(image, c.width, c.height, c.radius), layout);
     });
-    REQUIRE_SWEEP(sweep);
+    return sweep;
 }
 
-TEST_CASE("3c: box_mean_coarsened keeps an all-255 image all 255", CHAPTER_TAG "[extra][gpu]") {
-    tutorial::ShapeSweep sweep("box_mean_coarsened on all-255 images", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    for (const ImageCase& c :
-         {ImageCase{kBoxBlockX * kCoarsenX + 5, kBoxBlockY * kCoarsenRows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
+}  // namespace
+
+TEST_CASE("3c: box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+    check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
+}
+
+// ---- 3d (going further): rows streamed through a ring of shared-memory buffers. Tagged
+// [extra], like 3c.
+
+namespace {
+
+// Chapter 3's images, and the edges of a ring block's 1024 x 32 output tile (a strip
+// kRingStripWidth wide, kRingRows high): one pixel short of it, exactly it and one more,
+// with widths that are and are not multiples of the 16-byte chunk. A segment shorter than
+// the ring (the images 1 to 9 rows high) leaves ring rows never filled.
+std::vector<ImageCase> ring_image_cases() {
+    std::vector<ImageCase> cases = all_image_cases();
+    const int tile_w = kRingStripWidth, tile_h = kRingRows;
+    for (int R : {1, 2, kMaxBoxRadius}) {
+        for (int width : {tile_w - 1, tile_w, tile_w + 1, tile_w + 16}) {
+            for (int height : {tile_h - 1, tile_h, tile_h + 1}) {
+                cases.push_back({width, height, R});
+            }
+        }
+        cases.push_back({2 * tile_w + 16, 3 * tile_h + 5, R});  // several strips and segments, rows aligned
+    }
+    return cases;
+}
+
+}  // namespace
+
+TEST_CASE("3d: box_mean_ring_launch_config gives one 64-thread block per strip and segment", CHAPTER_TAG "[extra]") {
+    REQUIRE(kRingThreads == 64);
+    for (const ImageCase& c : ring_image_cases()) {
+        const tutorial::LaunchConfig got = box_mean_ring_launch_config(c.width, c.height);
+        const int strips = tutorial::ceil_div(c.width, kRingStripWidth), segments = tutorial::ceil_div(c.height, kRingRows);
+        REQUIRE_LAUNCH_CONFIG(got, dim3(strips * segments), dim3(kRingThreads),
+                              "For a " << c.width << " x " << c.height << " image",
+                              "one block for each of the " << strips << " strips of " << kRingStripWidth
+                                                           << " columns times each of the " << segments
+                                                           << " segments of " << kRingRows << " rows");
+    }
+}
+
+TEST_CASE("3d: box_mean_ring equals the CPU reference at every pixel, corners and edges included",
+          CHAPTER_TAG "[extra][gpu]") {
+    // One report for every image, as for 3a to 3c: the first failing one in full.
+    const int tile_w = kRingStripWidth, tile_h = kRingRows;
+    tutorial::ShapeSweep sweep("box_mean_ring", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
+    for (const ImageCase& c : ring_image_cases()) {
         std::ostringstream label;
         label << c;
-        const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
-        sweep.run(label.str(), {{"width", c.width, 0, "", ""}, {"height", c.height, 0, "", ""}},
-                  [&] { return run_box_mean(box_mean_coarsened, c, white, kBoxBlockY * kCoarsenRows, kBoxBlockX * kCoarsenX); });
+        sweep.run(label.str(),
+                  {{"width", c.width, tile_w, "", "strip"}, {"height", c.height, tile_h, "", "segment"}, {"radius", c.radius, 0, "", ""}},
+                  [&] { return run_random_case(box_mean_ring, c, tile_h, tile_w); });
     }
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("3c: box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
-    check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
+// 3c's and 3d's checks on misaligned and on all-255 images: one test case, one report for
+// both kernels and both kinds of image, the first failing one in full.
+TEST_CASE("3c and 3d: box_mean_coarsened and box_mean_ring are right on images that do not start on a 16-byte boundary, "
+          "and keep an all-255 image all 255",
+          CHAPTER_TAG "[extra][gpu]") {
+    const auto sweep_white = [](const std::string& name, const BoxMean& box_mean, int tile_rows, int tile_cols) {
+        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+        options.case_prefix = name + " / ";  // the kernels' cases share the test case
+        tutorial::ShapeSweep sweep(name + " on all-255 images", options);
+        for (const ImageCase& c : {ImageCase{tile_cols + 5, tile_rows + 3, kMaxBoxRadius}, ImageCase{37, 23, 2}}) {
+            std::ostringstream label;
+            label << c;
+            const std::vector<std::uint8_t> white(static_cast<std::size_t>(c.width) * c.height, 255);
+            sweep.run(label.str(), {{"width", c.width, 0, "", ""}, {"height", c.height, 0, "", ""}},
+                      [&] { return run_box_mean(box_mean, c, white, tile_rows, tile_cols); });
+        }
+        return sweep;
+    };
+    const int coarsened_rows = kBoxBlockY * kCoarsenRows, coarsened_cols = kBoxBlockX * kCoarsenX;
+    const std::vector<tutorial::ShapeSweep> sweeps{
+        sweep_misaligned_image("box_mean_coarsened", box_mean_coarsened, coarsened_rows, coarsened_cols),
+        sweep_misaligned_image("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth),
+        sweep_white("box_mean_coarsened", box_mean_coarsened, coarsened_rows, coarsened_cols),
+        sweep_white("box_mean_ring", box_mean_ring, kRingRows, kRingStripWidth)};
+    REQUIRE_SWEEPS(sweeps);
+}
+
+TEST_CASE("3d: box_mean_ring rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+    check_rejects_bad_arguments(box_mean_ring, "box_mean_ring");
 }

@@ -1,5 +1,6 @@
 // Chapter 3: the box mean of an 8-bit image, first from global memory (3a), then from a
-// shared-memory tile with a halo (3b).
+// shared-memory tile with a halo (3b); going further, with thread coarsening (3c) and with
+// rows streamed through a ring of shared-memory buffers by asynchronous copies (3d).
 //
 // Reference solution.
 //
@@ -11,6 +12,8 @@
 
 #include "cuda_check.h"
 #include "box_mean_reference.h"
+
+#include <cuda_pipeline.h>  // __pipeline_memcpy_async and the other cp.async primitives (3d)
 
 #include <cstdint>
 
@@ -365,4 +368,237 @@ void launch_box_mean_coarsened(const unsigned char* input, unsigned char* output
 void box_mean_coarsened(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
     tutorial::require_box_mean_arguments("box_mean_coarsened", input, output, width, height, radius, kMaxBoxRadius);
     launch_box_mean_coarsened(input, output, width, height, radius);
+}
+
+// ---- 3d (going further): a ring of rows, refilled by asynchronous copies --------------
+// A block of kRingThreads threads owns a strip kRingStripWidth pixels wide and kRingRows
+// output rows high, and walks down it one row at a time. The input rows it needs wait in a
+// ring of shared-memory buffers, one row of the strip (halo included) each. cp.async copies
+// them from global memory to shared memory without passing through registers, so a thread
+// starts the copy of a row PREFETCH rows ahead and computes the current row while it is in
+// flight: the block always has loads in flight, where 3c had none while it summed its tile.
+// The sums are 3c's: column sums sliding down in registers, box sums sliding along; only
+// the halo pixels of a thread's span come from its neighbouring lanes (read_span_shuffled).
+
+tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height) {
+    // One dimension: width 1 and height 2^31 - 1 need more segments than grid.y's 65535.
+    const unsigned strips = static_cast<unsigned>(tutorial::ceil_div(width, kRingStripWidth));
+    const unsigned segments = static_cast<unsigned>(tutorial::ceil_div(height, kRingRows));
+    return tutorial::LaunchConfig{dim3(strips * segments), dim3(kRingThreads)};
+}
+
+// The ring's geometry, shared by the kernel and start_ring_row_copy.
+template <int RADIUS, int PREFETCH = kRingPrefetch>
+struct RingGeometry {
+    static constexpr int COLS = kCoarsenX;  // pixels per thread along a row: one 16-byte chunk
+    static constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;  // R rounded up to whole chunks
+    static constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;        // bytes of one ring row
+    static constexpr int ROW_CHUNKS = ROW_W / COLS;
+    // A row is read by the output rows i - 1 (leaving) to i + 2R (entering): 2R + 2 rows are
+    // live while row i is computed, PREFETCH rows are in flight below them.
+    static constexpr int RING = 2 * RADIUS + 2 + PREFETCH;
+    static_assert(PREFETCH >= 1 && PREFETCH <= 9, "__pipeline_wait_prior waits for at most 8 newer batches");
+    static_assert(RING * ROW_W <= 48 * 1024, "static shared memory is limited to 48 KB per block");
+};
+
+// Start this thread's copies of input row `image_row` (any integer: clamped into the image)
+// into `ring_row`, the ring row whose first byte is image column x0 - HALO_X.
+template <int RADIUS, bool VECTOR>
+__device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, const unsigned char* input, int width,
+                                                    int height, int x0, int image_row) {
+    using Geometry = RingGeometry<RADIUS>;
+    constexpr int COLS = Geometry::COLS;
+    // BEGIN SOLUTION: 3d, step 1 (going further). Clamp image_row into the image as 3b
+    //   clamps its rows. Chunk c (threadIdx.x, threadIdx.x + kRingThreads, ... below
+    //   ROW_CHUNKS) covers image columns x = x0 - HALO_X + c * COLS onwards. A chunk wholly
+    //   inside the image, with VECTOR, is one 16-byte asynchronous copy:
+    //   __pipeline_memcpy_async(&ring_row[c * COLS], &input[...], COLS): it needs both
+    //   addresses on 16 bytes, which VECTOR and the ring's alignment give. Any other chunk
+    //   crosses the image's edge or is misaligned: fill it pixel by pixel with clamped
+    //   columns (PixelChunk::set) and store it with one ordinary 16-byte shared store.
+    //| (void)ring_row, (void)input, (void)width, (void)height, (void)x0, (void)image_row, (void)COLS;
+    const int y = min(max(image_row, 0), height - 1);
+    const unsigned char* row = input + static_cast<long long>(y) * width;
+    for (int c = threadIdx.x; c < Geometry::ROW_CHUNKS; c += kRingThreads) {
+        const int x = x0 - Geometry::HALO_X + c * COLS;
+        if (VECTOR && x >= 0 && x + COLS <= width) {
+            // The copy goes from global to shared memory without a register; the thread
+            // goes on at once, and __pipeline_wait_prior waits for it later.
+            __pipeline_memcpy_async(&ring_row[c * COLS], &row[x], COLS);
+        } else {
+            PixelChunk<COLS> chunk;
+#pragma unroll
+            for (int b = 0; b < COLS; ++b) chunk.set(b, row[min(max(x + b, 0), width - 1)]);
+            *reinterpret_cast<PixelChunk<COLS>*>(&ring_row[c * COLS]) = chunk;
+        }
+    }
+    // END SOLUTION
+}
+
+// read_span for a ring row, with fewer shared-memory wavefronts. A thread's R pixels on
+// either side are the last R of lane t - 1's chunk and the first R of lane t + 1's, which
+// those lanes have just loaded: a shuffle brings them, where reading them byte by byte
+// from shared memory costs a 4-way bank conflict each (the lanes' bytes lie 16 bytes, four
+// banks, apart). Only lanes 0 and 31 have no neighbour in the warp on one side; they read
+// that side's words from shared memory. Every lane of the warp must call it (the shuffles).
+template <int COLS, int RADIUS, class RingRow>
+__device__ __forceinline__ void read_span_shuffled(const RingRow& row, int own, int (&pixels)[COLS + 2 * RADIUS]) {
+    static_assert(COLS == 16 && RADIUS <= 8, "the halo is at most two words of a 16-byte chunk");
+    constexpr int WORDS = (RADIUS + 3) / 4;  // words of a neighbour's chunk that hold the halo
+    const PixelChunk<COLS> chunk = *reinterpret_cast<const PixelChunk<COLS>*>(&row[own]);
+    const int lane = threadIdx.x % 32;
+    unsigned int left[WORDS > 0 ? WORDS : 1], right[WORDS > 0 ? WORDS : 1];
+#pragma unroll
+    for (int w = 0; w < WORDS; ++w) {
+        left[w] = __shfl_up_sync(0xFFFFFFFFu, chunk.words[4 - WORDS + w], 1);
+        right[w] = __shfl_down_sync(0xFFFFFFFFu, chunk.words[w], 1);
+        if (lane == 0) left[w] = reinterpret_cast<const unsigned int*>(&row[own - 4 * WORDS])[w];
+        if (lane == 31) right[w] = reinterpret_cast<const unsigned int*>(&row[own + COLS])[w];
+    }
+#pragma unroll
+    for (int j = 0; j < RADIUS; ++j) {
+        const int l = 4 * WORDS - RADIUS + j;  // byte of `left` that is pixel own - RADIUS + j
+        pixels[j] = (left[l / 4] >> (8 * (l % 4))) & 0xFF;
+        pixels[RADIUS + COLS + j] = (right[j / 4] >> (8 * (j % 4))) & 0xFF;
+    }
+#pragma unroll
+    for (int b = 0; b < COLS; ++b) pixels[RADIUS + b] = chunk.pixel(b);
+}
+
+// VECTOR: every row starts on a 16-byte boundary (width % 16 == 0 and both images aligned),
+// so that whole chunks may be copied asynchronously and stored as one.
+template <int RADIUS, bool VECTOR>
+__global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+    using Geometry = RingGeometry<RADIUS>;
+    using Chunk = PixelChunk<Geometry::COLS>;
+    constexpr int COLS = Geometry::COLS, RING = Geometry::RING, ROW_W = Geometry::ROW_W;
+    constexpr int SPAN = COLS + 2 * RADIUS;
+    constexpr int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
+    constexpr int PREFETCH = RING - 2 * RADIUS - 2;
+    __shared__ __align__(16) unsigned char ring[RING][ROW_W];
+
+    // The block's strip and segment: blocks next to each other in the launch take strips
+    // side by side, so a segment's neighbours above and below run at the same time and its
+    // halo rows are still in L2 when they read them.
+    const int strips = (width + kRingStripWidth - 1) / kRingStripWidth;
+    const int strip_x0 = static_cast<int>(blockIdx.x % strips) * kRingStripWidth;
+    const int segment_y0 = static_cast<int>(blockIdx.x / strips) * kRingRows;
+    const int rows = min(kRingRows, height - segment_y0);  // output rows of this block
+    const int x0 = strip_x0 + threadIdx.x * COLS;             // this thread's first column
+    const int own = threadIdx.x * COLS + Geometry::HALO_X;     // and its ring column
+    // Input row k of the segment (k = 0 .. rows + 2R - 1) is image row segment_y0 - R + k,
+    // in ring row k % RING. Output row i needs input rows i .. i + 2R.
+    const int input_rows = rows + 2 * RADIUS;
+
+    // BEGIN SOLUTION: 3d, step 2. The prologue: start the copies of input rows
+    //   0 .. RING - 3 (2R + PREFETCH rows), each into its ring row k % RING, and
+    //   __pipeline_commit() after each row, even when the row is past input_rows and
+    //   nothing was copied: every thread then numbers its batches as the rows, batch k
+    //   holds row k, and a wait can count them.
+    for (int k = 0; k < RING - 2; ++k) {
+        if (k < input_rows) {
+            start_ring_row_copy<RADIUS, VECTOR>(ring[k % RING], input, width, height, strip_x0,
+                                                segment_y0 - RADIUS + k);
+        }
+        __pipeline_commit();
+    }
+    // END SOLUTION
+
+    int column[SPAN] = {};  // the column sums of the current output row's box
+    for (int i = 0; i < rows; ++i) {
+        // BEGIN SOLUTION: 3d, step 3. Before computing output row i, row i + 2R must have
+        //   landed, for every thread: wait (__pipeline_wait_prior) until at most this
+        //   thread's PREFETCH - 1 newest batches are in flight, then __syncthreads() shows
+        //   every thread's copies and stores to the others. The barrier also says that every
+        //   thread has finished output row i - 1, so the ring row of input row i - 2 (read
+        //   last, as the row leaving, by output row i - 1) is free: refill it with row
+        //   i + RING - 2 (ring row (i + RING - 2) % RING: for i = 0 and 1, one of the two the
+        //   prologue left empty) if it is below input_rows, and commit, one batch per output
+        //   row, copied or not. Only then compute row i, while the new copies are in flight.
+        __pipeline_wait_prior(PREFETCH - 1);
+        __syncthreads();
+        const int refill = i + RING - 2;
+        if (refill < input_rows) {
+            start_ring_row_copy<RADIUS, VECTOR>(ring[refill % RING], input, width, height, strip_x0,
+                                                segment_y0 - RADIUS + refill);
+        }
+        __pipeline_commit();
+        // END SOLUTION
+
+        // BEGIN SOLUTION: 3d, step 4. The sums, as 3c's steps 2 and 3, reading a ring row's
+        //   span with read_span_shuffled (above) at `own`. For i = 0, sum input rows
+        //   0 .. 2R column by column into column[]; after it, add the row entering (i + 2R)
+        //   and subtract the row leaving (i - 1); input row k is ring row k % RING. Then
+        //   slide the box along the row and store the COLS rounded means of image row
+        //   segment_y0 + i as 3c does, only where x0 + c < width. Every thread reads its
+        //   spans, even one past the image's right edge: the shuffles need the whole warp.
+        //| (void)ring, (void)output, (void)sizeof(Chunk), (void)area, (void)own, (void)x0, (void)column;
+        //| (void)input_rows, (void)PREFETCH;
+        if (i == 0) {
+#pragma unroll
+            for (int r = 0; r <= 2 * RADIUS; ++r) {
+                int pixels[SPAN];
+                read_span_shuffled<COLS, RADIUS>(ring[r % RING], own, pixels);
+#pragma unroll
+                for (int j = 0; j < SPAN; ++j) column[j] += pixels[j];
+            }
+        } else {
+            int entering[SPAN], leaving[SPAN];
+            read_span_shuffled<COLS, RADIUS>(ring[(i + 2 * RADIUS) % RING], own, entering);
+            read_span_shuffled<COLS, RADIUS>(ring[(i - 1) % RING], own, leaving);
+#pragma unroll
+            for (int j = 0; j < SPAN; ++j) column[j] += entering[j] - leaving[j];
+        }
+        if (x0 < width) {
+            Chunk means;
+            int box = 0;
+#pragma unroll
+            for (int j = 0; j <= 2 * RADIUS; ++j) box += column[j];
+#pragma unroll
+            for (int c = 0; c < COLS; ++c) {
+                if (c > 0) {
+                    box += column[c + 2 * RADIUS] - column[c - 1];
+                }
+                means.set(c, static_cast<unsigned int>((box + area / 2) / area));
+            }
+            unsigned char* out_row = output + static_cast<long long>(segment_y0 + i) * width;
+            if (VECTOR && x0 + COLS <= width) {
+                *reinterpret_cast<Chunk*>(&out_row[x0]) = means;
+            } else {
+#pragma unroll
+                for (int c = 0; c < COLS; ++c) {
+                    if (x0 + c < width) out_row[x0 + c] = static_cast<unsigned char>(means.pixel(c));
+                }
+            }
+        }
+        // END SOLUTION
+    }
+}
+
+namespace {
+
+template <int RADIUS = 0>
+void launch_box_mean_ring(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
+    if constexpr (RADIUS <= kMaxBoxRadius) {
+        if (radius != RADIUS) {
+            launch_box_mean_ring<RADIUS + 1>(input, output, width, height, radius);
+            return;
+        }
+        const tutorial::LaunchConfig launch = box_mean_ring_launch_config(width, height);
+        const bool vector = width % kCoarsenX == 0 && reinterpret_cast<std::uintptr_t>(input) % kCoarsenX == 0 &&
+                            reinterpret_cast<std::uintptr_t>(output) % kCoarsenX == 0;
+        if (vector) {
+            box_mean_ring_kernel<RADIUS, true><<<launch.grid, launch.block>>>(input, output, width, height);
+        } else {
+            box_mean_ring_kernel<RADIUS, false><<<launch.grid, launch.block>>>(input, output, width, height);
+        }
+        CUDA_CHECK_KERNEL("box_mean_ring_kernel");
+    }
+}
+
+}  // namespace
+
+void box_mean_ring(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
+    tutorial::require_box_mean_arguments("box_mean_ring", input, output, width, height, radius, kMaxBoxRadius);
+    launch_box_mean_ring(input, output, width, height, radius);
 }

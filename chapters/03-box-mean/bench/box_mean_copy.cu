@@ -1,14 +1,18 @@
-// The benchmark's copy-only row: 3c's loads, tile and stores, without the box sums. The
-// benchmark sets its rate beside 3c's; the gap between them is the work 3c does between
-// its loads, and the gap between this row and the copy is the data movement's own.
+// The benchmark's copy-only rows: 3c's loads, tile and stores, and 3d's ring of rows with its
+// asynchronous copies and stores, each without the box sums. The benchmark sets each rate
+// beside its step's; the gap between them is the work the step does between its loads, and
+// the gap between the row and the copy is the data movement's own.
 //
-// The staging is 3c's step 1 as the reference solution writes it (solutions/03-box-mean),
-// kept in step with it by hand: when 3c's tile changes, change it here.
+// The staging is 3c's step 1 and 3d's ring as the reference solution writes them
+// (solutions/03-box-mean), kept in step with it by hand: when 3c's tile or 3d's ring
+// changes, change it here.
 #include "bench/box_mean_copy.h"
 
 #include "box_mean.h"
 #include "box_mean_reference.h"
 #include "cuda_check.h"
+
+#include <cuda_pipeline.h>
 
 #include <cstdint>
 
@@ -74,6 +78,65 @@ __global__ void box_mean_copy_kernel(const unsigned char* input, unsigned char* 
     }
 }
 
+// 3d's ring without its sums: the same strips and segments, the same ring of
+// 2R + 2 + kRingPrefetch rows refilled by 16-byte cp.async copies (byte loads and stores at
+// the edges), the same wait and barrier per output row; each thread then stores its chunk
+// of the row's middle input row, image row segment_y0 + i, with 3d's stores.
+template <int RADIUS, bool VECTOR>
+__global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+    constexpr int COLS = kCoarsenX;
+    constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;
+    constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;
+    constexpr int RING = 2 * RADIUS + 2 + kRingPrefetch;
+    using Chunk = PixelBytes<COLS>;
+    __shared__ __align__(16) unsigned char ring[RING][ROW_W];
+
+    const int strips = (width + kRingStripWidth - 1) / kRingStripWidth;
+    const int strip_x0 = static_cast<int>(blockIdx.x % strips) * kRingStripWidth;
+    const int segment_y0 = static_cast<int>(blockIdx.x / strips) * kRingRows;
+    const int rows = min(kRingRows, height - segment_y0);
+    const int input_rows = rows + 2 * RADIUS;
+    const int x0 = strip_x0 + threadIdx.x * COLS;
+    const int own = threadIdx.x * COLS + HALO_X;
+    const auto start_row = [&](int k) {
+        const int y = min(max(segment_y0 - RADIUS + k, 0), height - 1);
+        const unsigned char* row = input + static_cast<long long>(y) * width;
+        for (int c = threadIdx.x; c < ROW_W / COLS; c += kRingThreads) {
+            const int x = strip_x0 - HALO_X + c * COLS;
+            if (VECTOR && x >= 0 && x + COLS <= width) {
+                __pipeline_memcpy_async(&ring[k % RING][c * COLS], &row[x], COLS);
+            } else {
+                Chunk chunk;
+#pragma unroll
+                for (int b = 0; b < COLS; ++b) chunk.pixel[b] = row[min(max(x + b, 0), width - 1)];
+                *reinterpret_cast<Chunk*>(&ring[k % RING][c * COLS]) = chunk;
+            }
+        }
+    };
+    for (int k = 0; k < RING - 2; ++k) {
+        if (k < input_rows) start_row(k);
+        __pipeline_commit();
+    }
+    for (int i = 0; i < rows; ++i) {
+        __pipeline_wait_prior(kRingPrefetch - 1);
+        __syncthreads();
+        if (i + RING - 2 < input_rows) start_row(i + RING - 2);
+        __pipeline_commit();
+        if (x0 < width) {
+            const Chunk pixels = *reinterpret_cast<const Chunk*>(&ring[(i + RADIUS) % RING][own]);
+            unsigned char* out_row = output + static_cast<long long>(segment_y0 + i) * width;
+            if (VECTOR && x0 + COLS <= width) {
+                *reinterpret_cast<Chunk*>(&out_row[x0]) = pixels;
+            } else {
+#pragma unroll
+                for (int c = 0; c < COLS; ++c) {
+                    if (x0 + c < width) out_row[x0 + c] = pixels.pixel[c];
+                }
+            }
+        }
+    }
+}
+
 template <int RADIUS = 0>
 void launch_box_mean_copy(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
     if constexpr (RADIUS <= kMaxBoxRadius) {
@@ -94,9 +157,36 @@ void launch_box_mean_copy(const unsigned char* input, unsigned char* output, int
     }
 }
 
+template <int RADIUS = 0>
+void launch_box_mean_ring_copy(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
+    if constexpr (RADIUS <= kMaxBoxRadius) {
+        if (radius != RADIUS) {
+            launch_box_mean_ring_copy<RADIUS + 1>(input, output, width, height, radius);
+            return;
+        }
+        // 3d's launch (box_mean_ring_launch_config is the solution's, which the student's
+        // build may lack): one block per strip and segment, in one dimension.
+        const dim3 grid(static_cast<unsigned>(tutorial::ceil_div(width, kRingStripWidth) *
+                                              tutorial::ceil_div(height, kRingRows)));
+        const bool vector = width % kCoarsenX == 0 && reinterpret_cast<std::uintptr_t>(input) % kCoarsenX == 0 &&
+                            reinterpret_cast<std::uintptr_t>(output) % kCoarsenX == 0;
+        if (vector) {
+            box_mean_ring_copy_kernel<RADIUS, true><<<grid, kRingThreads>>>(input, output, width, height);
+        } else {
+            box_mean_ring_copy_kernel<RADIUS, false><<<grid, kRingThreads>>>(input, output, width, height);
+        }
+        CUDA_CHECK_KERNEL("box_mean_ring_copy_kernel");
+    }
+}
+
 }  // namespace
 
 void box_mean_copy(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
     tutorial::require_box_mean_arguments("box_mean_copy", input, output, width, height, radius, kMaxBoxRadius);
     launch_box_mean_copy(input, output, width, height, radius);
+}
+
+void box_mean_ring_copy(const unsigned char* input, unsigned char* output, int width, int height, int radius) {
+    tutorial::require_box_mean_arguments("box_mean_ring_copy", input, output, width, height, radius, kMaxBoxRadius);
+    launch_box_mean_ring_copy(input, output, width, height, radius);
 }
