@@ -150,7 +150,7 @@ $(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
-$(BUILD)/bin/common-tests: $(BUILD)/tests/common.o $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
+$(BUILD)/bin/common-tests: $(patsubst %.cpp,$(BUILD)/%.o,$(wildcard tests/common*.cpp)) $(HARNESS_OBJECTS) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
 # `make chapter2` builds chapter 2; with a verb (`make chapter2 test`) it only names it.
 CHAPTER_GOALS := $(addprefix chapter,$(CHAPTERS))

@@ -130,6 +130,16 @@ void try_complete(BlockRun& b, AsyncState& s, BarrierState& bar);
 void attach(AsyncState& s, BarrierState& bar, unsigned id);
 BlockRun& block(const char* what);
 std::string where();
+unsigned me(const BlockRun& b);  // the running thread's index in its block
+void note_seen(AsyncState& s, unsigned thread, BarrierState& bar);
+std::string describe_barrier(const BarrierState& bar);
+void land(AsyncState& s, BlockRun& b, unsigned id);
+// cp.async chunks of this thread's share of a group copy, or a synchronous copy. Returns
+// the copies issued.
+std::vector<unsigned> chunked_copy(BlockRun& b, char* dst, const char* src, std::size_t bytes, std::size_t align,
+                                   unsigned rank, unsigned size, const char* api, const char* file, int line);
+void block_on(BlockRun& b, BarrierState& bar, std::uint64_t target, const char* api, const char* file, int line);
+void do_yield(BlockRun& b, const char* file, int line);
 [[noreturn]] void stop(cudaError_t code, const std::string& message);
 std::string thread_name(const BlockRun& b, unsigned t);
 [[noreturn]] void misaligned(const char* api, const char* file, int line, const std::string& rule);
