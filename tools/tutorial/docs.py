@@ -83,7 +83,7 @@ GUIDES = [
     Guide("cpu-backend.md", "cpu-backend", "how the kernels run without a GPU, and what that run checks"),
     Guide("results.md", "results", "every chapter's kernels timed on a GPU: tables, and the charts `make results` draws"),
     Guide("instructors.md", "instructors", "grading: make grade, Gradescope, GitHub Classroom, a folder of submissions"),
-    Guide("maintainers.md", "maintainers", "adding a chapter: what its folder holds, what it sees, its registry line"),
+    Guide("maintainers.md", "maintainers", "the floors of the house; adding a chapter: what its folder holds, what it sees, its registry line"),
 ]
 
 
