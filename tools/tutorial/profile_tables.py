@@ -60,7 +60,7 @@ class Variant:
 def read_predicted(path: Path, chapter: int) -> list[Variant]:
     """The variants of one chapterN-predicted.csv, in the profile's order."""
     if not path.exists():
-        raise Refusal(f"profile-tables: {path} is missing: run `make profile SOLUTIONS=1 BACKEND=emu` first")
+        raise Refusal(f"profile-tables: {path} is missing: run `make chapter{chapter} profile SOLUTIONS=1 BACKEND=emu` first")
     # A variant that launches more than one kernel (chapter 6's two passes) has a block of
     # rows per launch: a counter seen again starts the next launch, a row of its own.
     variants: list[Variant] = []
@@ -154,6 +154,8 @@ def run(args) -> int:
         text = readme.read_text(encoding="utf-8")
         updated = replace_between_markers(text, render(chapter, manifest, directory), readme)
         if updated == text:
+            if args.write:
+                print(f"The profile table of {readme.relative_to(ROOT)} is already what the predictions make")
             continue
         if args.write:
             readme.write_text(updated, encoding="utf-8")
