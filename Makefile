@@ -61,9 +61,9 @@ SHARED_INCLUDES := -Igpu_model/include -Icommon -Itests/harness
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
 # A chapter sees only itself: a file of chapter N (chapters/ or solutions/) gets chapters/NN-name
-# on the include path, its number, and, for bench.cpp only, the folders of the chapters it borrows.
+# on the include path, its number and folder (the one way its identity reaches C++: common/tutorial_chapter.h), and, for bench.cpp only, the folders of the chapters it borrows.
 chapter_in = $(firstword $(foreach n,$(CHAPTERS),$(if $(findstring /$(call folder_of,$(n))/,/$(1)),$(n))))
-chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1)
+chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1) -DTUTORIAL_CHAPTER_FOLDER='"$(call folder_of,$(1))"'
 chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chapter_in,$(1))) \
                   $(if $(filter bench.cpp,$(notdir $(1))),$(foreach b,$(call borrows_of,$(call chapter_in,$(1))),-Ichapters/$(call folder_of,$(b)))))
 # Objects depend on records, rewritten only when they change, of the flags and of their chapter's registry line.
@@ -128,7 +128,7 @@ else
 endif
 LDLIBS += $(GPU_MODEL_LIBRARY) $(BACKEND_LDLIBS) $(CATCH_LIBS)
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend clean setup check check-fast hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
   # Say what takes long: a first build compiles what every chapter shares, once.
@@ -187,7 +187,7 @@ TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # No chapter named: the library's and backend's tests too. Counts go to <binary>.results (for status);
 # on a GPU, passing tests run again under compute-sanitizer (tools/sanitize.sh after-tests).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
-.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade skeletons watch classroom check setup clean help shared print-backend FORCE
+.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; if TUTORIAL_RESULTS_FILE=$$binary.results \
 	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || failed=1;) else failed=1; fi; done; exit $$failed
@@ -218,6 +218,8 @@ skeletons:
 	@$(TUTORIAL) skeletons --write && $(TUTORIAL) classroom --write
 check:
 	+@bash tools/check.sh
+check-fast:  # what a change to a chapter can break, in a minute or two: the chapters named, or those changed
+	+@bash tools/check.sh --fast $(NAMED)
 setup:
 	@bash tools/setup.sh
 clean:  # never build/backups: what reset saved of a student's work

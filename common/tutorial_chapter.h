@@ -2,13 +2,15 @@
 /// @brief A chapter's identity, from its line in chapters/registry: its name and test tag.
 ///
 /// The build compiles every file of chapter N with -DTUTORIAL_CHAPTER=N, the number of its
-/// registry line. Code names its chapter through these macros, never by a literal, so a
-/// chapter folder copied and given a new number in the registry is that new chapter in its
-/// test tags, its messages and the files its programs write (docs/maintainers.md).
+/// registry line, and -DTUTORIAL_CHAPTER_FOLDER="NN-name", its folder: the one way a chapter's
+/// identity reaches the C++ side (its programs take no --chapter option, and nothing parses a
+/// path for it). Code names its chapter through these macros, never by a literal, so a chapter
+/// folder copied and given a new number in the registry is that new chapter in its test tags,
+/// its messages and the files its programs write (docs/maintainers.md).
 #pragma once
 
-#ifndef TUTORIAL_CHAPTER
-#error "TUTORIAL_CHAPTER is not defined: the Makefile defines it (-DTUTORIAL_CHAPTER=N) for the files of chapter N only"
+#if !defined(TUTORIAL_CHAPTER) || !defined(TUTORIAL_CHAPTER_FOLDER)
+#error "TUTORIAL_CHAPTER and TUTORIAL_CHAPTER_FOLDER are not defined: the Makefile defines them for the files of chapter N only"
 #endif
 
 /// @brief @p n as a string literal, unexpanded (TUTORIAL_CHAPTER_STRING expands it first).
@@ -21,3 +23,5 @@
 /// @brief The chapter's Catch2 tag, a string literal: "[chapterN]". Tags join by
 /// concatenation: `TEST_CASE("...", CHAPTER_TAG "[graded]")`.
 #define CHAPTER_TAG "[" CHAPTER_NAME "]"
+/// @brief The chapter's folder under chapters/ and solutions/, a string literal: "NN-name".
+#define CHAPTER_FOLDER TUTORIAL_CHAPTER_FOLDER

@@ -25,6 +25,8 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 .PRECIOUS: $(BUILD)/%.cu.cpp
 # g++ accepts what nvcc refuses (a kernel calling a host function): where nvcc is, it checks each
 # chapter's .cu file too (not the planted bugs, which use what only the CPU backend has).
+# A cubin is enough: nvcc's front end reads the whole file (host code too) and ptxas compiles the
+# kernels; only the host compiler's pass, which g++ makes of the translation anyway, is left out.
 NVCC_CHECK_ARCH ?= sm_90
 nvcc_check_of = $(if $(HAVE_NVCC),$(if $(filter tests/emu_planted/%,$(1)),,$(BUILD)/$(1).nvcc-ok))
 BACKEND_CHOICE += $(if $(HAVE_NVCC),,Without nvcc, nobody checks that nvcc would compile your .cu files: install the CUDA Toolkit for that.)
@@ -34,8 +36,8 @@ wants_ptxas_report = $(or $(filter tests/occupancy_kernels/%,$(1)),$(if $(call c
 ptxas_header_of = $(if $(call wants_ptxas_report,$(1)),$(BUILD)/$(1).ptxas.h)
 keep_ptxas_report = $(if $(call wants_ptxas_report,$(1)), --resource-usage >$(2) 2>&1; s=$$?; grep -v -e '^ptxas info' -e '^ *[0-9]* bytes stack frame' $(2); exit $$s)
 $(BUILD)/%.nvcc-ok: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
-	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(call chapter_flags,$<) $(SHARED_INCLUDES) -MMD -MP -MF $@.d -MT $@ -c $< -o $@.o$(call keep_ptxas_report,$*,$(BUILD)/$*.ptxas),)
-	@rm -f $@.o && touch $@
+	$(call run_compiler,NVCC  $< (check only$(comma) $(NVCC_CHECK_ARCH)),$(NVCC) -std=c++17 -arch=$(NVCC_CHECK_ARCH) $(call chapter_flags,$<) $(SHARED_INCLUDES) -MMD -MP -MF $@.d -MT $@ -cubin $< -o $@.cubin$(call keep_ptxas_report,$*,$(BUILD)/$*.ptxas),)
+	@rm -f $@.cubin && touch $@
 # The header: the report's kernel lines as a string (tools/tutorial/ptxas_header.py); without nvcc, none.
 $(BUILD)/%.ptxas.h: $$(call nvcc_check_of,$$*)
 	@python3 -m tools.tutorial ptxas-header --source $*.cu $(if $(HAVE_NVCC),--report $(BUILD)/$*.ptxas) --out $@

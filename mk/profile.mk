@@ -33,7 +33,7 @@ $(BUILD)/bin/profile-tests: $(PROFILE_BUILD)/tests/profile.o $(if $(filter emu,$
 # Registers and static shared memory per kernel (empty without nvcc: the profile says what it lacks).
 ptxas = @mkdir -p $(@D) && $(if $(HAVE_NVCC),echo "  PTXAS $(1) ($(PROFILE_ARCH), registers per thread)" && for source in $(filter %.cu,$^); do \
 	  $(NVCC) -std=c++17 -O3 -arch=$(PROFILE_ARCH) --resource-usage $(call chapter_flags,$(firstword $(filter %.cu,$^))) $(SHARED_INCLUDES) \
-	  -c $$source -o /dev/null 2>&1 || exit 1; done >$@,: >$@)
+	  -cubin $$source -o /dev/null 2>&1 || exit 1; done >$@,: >$@)
 $(PROFILE_OUT)/chapter%-$(PROFILE_ARCH).ptxas.txt: $$(wildcard $(TREE)/$$(call folder_of,$$*)/*.cu) $(FLAGS_RECORD)
 	$(call ptxas,$(TREE)/$(call folder_of,$*))
 build/profile/probe-$(PROFILE_ARCH).ptxas.txt: tests/profile_kernels/traffic_kernels.cu $(FLAGS_RECORD)

@@ -863,10 +863,10 @@ TEST_CASE("kernel_parameter_list reads a kernel's declaration, comments and line
 }
 
 TEST_CASE("read_chapter_source finds the file of the tree the binary was built from", "[common]") {
-    const std::string text = read_chapter_source("tests/04-moving-average.cpp", "moving_average.h");
+    const std::string text = read_chapter_source("04-moving-average", "moving_average.h");
     CHECK(contains_phrase(text, "moving_average_readonly"));
     try {
-        read_chapter_source("tests/99-nothing.cpp", "x.cu");
+        read_chapter_source("99-nothing", "x.cu");
         FAIL("reading a file that does not exist raised no error");
     } catch (const std::runtime_error& error) {
         CHECK(contains_phrase(error.what(), "cannot read the chapter's source"));

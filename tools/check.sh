@@ -20,6 +20,18 @@
 # The last line is "N passed, M failed", then ", K skipped" when K > 0.
 set -u
 cd "$(dirname "$0")/.."
+# --fast [N ...] (make check-fast, make chapterN check-fast): what a change to a chapter can
+# break, for the chapters named, or else those whose files differ from the last commit (and
+# from the upstream branch, when there is one): the common library, the skeletons, and each
+# such chapter's items (its solution passes, its skeleton compiles and fails, its report, its
+# hints, no solution line in its lesson). The whole gate is make check.
+fast=no
+fast_chapters=()
+if [ "${1:-}" = --fast ]; then
+    fast=yes
+    shift
+    fast_chapters=("$@")
+fi
 # No warning in the project's own code: every build below, and the builds the scripts it
 # runs make, add -Werror to the usual flags.
 export CXXFLAGS="${CXXFLAGS:--O2 -g} -Werror"
@@ -30,11 +42,12 @@ mkdir -p "$logs"
 passed=0
 failed=0
 skipped=0
-# Parts that do not depend on each other run side by side on a machine with many cores
-# (CHECK_JOBS at a time; 1, in order, below 8 cores): each writes its own output, printed
-# in order afterwards, and the counters are read back from its ok/FAIL/skip lines.
+# Parts that do not depend on each other run side by side (CHECK_JOBS at a time: half the
+# cores, at least 2, since most parts wait on a test run, a clone or Python as much as they
+# compile; CHECK_JOBS=1 runs them in order): each writes its own output, printed in order
+# afterwards, and the counters are read back from its ok/FAIL/skip lines.
 cores=$(nproc 2>/dev/null || echo 2)
-check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 8 ] && echo $((cores / 2)) || echo 1)}
+check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 4 ] && echo $((cores / 2)) || { [ "$cores" -ge 2 ] && echo 2 || echo 1; })}
 case $check_jobs in '' | *[!0-9]* | 0) echo "CHECK_JOBS=$check_jobs: give a number of parts to run at once (1 or more)" >&2; exit 2 ;; esac
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
@@ -48,6 +61,7 @@ part_times=()
 part_label() {
     case $1 in
         check_chapter* | profile_chapter*) echo "${1#* }" | awk '{print "chapter" $1}' ;;
+        check_lesson*) echo "chapter${1#* } lesson" ;;
         source*) basename "${1#source }" .sh ;;
         *) echo "${1%% *}" ;;
     esac
@@ -177,6 +191,47 @@ check_chapter() {  # NUMBER FOLDER
         fi
     fi
 }
+# A chapter's hints and its lesson's leaks (make check-fast; make check has them for every chapter).
+check_lesson() {  # NUMBER
+    local hints report
+    echo "chapter$1's lesson"
+    hints=$(tutorial count-hints "$1")
+    if [ "${hints:-0}" -gt 0 ]; then
+        pass "chapter$1 has $hints hints for make chapter$1 hint"
+    else
+        fail "chapter$1's hints.md has no numbered list for make chapter$1 hint"
+    fi
+    if report=$(tutorial lesson-leaks "$1" 2>&1); then
+        pass "no solution line of chapter$1 is in its lesson, a hint before the last or a TODO text"
+    else
+        fail "chapter$1's lesson, a hint before the last or a TODO text gives a solution line away" "$report"
+    fi
+}
+if [ "$fast" = yes ]; then
+    if [ ${#fast_chapters[@]} -eq 0 ] && git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        # The chapters whose files changed: uncommitted, untracked, or committed since the upstream.
+        upstream=$(git rev-parse --verify -q '@{upstream}' 2>/dev/null || git rev-parse HEAD)
+        mapfile -t fast_chapters < <({ git diff --name-only "$(git merge-base HEAD "$upstream")" -- chapters solutions
+                                       git ls-files --others --exclude-standard -- chapters solutions; } |
+            awk -F/ 'NF > 2 {print $2}' | sort -u | while read -r folder; do
+                tutorial chapters --fields | awk -F'\t' -v f="$folder" '$2 == f {print $1}'; done)
+    fi
+    if [ ${#fast_chapters[@]} -eq 0 ]; then
+        echo "No chapter's files changed since the last commit: only the shared items ran. Name one: make chapter3 check-fast"
+    fi
+    fast_parts=()
+    for number in "${fast_chapters[@]}"; do
+        folder=$(tutorial chapters --fields | awk -F'\t' -v n="$number" '$1 == n {print $2}')
+        fast_parts+=("check_chapter $number $folder" "check_lesson $number")
+    done
+    in_parallel "${fast_parts[@]}"
+    echo
+    echo "time: $(IFS=,; echo "${part_times[*]}" | sed 's/,/, /g')"
+    echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped") (make check-fast: chapters ${fast_chapters[*]:-none}; make check runs everything)"
+    [ "$failed" -eq 0 ]
+    exit
+fi
+
 part_docs() {
     local edition log options site report mode good bad
     section "docs/ (the course site)"
@@ -220,6 +275,35 @@ part_docs() {
     fi
 }
 
+# The lessons: the student does the thinking (no solution line in the lesson, the hints before
+# the last, or a TODO text), and their drawn figures are what the code draws now.
+part_lessons() {
+    local report
+    section "the lessons"
+    if report=$(tutorial lesson-leaks 2>&1); then
+        pass "no solution line of 6 or more tokens is in a lesson, a hint before the last or a TODO text"
+    else
+        fail "a lesson, a hint before the last or a TODO text gives a solution line away" "$report"
+    fi
+    if report=$(tutorial figures 2>&1); then
+        pass "the lessons' drawn figures are what tools/tutorial/figures.py draws"
+    else
+        fail "a lesson's drawn figure is out of date (python3 -m tools.tutorial figures --write)" "$report"
+    fi
+}
+# The Python package's own unit tests, each a program of tests/ that exits 0.
+part_tool_units() {
+    local test report
+    section "the tools' unit tests"
+    for test in tests/lesson_leaks.py tests/figures.py tests/instruction_counts.py; do
+        if report=$(python3 "$test" 2>&1); then
+            pass "$test"
+        else
+            fail "$test fails" "$(tail -n 15 <<<"$report")"
+        fi
+    done
+}
+
 part_bad_input() {
     local log=build/check/bad-input-summary.log
     section "bad input"
@@ -242,14 +326,15 @@ while IFS=$'\t' read -r number folder _; do
 done < <(tutorial chapters --fields)
 parts+=("source tools/check-emu.sh" part_docs "source tools/check-profile.sh" "source tools/check-bench.sh"
         workflow_hints workflow_learner workflow_planted workflow_new_chapter
-        "source tools/check-tools.sh" "source tools/check-grading.sh" part_bad_input)
+        "source tools/check-tools.sh" "source tools/check-grading.sh" part_bad_input part_lessons part_tool_units)
 if [ "$check_jobs" -gt 1 ]; then
     # Side by side, no two parts may build the same file at once: what they share is built
     # first, one make at a time (what fails to build is reported by its part). The scratch
     # clones copy this build, and the longest parts start first.
     check_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
     check_arch=sm_${check_arch:-90}
-    echo "building what the parts share (logs: $logs/prebuild-*.log)"
+    echo "building what the parts share (log: $logs/prebuild.log)"
+    started=$SECONDS
     {
         make -k SOLUTIONS=1 "${chapter_goals[@]}"
         make -k "${chapter_goals[@]}"
@@ -258,9 +343,15 @@ if [ "$check_jobs" -gt 1 ]; then
         make -k BACKEND=cuda ARCH="$check_arch" SOLUTIONS=1 bench-binaries build/cuda/bin/benchmark-tests
         make -k BACKEND=cuda ARCH="$check_arch" SOLUTIONS=0 bench-binaries
     } >"$logs/prebuild.log" 2>&1
-    parts=(workflow_learner "source tools/check-grading.sh" "source tools/check-tools.sh" workflow_new_chapter
-           workflow_planted "source tools/check-profile.sh" "${parts[@]:0:${#chapter_goals[@]}}" part_docs
-           "source tools/check-emu.sh" "source tools/check-bench.sh" workflow_hints part_bad_input)
+    part_times+=("prebuild $((SECONDS - started)) s")
+    # The later chapters are the longer ones (more steps, larger sweeps).
+    chapter_parts_longest_first=()
+    for ((i = ${#chapter_goals[@]} - 1; i >= 0; i--)); do chapter_parts_longest_first+=("${parts[$i]}"); done
+    # The longest first, so that the last to finish are short.
+    parts=("source tools/check-tools.sh" workflow_new_chapter workflow_planted workflow_learner
+           "source tools/check-grading.sh" "source tools/check-profile.sh" "source tools/check-bench.sh"
+           "${chapter_parts_longest_first[@]}" part_docs "source tools/check-emu.sh" workflow_hints part_bad_input
+           part_lessons part_tool_units)
     echo "running ${#parts[@]} parts, $check_jobs at a time (CHECK_JOBS); each part's lines appear once it and the parts above it are done"
 fi
 in_parallel "${parts[@]}"

@@ -46,7 +46,7 @@ TEST_CASE("gemm_reference computes a small product exactly, with a tolerance fro
 
 TEST_CASE("the lesson gives the number of test shapes there are", CHAPTER_TAG) {
     // The lesson once said 37 shapes for 36.
-    const std::string lesson = tutorial::read_chapter_source(__FILE__, "README.md");
+    const std::string lesson = tutorial::read_chapter_source(CHAPTER_FOLDER, "README.md");
     std::smatch match;
     REQUIRE(std::regex_search(lesson, match, std::regex(R"(the launch configuration, for (\d+) shapes)")));
     CHECK(std::stoul(match[1].str()) == tutorial::gemm_test_shapes(kNaiveGemmBlock).size());

@@ -209,7 +209,7 @@ TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input 
     // What 4b changes is the kernel's declaration, not its results: without these
     // qualifiers the kernel computes the same numbers, only without the read-only data
     // cache. So this reads the declaration from the source file, on any backend.
-    const std::string source = tutorial::read_chapter_source(__FILE__, "moving_average.cu");
+    const std::string source = tutorial::read_chapter_source(CHAPTER_FOLDER, "moving_average.cu");
     const std::string parameters = tutorial::kernel_parameter_list(source, "moving_average_readonly_kernel");
     INFO("moving_average.cu declares: __global__ void moving_average_readonly_kernel(" << parameters << ")");
     REQUIRE_FALSE(parameters.empty());

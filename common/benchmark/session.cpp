@@ -78,14 +78,12 @@ Measurement measure_copy(Session& session, std::size_t bytes) {
 bool parse_labels(int argc, char* argv[], RunLabels& labels) {
     for (int i = 1; i < argc; ++i) {
         const std::string option = argv[i];
-        std::string* target = option == "--chapter"      ? &labels.chapter
-                              : option == "--folder"     ? &labels.folder
-                              : option == "--tree"       ? &labels.tree
+        std::string* target = option == "--tree"         ? &labels.tree
                               : option == "--output-dir" ? &labels.output_dir
                                                          : nullptr;
         if (target == nullptr || i + 1 >= argc) {
             std::cerr << "usage: " << argv[0]
-                      << " [--chapter N] [--folder NN-name] [--tree chapters|solutions] [--output-dir DIR]\n"
+                      << " [--tree chapters|solutions] [--output-dir DIR]\n"
                          "Run it with `make chapterN bench` (add SOLUTIONS=1 for the reference solutions).\n";
             return false;
         }
@@ -266,8 +264,11 @@ int Session::finish() {
     return 0;
 }
 
-int run(int argc, char* argv[], const std::function<void(Session&)>& body) {
+int run_chapter(int argc, char* argv[], const char* chapter, const char* folder,
+                const std::function<void(Session&)>& body) {
     RunLabels labels;
+    labels.chapter = chapter;
+    labels.folder = folder;
     if (!parse_labels(argc, argv, labels)) {
         return 2;
     }

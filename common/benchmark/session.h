@@ -7,6 +7,10 @@
 /// function describing its problems and variants; everything else happens here.
 #pragma once
 
+#ifdef TUTORIAL_CHAPTER
+#include "tutorial_chapter.h"
+#endif
+
 #include "report.h"
 #include "timing.h"
 
@@ -42,10 +46,11 @@ int fp32_lanes_per_sm(int major, int minor);
 /// @return whether a GPU was found
 bool find_gpu(GpuInfo& info, std::string& why);
 
-/// @brief What a run is labelled with; `make bench` passes them on the command line.
+/// @brief What a run is labelled with: the chapter from the build (tutorial_chapter.h), the
+/// rest from the command line `make bench` writes.
 struct RunLabels {
-    std::string chapter = "?";           ///< --chapter: the chapter number
-    std::string folder = "?";            ///< --folder: the chapter's folder
+    std::string chapter = "?";           ///< the chapter number (TUTORIAL_CHAPTER)
+    std::string folder = "?";            ///< the chapter's folder (TUTORIAL_CHAPTER_FOLDER)
     std::string tree = "?";              ///< --tree: "chapters" or "solutions"
     std::string output_dir = "build/bench";  ///< --output-dir: where the CSV and JSON go
 };
@@ -139,7 +144,18 @@ private:
 
 /// @brief The whole of a benchmark's main(): parse the labels from @p argv, refuse
 /// in one line (exit status 1) without a GPU, run @p body, finish.
+/// @param chapter the chapter's number, @param folder its folder: run() below passes the build's
 /// @return the process exit status: 0 when every variant matched its reference
-int run(int argc, char* argv[], const std::function<void(Session&)>& body);
+int run_chapter(int argc, char* argv[], const char* chapter, const char* folder,
+                const std::function<void(Session&)>& body);
+
+#ifdef TUTORIAL_CHAPTER
+/// @brief A chapter's benchmark (its bench.cpp, compiled as the chapter's own): run_chapter()
+/// with the chapter's number and folder from the build (common/tutorial_chapter.h). A program
+/// holds one chapter's benchmark, so every definition of this inline function is the same.
+inline int run(int argc, char* argv[], const std::function<void(Session&)>& body) {
+    return run_chapter(argc, argv, TUTORIAL_CHAPTER_STRING(TUTORIAL_CHAPTER), CHAPTER_FOLDER, body);
+}
+#endif
 
 }  // namespace tutorial::benchmark

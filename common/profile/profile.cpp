@@ -29,8 +29,7 @@ namespace profile {
 namespace {
 
 const char* const kUsage =
-    "usage: PROGRAM [--chapter N] [--arch sm_XY] [--ptxas FILE] [--measured FILE] [--occupancy FILE] [--out DIR]\n"
-    "  --chapter N      the chapter's number as the registry gives it (make passes it): names the files\n"
+    "usage: PROGRAM [--arch sm_XY] [--ptxas FILE] [--measured FILE] [--occupancy FILE] [--out DIR]\n"
     "  --arch sm_XY     the architecture for occupancy (default sm_90)\n"
     "  --ptxas FILE     nvcc --resource-usage output for the chapter's kernels: registers per thread\n"
     "  --measured FILE  ncu --csv output of the same program on a GPU: shown beside the prediction\n"
@@ -40,7 +39,6 @@ const char* const kUsage =
     "DIR/chapterN-occupancy-api.csv: what cudaOccupancyMaxActiveBlocksPerMultiprocessor gives for each launch.\n";
 
 struct Options {
-    int chapter = 0;  // 0: the number the chapter's program gives
     std::string arch = "sm_90";
     std::string ptxas;
     std::string measured;
@@ -56,14 +54,7 @@ Options parse(int argc, char** argv) {
             if (i + 1 >= argc) throw std::invalid_argument("option " + a + " needs a value\n" + kUsage);
             return argv[++i];
         };
-        if (a == "--chapter") {
-            const std::string text = value();
-            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 4 ||
-                std::stoi(text) == 0) {
-                throw std::invalid_argument("--chapter: '" + text + "' is not a chapter number");
-            }
-            o.chapter = std::stoi(text);
-        } else if (a == "--arch") o.arch = value();
+        if (a == "--arch") o.arch = value();
         else if (a == "--ptxas") o.ptxas = value();
         else if (a == "--measured") o.measured = value();
         else if (a == "--occupancy") o.occupancy = value();
@@ -743,13 +734,9 @@ void write_bank_svg(const std::string& path, const std::string& title, const emu
 
 #endif
 
-int run(int argc, char** argv, const Chapter& program_chapter) {
+int run(int argc, char** argv, const Chapter& chapter) {
     try {
         const Options options = parse(argc, argv);
-        // The registry's number wins over the program's own: a chapter copied to a new
-        // number (a maintainer's first step) writes its own files, not the original's.
-        Chapter chapter = program_chapter;
-        if (options.chapter > 0) chapter.number = options.chapter;
 #if defined(EMU_BACKEND_TRAFFIC)
         return run_emu(chapter, options);
 #else

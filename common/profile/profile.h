@@ -33,7 +33,7 @@ struct Variant {
 
 /// @brief What a chapter's profile program profiles.
 struct Chapter {
-    int number = 0;               ///< 1, 2, ...; `--chapter N` (make passes the registry's) overrides it
+    int number = 0;               ///< 1, 2, ...: TUTORIAL_CHAPTER, from the registry (0: a program of no chapter)
     std::string slug;             ///< the chapter's folder, "NN-name"; a program of no chapter (number 0) names its output files by it
     std::string size;             ///< the problem size, for people: "M = N = K = 128"
     std::vector<Variant> variants;  ///< in the lesson's order

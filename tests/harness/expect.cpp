@@ -76,16 +76,7 @@ std::string place_of(const std::string& path, const std::string& text) {
     return "";
 }
 
-std::string read_chapter_source(const char* test_file, const std::string& file_name) {
-    // NN-name: the last path component that starts with two digits and a dash.
-    std::string folder;
-    std::istringstream parts(test_file);
-    for (std::string part; std::getline(parts, part, '/');) {
-        if (part.size() > 3 && std::isdigit(static_cast<unsigned char>(part[0])) &&
-            std::isdigit(static_cast<unsigned char>(part[1])) && part[2] == '-') {
-            folder = part.substr(0, part.find('.'));
-        }
-    }
+std::string read_chapter_source(const std::string& folder, const std::string& file_name) {
     char self[4096];
     const ssize_t length = readlink("/proc/self/exe", self, sizeof self - 1);
     const std::string binary = length > 0 ? std::string(self, static_cast<std::size_t>(length)) : "";
@@ -100,9 +91,8 @@ std::string read_chapter_source(const char* test_file, const std::string& file_n
         in.open(path);
     }
     if (folder.empty() || !in) {
-        throw std::runtime_error("cannot read the chapter's source " + path + " (chapter folder from " +
-                                 std::string(test_file) + ", tree and repository from the test binary " + binary +
-                                 ")");
+        throw std::runtime_error("cannot read the chapter's source " + path + " (chapter folder '" + folder +
+                                 "', tree and repository from the test binary " + binary + ")");
     }
     std::ostringstream text;
     text << in.rdbuf();

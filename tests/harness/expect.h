@@ -44,12 +44,11 @@ std::string seed_error(const char* text);
 /// chapters/NN-name/@p file_name, or solutions/NN-name/@p file_name for a binary built
 /// with SOLUTIONS=1 (chapters/ again for a file only chapters/ has: the lesson, the API).
 ///
-/// The chapter folder NN-name is read from @p test_file (pass `__FILE__`): the last
-/// component of its path that starts with two digits and a dash, less any extension.
-/// The tree is read from the binary's own path (build/BACKEND/TREE/bin/...), and the
-/// repository is the folder that holds that build/. Throws std::runtime_error saying
-/// where it looked when the file cannot be read.
-std::string read_chapter_source(const char* test_file, const std::string& file_name);
+/// @p folder is the chapter's folder, NN-name: pass CHAPTER_FOLDER (tutorial_chapter.h). The
+/// tree is read from the binary's own path (build/BACKEND/TREE/bin/...), and the repository
+/// is the folder that holds that build/. Throws std::runtime_error saying where it looked
+/// when the file cannot be read.
+std::string read_chapter_source(const std::string& folder, const std::string& file_name);
 
 /// @brief Whether @p text contains @p phrase. A report wraps its sentences (wrap_report_text),
 /// so a phrase of one line is also found across a line break: with every run of spaces and

@@ -159,7 +159,7 @@ def bench(args) -> int:
     binary = Build(args.backend, args.tree).bin
     failed = 0
     for c in chapters:
-        failed |= subprocess.run([f"./{binary}/{c.name}-bench", "--chapter", c.number, "--folder", c.folder,
+        failed |= subprocess.run([f"./{binary}/{c.name}-bench",
                                   "--tree", args.tree, "--output-dir", "build/bench", *shlex.split(args.args)]).returncode != 0
     # The issues' goals are set for the reference solutions: after their run, each met or missed.
     written = [Path("build/bench") / f"{c.name}-solutions.csv" for c in chapters]
@@ -238,11 +238,11 @@ def profile(args) -> int:
     failed = 0
     for c in chapters:
         prediction = predictor(args, f"./build/emu/{args.tree}/bin/{c.name}-profile",
-                               args.out / f"{c.name}-{args.arch}.ptxas.txt", "--chapter", c.number)
+                               args.out / f"{c.name}-{args.arch}.ptxas.txt")
         if args.backend == "emu":
             failed |= run_predictor(prediction, ["--measured", args.measured] if args.measured else []) != 0
         else:
-            gpu_program = [f"./{Build(args.backend, args.tree).bin}/{c.name}-profile", "--chapter", c.number]
+            gpu_program = [f"./{Build(args.backend, args.tree).bin}/{c.name}-profile"]
             failed |= measure_and_predict(args, c.name, gpu_program, prediction) != 0
     return int(failed)
 
