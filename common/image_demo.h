@@ -1,5 +1,5 @@
 /// @file image_demo.h
-/// @brief What the image demos (chapters 3 and 5) share: the input image, from the file
+/// @brief What the image demos share: the input image, from the file
 /// the student names or made by the demo, and the pictures they write.
 #pragma once
 
@@ -21,7 +21,7 @@ GrayImage demo_input_image(int argc, char* argv[], GrayImage (*generated)());
 /// anything, so that a bad file leaves no output.
 /// @param argc      main's argument count
 /// @param argv      main's arguments: the program, and the PGM file to read, if any
-/// @param chapter   the chapter's name as make knows it, CHAPTER_NAME ("chapter3")
+/// @param chapter   the chapter's name as make knows it, CHAPTER_NAME ("chapterN")
 /// @param generated makes the input when no file is named
 /// @param demo      the demo on the input: true when every result it checked was right
 int run_image_demo(int argc, char* argv[], const char* chapter, GrayImage (*generated)(),

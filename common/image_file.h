@@ -1,7 +1,7 @@
 /// @file image_file.h
 /// @brief 8-bit grayscale images in files: read PGM, write PGM and PNG.
 ///
-/// The box-mean demo reads a photo the student names and writes its results as files a
+/// An image demo reads a photo the student names and writes its results as files a
 /// person can open. PGM (Netpbm's graymap) is the simplest image format there is; PNG is
 /// what every browser and image viewer shows. Neither needs a library: the PNG writer
 /// stores its pixels uncompressed, which PNG's deflate format allows.

@@ -15,12 +15,13 @@
 
 /// @brief @p n as a string literal, unexpanded (TUTORIAL_CHAPTER_STRING expands it first).
 #define TUTORIAL_CHAPTER_STRING_(n) #n
-/// @brief @p n, a macro such as TUTORIAL_CHAPTER, expanded and made a string literal: "5".
+/// @brief @p n, a macro such as TUTORIAL_CHAPTER, expanded and made a string literal: "N".
 #define TUTORIAL_CHAPTER_STRING(n) TUTORIAL_CHAPTER_STRING_(n)
-/// @brief The chapter's name as make knows it, a string literal: "chapter5" (`make chapter5 test`).
+/// @brief The chapter's name as make knows it, a string literal: "chapterN" (`make chapterN test`)
+/// for TUTORIAL_CHAPTER=N.
 #define CHAPTER_NAME "chapter" TUTORIAL_CHAPTER_STRING(TUTORIAL_CHAPTER)
-/// @brief The chapter's Catch2 tag, a string literal: "[chapter5]". Tags join by
+/// @brief The chapter's Catch2 tag, a string literal: "[chapterN]". Tags join by
 /// concatenation: `TEST_CASE("...", CHAPTER_TAG "[graded]")`.
 #define CHAPTER_TAG "[" CHAPTER_NAME "]"
-/// @brief The chapter's folder under chapters/ and solutions/, a string literal: "05-transpose".
+/// @brief The chapter's folder under chapters/ and solutions/, a string literal: "NN-name".
 #define CHAPTER_FOLDER TUTORIAL_CHAPTER_FOLDER

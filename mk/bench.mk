@@ -1,9 +1,10 @@
 # Benchmarks and the compute sanitizer: both need a real GPU, and refuse in one line without
 # one (tools/require-gpu.sh) rather than print timings or "clean" reports that mean nothing.
 REQUIRE_GPU := bash tools/require-gpu.sh
-# The harness (common/benchmark/, common/gemm/*_benchmark.cpp) needs cuBLAS: only benchmarks link it.
+# The harness (common/benchmark/: timing, session, report) and the GEMM chapters' cuBLAS ceiling
+# (common/gemm/*_benchmark.cpp) need cuBLAS: only benchmarks link it.
 BENCH_LIBRARY := $(BUILD)/libbenchmark.a
-$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/benchmark/*.cu common/gemm/*_benchmark.cpp))
+$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/gemm/*_benchmark.cpp))
 # A benchmark may time an earlier chapter's solution (registry: borrows=N), compiled as that chapter's own.
 borrowed_kernels_of = $(foreach b,$(call borrows_of,$(1)),$(call objects_of,$(wildcard solutions/$(call folder_of,$(b))/*.cu)))
 # Optional rows, looked for only when a benchmark is built: OpenBLAS, and NPP (libnpp-dev-X-Y).
@@ -14,10 +15,11 @@ NPP_PACKAGE = $(eval NPP_PACKAGE := libnpp-dev-$(or $(subst .,-,$(shell $(NVCC) 
                 sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')),X-Y))$(NPP_PACKAGE)
 HAVE_NPP = $(eval HAVE_NPP := $(if $(and $(wildcard $(CUDA_HOME)/include/nppi_filtering_functions.h),\
              $(wildcard $(CUDA_LIBDIR)/libnppif.so),$(wildcard $(CUDA_LIBDIR)/libnppc.so)),yes))$(HAVE_NPP)
-$(BUILD)/common/benchmark/libraries_npp.o: private BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) -DTUTORIAL_NPP_PACKAGE='"$(NPP_PACKAGE)"'
-# A benchmark's own kernels, the project's and never the student's: chapters/NN-name/bench/*.cu (the
-# copy-only row of a memory-bound chapter), compiled as the chapter's own.
-bench_kernels_of = $(call objects_of,$(wildcard chapters/$(call folder_of,$(1))/bench/*.cu))
+# A benchmark's own code, the project's and never the student's: chapters/NN-name/bench/*.cu and *.cpp
+# (a memory-bound chapter's copy-only row; the library a user would call, its library row), compiled
+# as the chapter's own. Its C++ files know whether NPP was found (its library row says how to get it).
+bench_kernels_of = $(call objects_of,$(wildcard chapters/$(call folder_of,$(1))/bench/*.cu chapters/$(call folder_of,$(1))/bench/*.cpp))
+$(foreach n,$(CHAPTERS),$(call bench_kernels_of,$(n))): private BUILD_CXXFLAGS += $(if $(HAVE_NPP),-DTUTORIAL_HAVE_NPP) -DTUTORIAL_NPP_PACKAGE='"$(NPP_PACKAGE)"'
 $(BIN)/chapter%-bench: $$(call kernels_of,$$*) $$(call program_of,$$*,bench) $$(call chapter_code_of,$$*) $$(call bench_kernels_of,$$*) \
                        $$(call borrowed_kernels_of,$$*) $(BENCH_LIBRARY) $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(call link,-lcublas $(if $(HAVE_NPP),-lnppif -lnppc) $(if $(HAVE_OPENBLAS),-lopenblas))

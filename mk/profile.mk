@@ -49,9 +49,11 @@ profile-probe: $(BUILD)/bin/profile-probe build/profile/probe-$(PROFILE_ARCH).pt
 	$(call predictions,build/emu/bin/profile-probe)
 	@$(PROFILE) --probe
 # The lessons' profile tables, from the solutions' predictions on the CPU: anyone can remake them.
+# `make chapterN profile-tables`: chapter N's alone, profiling it and the chapters its table compares with.
+PROFILE_TABLES = python3 -m tools.tutorial --backend emu --tree solutions profile-tables --dir build/profile/solutions
 profile-tables:
-	+@$(MAKE) profile BACKEND=emu SOLUTIONS=1 $(addprefix chapter,$(NAMED))
-	@python3 -m tools.tutorial --backend emu --tree solutions profile-tables --write --dir build/profile/solutions
+	+@$(if $(NAMED),needed=$$($(PROFILE_TABLES) --needed $(NAMED)) && )$(MAKE) profile BACKEND=emu SOLUTIONS=1 $(if $(NAMED),$$needed)
+	@$(PROFILE_TABLES) --write $(NAMED)
 # ---- make chapterN sass: the memory and barrier instructions nvcc makes of each kernel --------
 # Each .cu file of the chapter, for PROFILE_ARCH: a cubin, whose SASS cuobjdump lists, where
 # cuobjdump is installed; else its PTX (nvcc -ptx), which the listing says it is. Counted by

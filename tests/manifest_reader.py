@@ -10,7 +10,9 @@
 - the summary's templates fill in as written: each kind of value, shown as the page shows
   it; a value not measured (no row, or a failed check) is n/a and makes its comparisons
   false; the conditions' and/or/not, measured() and goals_met();
-- a profile column's formula: counters, `or 0`, a counter missing without it, division by zero.
+- a profile column's formula: counters, `or 0`, a counter missing without it, division by zero;
+- the chapters `make chapterN profile-tables` profiles: N and those its table compares with;
+- the site's names of the lessons' figures: chapterN-NAME, none the same for two chapters.
 
 Run: python3 tests/manifest_reader.py (exit status 1 and the failures on stderr).
 """
@@ -24,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tools.tutorial import docs, profile_tables  # noqa: E402
 from tools.tutorial import manifest as reader  # noqa: E402
 from tools.tutorial.course import Refusal, read_registry  # noqa: E402
 from tools.tutorial.profile_tables import Variant  # noqa: E402
@@ -265,6 +268,42 @@ if not isinstance(columns, str):
         check("'shared loads: wavefronts'" in str(refusal), f"the refusal should name the counter: {refusal}")
     variant.counters[("global stores", "bytes requested")] = 0.0
     check(per_output.value(variant) is None, "a division by zero should give None, for the table to refuse")
+
+# ---- make chapterN profile-tables: the chapters whose predictions a table reads --------------
+registry = read_registry()
+comparing = [(c, reader.read_manifest(c.folder).profile_compared_with) for c in registry
+             if reader.read_manifest(c.folder) and reader.read_manifest(c.folder).profile_compared_with]
+check(comparing, "some chapter's table should compare with another's (chapter 2's with chapter 1's), for the checks below")
+for chapter, compared in comparing:
+    wanted = [f"chapter{n}" for n in compared] + [chapter.name]
+    got = profile_tables.needed(registry, [chapter.number])
+    check(got == wanted, f"make {chapter.name} profile-tables should profile {wanted}, not {got}")
+    got = profile_tables.needed(registry, [chapter.number, *compared])
+    check(len(got) == len(set(got)) and set(wanted) <= set(got),
+          f"a chapter named and compared with is profiled once: {wanted} and theirs, not {got}")
+check(profile_tables.needed(registry, []) == [c.name for c in registry],
+      f"no chapter named: every chapter, once each, got {profile_tables.needed(registry, [])}")
+try:
+    profile_tables.needed(registry, ["999"])
+    failures.append("profile-tables of a chapter not in the registry should be refused")
+except Refusal as refusal:
+    check("chapter999" in str(refusal), f"the refusal should name the chapter: {refusal}")
+
+# ---- The site: each chapter's figures under names of their own --------------------------------
+pages = docs.chapter_pages()
+page = pages[0]
+lesson_figures = {f.name for f in page.figures()}
+check("roofline.svg" in lesson_figures, f"{page.lesson.parent}/figures/ should hold roofline.svg: {sorted(lesson_figures)}")
+line = "![the kernels](figures/roofline.svg)"
+site_line = docs.LINK.sub(lambda m: docs.rewrite_link(m, page.lesson, pages), line)
+check(site_line == f"![the kernels]({page.label}-roofline.svg)",
+      f"a lesson's figure on the site should be {page.label}-roofline.svg: {site_line}")
+names = [p.figure_name(f) for p in pages for f in p.figures()]
+check(len(names) == len(set(names)), "two chapters' figures of one name should have different names on the site")
+with tempfile.TemporaryDirectory() as folder:
+    docs.write_pages(folder, False)
+    written = sorted(f.name for f in (Path(folder) / "figures").iterdir())
+    check(written == sorted(names), f"the site's figures/ should hold every chapter's figures, renamed: {written}")
 
 for failure in failures:
     print(f"manifest reader: {failure}", file=sys.stderr)

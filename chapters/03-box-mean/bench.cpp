@@ -17,7 +17,7 @@
 #include "box_mean.h"
 
 #include "bench/box_mean_copy.h"
-#include "benchmark/libraries.h"
+#include "bench/npp_box_filter.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "device_buffer.h"

@@ -19,8 +19,8 @@
 // window depends only on its own N inputs, so each slice's reference is exact.
 #include "moving_average.h"
 
+#include "bench/cub_moving_average.h"
 #include "bench/moving_average_copy.h"
-#include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "cuda_check.h"

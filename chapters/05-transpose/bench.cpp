@@ -14,8 +14,8 @@
 // the copy's rate is how much the reordering costs.
 #include "transpose.h"
 
+#include "bench/cublas_transpose.h"
 #include "bench/transpose_copy.h"
-#include "benchmark/libraries.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "device_buffer.h"

@@ -13,7 +13,7 @@
 // moves bytes is as fast as the memory allows.
 #include "reduction.h"
 
-#include "benchmark/libraries.h"
+#include "bench/cub_sum.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "device_buffer.h"

@@ -16,8 +16,8 @@
 // the memory allows.
 #include "histogram.h"
 
+#include "bench/cub_histogram.h"
 #include "bench/histogram_copy.h"
-#include "benchmark/cub_histogram.h"
 #include "benchmark/session.h"
 #include "device_buffer.h"
 #include "histogram_reference.h"

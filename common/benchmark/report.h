@@ -92,8 +92,8 @@ struct Measurement {
 
 /// @brief Where and when a benchmark ran, stamped on every file it writes.
 struct RunStamp {
-    std::string chapter;       ///< the chapter number, e.g. "2"
-    std::string folder;        ///< its folder, e.g. "02-tiled-gemm"
+    std::string chapter;       ///< the chapter's number, as the registry gives it
+    std::string folder;        ///< its folder, "NN-name"
     std::string tree;          ///< "chapters" (the student's code) or "solutions"
     std::string gpu;           ///< the GPU's name
     std::string compute_capability;  ///< e.g. "9.0"

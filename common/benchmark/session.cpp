@@ -256,7 +256,7 @@ int Session::finish() {
         }
         if (failed_libraries > 0) {
             std::cout << " A library row that fails is the benchmark's mistake or the library's, not yours "
-                         "(common/benchmark/libraries.h).";
+                         "(its wrapper in the chapter's bench/ folder).";
         }
         std::cout << "\n";
         return 1;

@@ -1,5 +1,5 @@
 /// @file gemm_benchmark.h
-/// @brief The GEMM benchmark that chapters 1 and 2 share: one square problem, its
+/// @brief The GEMM benchmark the GEMM chapters share: one square problem, its
 /// cuBLAS ceiling, and a checked timing of each variant.
 #pragma once
 

@@ -1,5 +1,5 @@
 /// @file gemm_cases.h
-/// @brief The GEMM test cases chapters 1 and 2 share: shapes, a checked run, bad input.
+/// @brief The test cases the GEMM chapters share: shapes, a checked run, bad input.
 #pragma once
 
 #include "compare.h"

@@ -69,7 +69,7 @@ Options parse(int argc, char** argv) {
 std::string output_prefix(const Options& options, const Chapter& chapter) {
     return options.out + "/" + (chapter.number > 0 ? "chapter" + std::to_string(chapter.number) : chapter.slug);
 }
-// "Chapter 2" (or the slug of a program of no chapter), for the first line.
+// "Chapter N" (or the slug of a program of no chapter), for the first line.
 std::string title_of(const Chapter& chapter) {
     return chapter.number > 0 ? "Chapter " + std::to_string(chapter.number) : chapter.slug;
 }

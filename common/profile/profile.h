@@ -1,7 +1,7 @@
 /// @file profile.h
 /// @brief The driver of the chapters' profile programs (`make chapterN profile`).
 ///
-/// A chapter's profile program (profile/NN-name.cpp) makes its inputs at one fixed size
+/// A chapter's profile program (chapters/NN-name/profile.cpp) makes its inputs at one fixed size
 /// and lists its kernel variants, each with a function that launches it once. The driver
 /// runs them:
 ///  - on the CPU backend, counting every access (gpu_model/include/gpu_model/traffic.h), and prints
@@ -34,7 +34,7 @@ struct Variant {
 /// @brief What a chapter's profile program profiles.
 struct Chapter {
     int number = 0;               ///< 1, 2, ...: TUTORIAL_CHAPTER, from the registry (0: a program of no chapter)
-    std::string slug;             ///< "02-tiled-gemm"; a program of no chapter (number 0) names its output files by it
+    std::string slug;             ///< the chapter's folder, "NN-name"; a program of no chapter (number 0) names its output files by it
     std::string size;             ///< the problem size, for people: "M = N = K = 128"
     std::vector<Variant> variants;  ///< in the lesson's order
 };

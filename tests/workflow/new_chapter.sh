@@ -6,10 +6,12 @@
 #  - each copy is a chapter of its own: an #error put into every header of the original's
 #    folder does not reach it (its build sees its own folder only), its test tags are
 #    [chapterN] of its new number, its demo and profile write files of its own name, and
-#    its lesson's profile table, from the chapter.toml it came with, shows its own rows;
+#    its lesson's profile table (make chapterN profile-tables, from the chapter.toml it
+#    came with) shows its own rows;
 #  - every verb knows the chapter-2 copy: make help, its tests (the solution passes, the
 #    skeleton fails), hint, status, grade, solution, reset, the benchmark build and the
-#    course site's pages.
+#    course site's pages, where both copies' figures (the roofline they came with among
+#    them) have names of their own, with no command run for them first.
 #
 # Run by `make check`; alone: bash tests/workflow/new_chapter.sh [--keep]
 set -u
@@ -74,16 +76,15 @@ expect_status 0 "the copy's demo runs"
 expect "wrote build/chapter$other-input.png" "its files are named after its own number"
 expect_not "chapter5" "nothing it prints names the original"
 
-run "make chapter$other profile SOLUTIONS=1 BACKEND=emu" make "chapter$other" profile SOLUTIONS=1 BACKEND=emu
-expect_status 0 "the copy's profile runs"
+# Its manifest (chapter.toml) came with the folder and names no chapter number of its own:
+# `make chapterN profile-tables` profiles the copy alone and writes its lesson's table.
+run "make chapter$other profile-tables" make "chapter$other" profile-tables
+expect_status 0 "the copy's profile runs and its lesson's table is written"
 expect "^Chapter $other" "it is the new chapter's profile"
+expect "^Wrote the profile table of chapters/$other_folder/README.md" "the copy's table, and no other chapter's"
+expect_not "^Wrote the profile table of chapters/$other_source/" "the original's table is left alone"
 if ls build/profile/solutions | grep -q "^chapter$other-"; then ok; else
     out=$(ls build/profile/solutions); fail "the profile's files should be named chapter$other-..."; fi
-# Its manifest (chapter.toml) came with the folder and names no chapter number of its own:
-# the lesson's profile table is the copy's.
-run "profile-tables --write $other" python3 -m tools.tutorial --backend emu --tree solutions profile-tables \
-    --write --dir build/profile/solutions "$other"
-expect_status 0 "the copy's lesson gets its profile table from its manifest"
 if grep -qE "^\| $other \| " "chapters/$other_folder/README.md" && ! grep -qE '^\| 5 \| ' "chapters/$other_folder/README.md"; then
     ok; else out=$(grep -E '^\| [0-9]+ \|' "chapters/$other_folder/README.md"); fail "the copy's profile table should have chapter $other's rows, and no chapter 5's"; fi
 
@@ -125,9 +126,44 @@ run "make chapter$number bench-binaries BACKEND=cuda SOLUTIONS=1" make "chapter$
 expect_status 0 "the new chapter's benchmark compiles and links, with chapter 1's solution it borrows"
 
 run "the site's pages" python3 -m tools.tutorial docs "$scratch/pages"
-expect_status 0 "the site's pages are written"
+expect_status 0 "the site's pages are written, with no command for the copies' figures first"
 if ls "$scratch/pages" | grep -q "chapter$number-lesson.md"; then ok; else
     out=$(ls "$scratch/pages"); fail "the site should have a page for the new chapter's lesson"; fi
+# The copy's figures (its roofline among them) came with its folder; on the site they have
+# names of their own, so that they are not the original's pictures under the same name.
+for n in "$number" "$other"; do
+    step_name="chapter$n's figures on the site"
+    images=$(cat "$scratch"/pages/*-chapter$n-lesson.md | grep -oE '!\[[^]]*\]\([^) ]+' | sed 's/.*(//')
+    out=$images
+    if grep -qx "chapter$n-roofline.svg" <<<"$images"; then ok; else fail "the lesson should show chapter$n-roofline.svg"; fi
+    if [ -z "$(grep -v "^chapter$n-" <<<"$images")" ]; then ok; else fail "every figure of chapter$n's page should be named chapter$n-..."; fi
+    missing=$(while read -r image; do [ -f "$scratch/pages/figures/$image" ] || echo "$image"; done <<<"$images")
+    if [ -z "$missing" ]; then ok; else out=$missing; fail "the site's pages/figures/ should hold every figure the page shows"; fi
+done
+
+# The site itself, strict as make check builds it. Doxygen refuses two headers of one name, so
+# the copies' headers are renamed first, as docs/maintainers.md's steps say; their lessons'
+# figures and tables need no other command.
+if command -v "${DOXYGEN:-doxygen}" >/dev/null 2>&1; then
+    for f in "$gemm_folder" "$other_folder"; do
+        for header in "chapters/$f"/*.h; do
+            name=$(basename "$header")
+            mv "$header" "chapters/$f/copy_$name"
+            find "chapters/$f" "solutions/$f" -type f \( -name '*.h' -o -name '*.cu' -o -name '*.cpp' \) -exec \
+                sed -i "s|#include \"$name\"|#include \"copy_$name\"|; s|@file $name\$|@file copy_$name|" {} +
+        done
+    done
+    run "make docs DOCS_STRICT=1" make docs DOCS_STRICT=1
+    expect_status 0 "the site builds without a Doxygen warning, with both copies' lessons"
+    run "the site's links" python3 -m tools.tutorial site-links build/docs/html
+    expect_status 0 "every link of the site leads somewhere"
+    for n in "$number" "$other"; do
+        if [ -f "build/docs/html/chapter$n-roofline.svg" ]; then ok; else
+            out=$(ls build/docs/html | grep roofline); fail "the site should show chapter$n's roofline figure"; fi
+    done
+else
+    echo "new chapter: the site's build left out: Doxygen is not installed ('make setup' installs it)"
+fi
 
 echo "new chapter: $passed checks passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -35,9 +35,11 @@
                       --write: write them (make skeletons)
   results CSV..       docs/results.md from the benchmarks' files (--output FILE)
   roofline N          the chapter's kernels on the roofline, an SVG (--profile FILE: the profiler's
-                      table; --bench FILE: the benchmark's CSV, measured on a GPU; --output FILE)
+                      table; --bench FILE: the benchmark's CSV, measured on a GPU; --output FILE;
+                     --lesson: a lesson's figure, its title naming no chapter)
   profile-tables N..  (make check) each lesson's profile table is what the predictions make;
-                      --write: write them (make profile-tables); --dir: the predicted tables
+                      --write: write them (make profile-tables); --dir: the predicted tables;
+                      --needed: name the chapters whose predictions those tables read
   rooflines N..       make chapterN roofline: profile, (on a GPU) bench, then draw each
                       (--figures: each lesson's figure from the solutions' predictions)
   bench N.. --args A  run the benchmarks make built, with the options A (make's ARGS)
@@ -167,11 +169,13 @@ def main() -> int:
     sub = command("profile-tables", profile_tables.run, numbers=True)
     sub.add_argument("--write", action="store_true")
     sub.add_argument("--dir", default="build/profile/solutions")
+    sub.add_argument("--needed", action="store_true", help="print the chapters whose predictions the tables read")
     sub = command("roofline", roofline.write)
     sub.add_argument("number")
     sub.add_argument("--profile", required=True)
     sub.add_argument("--bench")
     sub.add_argument("--output", required=True)
+    sub.add_argument("--lesson", action="store_true", help="a lesson's figure: its title names no chapter")
     sub = command("rooflines", verbs.rooflines, numbers=True)
     sub.add_argument("--figures", action="store_true")
     sub = command("bench", verbs.bench, numbers=True)

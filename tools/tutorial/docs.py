@@ -16,6 +16,7 @@ Everything comes from the registry, README.md and each chapter's README.md. Into
   lesson_index.js           whose index this is (every section as plain text), searched by
                             docs/lesson_search.js. Doxygen's own search box finds only the
                             API's names and the pages' titles.
+  figures/chapterN-NAME     a copy of chapter N's figures/NAME, under a name of its own.
 NNN is the chapter's place in the registry: Doxygen orders the pages by file name.
 
 The site's navigation is the course: the lessons in order, then the guides (the tree on the
@@ -23,12 +24,15 @@ left and the menu's "Lessons and guides"; an instructor edition's solution pages
 of their lessons); the API reference is a section of its own (docs/DoxygenLayout.xml).
 
 A lesson shows its figures as figures/NAME.svg, which renders on GitHub; on the site the
-link becomes NAME.svg, which Doxygen finds through IMAGE_PATH (every chapter's figures/, and
-docs/figures/ for the guides: the results page's charts).
+link becomes chapterN-NAME.svg, a copy in OUT/figures/, which Doxygen finds through IMAGE_PATH
+(OUT/figures/, and docs/figures/ for the guides: the results page's charts, named results-* and
+roofline-*). Doxygen keeps one image of a name, so two chapters' figures of one name (every
+chapter's roofline.svg; a copied chapter's figures) would show one picture on both pages.
 """
 import json
 import pathlib
 import re
+import shutil
 
 from . import skeleton
 from .course import ROOT, Refusal
@@ -52,6 +56,14 @@ class ChapterPage:
         """A Doxygen reference to this chapter's page."""
         return f'@ref {self.label} "{text or f"Chapter {self.number}: {self.title}"}"'
 
+    def figures(self):
+        """The files of the chapter's figures/."""
+        return sorted(p for p in (self.lesson.parent / "figures").glob("*") if p.is_file())
+
+    def figure_name(self, figure):
+        """The site's name of one of its figures: chapterN-NAME, unlike any other chapter's."""
+        return f"{self.label}-{figure.name}"
+
 
 class Guide:
     """A page of docs/ on the site: its file, its label and its place in the contents."""
@@ -73,7 +85,7 @@ GUIDES = [
     Guide("profile.md", "profile", "make chapterN profile: each kernel's memory traffic, predicted by the CPU backend "
           "and measured by Nsight Compute"),
     Guide("instructors.md", "instructors", "grading: make grade, Gradescope, GitHub Classroom, a folder of submissions"),
-    Guide("maintainers.md", "maintainers", "adding a chapter: what its folder holds, what it sees, its registry line"),
+    Guide("maintainers.md", "maintainers", "the floors of the house; adding a chapter: what its folder holds, what it sees, its registry line"),
 ]
 
 
@@ -117,7 +129,8 @@ def rewrite_link(match, lesson, chapters, guides=GUIDES):
             fail(f"{lesson.relative_to(ROOT)}: the image {target} is not in the chapter's figures/, where figures live")
         if not resolved.is_file():
             fail(f"{lesson.relative_to(ROOT)}: the figure {target} does not exist ({where})")
-        return f"![{text}]({resolved.name}{title})"
+        owner = next((chapter for chapter in chapters if chapter.lesson.parent == lesson.parent), None)
+        return f"![{text}]({owner.figure_name(resolved) if owner else resolved.name}{title})"
     if resolved == ROOT / "README.md":
         return f"[{text}](@ref index)"
     for chapter in chapters:
@@ -307,6 +320,11 @@ def write_pages(out, solutions):
     out.mkdir(parents=True, exist_ok=True)
     for stale in out.glob("*.md"):
         stale.unlink()
+    shutil.rmtree(out / "figures", ignore_errors=True)
+    (out / "figures").mkdir()
+    for chapter in chapters:
+        for figure in chapter.figures():
+            shutil.copyfile(figure, out / "figures" / chapter.figure_name(figure))
     (out / "mainpage.md").write_text(front_page(chapters, solutions), encoding="utf-8")
     # Doxygen lists the pages in the order of their file names: the order of the course.
     for index, chapter in enumerate(chapters):

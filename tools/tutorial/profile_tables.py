@@ -2,9 +2,11 @@
 
     python3 -m tools.tutorial profile-tables [--write] [--dir build/profile/solutions] [N ...]
 
-`make profile-tables` runs `make profile SOLUTIONS=1 BACKEND=emu`, then this with --write.
-Without --write it only checks (make check): it exits 1, naming the chapters, when a
-lesson's table is not what the current predictions make.
+`make profile-tables` runs `make profile SOLUTIONS=1 BACKEND=emu`, then this with --write;
+`make chapterN profile-tables` does the same for chapter N alone, its profile including the
+chapters its table compares with (`--needed N ...` names them for make). Without --write it
+only checks (make check): it exits 1, naming the chapters, when a lesson's table is not what
+the current predictions make. With chapter numbers, only those chapters' tables.
 
 What a lesson's table shows comes from the [profile_table] of the chapter's manifest,
 chapters/NN-name/chapter.toml (manifest.py reads it):
@@ -58,7 +60,7 @@ class Variant:
 def read_predicted(path: Path, chapter: int) -> list[Variant]:
     """The variants of one chapterN-predicted.csv, in the profile's order."""
     if not path.exists():
-        raise Refusal(f"profile-tables: {path} is missing: run `make profile SOLUTIONS=1 BACKEND=emu` first")
+        raise Refusal(f"profile-tables: {path} is missing: run `make chapter{chapter} profile SOLUTIONS=1 BACKEND=emu` first")
     # A variant that launches more than one kernel (chapter 6's two passes) has a block of
     # rows per launch: a counter seen again starts the next launch, a row of its own.
     variants: list[Variant] = []
@@ -113,15 +115,40 @@ def replace_between_markers(text: str, table: str, readme: Path) -> str:
     return text[: begin + len(MARK_BEGIN)] + "\n" + table + text[end:]
 
 
+def selected(chapters, numbers: list[str]):
+    """The chapters named by @p numbers (every chapter when there are none), in the registry's
+    order; a number of no chapter is a Refusal."""
+    known = {chapter.number for chapter in chapters}
+    unknown = [n for n in numbers if n not in known]
+    if unknown:
+        raise Refusal(f"profile-tables: there is no chapter{unknown[0]}")
+    return [chapter for chapter in chapters if not numbers or chapter.number in numbers]
+
+
+def needed(chapters, numbers: list[str]) -> list[str]:
+    """The chapters whose predictions the tables of @p numbers read, as make names them
+    (chapter1 chapter2): each named chapter and those its table compares with."""
+    names: list[str] = []
+    for chapter in selected(chapters, numbers):
+        manifest = read_manifest(chapter.folder)
+        compared = manifest.profile_compared_with if manifest is not None and manifest.profile_columns else []
+        for number in [*compared, chapter.number]:
+            if f"chapter{number}" not in names:
+                names.append(f"chapter{number}")
+    return names
+
+
 def run(args) -> int:
+    if args.needed:
+        print(" ".join(needed(args.chapters, args.numbers)))
+        return 0
     directory = Path(args.dir)
-    wanted = set(args.numbers)
     stale = []
-    for chapter in args.chapters:
-        if wanted and str(chapter.number) not in wanted:
-            continue
+    for chapter in selected(args.chapters, args.numbers):
         manifest = read_manifest(chapter.folder)
         if manifest is None or not manifest.profile_columns:
+            if args.numbers:
+                print(f"chapter{chapter.number} has no profile table (no [profile_table] in chapters/{chapter.folder}/chapter.toml)")
             continue
         readme = ROOT / "chapters" / chapter.folder / "README.md"
         text = readme.read_text(encoding="utf-8")

@@ -1,8 +1,9 @@
 """A chapter's kernels on the roofline: an SVG written by hand.
 
-    python3 -m tools.tutorial roofline N --profile FILE [--bench FILE] --output FILE.svg
+    python3 -m tools.tutorial roofline N --profile FILE [--bench FILE] [--lesson] --output FILE.svg
 
-`make chapterN roofline` runs it. Each kernel of the chapter is a point:
+`make chapterN roofline` runs it; `make roofline-figures` with --lesson, for each lesson's
+figures/roofline.svg, whose title names no chapter. Each kernel of the chapter is a point:
   x  its arithmetic intensity: the flops of one run over the bytes it moves to and from DRAM,
      both from the profiler's table (make chapterN profile): the flops the chapter's
      profile.cpp declares, the DRAM bytes the profiler predicts (the unique bytes loaded plus
@@ -280,7 +281,9 @@ def write(args) -> int:
         raise Refusal(f"roofline: chapter {args.number} has no manifest (chapters/{chapter.folder}/chapter.toml)")
     bench_rows = read_bench(args.bench) if args.bench else None
     points, roof = points_of(manifest, read_profile(args.profile), bench_rows)
-    title = f"Chapter {chapter.number}: {chapter.title}, on the roofline"
+    # A lesson's figure (figures/roofline.svg) names no chapter: it shows what the chapter's code
+    # does, so that the figure a copied chapter comes with is already the copy's own.
+    title = "The kernels on the roofline" if getattr(args, "lesson", False) else f"Chapter {chapter.number}: {chapter.title}, on the roofline"
     if not roof[2]:
         title += " (predicted, H100)"
     os.makedirs(os.path.dirname(os.path.abspath(args.output)), exist_ok=True)

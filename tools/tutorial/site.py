@@ -32,14 +32,13 @@ def settings(args) -> list[str]:
     name, folder = edition(args)
     chapter_dirs = [c.student_dir for c in args.chapters]
     headers = [str(h) for d in chapter_dirs for h in sorted(d.glob("*.h"))]
-    figures = [str(d / "figures") for d in chapter_dirs if (d / "figures").is_dir()]
     css = Path(args.css_dir) / "doxygen-awesome.css"
     dot = shutil.which(args.dot)
     lines = [
         f'PROJECT_NUMBER = "{name} edition"',
         f"OUTPUT_DIRECTORY = {folder}",
         " ".join(["INPUT =", f"{folder}/pages", "common", "tests/harness", *headers]),
-        " ".join(["IMAGE_PATH =", *figures, "docs/figures"]),
+        f"IMAGE_PATH = {folder}/pages/figures docs/figures",  # the lessons' figures, renamed by docs.py
         " ".join(["HTML_EXTRA_STYLESHEET =", *([str(css)] if css.is_file() else []), "docs/site.css"]),
         f"HTML_EXTRA_FILES = docs/lesson_search.js {folder}/pages/lesson_index.js",
         " ".join(["STRIP_FROM_INC_PATH = common tests/harness", *map(str, chapter_dirs)]),

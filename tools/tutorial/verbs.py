@@ -351,8 +351,8 @@ def rooflines(args) -> int:
             profile = profile.with_name(f"{c.name}-predicted.csv")
         drawn = argparse.Namespace(
             chapters=args.chapters, number=c.number, profile=str(profile),
-            bench=f"build/bench/{c.name}-{tree}.csv" if measured else None,
-            output=str(c.student_dir / "figures" / f"{c.folder}-roofline.svg" if args.figures else out / f"{c.name}.svg"))
+            bench=f"build/bench/{c.name}-{tree}.csv" if measured else None, lesson=args.figures,
+            output=str(c.student_dir / "figures" / "roofline.svg" if args.figures else out / f"{c.name}.svg"))
         try:
             failed |= roofline.write(drawn) != 0
         except (Refusal, OSError, ValueError) as error:

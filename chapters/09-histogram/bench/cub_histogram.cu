@@ -1,4 +1,5 @@
-#include "cub_histogram.h"
+// CUB's histogram (cub_histogram.h): a header library that only nvcc compiles.
+#include "bench/cub_histogram.h"
 
 #include "cuda_check.h"
 

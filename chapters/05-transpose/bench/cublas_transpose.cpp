@@ -1,5 +1,5 @@
-// The cuBLAS calls of libraries.h (the GEMM chapters' SGEMM is in gemm/gemm_benchmark.cpp).
-#include "benchmark/libraries.h"
+// cuBLAS's transpose (cublas_transpose.h); the GEMM chapters' SGEMM is the shared library's, gemm/gemm_benchmark.cpp.
+#include "bench/cublas_transpose.h"
 
 #include <cublas_v2.h>
 

@@ -1,7 +1,7 @@
-// The NPP call of libraries.h. NPP is a separate package on some systems: mk/bench.mk defines
+// NPP's box filter (npp_box_filter.h). NPP is a separate package on some systems: mk/bench.mk defines
 // TUTORIAL_HAVE_NPP when its header and libraries are there, and links -lnppif -lnppc only then.
 // Without it this file still compiles, and NppBoxFilter says it is absent and how to get it.
-#include "benchmark/libraries.h"
+#include "bench/npp_box_filter.h"
 
 #include "cuda_check.h"
 

@@ -1,7 +1,7 @@
 /// @file cub_histogram.h
-/// @brief The histogram a user would call instead of writing one: CUB's
-/// cub::DeviceHistogram::HistogramEven, for the benchmarks to time beside the chapter's
-/// kernels (chapter 9). Compiled by nvcc, linked into the benchmarks only.
+/// @brief The library row of the benchmark (the project's code, not the student's): the
+/// histogram a user would call instead of writing one, CUB's cub::DeviceHistogram::HistogramEven,
+/// timed beside the chapter's kernels. Compiled by nvcc, linked into the benchmark only.
 #pragma once
 
 #include "non_copyable.h"

@@ -1,9 +1,8 @@
-// The CUB calls of libraries.h: a header library that only nvcc compiles.
-#include "benchmark/libraries.h"
+// The moving average with CUB (cub_moving_average.h): a header library that only nvcc compiles.
+#include "bench/cub_moving_average.h"
 
 #include "cuda_check.h"
 
-#include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -24,13 +23,6 @@ std::size_t scan_storage_bytes(int max_size) {
     std::size_t bytes = 0;
     CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, DoubleInput(static_cast<const float*>(nullptr), ToDouble{}),
                                              static_cast<double*>(nullptr), max_size));
-    return bytes;
-}
-
-std::size_t reduce_storage_bytes(int max_count) {
-    std::size_t bytes = 0;
-    CUDA_CHECK(cub::DeviceReduce::Sum(nullptr, bytes, static_cast<const float*>(nullptr), static_cast<float*>(nullptr),
-                                      max_count));
     return bytes;
 }
 
@@ -67,17 +59,6 @@ void CubMovingAverage::operator()(const float* input, float* output, int size, i
     differences_of_prefix_sums<<<(outputs + kThreads - 1) / kThreads, kThreads>>>(prefix_.data(), output, outputs,
                                                                                   window);
     CUDA_CHECK_KERNEL("differences_of_prefix_sums");
-}
-
-CubSum::CubSum(int max_count) : max_count_(max_count), temporary_(reduce_storage_bytes(max_count)) {}
-
-void CubSum::operator()(const float* input, float* sum, int count) {
-    if (count < 1 || count > max_count_) {
-        throw std::invalid_argument("CubSum: count " + std::to_string(count) + " is outside 1 … " +
-                                    std::to_string(max_count_) + " (argument count)");
-    }
-    std::size_t bytes = temporary_.size();
-    CUDA_CHECK(cub::DeviceReduce::Sum(temporary_.data(), bytes, input, sum, count));
 }
 
 }  // namespace tutorial::benchmark
