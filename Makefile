@@ -142,11 +142,13 @@ kernels_of = $(call objects_of,$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu))
 chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.cpp %/profile.cpp,\
                     $(wildcard chapters/$(call folder_of,$(1))/*.cpp)))
 program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
-# The student's objects come after the libraries, linked again after them: of what both define (an inline
-# function, a template instance) the linker keeps the first copy, never the student's (tools/tutorial/guard.py).
+# The student's objects come after the libraries, all in one group that the linker scans again for what
+# the student's objects need: of what both define (an inline function, a template instance) it keeps the
+# first copy, never the student's (tools/tutorial/guard.py), and each library is named once.
 $(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
                        $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
-	$(call link,$(GEMM_LIBRARY) $(COMMON_LIBRARY))
+	@mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) -Wl,--end-group \
+	  $(LDLIBS) -o $@ && { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
