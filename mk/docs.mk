@@ -13,8 +13,9 @@ SITE = python3 -m tools.tutorial site $(if $(filter 1,$(SOLUTIONS)),--solutions)
        --doxygen $(DOXYGEN) --dot $(DOT) --css-dir $(AWESOME_CSS_DIR)
 $(DOCS_DIR)/Doxyfile: docs/Doxyfile FORCE
 	@$(SITE) doxyfile
+# The lessons' drawn figures (tools/tutorial/figures.py) are drawn first: the site shows what the code draws.
 $(DOCS_DIR)/html/.built: $(DOCS_DIR)/Doxyfile $(DOCS_SOURCES)
-	@$(SITE) build && touch $@
+	@python3 -m tools.tutorial figures --write >/dev/null && $(SITE) build && touch $@
 .PHONY: docs
 docs: $(if $(shell command -v $(DOXYGEN) 2>/dev/null),$(DOCS_DIR)/html/.built)
 	@$(SITE) report
