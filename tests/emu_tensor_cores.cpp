@@ -4,40 +4,16 @@
 // out here from the ISA's figures independently of the backend's code (emu/src/
 // tensor_core.cpp); then a wrong fragment index must give a wrong D, and each planted
 // misuse must be reported with the message a student would see, at its file and line.
-#include "emu_planted/planted.h"
-
-#include "catch.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
-#include "expect.h"
+#include "emu_support.h"
 
 #include <cuda_bf16.h>
 
 #include <cstdint>
-#include <functional>
 #include <limits>
-#include <string>
-#include <vector>
 
-using tutorial::CudaError;
-using tutorial::DeviceBuffer;
-using tutorial::check_says;
-using tutorial::place_of;
+using namespace emu_tests;
 
 namespace {
-
-std::string error_text(const std::function<void()>& run, cudaError_t expected_code) {
-    try {
-        run();
-    } catch (const CudaError& error) {
-        CHECK(error.code() == expected_code);
-        return error.what();
-    }
-    FAIL("no CudaError was thrown");
-    return "";
-}
-
-std::string site_of(const std::string& path, const std::string& text) { return "at " + place_of(path, text); }
 
 // Element (r, c) of the 16 × 16 test tile: a distinct small integer, exact in BF16.
 float tile_value(int r, int c) { return static_cast<float>(r * 16 + c - 128); }

@@ -2,60 +2,15 @@
 
 #include "compare.h"
 #include "cuda_check.h"
-#include "non_copyable.h"
 #include "random.h"
 
-#include <cublas_v2.h>
+#include "gemm/cublas_gemm.h"
 
 #include <stdexcept>
 
 namespace tutorial::benchmark {
 
-namespace {
-
-// As gemm_benchmark.cpp: the whole reference up to 1024³, 64 rows of it beyond.
-constexpr int kFullReferenceLimit = 1024;
-constexpr int kSampledRows = 64;
-
-void check_cublas(cublasStatus_t status, const char* call) {
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        throw std::runtime_error(std::string("cuBLAS error ") + cublasGetStatusName(status) + " (" +
-                                 cublasGetStatusString(status) + ") in " + call);
-    }
-}
-
-// A cuBLAS handle in its default math mode: BF16 inputs go to the tensor cores.
-class Cublas : NonCopyable {
-public:
-    Cublas() { check_cublas(cublasCreate(&handle_), "cublasCreate"); }
-    ~Cublas() { cublasDestroy(handle_); }
-
-    // Row-major C = A·B with BF16 A and B, FP32 C, FP32 accumulation. cuBLAS is column-major,
-    // where our row-major C is Cᵀ = Bᵀ·Aᵀ: so pass B, then A (as gemm_benchmark.cpp does).
-    void gemm_bf16(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
-        const float alpha = 1.0f, beta = 0.0f;
-        check_cublas(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, CUDA_R_16BF, N, A, CUDA_R_16BF,
-                                  K, &beta, C, CUDA_R_32F, N, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-                     "cublasGemmEx (BF16 inputs, FP32 compute)");
-    }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
-
-std::vector<int> rows_to_check(int M) {
-    std::vector<int> rows;
-    if (M <= kFullReferenceLimit) {
-        for (int r = 0; r < M; ++r) rows.push_back(r);
-    } else {
-        for (int i = 0; i < kSampledRows; ++i) {
-            rows.push_back(static_cast<int>(static_cast<long long>(i) * (M - 1) / (kSampledRows - 1)));
-        }
-    }
-    return rows;
-}
-
-}  // namespace
+using cublas_gemm::rows_to_check;
 
 Bf16GemmBenchmark::Bf16GemmBenchmark(Session& session, int size)
     : session_(session),
@@ -85,7 +40,7 @@ Bf16GemmBenchmark::Bf16GemmBenchmark(Session& session, int size)
     // The tensor cores' FP32 additions may truncate: twice the unit roundoff (gemm_operands.cpp).
     for (double& tolerance : expected_.tolerance) tolerance *= 2.0;
 
-    Cublas cublas;
+    cublas_gemm::Handle cublas(/*pedantic=*/false);
     WorkToTime work = work_for("cuBLAS BF16 (cublasGemmEx, FP32 accumulate)",
                                [&] { cublas.gemm_bf16(A16_.data(), B16_.data(), C_.data(), size_, size_, size_); },
                                false);

@@ -2,10 +2,9 @@
 
 #include "compare.h"
 #include "cuda_check.h"
-#include "non_copyable.h"
 #include "random.h"
 
-#include <cublas_v2.h>
+#include "gemm/cublas_gemm.h"
 
 #include <algorithm>
 #include <limits>
@@ -13,55 +12,7 @@
 
 namespace tutorial::benchmark {
 
-namespace {
-
-// The largest size whose reference is computed in full: 1024³ multiply-adds in
-// double take about a second; 4096³ would take over a minute.
-constexpr int kFullReferenceLimit = 1024;
-constexpr int kSampledRows = 64;
-
-void check_cublas(cublasStatus_t status, const char* call) {
-    if (status != CUBLAS_STATUS_SUCCESS) {
-        throw std::runtime_error(std::string("cuBLAS error ") + cublasGetStatusName(status) + " (" +
-                                 cublasGetStatusString(status) + ") in " + call);
-    }
-}
-
-// A cuBLAS handle set to pure FP32: with the default math mode cuBLAS may use TF32
-// tensor cores, a different and much faster ceiling than our FP32 kernels can reach.
-class PedanticCublas : NonCopyable {
-public:
-    PedanticCublas() {
-        check_cublas(cublasCreate(&handle_), "cublasCreate");
-        check_cublas(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(CUBLAS_PEDANTIC_MATH)");
-    }
-    ~PedanticCublas() { cublasDestroy(handle_); }
-
-    // Row-major C = A·B. cuBLAS is column-major, where our row-major C is Cᵀ = Bᵀ·Aᵀ,
-    // and a row-major matrix read column-major is its transpose: so pass B, then A.
-    void sgemm(const float* A, const float* B, float* C, int M, int N, int K) {
-        const float alpha = 1.0f, beta = 0.0f;
-        check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, N, M, K, &alpha, B, N, A, K, &beta, C, N),
-                     "cublasSgemm");
-    }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
-
-std::vector<int> rows_to_check(int M) {
-    std::vector<int> rows;
-    if (M <= kFullReferenceLimit) {
-        for (int r = 0; r < M; ++r) rows.push_back(r);
-    } else {
-        for (int i = 0; i < kSampledRows; ++i) {
-            rows.push_back(static_cast<int>(static_cast<long long>(i) * (M - 1) / (kSampledRows - 1)));
-        }
-    }
-    return rows;
-}
-
-}  // namespace
+using cublas_gemm::rows_to_check;
 
 GemmBenchmark::GemmBenchmark(Session& session, int size)
     : session_(session),
@@ -88,7 +39,7 @@ GemmBenchmark::GemmBenchmark(Session& session, int size)
 
     // cuBLAS is both the ceiling and the library a user would call: every row's "× the
     // library" is its share of the ceiling, as a ratio of times.
-    PedanticCublas cublas;
+    cublas_gemm::Handle cublas(/*pedantic=*/true);
     WorkToTime work = work_for("cuBLAS SGEMM (FP32)",
                                [&] { cublas.sgemm(A_.data(), B_.data(), C_.data(), size_, size_, size_); }, false);
     work.is_library = true;
