@@ -226,9 +226,9 @@ if [ "$fast" = yes ]; then
         folder=$(tutorial chapters --fields | awk -F'\t' -v n="$number" '$1 == n {print $2}')
         fast_parts+=("check_chapter $number $folder" "check_lesson $number")
     done
-    in_parallel "${fast_parts[@]}"
+    [ ${#fast_parts[@]} -gt 0 ] && in_parallel "${fast_parts[@]}"
     echo
-    echo "time: $(IFS=,; echo "${part_times[*]}" | sed 's/,/, /g')"
+    [ ${#part_times[@]} -gt 0 ] && echo "time: $(IFS=,; echo "${part_times[*]}" | sed 's/,/, /g')"
     echo "$passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped") (make check-fast: chapters ${fast_chapters[*]:-none}; make check runs everything)"
     [ "$failed" -eq 0 ]
     exit
