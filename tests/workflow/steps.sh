@@ -88,8 +88,10 @@ reuse_build_of() {
     find . -path ./.git -prune -o -type f -exec touch -d '2000-01-01' {} +
     [ -d "$1/build" ] || return 0
     # What a learner would not have is left out, and so is what make check may be writing
-    # while the copy is made (its logs, grades and their baselines), when it runs parts side by side.
+    # while the copy is made (its logs and grades), when it runs parts side by side. The
+    # solutions' expected runs (*.expected-seed*) come along: make check makes them before
+    # any part starts, and make grade would only make them again, the same.
     mkdir -p build
     tar -C "$1/build" --exclude=./check --exclude=./grade --exclude='./*/status' --exclude=./backups \
-        --exclude=./hints --exclude='*.results' --exclude='*.expected-seed*' -cf - . 2>/dev/null | tar -C build -xf -
+        --exclude=./hints --exclude='*.results' -cf - . 2>/dev/null | tar -C build -xf -
 }
