@@ -74,22 +74,7 @@ WorkToTime Bf16GemmBenchmark::work_for(const std::string& variant, const std::fu
 }
 
 std::string Bf16GemmBenchmark::check_result() const {
-    const std::vector<float> C = C_.download();
-    std::vector<float> got;
-    got.reserve(checked_rows_.size() * static_cast<std::size_t>(size_));
-    for (int r : checked_rows_) {
-        got.insert(got.end(), C.begin() + static_cast<std::ptrdiff_t>(r) * size_,
-                   C.begin() + static_cast<std::ptrdiff_t>(r + 1) * size_);
-    }
-    OutputLayout layout;
-    layout.name = checked_rows_.size() == static_cast<std::size_t>(size_)
-                      ? std::string("C")
-                      : "C (" + std::to_string(checked_rows_.size()) + " rows spread from 0 to " +
-                            std::to_string(size_ - 1) + ")";
-    layout.rows = static_cast<long long>(checked_rows_.size());
-    layout.cols = size_;
-    layout.seed = run_seed();
-    return compare_with_tolerance(got, expected_, layout).text;
+    return cublas_gemm::check_rows(C_.download(), checked_rows_, size_, expected_);
 }
 
 }  // namespace tutorial::benchmark

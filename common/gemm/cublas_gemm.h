@@ -1,9 +1,11 @@
 /// @file cublas_gemm.h
 /// @brief What the GEMM benchmarks share (gemm_benchmark.cpp, FP32; bf16_gemm_benchmark.cpp,
-/// BF16 inputs): cuBLAS called on row-major matrices, and which rows of C are checked.
+/// BF16 inputs): cuBLAS called on row-major matrices, and which rows of C are checked, and how.
 #pragma once
 
+#include "compare.h"
 #include "non_copyable.h"
+#include "random.h"
 
 #include <cublas_v2.h>
 
@@ -38,6 +40,26 @@ inline std::vector<int> rows_to_check(int M) {
         }
     }
     return rows;
+}
+
+/// @brief The report of C's @p rows (all of C, or those rows_to_check chose) against @p expected,
+/// their reference; empty when they match. @p C is the whole size × size result.
+inline std::string check_rows(const std::vector<float>& C, const std::vector<int>& rows, int size,
+                              const ExpectedOutput& expected) {
+    std::vector<float> got;
+    got.reserve(rows.size() * static_cast<std::size_t>(size));
+    for (int r : rows) {
+        got.insert(got.end(), C.begin() + static_cast<std::ptrdiff_t>(r) * size,
+                   C.begin() + static_cast<std::ptrdiff_t>(r + 1) * size);
+    }
+    OutputLayout layout;
+    layout.name = rows.size() == static_cast<std::size_t>(size)
+                      ? std::string("C")
+                      : "C (" + std::to_string(rows.size()) + " rows spread from 0 to " + std::to_string(size - 1) + ")";
+    layout.rows = static_cast<long long>(rows.size());
+    layout.cols = size;
+    layout.seed = run_seed();
+    return compare_with_tolerance(got, expected, layout).text;
 }
 
 /// @brief A cuBLAS handle. Row-major C = A·B: cuBLAS is column-major, where our row-major C is
