@@ -66,10 +66,8 @@ SASS_KIND := $(if $(CUOBJDUMP),cubin,ptx)
 sass_files_of = $(patsubst $(TREE)/%.cu,$(SASS_OUT)/%-$(PROFILE_ARCH).$(SASS_KIND),$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu))
 sass_compile = $(call run_compiler,NVCC  $< ($(PROFILE_ARCH)$(comma) $(1)),$(NVCC) $(call chapter_flags,$<) -std=c++17 -arch=$(PROFILE_ARCH) \
                  $(SHARED_INCLUDES) $(NVCCFLAGS) -$(1) $< -o $@)
-$(SASS_OUT)/%-$(PROFILE_ARCH).cubin: $(TREE)/%.cu $(FLAGS_RECORD) $$(call chapter_record,$(TREE)/$$*)
-	$(call sass_compile,cubin)
-$(SASS_OUT)/%-$(PROFILE_ARCH).ptx: $(TREE)/%.cu $(FLAGS_RECORD) $$(call chapter_record,$(TREE)/$$*)
-	$(call sass_compile,ptx)
+$(SASS_OUT)/%-$(PROFILE_ARCH).$(SASS_KIND): $(TREE)/%.cu $(FLAGS_RECORD) $$(call chapter_record,$(TREE)/$$*)
+	$(call sass_compile,$(SASS_KIND))
 .PHONY: sass
 sass: $(if $(HAVE_NVCC),$(foreach n,$(SELECTED),$(call sass_files_of,$(n))))
 	@$(TUTORIAL) sass --arch $(PROFILE_ARCH) $(if $(CUOBJDUMP),--cuobjdump $(CUOBJDUMP)) $(if $(HAVE_NVCC),,--no-nvcc) $^
