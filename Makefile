@@ -61,7 +61,8 @@ SHARED_INCLUDES := -Igpu_model/include -Icommon -Itests/harness
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
 # A chapter sees only itself: a file of chapter N (chapters/ or solutions/) gets chapters/NN-name
-# on the include path, its number and folder (the one way its identity reaches C++: common/tutorial_chapter.h), and, for bench.cpp only, the folders of the chapters it borrows.
+# on the include path, its number and folder (the one way its identity reaches C++: tutorial_chapter.h),
+# and, for bench.cpp only, the folders of the chapters it borrows.
 chapter_in = $(firstword $(foreach n,$(CHAPTERS),$(if $(findstring /$(call folder_of,$(n))/,/$(1)),$(n))))
 chapter_flags_of = -Ichapters/$(call folder_of,$(1)) -DTUTORIAL_CHAPTER=$(1) -DTUTORIAL_CHAPTER_FOLDER='"$(call folder_of,$(1))"'
 chapter_flags = $(if $(call chapter_in,$(1)),$(call chapter_flags_of,$(call chapter_in,$(1))) \
@@ -94,9 +95,11 @@ $(BUILD)/%.o: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
 endif
 $(BUILD)/%.a:
 	@mkdir -p $(@D) && echo "  AR    $@" && rm -f $@ && ar rcs $@ $^
-# Link the prerequisites; $(1): libraries that come before the usual ones. The floor, gpu_model, is a
-# prerequisite of every program and is linked once, last (LDLIBS), below everything that uses it.
-link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) $(LDLIBS) -o $@ && \
+# Link the prerequisites, in one group the linker scans again for what later objects need (each library
+# named once); $(1): libraries that come before the usual ones. The floor, gpu_model, is a prerequisite
+# of every program and is linked once, last (LDLIBS), below everything that uses it.
+link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) \
+       -Wl,--end-group $(LDLIBS) -o $@ && \
        { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
 # ---- Libraries: gpu_model/ under everything, common/ for every chapter, common/gemm/ for the GEMM chapters
 objects_of = $(patsubst %.cpp,$(BUILD)/%.o,$(patsubst %.cu,$(BUILD)/%.o,$(1)))
@@ -142,13 +145,12 @@ kernels_of = $(call objects_of,$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu))
 chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.cpp %/profile.cpp,\
                     $(wildcard chapters/$(call folder_of,$(1))/*.cpp)))
 program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
-# The student's objects come after the libraries, all in one group that the linker scans again for what
-# the student's objects need: of what both define (an inline function, a template instance) it keeps the
-# first copy, never the student's (tools/tutorial/guard.py), and each library is named once.
+# The student's objects come after the libraries (link's group finds what they need from them): of what
+# both define (an inline function, a template instance) the linker keeps the first copy, never the
+# student's (tools/tutorial/guard.py).
 $(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
                        $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
-	@mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) -Wl,--end-group \
-	  $(LDLIBS) -o $@ && { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
+	$(link)
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
