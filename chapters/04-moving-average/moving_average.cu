@@ -202,7 +202,9 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
 
     // TODO(chapter4): 4d, step 3. For k < ITEMS, output mine + k is
     //   (window sum + b's prefix - a's prefix) / window, in double, the prefixes growing by
-    //   b[k] and a[k] after each output. Store only outputs below size - window + 1: two
+    //   b[k] and a[k] after each output. Multiply by 1.0 / window, computed once, rather than
+    //   divide each time: a double division is a sequence of a dozen instructions, enough to
+    //   make this memory-bound kernel wait on arithmetic. Store only outputs below size - window + 1: two
     //   float4 stores when vector_output and all eight are inside, else one by one.
     (void)input, (void)output, (void)size, (void)window, (void)vector_first, (void)vector_second,
         (void)vector_output;
@@ -295,7 +297,9 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
 
         // TODO(chapter4): 4e, step 3. The outputs whose window ends at the thread's positions:
         //   j = q + 1 - window for each q. Where 0 <= j < outputs, stage[stage_slot(8t + k)] =
-        //   (P(q + 1) - P(j)) / window in double, P(j) from ring[ring_slot(j)]; __syncthreads().
+        //   (P(q + 1) - P(j)) / window in double, P(j) from ring[ring_slot(j)], multiplied by
+        //   1.0 / window rather than divided (as 4d: one multiply, not a dozen instructions);
+        //   __syncthreads().
 
         // TODO(chapter4): 4e, step 4. Store the chunk's outputs in consecutive order, thread t
         //   those at stage positions i = t, t + 256, ...: position i of the stage is the output

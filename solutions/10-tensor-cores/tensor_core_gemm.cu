@@ -51,14 +51,34 @@ __device__ __forceinline__ int tile_offset(int row, int col) {
 // into the tile that starts at element `base` of `tiles`, stored in LAYOUT, with zeros where
 // the block reaches past the matrix: the tensor cores then multiply zeros in the tails, and
 // no mma needs a bounds check. Each thread copies chunks of 8 elements (16 bytes, the unit
-// of the swizzle): one 16-byte load and store when the chunk lies inside the matrix and
-// starts on 16 bytes (rows_aligned: the matrix starts on 16 bytes and its rows are a
-// multiple of 8 elements), else element by element. The arrays' types are template
-// parameters so that the CPU backend keeps checking their accesses.
+// of the swizzle). When the whole block lies inside the matrix and its rows start on 16
+// bytes (rows_aligned: the matrix starts on 16 bytes and its rows are a multiple of 8
+// elements), a thread issues all its 16-byte loads before it stores any: its chunks are in
+// flight together, where a load followed at once by its store would wait out the memory's
+// latency once per chunk. Elsewhere it copies element by element. The arrays' types are
+// template parameters so that the CPU backend keeps checking their accesses.
 template <SharedLayout LAYOUT, int ROWS, int COLS, class Tiles, class Matrix>
 __device__ void load_tile(Tiles& tiles, int base, Matrix matrix, int rows, int cols, int row0, int col0,
                           bool rows_aligned) {
     constexpr int kChunksPerRow = COLS / 8;
+    constexpr int kChunksPerThread = ROWS * kChunksPerRow / kMmaThreads;
+    static_assert(ROWS * kChunksPerRow % kMmaThreads == 0, "every thread copies the same number of chunks");
+    if (rows_aligned && row0 + ROWS <= rows && col0 + COLS <= cols) {
+        uint4 chunks[kChunksPerThread];
+#pragma unroll
+        for (int i = 0; i < kChunksPerThread; ++i) {
+            const int chunk = threadIdx.x + i * kMmaThreads;
+            const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
+            chunks[i] = *reinterpret_cast<const uint4*>(&matrix[static_cast<size_t>(row0 + r) * cols + col0 + c]);
+        }
+#pragma unroll
+        for (int i = 0; i < kChunksPerThread; ++i) {
+            const int chunk = threadIdx.x + i * kMmaThreads;
+            const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
+            *reinterpret_cast<uint4*>(&tiles[base + tile_offset<LAYOUT, COLS>(r, c)]) = chunks[i];
+        }
+        return;
+    }
     for (int chunk = threadIdx.x; chunk < ROWS * kChunksPerRow; chunk += kMmaThreads) {
         const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
         const int row = row0 + r, col = col0 + c;
