@@ -28,6 +28,7 @@ import subprocess
 from pathlib import Path
 
 from . import grading, judge, sanitizer
+from .judge import reports_of
 from .course import Build, Chapter, Progress
 
 # The CPU backend's small shapes: seconds each on the CPU, and the GPU's large tests are left out.
@@ -216,24 +217,6 @@ def failing_tests(results: Path) -> list[str]:
         if not case.passed and name not in names:
             names.append(name)
     return names
-
-
-def reports_of(output: str) -> list[list[str]]:
-    """Each failure Catch2 printed in @p output: from its "file:line: FAILED:" line to the line
-    before the next failure, test case rule or the totals, blank lines at its end dropped."""
-    lines = output.splitlines()
-    reports = []
-    for start, line in enumerate(lines):
-        if not line.rstrip().endswith(": FAILED:"):
-            continue
-        end = next((i for i in range(start + 1, len(lines))
-                    if lines[i].startswith(("-----", "=====", "~~~~~")) or lines[i].rstrip().endswith(": FAILED:")),
-                   len(lines))
-        report = lines[start:end]
-        while report and not report[-1].strip():
-            report.pop()
-        reports.append(report)
-    return reports
 
 
 def gpu_words(output: str) -> str:

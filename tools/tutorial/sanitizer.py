@@ -43,6 +43,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from .judge import reports_of
+
 # Any report makes compute-sanitizer exit with this status, which no test runner uses (as in
 # tools/sanitize.sh, make sanitize's runs).
 SANITIZER_EXIT = 86
@@ -362,7 +364,6 @@ def racecheck_warnings(log: str) -> int:
 
 def first_failure(log: str, most: int = 5) -> list[str]:
     """The program's first failure report in a sanitizer's log (its own lines, unprefixed)."""
-    from .further_checks import reports_of  # the same reading of Catch2's reports
     own = "\n".join(line for line in log.splitlines() if not PREFIX.match(line) and not line.startswith("$ "))
     reports = reports_of(own)
     return reports[0][:most] if reports else []

@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import pty
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -161,8 +162,11 @@ def test(args) -> int:
     """`make test` and `make chapterN test`: each test program of @p args.binaries, in turn."""
     args.arguments = shlex.split(args.args)
     failed = 0
-    for binary in map(Path, args.binaries):
-        failed |= test_one(args, binary) != 0
+    try:
+        for binary in map(Path, args.binaries):
+            failed |= test_one(args, binary) != 0
+    except KeyboardInterrupt:  # Ctrl-C: the test program had it too
+        return 130
     return 1 if failed else 0
 
 
@@ -179,6 +183,14 @@ def test_one(args, binary: Path) -> int:
     trimmer = Trimmer(share, TAIL_LINES, left_out_note(whole))
     status = run_program(binary, args.arguments, trimmer, whole)
     used += trimmer.shown
+    if status > 128:  # what a shell would have said
+        try:
+            name = signal.Signals(status - 128).name
+        except ValueError:
+            name = f"signal {status - 128}"
+        print(f"{binary} ended by {name}: {signal.strsignal(status - 128) or 'an unknown signal'} "
+              f"(exit status {status})", flush=True)
+        used += 1
     if not on_gpu:
         return status
     diagnose_all = False
