@@ -189,16 +189,12 @@ endif
 # ---- The verbs ---------------------------------------------------------------------------------
 TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # No chapter named: the library's and backend's tests too. Counts go to <binary>.results (for status);
-# on a GPU, passing tests run again under compute-sanitizer (tools/sanitize.sh after-tests).
+# the verb keeps each run to one screen, and on a GPU runs compute-sanitizer after passing tests and
+# the CPU backend's checks after a failure (tools/tutorial/test_run.py).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
 .PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
 test: $(TEST_BINARIES) | compile_commands.json
-	@failed=0; for binary in $^; do echo "== $$binary ($(TREE), backend $(BACKEND))"; if TUTORIAL_RESULTS_FILE=$$binary.results \
-	  ./$$binary $(ARGS); then :; $(if $(filter cuda,$(BACKEND)),bash tools/sanitize.sh after-tests $$binary $(SANITIZE_OUTPUT) $(ARGS) || \
-	  { failed=1; $(call cpu_diagnosis); };) else failed=1; $(if $(filter cuda,$(BACKEND)),$(call cpu_diagnosis,--results $$binary.results);) fi; done; exit $$failed
-# On a GPU, a chapter's failing run ends with the CPU backend's checks of the failing tests
-# (of all its tests, after a failing compute-sanitizer pass), which name a cause more often.
-cpu_diagnosis = case $$binary in */chapter*-tests) $(TUTORIAL) cpu-diagnosis --binary $$binary $(1);; esac
+	@$(TUTORIAL) test $^ --sanitize-output $(SANITIZE_OUTPUT) --args=$(call shell_quote,$(ARGS))
 run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 	@if [ "$(words $(NAMED))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
 	@./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)

@@ -303,7 +303,8 @@ part_lessons() {
 part_tool_units() {
     local test report
     section "the tools' unit tests"
-    for test in tests/lesson_leaks.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py; do
+    for test in tests/lesson_leaks.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
+        tests/sanitizer_reports.py tests/one_screen.py; do
         if report=$(python3 "$test" 2>&1); then
             pass "$test"
         else

@@ -9,11 +9,9 @@
 #       other runs go on
 #   tools/sanitize.sh summary LOG...
 #       one line for all the runs; exit 1 if any failed or is missing
-#   tools/sanitize.sh after-tests TEST_BINARY LOG_DIR [CATCH2_ARGS...]
-#       `make chapterN test` on a GPU, once its tests passed: the same tests under memcheck
-#       and racecheck, each sweep on its first shapes only (TUTORIAL_SANITIZER_PASS=1), so
-#       that an access out of bounds or a race that left the results right still fails;
-#       one line when clean, the first report when not (exit 1)
+#
+# The pass after `make chapterN test`'s passing tests on a GPU, and the reading of every
+# sanitizer log, are the Python package's (tools/tutorial/sanitizer.py).
 #
 # A run fails on any sanitizer report (--error-exitcode), on failing tests, and
 # when the tests found no GPU and skipped the kernels (nothing was checked then).
@@ -105,41 +103,11 @@ run() {
     fi
     echo "$verdict" >"$log.verdict"
     printf '  %-10s %-22s %-64s %5d s  %s\n' "$tool" "$label" "$verdict" "$seconds" "$log"
-    # A count of errors says nothing of where they are: the first report in full (the
-    # access or barrier, the kernel, its file and line) follows the verdict.
+    # A count of errors says nothing of where they are: the findings themselves (the access or
+    # barrier, the kernel, its file and line) follow the verdict.
     if sanitizer_reported; then
-        first_report "$log" | sed 's/^/      /'
+        python3 -m tools.tutorial sanitizer-report "$log" | sed 's/^/      /'
     fi
-}
-
-# The first error a compute-sanitizer log reports: from the first line "========= <text>"
-# that is not the tool's banner, its summary or the exit notice, to the host backtrace or
-# the line "=========" that ends the error's block. Shortened to be read: a function is
-# named without its template and parameter lists ("at fetch_tile in file.cu:218"), and
-# a race's further accesses after the first three are counted, not listed.
-first_report() {
-    awk '
-        /^========= (COMPUTE-SANITIZER|ERROR SUMMARY|RACECHECK SUMMARY|Target application)/ { next }
-        !started && /^========= [^ ]/ { started = 1 }
-        started {
-            if ($0 ~ /^=========[ ]*$/ || $0 ~ /Saved host backtrace/ || printed > 25) exit
-            line = $0
-            sub(/^========= /, "", line)
-            if (match(line, /(at|Frame:) (void )?[A-Za-z_][A-Za-z0-9_:]*[<(].*\+0x[0-9a-f]+ in /)) {
-                head = substr(line, 1, RSTART - 1)
-                call = substr(line, RSTART, RLENGTH)
-                tail = substr(line, RSTART + RLENGTH)
-                sub(/^(at|Frame:) (void )?/, "", call)
-                name = call
-                sub(/[<(].*$/, "", name)
-                word = (substr(line, RSTART, 6) == "Frame:") ? "Frame: " : "at "
-                line = head word name " in " tail
-            }
-            if (line ~ /^ *and (Read|Write) access/ && ++further > 3) { hidden++; next }
-            print line
-            printed++
-        }
-        END { if (hidden) printf "    and %d more accesses\n", hidden }' "$1"
 }
 
 summary() {
@@ -158,68 +126,14 @@ summary() {
     fi
 }
 
-after_tests() {
-    local binary=$1 output=$2
-    shift 2
-    # A chapter's tests only (chapterN-tests), not the library's.
-    local chapter
-    chapter=$(basename "$binary" -tests)
-    [[ $chapter == chapter* ]] || return 0
-    [ $# -eq 0 ] && set -- "~[large]"
-    local sanitizer
-    if ! sanitizer=$(find_sanitizer); then
-        echo "compute-sanitizer was not found (it comes with the CUDA Toolkit): the kernels were not checked for races and accesses out of bounds."
-        return 0
-    fi
-    mkdir -p "$output"
-    # What this pass found goes into the tests' results file too (a line "further=..."), so
-    # that make status does not call the chapter done on results a sanitizer then refuted.
-    local results=$binary.results
-    record() { [ -f "$results" ] && echo "further=$1" >>"$results"; }
-    local tool log status seconds summary warnings done_tools=()
-    for tool in memcheck racecheck; do
-        log=$output/$(basename "$binary")-after-tests-$tool.log
-        TUTORIAL_SANITIZER_PASS=1 sanitize_once "$sanitizer" "$tool" "$binary" "$log" "${SANITIZE_TIMEOUT:-900}" -- "$@"
-        if sanitizer_reported; then
-            echo "The results are right, but compute-sanitizer's $tool, run on the first $SANITIZER_SHAPES shapes of each test, reports an error: ${summary:-see the log}."
-            first_report "$log" | sed 's/^/  /'
-            if [ "$tool" = racecheck ]; then
-                echo "A race (threads reading shared memory that others write, with no __syncthreads() between) can leave the results right on one run and not the next."
-            else
-                echo "An access outside an allocation can return harmless values on one GPU and crash on another."
-            fi
-            echo "make $chapter test BACKEND=emu names the line on the CPU; the whole log: $log"
-            record "compute-sanitizer's $tool reports an error (${summary:-see $log})"
-            return 1
-        elif [ "$status" -eq 124 ]; then
-            echo "compute-sanitizer's $tool did not finish within ${SANITIZE_TIMEOUT:-900} s (SANITIZE_TIMEOUT=seconds); the whole log: $log"
-            record "compute-sanitizer's $tool did not finish"
-            return 1
-        elif [ "$status" -ne 0 ]; then
-            echo "The tests fail under compute-sanitizer's $tool (exit status $status), though they passed without it; the whole log: $log"
-            record "the tests fail under compute-sanitizer's $tool"
-            return 1
-        fi
-        done_tools+=("$tool clean ($seconds s)")
-    done
-    record clean
-    local joined
-    joined=$(printf '%s, ' "${done_tools[@]}")
-    echo "compute-sanitizer, on the first $SANITIZER_SHAPES shapes of each test: ${joined%, }."
-}
-
-# The shapes each sweep runs under the sanitizer (tests/harness/sweep.h, kSanitizerShapes).
-readonly SANITIZER_SHAPES=12
-
 command=${1:-}
 shift || true
 case $command in
     preflight) preflight ;;
     run) run "$@" ;;
     summary) summary "$@" ;;
-    after-tests) after_tests "$@" ;;
     *)
-        echo "usage: tools/sanitize.sh preflight | run TOOL BINARY LOG LABEL [ARGS...] | summary LOG... | after-tests BINARY LOG_DIR [ARGS...]" >&2
+        echo "usage: tools/sanitize.sh preflight | run TOOL BINARY LOG LABEL [ARGS...] | summary LOG..." >&2
         exit 2
         ;;
 esac

@@ -108,7 +108,7 @@ struct SweepOptions {
     bool verbose = false;            ///< every failing shape in full (TUTORIAL_VERBOSE=1 or VERBOSE=1)
     std::size_t further_listed = 6;  ///< the most one-line entries for further failing shapes
     /// The most shapes the sweep runs; the others are left out, unreported. 0: all. Under
-    /// compute-sanitizer (TUTORIAL_SANITIZER_PASS=1, tools/sanitize.sh after-tests) it is
+    /// compute-sanitizer (TUTORIAL_SANITIZER_PASS=1, tools/tutorial/sanitizer.py) it is
     /// kSanitizerShapes: the first shapes, which every chapter lists smallest first.
     std::size_t most_shapes = 0;
     /// Put before each shape's label in the cases the run records (make grade), for a test

@@ -139,7 +139,7 @@ if [ "${#numbers[@]}" -gt 1 ]; then
 fi
 if [ "$device" = yes ]; then
     # On a GPU, compute-sanitizer's pass after passing tests writes what it found into the
-    # results file (tools/sanitize.sh after-tests): a finding keeps the chapter from done.
+    # results file (tools/tutorial/sanitizer.py): a finding keeps the chapter from done.
     results=$(ls build/*/chapters/bin/chapter1-tests.results | head -n 1)
     cp "$results" "$results.saved"
     echo "further=compute-sanitizer's racecheck reports an error (RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings))" >>"$results"

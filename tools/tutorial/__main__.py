@@ -24,9 +24,15 @@
                       (--no-check: write only; tools/tutorial/release.py)
   judge --binary B .. (make grade's baseline) run a test program, keeping only what its harness reports
                       over the grading channel (tools/tutorial/judge.py)
+  test B.. [-- ARGS]  make test, make chapterN test: run each test program, the run kept to one
+                      screen; on a GPU, compute-sanitizer after passing tests, the CPU backend's
+                      checks after a failure (--sanitize-output DIR; tools/tutorial/test_run.py)
   cpu-diagnosis --binary B [--results R]
                       make chapterN test on a GPU, when it fails: the failing tests (R's) on the
                       CPU backend's checks, their first shapes, and its report when it finds one
+  sanitizer-report LOG
+                      (make sanitize) a compute-sanitizer log's findings, a few lines
+                      (tools/tutorial/sanitizer.py)
   check-results F..   (make check) each file is valid Gradescope results.json (--score S:
                       and scores S)
   classroom           (make check) .github/workflows/classroom.yml is what the registry
@@ -69,7 +75,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sass, site, site_links, site_search, site_solutions, verbs, watch, workflow
+from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sanitizer, sass, site, site_links, site_search, site_solutions, test_run, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -149,6 +155,11 @@ def main() -> int:
     sub.add_argument("--log", required=True)
     sub.add_argument("--timeout", type=float, default=1800)
     sub.add_argument("arguments", nargs="*")
+    sub = command("test", test_run.test)
+    sub.add_argument("binaries", nargs="+")
+    sub.add_argument("--sanitize-output", default="build/sanitize", help="on a GPU: the folder of the sanitizer's logs")
+    sub.add_argument("--args", default="", help="the programs' options, as one shell string (make's ARGS)")
+    command("sanitizer-report", sanitizer.sanitizer_report).add_argument("log")
     sub = command("cpu-diagnosis", verbs.cpu_diagnosis)
     sub.add_argument("--binary", required=True)
     sub.add_argument("--results", help="the GPU run's results file: its failing tests are run; none: all")

@@ -2,7 +2,7 @@
 count, as `make chapterN test` does there (issue 23):
 
 1. compute-sanitizer's memcheck and racecheck run its tests again, each sweep on its first
-   shapes (tools/sanitize.sh after-tests). A race or an access out of bounds can leave every
+   shapes (tools/tutorial/sanitizer.py, after_tests). A race or an access out of bounds can leave every
    result right on one run of one GPU; the chapter's tests then fail on the next.
 2. The CPU backend runs the same small shapes (TUTORIAL_SANITIZER_PASS=1), with its own checks:
    every thread order it tries, every access bounds-checked, divergent barriers, warp
@@ -27,7 +27,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from . import grading, judge
+from . import grading, judge, sanitizer
+from .judge import reports_of
 from .course import Build, Chapter, Progress
 
 # The CPU backend's small shapes: seconds each on the CPU, and the GPU's large tests are left out.
@@ -57,9 +58,8 @@ def sanitizer_findings(binary: Path, results: Path, logs: Path) -> list[tuple[st
     """compute-sanitizer's after-tests pass over the whole program, then, when it reports, over
     each test case with graded cases alone."""
     def after_tests(*arguments: str) -> tuple[int, str]:
-        run = subprocess.run(["bash", "tools/sanitize.sh", "after-tests", str(binary), str(logs), *arguments],
-                             capture_output=True, text=True)
-        return run.returncode, (run.stdout + run.stderr).strip()
+        found = sanitizer.after_tests(binary, logs, list(arguments), binary.name[:-len("-tests")])
+        return found.status, found.record or (found.lines[0] if found.lines else "")
 
     status, report = after_tests(CATCH_FILTER)
     if status == 0:
@@ -219,24 +219,6 @@ def failing_tests(results: Path) -> list[str]:
     return names
 
 
-def reports_of(output: str) -> list[list[str]]:
-    """Each failure Catch2 printed in @p output: from its "file:line: FAILED:" line to the line
-    before the next failure, test case rule or the totals, blank lines at its end dropped."""
-    lines = output.splitlines()
-    reports = []
-    for start, line in enumerate(lines):
-        if not line.rstrip().endswith(": FAILED:"):
-            continue
-        end = next((i for i in range(start + 1, len(lines))
-                    if lines[i].startswith(("-----", "=====", "~~~~~")) or lines[i].rstrip().endswith(": FAILED:")),
-                   len(lines))
-        report = lines[start:end]
-        while report and not report[-1].strip():
-            report.pop()
-        reports.append(report)
-    return reports
-
-
 def gpu_words(output: str) -> str:
     """The start of a failing case's message in a results file ("file:line: EXPR with expansion
     X; MESSAGE" or "file:line: MESSAGE"), enough to know the same message again: its first 50
@@ -268,18 +250,19 @@ def telling_report(output: str, said_on_gpu: list[str]) -> list[str]:
     return []
 
 
-def cpu_diagnosis(args, make) -> int:
+def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | None = None) -> int:
     """`make chapterN test` on a GPU, after its tests (or compute-sanitizer's pass after them)
     failed: the same tests on the CPU backend's checks, on their first shapes (every thread order
     it tries, every access bounds-checked), and its report, marked as the CPU backend's, when it
     finds something. It only adds to the GPU's report: its exit status is always 0, and a
     chapter the CPU backend cannot build or run is one line. @p make is the verbs'
-    (tools/tutorial/verbs.py, which calls this): one more make, for the other backend's build."""
-    binary = Path(args.binary)
+    (tools/tutorial/verbs.py): one more make, for the other backend's build. @p results: the
+    GPU run's results file, whose failing tests are run (None: all the tests). @p lines: the
+    most lines to print, what the screen has left (tools/tutorial/test_run.py); None: no limit."""
     chapter_name = binary.name[:-len("-tests")] if binary.name.endswith("-tests") else ""
     if not chapter_name.startswith("chapter"):
         return 0
-    tests = failing_tests(Path(args.results)) if args.results else []
+    tests = failing_tests(results) if results else []
     first_build = not (Path("build") / "emu" / "libcommon.a").exists()
     print(f"The CPU backend's checks on {'the failing tests' if tests else 'the tests'} (their first shapes), "
           "for the cause" + (" (its first build here takes a few minutes)" if first_build else "") + "...", flush=True)
@@ -303,14 +286,15 @@ def cpu_diagnosis(args, make) -> int:
         print("  They pass there: what fails on the GPU does not show on the CPU backend's first shapes (a race "
               "its thread orders did not hit, a shape past them, or a limit of the GPU's).")
         return 0
-    said_on_gpu = [gpu_words(case.output) for case in grading.read_cases(Path(args.results))
-                   if not case.passed and case.output] if args.results else []
+    said_on_gpu = [gpu_words(case.output) for case in grading.read_cases(results)
+                   if not case.passed and case.output] if results else []
     report = telling_report(run.stdout, said_on_gpu)
     if not report:
         print(f"  They fail there too, and its reports add nothing to the GPU's (the whole run: {run_log}).")
         return 0
     print("On the CPU backend (BACKEND=emu) they fail too; its report:")
-    shown = report[:CPU_REPORT_LINES]
+    # Its first line, the report's and the last: what is left of the screen, and at least a few lines.
+    shown = report[:CPU_REPORT_LINES if lines is None else max(4, min(CPU_REPORT_LINES, lines - 3))]
     for line in shown:
         print("  | " + line)
     more = len(report) - len(shown)

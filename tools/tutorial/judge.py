@@ -154,3 +154,24 @@ def read_facts(results: Path) -> dict | None:
 def judge(args) -> int:
     run(Path(args.binary), Path(args.results), Path(args.log), args.timeout, args.arguments)
     return 0
+
+
+# ---- What a test program printed: its failures (the CPU diagnosis, the sanitizer's logs) ------------
+
+
+def reports_of(output: str) -> list[list[str]]:
+    """Each failure Catch2 printed in @p output: from its "file:line: FAILED:" line to the line
+    before the next failure, test case rule or the totals, blank lines at its end dropped."""
+    lines = output.splitlines()
+    reports = []
+    for start, line in enumerate(lines):
+        if not line.rstrip().endswith(": FAILED:"):
+            continue
+        end = next((i for i in range(start + 1, len(lines))
+                    if lines[i].startswith(("-----", "=====", "~~~~~")) or lines[i].rstrip().endswith(": FAILED:")),
+                   len(lines))
+        report = lines[start:end]
+        while report and not report[-1].strip():
+            report.pop()
+        reports.append(report)
+    return reports

@@ -128,7 +128,7 @@ def status(args) -> int:
 
 def cpu_diagnosis(args) -> int:
     """make chapterN test on a GPU, when it fails: the CPU backend's checks of the failing tests."""
-    return further_checks.cpu_diagnosis(args, make)
+    return further_checks.cpu_diagnosis(args, make, Path(args.binary), Path(args.results) if args.results else None)
 
 
 def grade(args) -> int:
