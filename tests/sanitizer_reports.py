@@ -90,7 +90,7 @@ check(lines and lines[0] == "Invalid __shared__ write of size 4 bytes, in load_t
 check(sum(line.startswith("Invalid") for line in lines) == 3, "at most three distinct findings", lines)
 check("  and 1 more like it (other threads or blocks, the same instruction)" in lines,
       "the same instruction in another thread is the same finding", lines)
-check(lines and lines[-1] == "and 1 other kinds of report in the log", "the others are counted", lines)
+check(lines and lines[-1] == "and 1 other kind of report in the log", "the others are counted", lines)
 
 # The formats of a place.
 WRAPPED = """========= Invalid __global__ read of size 4 bytes
@@ -214,6 +214,28 @@ esac
           "with racecheck clean, the race is still named, with what failed under the sanitizer", text)
     found = after_tests("clean")
     check(found.status == 0 and found.record == "clean" and "memcheck clean" in found.lines[0], "a clean pass", found)
+
+# Printed by compute-sanitizer 2025 (CUDA 13.0) on an H200, for a kernel built with -lineinfo
+# that reads a shared tile without a barrier, and one whose barrier only some threads reach.
+H200_RACE = """========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at racy_tile_sum(const float *, float *)+0x100 in san.cu:10
+=========     and Read access at racy_tile_sum(const float *, float *)+0x110 in san.cu:12 [4096 hazards]
+=========
+no error
+========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
+"""
+H200_BARRIER = "========= COMPUTE-SANITIZER\n" + "".join(f"""========= Barrier error detected. Divergent thread(s) in warp.
+=========     at divergent_barrier(float *)+0x70 in san.cu:15
+=========     by thread ({t},0,0) in block (0,0,0)
+=========     Saved host backtrace up to driver entry point at kernel launch time
+=========         Host Frame: main [0x8e4c] in san
+=========
+""" for t in range(32, 39)) + "no error\n========= ERROR SUMMARY: 24 errors\n"
+text = "\n".join(sanitizer.report(H200_RACE))
+check("racy_tile_sum" in text and "san.cu:10" in text and "san.cu:12" in text, "an H200 race names both lines", text)
+lines = sanitizer.report(H200_BARRIER)
+check(lines and lines[0] == "Barrier error detected. Divergent thread(s) in warp, in divergent_barrier at san.cu:15", "an H200 barrier error names kernel and line", lines)
+check(sum(line.startswith("Barrier") for line in lines) == 1, "seven threads at one barrier are one finding", lines)
 
 for failure in failures:
     print(f"sanitizer reports: {failure}", file=sys.stderr)

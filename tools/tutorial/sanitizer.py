@@ -260,7 +260,7 @@ def describe(finding: Finding) -> list[str]:
         if finding.block:
             line += f", in block {finding.block}"
         return [line]
-    line = finding.kind
+    line = finding.kind.rstrip(".")  # "... in warp." ends with a period of its own
     if finding.place:
         line += f", in {finding.place}"
     if finding.caller and finding.caller.function != (finding.place.function if finding.place else ""):
@@ -291,7 +291,7 @@ def report(log: str, shown: int = SHOWN_FINDINGS) -> list[str]:
             lines.append(f"  and {count - 1:,} more like it (other threads or blocks, the same instruction)")
     others = len(groups) - shown
     if others > 0:
-        lines.append(f"and {others} other kinds of report in the log")
+        lines.append(f"and {others} other kind{'' if others == 1 else 's'} of report in the log")
     if unprinted and len(groups) > 1:
         lines.append(f"({errors:,} errors in all, of which the log prints the first {errors - unprinted:,})")
     return lines
