@@ -282,19 +282,18 @@ __device__ void request_stage(unsigned char* stage, WgmmaBarrier& full, const CU
 // ---- 10c, step 3: the accumulators to C ---------------------------------------------------
 
 // Write the calling warpgroup's accumulators, its 64 × 256 part of C starting at (row0,
-// col0), the elements inside C only. `pairs`: every row of C starts on 8 bytes, so two
-// neighbouring floats may be stored as one float2.
+// col0), the elements inside C only. One float at a time: storing two neighbours as one
+// float2 needs them in a pair of registers, and the moves ptxas makes for that serialize
+// the wgmmas (it reports C7514).
 template <class Matrix>
-__device__ void store_wgmma_accumulators(const float (&acc)[128], Matrix C, int M, int N, int row0, int col0,
-                                         bool pairs) {
+__device__ void store_wgmma_accumulators(const float (&acc)[128], Matrix C, int M, int N, int row0, int col0) {
     const int warp = threadIdx.x / warpSize % 4, lane = threadIdx.x % warpSize;
     for (int j = 0; j < kWgmmaBlockN / 8; ++j) {
         for (int half = 0; half < 2; ++half) {
             // TODO(chapter10): 10c, step 3. acc[4 j + 2 half] and acc[4 j + 2 half + 1] are two
-            //   neighbouring columns of one row (common/wgmma.h: the accumulators). Store them
-            //   where they lie inside C: as one float2 when `pairs` and both are inside, else
-            //   one by one.
-            (void)acc, (void)C, (void)M, (void)N, (void)row0, (void)col0, (void)pairs, (void)warp, (void)lane;
+            //   neighbouring columns of one row of the warp's 16 (common/wgmma.h: the
+            //   accumulators). Which row and columns of C? Store each where it lies inside C.
+            (void)acc, (void)C, (void)M, (void)N, (void)row0, (void)col0, (void)warp, (void)lane;
         }
     }
 }
@@ -313,7 +312,7 @@ __device__ __forceinline__ void wgmma_tile_of(int block, int M, int N, int& bloc
 
 __global__ void __launch_bounds__(kWgmmaThreads, 1)
     wgmma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const __grid_constant__ CUtensorMap B_map, float* C,
-                      int M, int N, int K, bool C_pairs) {
+                      int M, int N, int K) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     // Compiled without sm_90a there is no wgmma; the host function refuses to launch this.
     __trap();
@@ -366,7 +365,7 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
     //   After the loop, wgmma_wait_group<0>(acc): every accumulator is complete.
     (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)issuer;
 
-    store_wgmma_accumulators(acc, C, M, N, block_row + warpgroup * 64, block_col, C_pairs);
+    store_wgmma_accumulators(acc, C, M, N, block_row + warpgroup * 64, block_col);
 #endif
 }
 
@@ -556,8 +555,7 @@ void wgmma_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M,
     static const cudaError_t opted_in = cudaFuncSetAttribute(
         wgmma_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kWgmmaSharedBytes));
     CUDA_CHECK(opted_in);
-    const bool C_pairs = reinterpret_cast<std::uintptr_t>(C) % 8 == 0 && N % 2 == 0;
     const tutorial::LaunchConfig launch = wgmma_gemm_launch_config(M, N);
-    wgmma_gemm_kernel<<<launch.grid, launch.block, kWgmmaSharedBytes>>>(A_map, B_map, C, M, N, K, C_pairs);
+    wgmma_gemm_kernel<<<launch.grid, launch.block, kWgmmaSharedBytes>>>(A_map, B_map, C, M, N, K);
     CUDA_CHECK_KERNEL("wgmma_gemm_kernel");
 }
