@@ -22,6 +22,7 @@
 #include "async_copy.h"
 
 #include "emu/tensor_core.h"
+#include <gpu_model/traffic.h>
 
 #include <cmath>
 #include <cstring>
@@ -516,22 +517,34 @@ void wgmma_bf16(float* d, unsigned n, std::uint64_t a_descriptor, std::uint64_t 
             async_shared_access(b.arena.get() + byte, 16, file, line);
             if (b.async->hit.active) report_hit(*b.async, b, what);
         }
+        // The profiler sees the tensor cores' reads as 16-byte shared loads, a chunk per lane,
+        // the warp's share of the operands: its banks then show whether the swizzle works.
+        if (traffic::detail::recording) {
+            traffic::detail::record(traffic::Space::shared, traffic::Direction::load, b.arena.get() + byte, 16,
+                                    traffic::detail::line_site(file, line));
+        }
     };
-    // A: the warp's 16 rows; lane l the row l / 2, 8 elements l % 2 along K (K-major) or the
-    // 8 rows' worth of M chunks (M-major). B: 16 × n in chunks of 8 along its major dimension.
-    for (unsigned chunk = lane; chunk < 32; chunk += kWarpSize) {
-        if (transpose_a) {
-            check_chunk("A", da, true, first_row + chunk % 2 * 8, chunk / 2);
+    // Each lane takes chunks of 16 bytes of the warp's share: A's 16 rows, all of B. Lanes
+    // 8i to 8i + 7 take 8 rows of one chunk column of a K-major operand, 8 neighbouring chunks
+    // of a row of an MN-major one: what the profiler then serves in one wavefront when the
+    // swizzle spreads them over the banks.
+    const auto chunk_of = [](unsigned index, bool mn_major, unsigned mn_count, unsigned& mn, unsigned& k) {
+        if (mn_major) {
+            mn = index % (mn_count / 8) * 8, k = index / (mn_count / 8);
         } else {
-            check_chunk("A", da, false, first_row + chunk / 2, chunk % 2 * 8);
+            const unsigned l = index % 32;
+            mn = l % 8 + 8 * (l / 16) + 16 * (index / 32), k = l / 8 % 2 * 8;
         }
+    };
+    for (unsigned index = lane; index < 32; index += kWarpSize) {
+        unsigned mn = 0, k = 0;
+        chunk_of(index, transpose_a, 16, mn, k);
+        check_chunk("A", da, transpose_a, first_row + mn, k);
     }
-    for (unsigned chunk = lane; chunk < 2 * n; chunk += kWarpSize) {
-        if (transpose_b) {
-            check_chunk("B", db, true, chunk % (n / 8) * 8, chunk / (n / 8));
-        } else {
-            check_chunk("B", db, false, chunk / 2, chunk % 2 * 8);
-        }
+    for (unsigned index = lane; index < 2 * n; index += kWarpSize) {
+        unsigned mn = 0, k = 0;
+        chunk_of(index, transpose_b, n, mn, k);
+        check_chunk("B", db, transpose_b, mn, k);
     }
     std::vector<float> after(floats);
     WgmmaPart part{a_descriptor, b_descriptor, n, accumulate, transpose_a, transpose_b, t.issued,
