@@ -442,8 +442,9 @@ void mma_pipeline_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C,
 
 namespace {
 
+#ifndef TUTORIAL_EMU
 // Whether this program's kernels were compiled with sm_90a's features (wgmma): 0 when built
-// for plain sm_90 (ARCH=sm_90) or another architecture.
+// for plain sm_90 (ARCH=sm_90) or another architecture. (The CPU backend runs wgmma always.)
 __global__ void wgmma_compiled_probe(int* compiled) {
 #if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
     *compiled = 0;
@@ -451,6 +452,7 @@ __global__ void wgmma_compiled_probe(int* compiled) {
     *compiled = 1;
 #endif
 }
+#endif
 
 // wgmma is an arch-specific feature of compute capability 9.0 (sm_90a): neither older GPUs
 // nor newer ones (Blackwell's tensor cores take other instructions) run it.

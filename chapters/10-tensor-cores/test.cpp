@@ -273,8 +273,7 @@ TEST_CASE("The swizzle moves whole 16-byte chunks within their row, and ldmatrix
     SUCCEED();
 }
 
-TEST_CASE("10c: wgmma_descriptor puts each byte quantity, encoded, in its field, with the 128-byte swizzle",
-          CHAPTER_TAG "[graded]") {
+TEST_CASE("10c: wgmma_descriptor puts each field where the PTX ISA says", CHAPTER_TAG "[graded]") {
     // The fields of the PTX ISA's "Matrix Descriptor Format": bits, and what they hold.
     struct Field {
         const char* name;
@@ -299,9 +298,8 @@ TEST_CASE("10c: wgmma_descriptor puts each byte quantity, encoded, in its field,
             if (g == e) continue;
             FAIL("wgmma_descriptor(" << c[0] << ", " << c[1] << ", " << c[2] << ") = 0x" << std::hex << got
                                      << ": its " << f.name << " holds 0x" << g << ", expected 0x" << e << std::dec
-                                     << ". Each byte quantity x goes in as (x & 0x3FFFF) >> 4; the base offset is 0; "
-                                        "the swizzle mode of the 128-byte swizzle is 1.\nEdit wgmma_descriptor in "
-                                        "chapters/10-tensor-cores/tensor_core_gemm.cu (common/wgmma.h has the table).");
+                                     << ".\nEdit wgmma_descriptor in chapters/10-tensor-cores/tensor_core_gemm.cu "
+                                        "(common/wgmma.h: the table).");
         }
     }
     SUCCEED();
@@ -344,12 +342,12 @@ TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B
         if (first.empty()) {
             first = step.name + ": " + problem;
         } else {
-            others += "\n" + step.name + ": " + problem.substr(0, problem.find(';')) + ".";
+            others += "\n" + step.name + ": " + problem.substr(0, problem.find(" elements")) + " elements wrong too.";
         }
     }
     if (!first.empty()) {
         FAIL(first << others << "\nCompare your row and column for that lane with the table in common/tensor_cores.h "
-                   << "(10c: common/wgmma.h; make chapter10 hint).");
+                   << "(make chapter10 hint).");
     }
     SUCCEED();
 }
