@@ -17,9 +17,11 @@ HAVE_NVCC := $(shell command -v $(NVCC) 2>/dev/null)
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(HAVE_NVCC))
 CUDA_HOME := $(or $(CUDA_HOME),/usr/local/cuda)
 CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
-# ARCH=sm_90 wins; else the GPU here; else all CUDA 13 supports, so that no GPU's compile errors hide.
-FALLBACK_ARCHS := 75 80 86 89 90 100 120
-DETECTED_ARCH := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
+# ARCH=sm_90a wins; else the GPU here; else all CUDA 13 supports, so that no GPU's compile errors hide.
+# Compute capability 9.0 is built as sm_90a, its arch-specific features (wgmma, chapter 10's 10c),
+# which run on 9.0 only: what was detected, or the 9.0 entry of the list.
+FALLBACK_ARCHS := 75 80 86 89 90a 100 120
+DETECTED_ARCH := $(patsubst 90,90a,$(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. '))
 ARCH_FLAGS := $(if $(ARCH),-arch=$(ARCH),$(if $(DETECTED_ARCH),-arch=sm_$(DETECTED_ARCH),$(foreach a,$(FALLBACK_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))))
 ARCH_DESCRIPTION := $(if $(ARCH),$(ARCH) (from ARCH=),$(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH) (the GPU in this machine),$\
   sm_$(subst $(space),$(comma)sm_,$(FALLBACK_ARCHS)) (no GPU found; set ARCH=sm_XY to choose)))

@@ -27,7 +27,7 @@ $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 # chapter's .cu file too (not the planted bugs, which use what only the CPU backend has).
 # A cubin is enough: nvcc's front end reads the whole file (host code too) and ptxas compiles the
 # kernels; only the host compiler's pass, which g++ makes of the translation anyway, is left out.
-NVCC_CHECK_ARCH ?= sm_90
+NVCC_CHECK_ARCH ?= sm_90a
 nvcc_check_of = $(if $(HAVE_NVCC),$(if $(filter tests/emu_planted/%,$(1)),,$(BUILD)/$(1).nvcc-ok))
 BACKEND_CHOICE += $(if $(HAVE_NVCC),,Without nvcc, nobody checks that nvcc would compile your .cu files: install the CUDA Toolkit for that.)
 # The occupancy API needs ptxas' registers: for a chapter with occupancy=yes (and the backend's tests of it)

@@ -185,3 +185,134 @@ TEST_CASE("a misused ldmatrix or mma.sync is reported with what is wrong, at its
                    c.says);
     }
 }
+
+// ---- Hopper's warpgroup MMA: wgmma.mma_async with shared-memory descriptors ---------------
+
+namespace {
+
+const char* const kWgmmaFile = "tests/emu_planted/wgmma.cu";
+const char* const kWgmmaMnCall = "tutorial::wgmma_m64n256k16_bf16<WgmmaMajor::k, WgmmaMajor::mn>(acc, a, b, accumulate);";
+
+// D = A·B for wgmma_tile(): A 64 × K, B K × 256 (or, for none_b_k_major, 256 × K), small
+// integers, exact in BF16 and in every FP32 sum.
+struct WgmmaOperands {
+    int k_tiles;
+    std::vector<float> A, B, expected;
+    DeviceBuffer<__nv_bfloat16> dA, dB, dBt;
+
+    static std::vector<__nv_bfloat16> bf16(const std::vector<float>& values) {
+        std::vector<__nv_bfloat16> out(values.size());
+        for (std::size_t i = 0; i < values.size(); ++i) out[i] = __float2bfloat16(values[i]);
+        return out;
+    }
+    static std::vector<float> values(std::size_t count, int seed) {
+        std::vector<float> out(count);
+        for (std::size_t i = 0; i < count; ++i) out[i] = static_cast<float>((i * 7 + seed * 3 + i / 61) % 9) - 4.0f;
+        return out;
+    }
+    static std::vector<float> transposed(const std::vector<float>& B, int K) {
+        std::vector<float> out(B.size());
+        for (int k = 0; k < K; ++k) {
+            for (int n = 0; n < 256; ++n) out[static_cast<std::size_t>(n) * K + k] = B[static_cast<std::size_t>(k) * 256 + n];
+        }
+        return out;
+    }
+
+    explicit WgmmaOperands(int tiles)
+        : k_tiles(tiles), A(values(64 * 64 * static_cast<std::size_t>(tiles), 1)),
+          B(values(64 * 256 * static_cast<std::size_t>(tiles), 2)), expected(64 * 256, 0.0f), dA(bf16(A)), dB(bf16(B)),
+          dBt(bf16(transposed(B, 64 * tiles))) {
+        const int K = 64 * tiles;
+        for (int m = 0; m < 64; ++m) {
+            for (int n = 0; n < 256; ++n) {
+                for (int k = 0; k < K; ++k) expected[m * 256 + n] += A[m * K + k] * B[k * 256 + n];
+            }
+        }
+    }
+    void run(planted::WgmmaBug bug, DeviceBuffer<float>& D) const {
+        planted::wgmma_tile(dA.data(), bug == planted::WgmmaBug::none_b_k_major ? dBt.data() : dB.data(), D.data(), k_tiles,
+                            bug);
+    }
+    std::string error(planted::WgmmaBug bug) const {
+        DeviceBuffer<float> D(64 * 256);
+        return error_text([&] { run(bug, D); }, cudaErrorLaunchFailure);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("wgmma m64n256k16 reads a K-major A and a B either MN-major or K-major through 128-byte swizzled "
+          "descriptors of the TMA's tiles: D = A·B exactly",
+          "[emu]") {
+    const WgmmaOperands operands(2);
+    for (const planted::WgmmaBug bug : {planted::WgmmaBug::none, planted::WgmmaBug::none_b_k_major}) {
+        DeviceBuffer<float> D(64 * 256);
+        D.poison();
+        operands.run(bug, D);
+        const std::vector<float> got = D.download();
+        int wrong = 0, first = -1;
+        for (int i = 0; i < 64 * 256; ++i) {
+            if (got[i] != operands.expected[i] && wrong++ == 0) first = i;
+        }
+        INFO((bug == planted::WgmmaBug::none ? "B MN-major" : "B K-major") << ": first wrong D(" << first / 256 << ", "
+                                                                           << first % 256 << ")");
+        CHECK(wrong == 0);
+    }
+}
+
+TEST_CASE("a wgmma descriptor that does not read the tile as the TMA wrote it is named: its swizzle mode, stride "
+          "byte offset or leading byte offset",
+          "[emu]") {
+    const WgmmaOperands operands(1);
+    const std::string at = site_of(kWgmmaFile, kWgmmaMnCall);
+    check_says(operands.error(planted::WgmmaBug::b_no_swizzle),
+               {"bad wgmma.mma_async in wgmma_tile_planted<WgmmaBug::b_no_swizzle>", at,
+                "B's descriptor (start address byte", "does not match how its tile was written: the TMA copy at " +
+                    place_of(kWgmmaFile, "B's boxes"),
+                "CU_TENSOR_MAP_SWIZZLE_128B", "reads it with no swizzle (bits 62-63)"});
+    check_says(operands.error(planted::WgmmaBug::b_stride_512),
+               {"bad wgmma.mma_async", at, "stride byte offset 512", "does not read the tile as the TMA wrote it",
+                "Rows 8 and on (k = 8 and on for an MN-major operand) disagree: check the stride byte offset"});
+    check_says(operands.error(planted::WgmmaBug::b_leading_4096),
+               {"bad wgmma.mma_async", at, "leading byte offset 4096", "its element (n = 64, k = 0)",
+                "Elements 64 and on along N disagree: check the leading byte offset"});
+}
+
+TEST_CASE("a wgmma descriptor whose start address is off the 128-byte swizzle's 1024-byte boundary is reported",
+          "[emu]") {
+    const WgmmaOperands operands(1);
+    check_says(operands.error(planted::WgmmaBug::a_start_off_1024),
+               {"bad wgmma.mma_async", site_of(kWgmmaFile, kWgmmaMnCall), "A's descriptor",
+                "is 128 bytes past a 1024-byte boundary, which is not aligned as the 128-byte swizzle needs",
+                "Start every tile (each stage's A and B) on a 1024-byte boundary"});
+}
+
+TEST_CASE("a wgmma that reads a stage before its barrier's phase completed is reported", "[emu]") {
+    const WgmmaOperands operands(1);
+    check_says(operands.error(planted::WgmmaBug::no_barrier_wait),
+               {"wgmma.mma_async " + site_of(kWgmmaFile, kWgmmaMnCall) + " reads its operand from shared memory",
+                "cp_async_bulk_tensor_2d_global_to_shared()", "wait for the stage's barrier"});
+}
+
+TEST_CASE("a missing wgmma.fence, commit or wait before the accumulators are read is reported", "[emu]") {
+    const WgmmaOperands operands(1);
+    check_says(operands.error(planted::WgmmaBug::no_fence),
+               {"bad wgmma.mma_async", site_of(kWgmmaFile, kWgmmaMnCall), "no wgmma.fence since this thread could last "
+                                                                          "access these accumulator registers"});
+    check_says(operands.error(planted::WgmmaBug::no_commit),
+               {"wgmma.mma_async never committed", "the wgmma issued " + site_of(kWgmmaFile, kWgmmaMnCall),
+                "wgmma.commit_group()"});
+    check_says(operands.error(planted::WgmmaBug::no_wait),
+               {"wgmma accumulators read while still in flight", "the wgmma group committed " +
+                    site_of(kWgmmaFile, "if (BUG != WgmmaBug::no_commit) tutorial::wgmma_commit_group();"),
+                "wgmma.wait_group(0)"});
+}
+
+TEST_CASE("a TMA copy that refills a stage a wgmma in flight still reads is reported", "[emu]") {
+    const WgmmaOperands operands(2);
+    check_says(operands.error(planted::WgmmaBug::refill_before_wait),
+               {"a TMA copy refills shared memory that a wgmma still reads",
+                "cp_async_bulk_tensor_2d_global_to_shared() " +
+                    site_of(kWgmmaFile, "cp_async_bulk_tensor_2d_global_to_shared(A_at, &A_map, t * kWgmmaTileK, 0, full);"),
+                "which the wgmma.mma_async issued " + site_of(kWgmmaFile, kWgmmaMnCall), "wgmma.wait_group"});
+}

@@ -24,13 +24,23 @@
 /// - 10b: the same swizzled tiles, brought by a kMmaStages-stage pipeline of `cp.async`
 ///   copies (chapter 8) into dynamic shared memory while the warps multiply the oldest stage.
 ///
-/// Every step needs compute capability 8.0 (ldmatrix, mma.sync with BF16, cp.async).
+/// - 10c: Hopper's warpgroup MMA. A block of kWgmmaThreads threads (2 warpgroups of 4
+///   warps) computes a kWgmmaBlockM × kWgmmaBlockN tile of C, each warpgroup 64 rows with
+///   one `wgmma.mma_async.m64n256k16` per 16 steps of K, both operands read from shared
+///   memory through descriptors (wgmma_descriptor()); the Tensor Memory Accelerator writes
+///   the tiles there in the 128-byte swizzle, kWgmmaStages stages ahead, each stage's
+///   arrival counted in bytes on an mbarrier (the wrappers: common/wgmma.h).
+///
+/// 10a and 10b need compute capability 8.0 (ldmatrix, mma.sync with BF16, cp.async); 10c
+/// needs sm_90a, the arch-specific features of compute capability 9.0 (Hopper).
 #pragma once
 
 #include "launch_config.h"
 
 #include <cuda_bf16.h>
 #include <cuda_runtime.h>
+
+#include <cstdint>
 
 constexpr int kMmaBlockM = 128;   ///< rows of C a block computes
 constexpr int kMmaBlockN = 128;   ///< columns of C a block computes
@@ -39,6 +49,12 @@ constexpr int kMmaWarpM = 64;     ///< rows of C a warp computes: 4 tiles of 16
 constexpr int kMmaWarpN = 32;     ///< columns of C a warp computes: 4 tiles of 8
 constexpr int kMmaThreads = 256;  ///< threads a block: 2 × 4 warps
 constexpr int kMmaStages = 3;     ///< 10b: tiles along K in flight (96 KiB of dynamic shared memory)
+
+constexpr int kWgmmaBlockM = 128;   ///< 10c: rows of C a block computes: 64 per warpgroup
+constexpr int kWgmmaBlockN = 256;   ///< 10c: columns of C a block computes: one wgmma's N
+constexpr int kWgmmaBlockK = 64;    ///< 10c: the width along K of a stage: 128 bytes, one row of the 128-byte swizzle
+constexpr int kWgmmaThreads = 256;  ///< 10c: threads a block: 2 warpgroups of 128
+constexpr int kWgmmaStages = 4;     ///< 10c: stages of tiles along K in flight, 48 KiB each
 
 /// @brief How the tiles (A's 128 × 64, B's 64 × 128 BF16) are stored in shared memory.
 enum class SharedLayout {
@@ -83,3 +99,30 @@ void mma_gemm_swizzled(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C,
 /// (the function opts in with cudaFuncSetAttribute).
 /// Same arguments, result and errors as mma_gemm().
 void mma_pipeline_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);
+
+/// @brief 10c: the 64-bit shared-memory matrix descriptor of `wgmma.mma_async` (PTX ISA,
+/// "Matrix Descriptor Format"; the table in common/wgmma.h) for a tile in the 128-byte
+/// swizzle that starts on a 1024-byte boundary (base offset 0): @p start_address (the
+/// shared-window address of the operand's first element), @p leading_byte_offset and
+/// @p stride_byte_offset in bytes, each encoded as (x & 0x3FFFF) >> 4 in its field, and
+/// swizzle mode 1 (128 bytes) in bits 62-63. A host and device function, so that the tests
+/// can check it.
+__host__ __device__ std::uint64_t wgmma_descriptor(std::uint32_t start_address, std::uint32_t leading_byte_offset,
+                                                   std::uint32_t stride_byte_offset);
+
+/// @brief The launch of 10c for an M×N matrix C: one kWgmmaThreads-thread block per
+/// kWgmmaBlockM × kWgmmaBlockN tile of C, in a one-dimensional grid (the kernel orders the
+/// tiles in groups of rows, for L2).
+tutorial::LaunchConfig wgmma_gemm_launch_config(int M, int N);
+
+/// @brief 10c: C = A·B with `wgmma.mma_async` on tiles the Tensor Memory Accelerator writes
+/// into kWgmmaStages × 48 KiB of dynamic shared memory in the 128-byte swizzle. A is read
+/// K-major, B (row-major K × N) MN-major. A matrix whose rows do not start on 16 bytes (K or
+/// N not a multiple of 8, or a pointer into a buffer) is first copied into a scratch buffer
+/// with rows padded to 16 bytes, which the tensor map needs.
+/// Same arguments and result as mma_gemm().
+/// @throws std::invalid_argument naming the argument for a size < 1 or a null pointer
+/// @throws std::runtime_error on a GPU other than compute capability 9.0, or a program
+///         compiled without sm_90a
+/// @throws tutorial::CudaError if the launch or the kernel fails
+void wgmma_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);

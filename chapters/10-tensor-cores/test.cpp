@@ -36,14 +36,33 @@ struct Step {
     std::string name;                // what the reports call it
     const char* function;            // the function's name, as its error messages give it
     tutorial::Bf16GemmFunction gemm;  // the entry point
+    bool wgmma;                      // 10c: needs sm_90a (Hopper)
 };
 
 std::vector<Step> steps() {
     return {
-        {"10a mma_gemm, row-major tiles", "mma_gemm", mma_gemm_row_major},
-        {"10a mma_gemm, swizzled tiles", "mma_gemm", mma_gemm_swizzled},
-        {"10b mma_pipeline_gemm", "mma_pipeline_gemm", mma_pipeline_gemm},
+        {"10a mma_gemm, row-major tiles", "mma_gemm", mma_gemm_row_major, false},
+        {"10a mma_gemm, swizzled tiles", "mma_gemm", mma_gemm_swizzled, false},
+        {"10b mma_pipeline_gemm", "mma_pipeline_gemm", mma_pipeline_gemm, false},
+        {"10c wgmma_gemm", "wgmma_gemm", wgmma_gemm, true},
     };
+}
+
+// True, after a warning, when @p step needs wgmma (sm_90a) and the GPU is not a Hopper
+// (compute capability 9.0): the step is skipped, and the run says so. The CPU backend is
+// 9.0 and runs it.
+bool skip_step(const Step& step) {
+    if (!step.wgmma) return false;
+    int device = 0, major = 0, minor = 0;
+    if (cudaGetDevice(&device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+        return false;  // let the step run and report what fails
+    }
+    if (major == 9 && minor == 0) return false;
+    WARN(step.name << " is skipped: wgmma needs sm_90a, a Hopper GPU (compute capability 9.0), and this GPU is "
+                   << major << "." << minor << "; the CPU backend runs it (BACKEND=emu).");
+    return true;
 }
 
 // True, after printing one line, when the GPU is older than compute capability 8.0; the
@@ -79,6 +98,15 @@ std::vector<GemmShape> tile_shapes() {
     return shapes;
 }
 
+// 10c's block tile is 128 × 256: the shapes above, then N around 256 (tile − 1, tile, tile + 1).
+std::vector<GemmShape> shapes_of(const Step& step) {
+    std::vector<GemmShape> shapes = tile_shapes();
+    if (step.wgmma) {
+        for (int N : {kWgmmaBlockN - 1, kWgmmaBlockN, kWgmmaBlockN + 1}) shapes.push_back({kWgmmaBlockM + 1, N, kWgmmaBlockK + 1});
+    }
+    return shapes;
+}
+
 // A GEMM of @p shape whose matrices start @p offset elements into their buffers (a caller
 // may pass a pointer into the middle of an allocation): no row then starts on 16 bytes, and
 // the kernel must copy element by element rather than fault.
@@ -106,7 +134,7 @@ tutorial::ComparisonReport run_offset_case(const tutorial::Bf16GemmFunction& gem
 // few of them in FP32, so a misplaced fragment shows as the rows or columns it brought.
 // Each wrong element is given as the accumulator, lane and warp that hold it in the table of
 // common/tensor_cores.h. Returns an empty string when every element is right.
-std::string fragment_probe(const tutorial::Bf16GemmFunction& gemm) {
+std::string fragment_probe(const tutorial::Bf16GemmFunction& gemm, bool wgmma) {
     const int n = kMmaBlockM;
     std::vector<float> identity(static_cast<std::size_t>(n) * n, 0.0f), powers(identity.size());
     for (int i = 0; i < n; ++i) identity[static_cast<std::size_t>(i) * n + i] = 1.0f;
@@ -154,12 +182,19 @@ std::string fragment_probe(const tutorial::Bf16GemmFunction& gemm) {
             const std::size_t at = static_cast<std::size_t>(r) * n + c;
             if (rows_in[at] == std::ldexp(1.0f, r) && columns_in[at] == std::ldexp(1.0f, c)) continue;
             if (wrong++ >= 3) continue;
-            // Who holds C(r, c): warp (r / 64, c / 32) of the 2 × 4, its tile (i, j) of 16 × 8,
-            // lane 4 (r % 8) + (c % 8) / 2, register 2 ((r % 16) / 8) + c % 2.
-            const int warp = r / kMmaWarpM * 4 + c / kMmaWarpN, lane = r % 8 * 4 + c % 8 / 2;
-            const int reg = r % 16 / 8 * 2 + c % 2;
-            report << "\n  C(" << r << ", " << c << "), acc[" << r % kMmaWarpM / 16 << "][" << c % kMmaWarpN / 8 << "]["
-                   << reg << "] of lane " << lane << " of warp " << warp << ": ";
+            // Who holds C(r, c). 10a, 10b: warp (r / 64, c / 32) of the 2 × 4, its tile (i, j)
+            // of 16 × 8, lane 4 (r % 8) + (c % 8) / 2, register 2 ((r % 16) / 8) + c % 2.
+            // 10c: warp r / 16 (warpgroup r / 64), acc[4 (c / 8) + 2 ((r % 16) / 8) + c % 2],
+            // the same lane (common/wgmma.h).
+            const int lane = r % 8 * 4 + c % 8 / 2, reg = r % 16 / 8 * 2 + c % 2;
+            if (wgmma) {
+                report << "\n  C(" << r << ", " << c << "), acc[" << 4 * (c / 8) + reg << "] of lane " << lane
+                       << " of warp " << r / 16 << " (warpgroup " << r / 64 << "): ";
+            } else {
+                const int warp = r / kMmaWarpM * 4 + c / kMmaWarpN;
+                report << "\n  C(" << r << ", " << c << "), acc[" << r % kMmaWarpM / 16 << "][" << c % kMmaWarpN / 8
+                       << "][" << reg << "] of lane " << lane << " of warp " << warp << ": ";
+            }
             if (rows_in[at] != rows_in[at] && columns_in[at] != columns_in[at]) {
                 report << "never written (still the NaN poison).";
             } else {
@@ -238,6 +273,38 @@ TEST_CASE("The swizzle moves whole 16-byte chunks within their row, and ldmatrix
     SUCCEED();
 }
 
+TEST_CASE("10c: wgmma_descriptor puts each field where the PTX ISA says", CHAPTER_TAG "[graded]") {
+    // The fields of the PTX ISA's "Matrix Descriptor Format": bits, and what they hold.
+    struct Field {
+        const char* name;
+        int low, bits;
+    };
+    const Field fields[] = {{"start address (bits 0-13)", 0, 14},           {"bits 14-15 (reserved, 0)", 14, 2},
+                            {"leading byte offset (bits 16-29)", 16, 14},    {"bits 30-31 (reserved, 0)", 30, 2},
+                            {"stride byte offset (bits 32-45)", 32, 14},     {"bits 46-48 (reserved, 0)", 46, 3},
+                            {"base offset (bits 49-51)", 49, 3},             {"bits 52-61 (reserved, 0)", 52, 10},
+                            {"swizzle mode (bits 62-63)", 62, 2}};
+    // (start, leading, stride): 10c's own, then values that need the mask (x & 0x3FFFF) and
+    // the shift (>> 4): the encoding keeps bits 4 to 17 of each.
+    const std::uint32_t cases[][3] = {{0, 16, 1024},         {16384 + 8192, 8192, 1024}, {1024 + 96, 16, 1024},
+                                      {0x3FFF0, 0x3FFF0, 0x3FFF0}, {0x40400, 0x1C0000 + 2048, 0x50010}};
+    for (const auto& c : cases) {
+        const std::uint64_t got = wgmma_descriptor(c[0], c[1], c[2]);
+        const auto encode = [](std::uint32_t x) { return static_cast<std::uint64_t>((x & 0x3FFFF) >> 4); };
+        const std::uint64_t expected = encode(c[0]) | encode(c[1]) << 16 | encode(c[2]) << 32 | 1ull << 62;
+        for (const Field& f : fields) {
+            const std::uint64_t mask = (1ull << f.bits) - 1;
+            const std::uint64_t g = got >> f.low & mask, e = expected >> f.low & mask;
+            if (g == e) continue;
+            FAIL("wgmma_descriptor(" << c[0] << ", " << c[1] << ", " << c[2] << ") = 0x" << std::hex << got
+                                     << ": its " << f.name << " holds 0x" << g << ", expected 0x" << e << std::dec
+                                     << ".\nEdit wgmma_descriptor in chapters/10-tensor-cores/tensor_core_gemm.cu "
+                                        "(common/wgmma.h: the table).");
+        }
+    }
+    SUCCEED();
+}
+
 // The steps run in one test case, each a sweep of its own: a run where every step fails
 // (the skeleton) prints the first failing step's report and one line for each other.
 TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's shapes at its 128 x 128 tile",
@@ -245,11 +312,12 @@ TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's sh
     if (gpu_too_old()) return;
     std::vector<tutorial::ShapeSweep> sweeps;
     for (const Step& step : steps()) {
+        if (skip_step(step)) continue;
         const tutorial::GemmFunction gemm = tutorial::with_bf16_inputs(step.gemm);
         tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
         options.case_prefix = step.name + ", ";
         tutorial::ShapeSweep sweep(step.name, options);
-        for (const GemmShape& shape : tile_shapes()) {
+        for (const GemmShape& shape : shapes_of(step)) {
             std::ostringstream label;
             label << shape;
             sweep.run(label.str(),
@@ -268,12 +336,13 @@ TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B
     if (gpu_too_old()) return;
     std::string first, others;
     for (const Step& step : steps()) {
-        const std::string problem = fragment_probe(step.gemm);
+        if (skip_step(step)) continue;
+        const std::string problem = fragment_probe(step.gemm, step.wgmma);
         if (problem.empty()) continue;
         if (first.empty()) {
             first = step.name + ": " + problem;
         } else {
-            others += "\n" + step.name + ": " + problem.substr(0, problem.find(';')) + ".";
+            others += "\n" + step.name + ": " + problem.substr(0, problem.find(" elements")) + " elements wrong too.";
         }
     }
     if (!first.empty()) {
@@ -288,6 +357,7 @@ TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPT
     const GemmShape shape{72, 80, 136};  // every row a multiple of 8 elements: only the start is off
     std::vector<tutorial::ShapeSweep> sweeps;
     for (const Step& step : steps()) {
+        if (skip_step(step)) continue;
         tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
         options.case_prefix = step.name + ", ";
         tutorial::ShapeSweep sweep(step.name + " on matrices that do not start on 16 bytes", options);

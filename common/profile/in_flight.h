@@ -40,8 +40,10 @@ inline const GpuMemory kGpuMemories[] = {
 /// @brief The GPU whose figures the profile uses for @p arch ("sm_90"); null when there is
 /// none for that architecture.
 inline const GpuMemory* gpu_memory_for(const std::string& arch) {
+    // sm_90a is sm_90 with its arch-specific features (wgmma): the same GPUs.
+    const std::string base = arch.size() > 5 && arch.back() == 'a' ? arch.substr(0, arch.size() - 1) : arch;
     for (const GpuMemory& g : kGpuMemories) {
-        if (arch == g.arch) return &g;
+        if (base == g.arch) return &g;
     }
     return nullptr;
 }

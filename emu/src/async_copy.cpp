@@ -151,13 +151,36 @@ void land(AsyncState& s, BlockRun& b, unsigned id) {
 }
 
 // Report the access noted in s.hit: a read when its bytes are as they were, else a write.
-void report_hit(AsyncState& s, BlockRun& b) {
+void report_hit(AsyncState& s, BlockRun& b, const char* reader) {
     Hit h = s.hit;
     s.hit.active = false;
     update_watch(s);
     const bool written = std::memcmp(h.before, h.address, std::min(h.bytes, sizeof h.before)) != 0;
     const Copy& c = s.copies[h.copy];
     std::ostringstream out;
+    if (reader != nullptr) {
+        out << reader << " at " << site(h.file, h.line) << " reads its operand from shared memory ";
+        if (h.unseen) {
+            out << "that the asynchronous copy issued at " << site(c.file, c.line)
+                << " wrote in a barrier phase this thread has not waited for, " << where() << ":\n  ";
+        } else {
+            out << "before the asynchronous copy issued at " << site(c.file, c.line) << " has landed, " << where()
+                << ":\n  ";
+        }
+        out << "the " << h.bytes << " bytes at " << shared_place(b, h.address) << " are written by " << c.api << " ("
+            << c.bytes << " bytes, issued by " << thread_name(b, c.thread) << "); ";
+        if (h.unseen) {
+            out << "they arrived in phase " << c.phase << " of " << describe_barrier(*c.barrier)
+                << ", which this thread has not waited for";
+        } else {
+            out << completion(b, c);
+        }
+        out << ".\n  " << reader
+            << " reads shared memory asynchronously, from the moment it is issued: wait for the stage's barrier "
+               "(the phase whose expected bytes the stage's TMA copies deliver) before issuing the wgmma that reads the "
+               "stage, and read the stage of the phase waited for.";
+        stop(cudaErrorLaunchFailure, out.str());
+    }
     if (h.unseen) {
         out << "shared memory " << (written ? "written" : "read") << " at " << site(h.file, h.line)
             << " before this thread waited for the asynchronous copy issued at " << site(c.file, c.line) << ", "
@@ -437,6 +460,8 @@ void async_begin_block(BlockRun& b) {
     s.epoch = 0;
     s.in_flight = 0;
     s.hit.active = false;
+    if (s.any_sources) std::fill(s.sources.begin(), s.sources.end(), ChunkSource{});
+    s.any_sources = false;
     update_watch(s);
 }
 

@@ -44,6 +44,18 @@ struct Copy {
     const BarrierState* barrier = nullptr;
     std::uint64_t phase = 0;
     bool landed = false;
+    // A TMA copy: the tensor map's global address and swizzle span in bytes (0: none), for
+    // the wgmma's check that its descriptor reads the tile as the copy wrote it (wgmma.cpp).
+    std::uint64_t tensor = 0;
+    unsigned swizzle_bytes = 0;
+};
+
+// Which element of which tensor a TMA copy wrote at the start of one 16-byte chunk of
+// shared memory (a chunk holds consecutive elements of one box row, the swizzle moves
+// whole chunks): what wgmma.cpp compares its descriptors' reading with.
+struct ChunkSource {
+    unsigned copy = 0;  // the copy + 1; 0: no TMA copy wrote the chunk in this block
+    long long x = 0, y = 0;  // the tensor coordinates of its first element (innermost first)
 };
 
 struct Group {
@@ -115,6 +127,10 @@ struct AsyncState {
     std::uint64_t epoch = 0;  // __syncthreads() passed by the block
     std::size_t in_flight = 0;
     Hit hit;
+    // Per 16-byte chunk of the arena, what a TMA copy wrote there (made at the block's first
+    // TMA copy; any_sources: some entry is set).
+    std::vector<ChunkSource> sources;
+    bool any_sources = false;
 };
 
 namespace async_parts {
@@ -147,6 +163,9 @@ std::string thread_name(const BlockRun& b, unsigned t);
 // lands (read from @p src when null).
 unsigned issue(BlockRun& b, char* dst, const char* src, std::size_t bytes, std::size_t zero_tail, const char* api,
                const char* file, int line, std::vector<unsigned char>* data = nullptr);
+// Report the access noted in s.hit (a read when its bytes are as they were, else a write);
+// @p reader, when given, names the instruction that read them ("wgmma.mma_async").
+[[noreturn]] void report_hit(AsyncState& s, BlockRun& b, const char* reader = nullptr);
 
 }  // namespace async_parts
 }  // namespace detail

@@ -56,6 +56,7 @@ struct SharedVariable {
 
 struct GridState;
 struct AsyncState;
+struct WgmmaState;
 struct BlockRun;
 
 /// @brief The blocks of one thread block cluster, run together on one worker thread
@@ -98,6 +99,8 @@ struct BlockRun {
     /// Asynchronous copies, barriers and pipelines of the block (async_copy.cpp); made
     /// the first time a block of this worker uses them.
     std::unique_ptr<AsyncState, void (*)(AsyncState*)> async{nullptr, nullptr};
+    /// The warpgroup MMAs in flight, per thread (wgmma.cpp); made at the block's first wgmma.
+    std::unique_ptr<WgmmaState, void (*)(WgmmaState*)> wgmma{nullptr, nullptr};
     uint3 index{0, 0, 0};           ///< blockIdx
     std::size_t exited_threads = 0; ///< threads that have returned from the kernel
     ClusterRun* cluster = nullptr;  ///< its cluster, in a cluster launch
@@ -267,9 +270,26 @@ std::string divergence_message(const BlockRun& b, std::size_t count);
 /// primitive that can never complete: some lane its mask names is elsewhere, has exited,
 /// or does not exist.
 std::string stuck_warp_message(const BlockRun& b, unsigned warp, unsigned lane);
-/// @brief Complete the warp-wide matrix instruction (ldmatrix, mma.sync) that all 32 lanes
-/// of @p lanes wait at: read each lane's part, write each lane's result (tensor_core.cpp).
+/// @brief Complete the warp-wide matrix instruction (ldmatrix, mma.sync, wgmma.mma_async)
+/// that all 32 lanes of @p lanes wait at: read each lane's part, write each lane's result
+/// (tensor_core.cpp, wgmma.cpp).
 void complete_matrix_op(ThreadState* lanes);
+/// @brief The fault of the running lane at the tensor-core instruction @p what (@p file:@p line).
+KernelFault matrix_lane_fault(const char* what, const char* file, int line, const std::string& problem);
+/// @brief A warp-wide matrix instruction needs every lane of a full warp: the fault otherwise.
+void require_full_warp(const char* what, const char* file, int line);
+
+// ---- wgmma.cpp ------------------------------------------------------------------------------
+/// @brief The part of wgmma.mma_async's completion that runs once the warp's 32 lanes meet.
+void complete_wgmma(ThreadState* lanes);
+/// @brief A new block starts: no wgmma in flight.
+void wgmma_begin_block(BlockRun& b);
+/// @brief The running thread finished the kernel: a wgmma still in flight (never committed
+/// or never waited for) is reported, since its accumulators were read or dropped unfinished.
+void wgmma_thread_end(BlockRun& b);
+/// @brief A TMA copy at @p file:@p line (@p api) will write @p bytes at @p dst: stop the
+/// kernel when a wgmma that reads them has not been waited for.
+void wgmma_check_refill(BlockRun& b, const char* dst, std::size_t bytes, const char* api, const char* file, int line);
 /// @brief "lane 3", "lanes 0-15", "lanes 0, 2, 4-7": the lanes set in @p lanes.
 std::string lanes_text(unsigned lanes);
 /// @brief The message for block @p b stopped at the time limit of @p seconds, its running

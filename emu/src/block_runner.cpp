@@ -85,6 +85,7 @@ void thread_main(void* argument) {
     try {
         b.run->body->run();
         async_checkpoint(b);  // an access at the very end to bytes a copy had yet to write
+        wgmma_thread_end(b);  // accumulators of a wgmma still in flight
     } catch (KernelFault& fault) {
         if (!b.faulted) {
             b.faulted = true;
@@ -202,6 +203,7 @@ void start_block(GridState& grid, BlockRun& b, unsigned long long linear) {
         t.predicate = 0;
     }
     async_begin_block(b);
+    wgmma_begin_block(b);
 }
 
 void finish_block(GridState& grid, BlockRun& b) {

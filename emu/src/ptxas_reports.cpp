@@ -154,7 +154,7 @@ bool ptxas_resources(const void* kernel, KernelResources& resources, std::string
     if (r.registered.empty()) {
         problem = "the registers per thread of " + name + " are unknown. The CPU backend takes a kernel's registers " +
                   "from ptxas, and this program holds no ptxas report: its build runs ptxas (nvcc " +
-                  "--resource-usage -arch=sm_90) on the .cu files of a chapter whose line in chapters/registry says " +
+                  "--resource-usage -arch=sm_90a) on the .cu files of a chapter whose line in chapters/registry says " +
                   "occupancy=yes, and on no others.";
         return false;
     }
@@ -191,10 +191,13 @@ bool ptxas_resources(const void* kernel, KernelResources& resources, std::string
                   "tell overloads apart.";
         return false;
     }
-    if (entry.kernel.arch != kArchitecture) {
+    // sm_90a is sm_90 with its arch-specific features (wgmma): the same resources.
+    const std::string& arch = entry.kernel.arch;
+    const bool same_architecture = arch == kArchitecture || arch == std::string(kArchitecture) + "a";
+    if (!same_architecture) {
         problem = "ptxas compiled " + name + " for " + (entry.kernel.arch.empty() ? "an unnamed architecture" : entry.kernel.arch) +
                   " (in " + entry.source + "), and the CPU backend answers as an H100, " + kArchitecture +
-                  ": build with NVCC_CHECK_ARCH=" + kArchitecture + " (the default).";
+                  ": build with NVCC_CHECK_ARCH=" + kArchitecture + "a (the default).";
         return false;
     }
     if (entry.kernel.registers < 0) {

@@ -47,33 +47,6 @@ float bf16_to_float(std::uint16_t bits) {
 std::uint16_t low_half(std::uint32_t r) { return static_cast<std::uint16_t>(r & 0xffffu); }
 std::uint16_t high_half(std::uint32_t r) { return static_cast<std::uint16_t>(r >> 16); }
 
-// The fault of the calling lane at the instruction @p what (file:line).
-KernelFault lane_fault(const char* what, const char* file, int line, const std::string& problem) {
-    BlockRun& b = *current_block;
-    const ThreadState& me = *b.current;
-    const auto linear = static_cast<unsigned>(&me - b.threads.data());
-    std::ostringstream out;
-    out << "bad " << what << " in " << running_kernel() << ", block " << coordinates(blockIdx) << ", thread "
-        << coordinates(me.index) << " (lane " << linear % kWarpSize << " of warp " << linear / kWarpSize << "), at "
-        << file << ":" << line << ":\n  " << problem;
-    return KernelFault{cudaErrorLaunchFailure, out.str()};
-}
-
-// A warp-wide matrix instruction needs every lane of a full warp: the PTX ISA makes it
-// undefined otherwise (.sync.aligned), so a block whose last warp has fewer lanes is an error.
-void require_full_warp(const char* what, const char* file, int line) {
-    BlockRun& b = block_or_die(what);
-    const auto linear = static_cast<std::size_t>(b.current - b.threads.data());
-    const std::size_t first = linear / kWarpSize * kWarpSize;
-    if (b.thread_count - first < kWarpSize) {
-        throw lane_fault(what, file, line,
-                         "this warp has only " + std::to_string(b.thread_count - first) + " lanes (the block has " +
-                             std::to_string(b.thread_count) + " threads). " + what +
-                             " is executed by all 32 lanes of a warp together: give the block a multiple of 32 "
-                             "threads.");
-    }
-}
-
 // Check the row address @p row that the calling lane gives ldmatrix: 16 bytes of one
 // __shared__ variable (or of the dynamic shared memory), starting on a 16-byte boundary.
 void check_ldmatrix_row(const void* row, const char* what, const char* file, int line) {
@@ -86,7 +59,7 @@ void check_ldmatrix_row(const void* row, const char* what, const char* file, int
                 << (bounds.allocation != nullptr ? " (it points into a cudaMalloc buffer: global memory)" : "")
                 << ". ldmatrix reads its 8 x 8 matrices from shared memory only: pass the address of the row's "
                    "first element in a __shared__ tile.";
-        throw lane_fault(what, file, line, problem.str());
+        throw matrix_lane_fault(what, file, line, problem.str());
     }
     if (at % 16 != 0) {
         problem << "this lane's row address is " << at % 16 << " bytes past a 16-byte boundary (byte offset "
@@ -94,13 +67,13 @@ void check_ldmatrix_row(const void* row, const char* what, const char* file, int
                 << "). Each lane gives the start of one row of 8 16-bit elements, which must be 16-byte aligned: "
                    "check the column of the row (a multiple of 8 elements), the tile's row length (a multiple "
                    "of 8 elements) and its alignment (__align__(16)).";
-        throw lane_fault(what, file, line, problem.str());
+        throw matrix_lane_fault(what, file, line, problem.str());
     }
     if (at + 16 > bounds.end) {
         problem << "this lane's row, bytes " << at - bounds.begin << " to " << at - bounds.begin + 15
                 << " of shared variable " << bounds.shared_name << ", runs past its end (" << bounds.end - bounds.begin
                 << " bytes).";
-        throw lane_fault(what, file, line, problem.str());
+        throw matrix_lane_fault(what, file, line, problem.str());
     }
 }
 
@@ -168,9 +141,38 @@ void complete_mma(ThreadState* lanes) {
 
 }  // namespace
 
+// The fault of the calling lane at the instruction @p what (file:line).
+KernelFault matrix_lane_fault(const char* what, const char* file, int line, const std::string& problem) {
+    BlockRun& b = *current_block;
+    const ThreadState& me = *b.current;
+    const auto linear = static_cast<unsigned>(&me - b.threads.data());
+    std::ostringstream out;
+    out << "bad " << what << " in " << running_kernel() << ", block " << coordinates(blockIdx) << ", thread "
+        << coordinates(me.index) << " (lane " << linear % kWarpSize << " of warp " << linear / kWarpSize << "), at "
+        << file << ":" << line << ":\n  " << problem;
+    return KernelFault{cudaErrorLaunchFailure, out.str()};
+}
+
+// A warp-wide matrix instruction needs every lane of a full warp: the PTX ISA makes it
+// undefined otherwise (.sync.aligned), so a block whose last warp has fewer lanes is an error.
+void require_full_warp(const char* what, const char* file, int line) {
+    BlockRun& b = block_or_die(what);
+    const auto linear = static_cast<std::size_t>(b.current - b.threads.data());
+    const std::size_t first = linear / kWarpSize * kWarpSize;
+    if (b.thread_count - first < kWarpSize) {
+        throw matrix_lane_fault(what, file, line,
+                         "this warp has only " + std::to_string(b.thread_count - first) + " lanes (the block has " +
+                             std::to_string(b.thread_count) + " threads). " + what +
+                             " is executed by all 32 lanes of a warp together: give the block a multiple of 32 "
+                             "threads.");
+    }
+}
+
 void complete_matrix_op(ThreadState* lanes) {
     if (lanes[0].warp_op == WarpOp::ldmatrix) {
         complete_ldmatrix(lanes);
+    } else if (lanes[0].warp_op == WarpOp::wgmma) {
+        complete_wgmma(lanes);
     } else {
         complete_mma(lanes);
     }

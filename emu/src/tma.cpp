@@ -165,6 +165,12 @@ void tensor_copy(void* dst, const CUtensorMap_st* map, const int* coords, unsign
     const unsigned swizzle_bits = m.swizzle == CU_TENSOR_MAP_SWIZZLE_32B ? 1 : m.swizzle == CU_TENSOR_MAP_SWIZZLE_64B ? 2
                                   : m.swizzle == CU_TENSOR_MAP_SWIZZLE_128B                                     ? 3
                                                                                                                 : 0;
+    wgmma_check_refill(b, d, bytes, api, file, line);
+    // What the copy writes at the start of each 16-byte chunk, for the wgmma's check of its
+    // descriptors (the copy is the next one issue() makes).
+    if (s.sources.empty()) s.sources.resize(b.arena_size / 16);
+    const unsigned next_copy = static_cast<unsigned>(s.copies.size()) + 1;
+    s.any_sources = true;
     std::uint64_t in_bounds_bytes = 0;
     std::size_t k[5] = {0, 0, 0, 0, 0};
     for (std::size_t e = 0; e < elements; ++e) {
@@ -185,6 +191,10 @@ void tensor_copy(void* dst, const CUtensorMap_st* map, const int* coords, unsign
         std::size_t at = base + e * m.element_bytes;
         if (swizzle_bits != 0) at ^= ((at >> 7) & ((1u << swizzle_bits) - 1)) << 4;
         unsigned char* out = data.data() + (at - base);
+        if (at % 16 == 0) {
+            s.sources[at / 16] = ChunkSource{next_copy, coords[0] + static_cast<long long>(k[0]),
+                                             rank > 1 ? coords[1] + static_cast<long long>(k[1]) * m.element_strides[1] : 0};
+        }
         if (!inside) {
             if (m.fill == CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA) {
                 std::memset(out, 0xFF, m.element_bytes);
@@ -216,6 +226,8 @@ void tensor_copy(void* dst, const CUtensorMap_st* map, const int* coords, unsign
         in_bounds_bytes += m.element_bytes;
     }
     const unsigned id = issue(b, d, nullptr, bytes, 0, api, file, line, &data);
+    s.copies[id].tensor = m.address;
+    s.copies[id].swizzle_bytes = swizzle_bits == 0 ? 0 : 16u << swizzle_bits;
     attach(s, bar, id);
     bar.tx_done += static_cast<std::int64_t>(bytes);
     bar.copy_file = file;

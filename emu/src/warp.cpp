@@ -7,7 +7,7 @@
 // mask names waits at that same call with that same mask; each lane's result is then
 // computed from the values all of them supplied, so it cannot depend on the order the
 // lanes ran in. Lanes that can never all meet are a diagnostic (diagnostics.cpp). The
-// tensor cores' ldmatrix and mma.sync meet here too, every lane supplying a pointer to its
+// tensor cores' ldmatrix, mma.sync and wgmma.mma_async meet here too, every lane supplying a pointer to its
 // part, which tensor_core.cpp reads and fills once the whole warp is there.
 #include "block.h"
 
@@ -21,7 +21,7 @@ namespace {
 
 constexpr unsigned kWarpSize = 32;
 
-bool is_matrix_op(WarpOp op) { return op == WarpOp::ldmatrix || op == WarpOp::mma_sync; }
+bool is_matrix_op(WarpOp op) { return op == WarpOp::ldmatrix || op == WarpOp::mma_sync || op == WarpOp::wgmma; }
 
 bool is_shuffle(WarpOp op) {
     return op == WarpOp::shfl || op == WarpOp::shfl_up || op == WarpOp::shfl_down || op == WarpOp::shfl_xor;
@@ -85,7 +85,7 @@ bool try_complete(BlockRun& b, unsigned warp, unsigned lane) {
             if ((mask >> l & 1u) != 0 && (l >= count || !same_call(t, lanes[l]))) return false;
         }
     }
-    if (t.warp_op == WarpOp::ldmatrix || t.warp_op == WarpOp::mma_sync) {
+    if (is_matrix_op(t.warp_op)) {
         // The whole warp is here (the mask is full): each lane's part is read and written.
         complete_matrix_op(lanes);
     }
@@ -132,6 +132,7 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::activemask: return "__activemask()";
         case WarpOp::ldmatrix: return "ldmatrix";
         case WarpOp::mma_sync: return "mma.sync";
+        case WarpOp::wgmma: return "wgmma.mma_async";
     }
     return "a warp primitive";
 }

@@ -43,7 +43,9 @@ std::size_t round_up(std::size_t value, std::size_t unit) { return (value + unit
 const std::vector<ArchitectureLimits>& known_architectures() { return kArchitectures; }
 
 const ArchitectureLimits& architecture_limits(const std::string& name) {
-    const std::string wanted = name.rfind("sm_", 0) == 0 ? name : "sm_" + name;
+    std::string wanted = name.rfind("sm_", 0) == 0 ? name : "sm_" + name;
+    // sm_90a is sm_90 with its arch-specific features (wgmma): the same limits.
+    if (wanted.size() > 5 && wanted.back() == 'a') wanted.pop_back();
     std::string known;
     for (const ArchitectureLimits& arch : kArchitectures) {
         if (wanted == arch.name) return arch;

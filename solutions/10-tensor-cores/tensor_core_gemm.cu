@@ -12,16 +12,25 @@
 //   10a: tiles loaded by ordinary loads, stored row-major, then swizzled.
 //   10b: the swizzled tiles, brought by a 3-stage cp.async pipeline (chapter 8) into
 //        dynamic shared memory.
+//   10c: Hopper's warpgroup MMA (wgmma, sm_90a) on operands read straight from shared
+//        memory, where the Tensor Memory Accelerator writes the tiles in the 128-byte
+//        swizzle, 4 stages ahead, each stage's arrival counted in bytes on an mbarrier. The
+//        wrappers are in common/wgmma.h: read its table of the descriptor's bits first.
 //
 // Every matrix is row-major: element (r, c) of a matrix with `cols` columns is at
 // index r * cols + c.
 #include "tensor_core_gemm.h"
 
 #include "cuda_check.h"
+#include "device_buffer.h"
 #include "tensor_cores.h"
 #include "validate.h"
+#include "wgmma.h"
 
-#include <cuda_pipeline.h>  // __pipeline_memcpy_async and the other cp.async primitives (10b)
+#include <cuda.h>            // CUtensorMap and its enums (10c); no -lcuda: see make_tile_map
+#include <cudaTypedefs.h>    // PFN_cuTensorMapEncodeTiled, the type of the driver's function
+#include <cuda/barrier>      // cuda::barrier (an mbarrier) and the TMA's copies (10c)
+#include <cuda_pipeline.h>   // __pipeline_memcpy_async and the other cp.async primitives (10b)
 
 #include <cstdint>
 #include <stdexcept>
@@ -303,6 +312,196 @@ __global__ void __launch_bounds__(kMmaThreads)
     store_accumulators(acc, C, M, N, block_row, block_col);
 }
 
+// ---- 10c: wgmma from TMA tiles -------------------------------------------------------------
+
+// A block of two warpgroups computes a 128 × 256 tile of C: warpgroup g its rows 64 g to
+// 64 g + 63, all 256 columns, as one wgmma.m64n256k16 per 16 steps of K. A stage holds one
+// 64-wide step along K: A's 128 × 64 tile, then B's 64 × 256 tile as four boxes of 64 × 64,
+// each written by one TMA copy in the 128-byte swizzle (the widest box it allows: 64 BF16 =
+// 128 bytes per row). Every tile starts on 1024 bytes, where the swizzle's pattern of 8 rows
+// of 128 bytes starts.
+using WgmmaBarrier = cuda::barrier<cuda::thread_scope_block>;
+
+constexpr int kWgmmaRowBytes = 128;                                      // a box row: 64 BF16
+constexpr int kWgmmaBoxColumns = kWgmmaRowBytes / 2;                     // 64 columns of B a box
+constexpr int kWgmmaATileBytes = kWgmmaBlockM * kWgmmaBlockK * 2;        // 16 KiB
+constexpr int kWgmmaBBoxBytes = kWgmmaBlockK * kWgmmaBoxColumns * 2;     // 8 KiB: 64 rows of 128 bytes
+constexpr int kWgmmaStageBytes = kWgmmaATileBytes + kWgmmaBlockN / kWgmmaBoxColumns * kWgmmaBBoxBytes;  // 48 KiB
+// The stages, then the barriers, and 1024 bytes to round the start up to a 1024-byte boundary.
+constexpr size_t kWgmmaSharedBytes = kWgmmaStages * kWgmmaStageBytes + 2 * kWgmmaStages * sizeof(WgmmaBarrier) + 1024;
+static_assert(kWgmmaStageBytes % 1024 == 0 && kWgmmaATileBytes % 1024 == 0, "every tile starts on 1024 bytes");
+
+// ---- 10c, step 1: the shared-memory matrix descriptor ------------------------------------
+
+__host__ __device__ std::uint64_t wgmma_descriptor(std::uint32_t start_address, std::uint32_t leading_byte_offset,
+                                                   std::uint32_t stride_byte_offset) {
+    // BEGIN SOLUTION: 10c, step 1. The 64-bit descriptor of common/wgmma.h's table, with the
+    //   128-byte swizzle: each of the three byte quantities encoded as the PTX ISA's
+    //   matrix-descriptor-encode(x) (its low 18 bits, without the 4 lowest), in its field;
+    //   base offset 0 (the tiles start on 1024 bytes); swizzle mode 1 in bits 62-63.
+    //| (void)start_address, (void)leading_byte_offset, (void)stride_byte_offset;
+    //| return 0;
+    const auto encode = [](std::uint32_t bytes) { return static_cast<std::uint64_t>((bytes & 0x3FFFF) >> 4); };
+    return encode(start_address) | encode(leading_byte_offset) << 16 | encode(stride_byte_offset) << 32 | 1ull << 62;
+    // END SOLUTION
+}
+
+// ---- 10c, step 2: a stage's tiles by the Tensor Memory Accelerator ------------------------
+
+// Called by one thread (the issuer): ask the TMA for the tiles of the 64-wide step along K
+// that starts at column k0 of A and row k0 of B, for the block's tile of C at (block_row,
+// block_col), into `stage`; `full` counts their bytes.
+__device__ void request_stage(unsigned char* stage, WgmmaBarrier& full, const CUtensorMap& A_map,
+                              const CUtensorMap& B_map, int block_row, int block_col, int k0) {
+    // BEGIN SOLUTION: 10c, step 2. First arrive on `full`, telling it how many bytes this
+    //   phase brings (cuda::device::barrier_arrive_tx: the whole stage, boxes outside the
+    //   matrices included, since the TMA writes their zeros too); then the copies
+    //   (cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared, coordinates
+    //   innermost first): A's box (64 columns of K, 128 rows) at the start of the stage, then
+    //   B's four boxes (64 columns of N, 64 rows of K each), one after the other.
+    //| (void)stage, (void)A_map, (void)B_map, (void)block_row, (void)block_col, (void)k0;
+    //| (void)full.arrive();
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+    (void)cuda::device::barrier_arrive_tx(full, 1, kWgmmaStageBytes);
+    cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(stage, &A_map, k0, block_row, full);
+    for (int box = 0; box < kWgmmaBlockN / kWgmmaBoxColumns; ++box) {
+        cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared(
+            stage + kWgmmaATileBytes + box * kWgmmaBBoxBytes, &B_map, block_col + box * kWgmmaBoxColumns, k0, full);
+    }
+#endif
+    // END SOLUTION
+}
+
+// ---- 10c, step 3: the accumulators to C ---------------------------------------------------
+
+// Write the calling warpgroup's accumulators, its 64 × 256 part of C starting at (row0,
+// col0), the elements inside C only. One float at a time: storing two neighbours as one
+// float2 needs them in a pair of registers, and the moves ptxas makes for that serialize
+// the wgmmas (it reports C7514).
+template <class Matrix>
+__device__ void store_wgmma_accumulators(const float (&acc)[128], Matrix C, int M, int N, int row0, int col0) {
+    const int warp = threadIdx.x / warpSize % 4, lane = threadIdx.x % warpSize;
+    for (int j = 0; j < kWgmmaBlockN / 8; ++j) {
+        for (int half = 0; half < 2; ++half) {
+            // BEGIN SOLUTION: 10c, step 3. acc[4 j + 2 half] and acc[4 j + 2 half + 1] are two
+            //   neighbouring columns of one row of the warp's 16 (common/wgmma.h: the
+            //   accumulators). Which row and columns of C? Store each where it lies inside C.
+            //| (void)acc, (void)C, (void)M, (void)N, (void)row0, (void)col0, (void)warp, (void)lane;
+            const int row = row0 + 16 * warp + lane / 4 + 8 * half;
+            const int col = col0 + 8 * j + 2 * (lane % 4);
+            if (row >= M) continue;
+            if (col < N) C[static_cast<size_t>(row) * N + col] = acc[4 * j + 2 * half];
+            if (col + 1 < N) C[static_cast<size_t>(row) * N + col + 1] = acc[4 * j + 2 * half + 1];
+            // END SOLUTION
+        }
+    }
+}
+
+// Which tile of C block `block` computes: blocks go down groups of 8 rows of tiles before
+// across, so that the blocks running at once share rows of A and columns of B in L2.
+__device__ __forceinline__ void wgmma_tile_of(int block, int M, int N, int& block_row, int& block_col) {
+    constexpr int kGroupRows = 8;
+    const int tiles_m = (M + kWgmmaBlockM - 1) / kWgmmaBlockM, tiles_n = (N + kWgmmaBlockN - 1) / kWgmmaBlockN;
+    const int group = block / (kGroupRows * tiles_n), first = group * kGroupRows;
+    const int rows = tiles_m - first < kGroupRows ? tiles_m - first : kGroupRows;
+    const int in_group = block % (kGroupRows * tiles_n);
+    block_row = (first + in_group % rows) * kWgmmaBlockM;
+    block_col = in_group / rows * kWgmmaBlockN;
+}
+
+__global__ void __launch_bounds__(kWgmmaThreads, 1)
+    wgmma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const __grid_constant__ CUtensorMap B_map, float* C,
+                      int M, int N, int K) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    // Compiled without sm_90a there is no wgmma; the host function refuses to launch this.
+    __trap();
+#else
+    extern __shared__ __align__(1024) unsigned char wgmma_shared[];
+    unsigned char* shared = wgmma_shared;
+    unsigned char* stages = shared + (1024 - tutorial::shared_window_address(shared) % 1024) % 1024;
+    // full[s]: stage s's tiles have landed (the issuer's arrival and the copies' bytes);
+    // empty[s]: every warp is done with stage s (one arrival per warp), so it may be refilled.
+    WgmmaBarrier* full = reinterpret_cast<WgmmaBarrier*>(stages + kWgmmaStages * kWgmmaStageBytes);
+    WgmmaBarrier* empty = full + kWgmmaStages;
+    int block_row = 0, block_col = 0;
+    wgmma_tile_of(blockIdx.x, M, N, block_row, block_col);
+    const int warpgroup = threadIdx.x / 128;
+    const int tiles = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
+    const bool issuer = threadIdx.x == 0;
+    if (issuer) {
+        for (int s = 0; s < kWgmmaStages; ++s) {
+            init(&full[s], 1);
+            init(&empty[s], kWgmmaThreads / 32);
+        }
+        // The barriers were written through ordinary stores; the copies complete them
+        // through the async proxy, which must see them initialised.
+        cuda::device::experimental::fence_proxy_async_shared_cta();
+    }
+    __syncthreads();
+    if (issuer) {
+        for (int t = 0; t < kWgmmaStages && t < tiles; ++t) {
+            request_stage(stages + t * kWgmmaStageBytes, full[t], A_map, B_map, block_row, block_col, t * kWgmmaBlockK);
+        }
+    }
+    // Not zeroed: the first wgmma does not accumulate (D = A·B). Zeroing them with ordinary
+    // instructions would make ptxas serialize the wgmmas, which it reports (C7515).
+    float acc[128];
+
+    // BEGIN SOLUTION: 10c, step 4. For each tile t along K, in stage s = t % kWgmmaStages:
+    //   1. wait for phase t / kWgmmaStages of full[s] (wait_parity: its parity), then
+    //      __syncwarp(), since the wgmma instructions are executed by whole warps together;
+    //   2. wgmma_fence(acc); then for each 16 columns of K, one wgmma_m64n256k16_bf16, which
+    //      accumulates into acc except the very first (acc starts undefined), with
+    //      A's descriptor (this warpgroup's 64 rows of the stage's A tile, K-major: which
+    //      start address, and which stride byte offset between groups of 8 rows of 128
+    //      bytes? The leading byte offset is not used: give 16) and B's (the B tile, MN-major:
+    //      the stride byte offset between groups of 8 rows along K, the leading byte offset
+    //      between the 64-column boxes); then wgmma_commit_group();
+    //   3. wgmma_wait_group<1>(acc): tile t - 1's wgmmas are then complete, so lane 0 of each
+    //      warp releases its stage (an arrival on empty), and the issuer waits for that
+    //      stage's release (its phase (t - 1) / kWgmmaStages) and refills it with tile
+    //      t - 1 + kWgmmaStages, when there is one (request_stage).
+    //   After the loop, wgmma_wait_group<0>(acc): every accumulator is complete.
+    //| (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)issuer;
+    for (int t = 0; t < tiles; ++t) {
+        const int s = t % kWgmmaStages;
+        full[s].wait_parity((t / kWgmmaStages) % 2);
+        __syncwarp();
+        unsigned char* stage = stages + s * kWgmmaStageBytes;
+        // This warpgroup's 64 rows of A's tile; B's tile after A's.
+        const std::uint32_t a_tile = tutorial::shared_window_address(stage) + warpgroup * 64 * kWgmmaRowBytes;
+        const std::uint32_t b_tile = tutorial::shared_window_address(stage + kWgmmaATileBytes);
+        tutorial::wgmma_fence(acc);
+#pragma unroll
+        for (int k = 0; k < kWgmmaBlockK / 16; ++k) {
+            // A (K-major): 16 columns of K are 32 bytes further along each 128-byte row;
+            // groups of 8 rows are 1024 bytes apart. B (MN-major): 16 rows of K are 2048
+            // bytes further; groups of 8 rows 1024 bytes apart; the next 64 columns are the
+            // next box, kWgmmaBBoxBytes further.
+            const std::uint64_t a = wgmma_descriptor(a_tile + 32 * k, 16, 8 * kWgmmaRowBytes);
+            const std::uint64_t b = wgmma_descriptor(b_tile + 16 * k * kWgmmaRowBytes, kWgmmaBBoxBytes, 8 * kWgmmaRowBytes);
+            tutorial::wgmma_m64n256k16_bf16<tutorial::WgmmaMajor::k, tutorial::WgmmaMajor::mn>(acc, a, b, t > 0 || k > 0);
+        }
+        tutorial::wgmma_commit_group();
+        // Tile t's wgmmas may still run; tile t - 1's are complete and its stage is free.
+        tutorial::wgmma_wait_group<1>(acc);
+        if (t > 0) {
+            const int free = (t - 1) % kWgmmaStages, next = t - 1 + kWgmmaStages;
+            if (threadIdx.x % warpSize == 0) (void)empty[free].arrive();
+            if (issuer && next < tiles) {
+                empty[free].wait_parity((t - 1) / kWgmmaStages % 2);
+                request_stage(stages + free * kWgmmaStageBytes, full[free], A_map, B_map, block_row, block_col,
+                              next * kWgmmaBlockK);
+            }
+        }
+    }
+    tutorial::wgmma_wait_group<0>(acc);
+    // END SOLUTION
+
+    store_wgmma_accumulators(acc, C, M, N, block_row + warpgroup * 64, block_col);
+#endif
+}
+
 // ---- Host functions -----------------------------------------------------------------------
 
 namespace {
@@ -370,4 +569,132 @@ void mma_pipeline_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C,
                                                                              rows_start_on_16_bytes(A, K),
                                                                              rows_start_on_16_bytes(B, N));
     CUDA_CHECK_KERNEL("mma_pipeline_gemm_kernel");
+}
+
+// ---- 10c: the host side ------------------------------------------------------------------------
+
+namespace {
+
+#ifndef TUTORIAL_EMU
+// Whether this program's kernels were compiled with sm_90a's features (wgmma): 0 when built
+// for plain sm_90 (ARCH=sm_90) or another architecture. (The CPU backend runs wgmma always.)
+__global__ void wgmma_compiled_probe(int* compiled) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    *compiled = 0;
+#else
+    *compiled = 1;
+#endif
+}
+#endif
+
+// wgmma is an arch-specific feature of compute capability 9.0 (sm_90a): neither older GPUs
+// nor newer ones (Blackwell's tensor cores take other instructions) run it.
+void require_wgmma(const char* function) {
+    int device = 0, major = 0, minor = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+    if (major != 9 || minor != 0) {
+        throw std::runtime_error(std::string(function) + ": wgmma needs sm_90a, the arch-specific features of a Hopper "
+                                 "GPU (compute capability 9.0); this GPU is " + std::to_string(major) + "." +
+                                 std::to_string(minor) + ". The CPU backend runs it (BACKEND=emu).");
+    }
+    static const bool compiled = [] {
+#ifdef TUTORIAL_EMU
+        return true;  // the CPU backend runs wgmma whatever the architecture
+#else
+        tutorial::DeviceBuffer<int> flag(1);
+        wgmma_compiled_probe<<<1, 1>>>(flag.data());
+        CUDA_CHECK_KERNEL("wgmma_compiled_probe");
+        return flag.download()[0] == 1;
+#endif
+    }();
+    if (!compiled) {
+        throw std::runtime_error(std::string(function) + ": this program was compiled without sm_90a (ARCH=sm_90?), so "
+                                 "it has no wgmma instructions: build it with ARCH=sm_90a, or without ARCH on this "
+                                 "Hopper GPU.");
+    }
+}
+
+// A copy of the rows × cols matrix `from` whose rows are `pitch` elements apart (pitch ≥ cols),
+// in `to`: what the TMA needs when a row of `from` does not start on 16 bytes.
+__global__ void pitch_rows_kernel(const __nv_bfloat16* from, int rows, int cols, __nv_bfloat16* to, int pitch) {
+    const size_t count = static_cast<size_t>(rows) * cols;
+    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
+        to[i / cols * pitch + i % cols] = from[i];
+    }
+}
+
+// The BF16 rows × cols matrix as the TMA can read it: itself when it starts on 16 bytes and
+// its rows are a multiple of 8 elements (16 bytes), else a copy in `scratch` whose rows are
+// rounded up to 8 elements (the elements past `cols` are never read: the tensor map says the
+// matrix has `cols` columns and the TMA fills the rest of a box with zeros). Returns the
+// matrix the tensor map describes and sets `pitch` to its row pitch in elements.
+const __nv_bfloat16* tma_readable(const __nv_bfloat16* matrix, int rows, int cols,
+                                  tutorial::DeviceBuffer<__nv_bfloat16>& scratch, int& pitch) {
+    if (reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && cols % 8 == 0) {
+        pitch = cols;
+        return matrix;
+    }
+    pitch = (cols + 7) / 8 * 8;
+    scratch = tutorial::DeviceBuffer<__nv_bfloat16>(static_cast<size_t>(rows) * pitch);
+    pitch_rows_kernel<<<256, 256>>>(matrix, rows, cols, scratch.data(), pitch);
+    CUDA_CHECK_KERNEL("pitch_rows_kernel");
+    return scratch.data();
+}
+
+// A tensor map of a rows × cols BF16 matrix whose rows are `pitch` elements apart, read in
+// boxes of box_rows rows of 64 columns (128 bytes) that the TMA writes in the 128-byte
+// swizzle. The driver's cuTensorMapEncodeTiled makes it, reached through the runtime as in
+// chapter 8, so the program needs no link to the driver library (-lcuda).
+CUtensorMap make_tile_map(const __nv_bfloat16* matrix, int rows, int cols, int pitch, int box_rows) {
+    PFN_cuTensorMapEncodeTiled_v12000 encode_tiled = nullptr;
+    cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
+    CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode_tiled),
+                                                12000, cudaEnableDefault, &found));
+    if (found != cudaDriverEntryPointSuccess || encode_tiled == nullptr) {
+        throw std::runtime_error("wgmma_gemm: the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
+    }
+    const cuuint64_t sizes[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
+    const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(pitch) * sizeof(__nv_bfloat16)};
+    const cuuint32_t box[2] = {static_cast<cuuint32_t>(kWgmmaBoxColumns), static_cast<cuuint32_t>(box_rows)};
+    const cuuint32_t element_strides[2] = {1, 1};
+    CUtensorMap map;
+    const CUresult result = encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, const_cast<__nv_bfloat16*>(matrix),
+                                         sizes, row_stride_bytes, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS) {
+        throw std::runtime_error("wgmma_gemm: cuTensorMapEncodeTiled failed with CUresult " +
+                                 std::to_string(static_cast<int>(result)) + " for a " + std::to_string(rows) + " x " +
+                                 std::to_string(cols) + " matrix");
+    }
+    return map;
+}
+
+}  // namespace
+
+tutorial::LaunchConfig wgmma_gemm_launch_config(int M, int N) {
+    const int tiles = tutorial::ceil_div(M, kWgmmaBlockM) * tutorial::ceil_div(N, kWgmmaBlockN);
+    return tutorial::LaunchConfig{dim3(tiles), dim3(kWgmmaThreads)};
+}
+
+void wgmma_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
+    require_arguments("wgmma_gemm", A, B, C, M, N, K);
+    require_wgmma("wgmma_gemm");
+    tutorial::DeviceBuffer<__nv_bfloat16> A_scratch(0), B_scratch(0);
+    int A_pitch = 0, B_pitch = 0;
+    const __nv_bfloat16* A_read = tma_readable(A, M, K, A_scratch, A_pitch);
+    const __nv_bfloat16* B_read = tma_readable(B, K, N, B_scratch, B_pitch);
+    // A's boxes: 64 columns of K, the block's 128 rows; B's: 64 columns of N, 64 rows of K.
+    const CUtensorMap A_map = make_tile_map(A_read, M, K, A_pitch, kWgmmaBlockM);
+    const CUtensorMap B_map = make_tile_map(B_read, K, N, B_pitch, kWgmmaBlockK);
+    // Above 48 KiB of dynamic shared memory a kernel must opt in, once.
+    static const cudaError_t opted_in = cudaFuncSetAttribute(
+        wgmma_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kWgmmaSharedBytes));
+    CUDA_CHECK(opted_in);
+    const tutorial::LaunchConfig launch = wgmma_gemm_launch_config(M, N);
+    wgmma_gemm_kernel<<<launch.grid, launch.block, kWgmmaSharedBytes>>>(A_map, B_map, C, M, N, K);
+    CUDA_CHECK_KERNEL("wgmma_gemm_kernel");
 }

@@ -294,4 +294,28 @@ enum class TensorCoreMisuse {
 /// reading @p in (16 × 16) and writing out[threadIdx.x] or out_floats[threadIdx.x].
 void tensor_core_misuse(TensorCoreMisuse misuse, const __nv_bfloat16* in, std::uint32_t* out, float* out_floats);
 
+// ---- Hopper's warpgroup MMA (wgmma.cu) -----------------------------------------------------
+
+/// @brief K of one stage of wgmma_tile(): one 128-byte row of the 128-byte swizzle.
+constexpr int kWgmmaTileK = 64;
+/// @brief What wgmma_tile() does: the right sequence, or one planted mistake.
+enum class WgmmaBug {
+    none,                ///< A K-major, B MN-major (B given K × 256), as chapter 10's 10c
+    none_b_k_major,      ///< the same with B K-major: B given 256 × K (K contiguous), tnspB = 0
+    b_no_swizzle,        ///< B's descriptor says swizzle mode 0 though the TMA wrote the 128-byte swizzle
+    b_stride_512,        ///< B's stride byte offset 512 instead of 1024 (8 rows of 128 bytes)
+    b_leading_4096,      ///< B's leading byte offset 4096 instead of 8192 (one 64-column box)
+    a_start_off_1024,    ///< A's tile 128 bytes past a 1024-byte boundary
+    no_barrier_wait,     ///< the wgmmas read the stage without waiting for its barrier
+    no_fence,            ///< no wgmma.fence before the first wgmma
+    no_commit,           ///< the wgmmas never committed (the wait then waits for nothing)
+    no_wait,             ///< no wgmma.wait_group before the accumulators are stored
+    refill_before_wait,  ///< the next stage's TMA copy refills the tiles before the wait
+};
+/// @brief One warpgroup (a block of 128 threads) computes D (64 × 256 floats, row-major) =
+/// A (64 × K, row-major BF16) · B, K = @p k_tiles × kWgmmaTileK, one stage of shared memory
+/// refilled by the TMA (128-byte swizzle) for each 64 columns of K, four
+/// wgmma.m64n256k16 per stage, with @p bug planted.
+void wgmma_tile(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int k_tiles, WgmmaBug bug);
+
 }  // namespace planted

@@ -1,7 +1,8 @@
 /// @file tensor_core.h
-/// @brief The warp-wide matrix instructions of the tensor cores on the CPU backend:
-/// `ldmatrix` (shared memory to the fragments of `mma.sync`) and `mma.sync.m16n8k16` with
-/// BF16 inputs and FP32 accumulators.
+/// @brief The matrix instructions of the tensor cores on the CPU backend: `ldmatrix`
+/// (shared memory to the fragments of `mma.sync`), `mma.sync.m16n8k16` with BF16 inputs and
+/// FP32 accumulators, and Hopper's warpgroup MMA (`wgmma.mma_async` with its shared-memory
+/// descriptors, `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group`).
 ///
 /// A chapter does not call these itself: common/tensor_cores.h wraps the PTX
 /// instructions for both backends, and calls these on the CPU. Like the other warp
@@ -28,6 +29,32 @@ void ldmatrix(std::uint32_t* fragment, unsigned matrices, bool transpose, const 
 /// PTX ISA's fragment layouts give it.
 void mma_m16n8k16_bf16(float* d, const std::uint32_t* a, const std::uint32_t* b, const float* c, const char* file,
                        int line);
+
+/// @brief The address of @p pointer in the block's shared memory window, as
+/// `cvta.to.shared` gives it (the arena's first byte is address 0); stops the kernel when
+/// @p pointer is not in the block's shared memory.
+std::uint32_t shared_window_address(const void* pointer, const char* file, int line);
+
+/// @brief The calling thread's `wgmma.fence.sync.aligned`: its accesses to the accumulator
+/// registers before it are ordered before the wgmma.mma_async after it.
+void wgmma_fence(const char* file, int line);
+
+/// @brief The calling thread's `wgmma.commit_group.sync.aligned`: its wgmma.mma_async not yet
+/// committed form one group.
+void wgmma_commit_group(const char* file, int line);
+
+/// @brief The calling thread's `wgmma.wait_group.sync.aligned N`: its committed groups
+/// complete until at most @p pending are in flight; their results reach its registers.
+void wgmma_wait_group(int pending, const char* file, int line);
+
+/// @brief The calling lane's part of `wgmma.mma_async.sync.aligned.m64n{n}k16.f32.bf16.bf16`
+/// with both operands in shared memory: D = A·B (+ D when @p accumulate) for the warpgroup's
+/// 64 × 16 A (@p a_descriptor; M-major when @p transpose_a, else K-major) and 16 × n B
+/// (@p b_descriptor; N-major when @p transpose_b, else K-major), each of its @p n / 2
+/// accumulators @p d in the PTX ISA's fragment layout. The result is computed when the
+/// warp's lanes meet and reaches @p d when a wgmma.wait_group completes its group.
+void wgmma_bf16(float* d, unsigned n, std::uint64_t a_descriptor, std::uint64_t b_descriptor, bool accumulate,
+                bool transpose_a, bool transpose_b, const char* file, int line);
 
 }  // namespace detail
 }  // namespace emu
