@@ -9,7 +9,8 @@ typed: the lesson marks it, and this verb writes it from the same files with the
 formatting (results.format_percent and the rest), so that the lesson and the page agree.
 
 A marked figure is an HTML comment, the figure, and a closing comment, on one line; GitHub
-and the site (Doxygen) show the figure alone:
+shows the figure alone, and the site's pages (docs.py) hold the figure alone, unmarked
+(Doxygen drops the space after an HTML comment):
 
   <!-- bench: 4096 x 4096 x 4096; naive; percent_of_ceiling -->10.4%<!-- /bench -->
   <!-- bench: gpu -->NVIDIA H200<!-- /bench -->, <!-- bench: date -->2026-11-28<!-- /bench -->
@@ -63,6 +64,12 @@ COLUMNS = {
     "repetitions": lambda row: row["repetitions"],
 }
 STAMP = {"gpu": lambda row: row["gpu"], "date": lambda row: row["date"][:10]}
+
+
+def unmarked(text: str) -> str:
+    """`text` with each marked figure as the figure alone: the site's pages, where Doxygen
+    would drop the space after an HTML comment ("4117.1 GB/s(read plus written)")."""
+    return MARKED.sub(lambda match: match["figure"], text)
 
 
 @dataclass
