@@ -293,6 +293,11 @@ part_lessons() {
     else
         pass "no lesson or hint names one of the project's issues"
     fi
+    if report=$(tutorial lesson-figures 2>&1); then
+        pass "each figure a lesson quotes from the benchmark is that of the results page's run (docs/results/)"
+    else
+        fail "a lesson quotes a figure that is not the results page's run's (python3 -m tools.tutorial lesson-figures --write)" "$report"
+    fi
     if report=$(tutorial figures 2>&1); then
         pass "the lessons' drawn figures are what tools/tutorial/figures.py draws"
     else
@@ -303,7 +308,7 @@ part_lessons() {
 part_tool_units() {
     local test report
     section "the tools' unit tests"
-    for test in tests/lesson_leaks.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
+    for test in tests/lesson_leaks.py tests/lesson_figures.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
         tests/sanitizer_reports.py tests/one_screen.py; do
         if report=$(python3 "$test" 2>&1); then
             pass "$test"
