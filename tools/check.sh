@@ -193,7 +193,7 @@ check_chapter() {  # NUMBER FOLDER
         fi
     fi
 }
-# A chapter's hints and its lesson's leaks (make check-fast; make check has them for every chapter).
+# A chapter's hints, its lesson's leaks and figures (make check-fast; make check has them for every chapter).
 check_lesson() {  # NUMBER
     local hints report
     echo "chapter$1's lesson"
@@ -207,6 +207,11 @@ check_lesson() {  # NUMBER
         pass "no solution line of chapter$1 is in its lesson, a hint before the last or a TODO text"
     else
         fail "chapter$1's lesson, a hint before the last or a TODO text gives a solution line away" "$report"
+    fi
+    if report=$(tutorial lesson-figures "$1" 2>&1); then
+        pass "each figure chapter$1's lesson quotes from the benchmark is the results page's run's"
+    else
+        fail "chapter$1's lesson quotes a figure that is not the results page's run's" "$report"
     fi
 }
 if [ "$fast" = yes ]; then
