@@ -32,8 +32,12 @@ bench-binaries: $(foreach n,$(call with_file,bench.cpp),$(BIN)/chapter$(n)-bench
 BENCH_REFUSAL := $(if $(filter bench,$(MAKECMDGOALS)),$(shell $(REQUIRE_GPU) "make bench" "$(BACKEND)"))
 bench: $(if $(BENCH_REFUSAL),,bench-binaries)
 	@$(if $(BENCH_REFUSAL),echo $(call shell_quote,$(BENCH_REFUSAL)); exit 1,$(TUTORIAL) bench $(SELECTED) --args $(call shell_quote,$(ARGS)))
-results: $(filter bench,$(MAKECMDGOALS))  # docs/results.md, never typed: from the solutions' CSV files, or RESULTS=...
-	@python3 -m tools.tutorial results --output docs/results.md $(or $(RESULTS),$(sort $(wildcard build/bench/chapter*-solutions.csv)))
+# docs/results.md, never typed: from the solutions' CSV files (RESULTS=..., else build/bench's, else the
+# last run's, kept in docs/results/ beside the page); then the figures the lessons quote from that run.
+results: $(filter bench,$(MAKECMDGOALS))
+	@python3 -m tools.tutorial results --output docs/results.md --record docs/results \
+	  $(or $(RESULTS),$(sort $(wildcard build/bench/chapter*-solutions.csv)),$(sort $(wildcard docs/results/chapter*-solutions.csv)))
+	@python3 -m tools.tutorial lesson-figures --write
 roofline roofline-figures:
 	@$(TUTORIAL) rooflines $(if $(filter roofline-figures,$@),--figures) $(SELECTED)
 # One compute-sanitizer run per test program and tool, each a target that make -j runs side by side.

@@ -193,7 +193,7 @@ check_chapter() {  # NUMBER FOLDER
         fi
     fi
 }
-# A chapter's hints and its lesson's leaks (make check-fast; make check has them for every chapter).
+# A chapter's hints, its lesson's leaks and figures (make check-fast; make check has them for every chapter).
 check_lesson() {  # NUMBER
     local hints report
     echo "chapter$1's lesson"
@@ -207,6 +207,11 @@ check_lesson() {  # NUMBER
         pass "no solution line of chapter$1 is in its lesson, a hint before the last or a TODO text"
     else
         fail "chapter$1's lesson, a hint before the last or a TODO text gives a solution line away" "$report"
+    fi
+    if report=$(tutorial lesson-figures "$1" 2>&1); then
+        pass "each figure chapter$1's lesson quotes from the benchmark is the results page's run's"
+    else
+        fail "chapter$1's lesson quotes a figure that is not the results page's run's" "$report"
     fi
 }
 if [ "$fast" = yes ]; then
@@ -293,6 +298,11 @@ part_lessons() {
     else
         pass "no lesson or hint names one of the project's issues"
     fi
+    if report=$(tutorial lesson-figures 2>&1); then
+        pass "each figure a lesson quotes from the benchmark is that of the results page's run (docs/results/)"
+    else
+        fail "a lesson quotes a figure that is not the results page's run's (python3 -m tools.tutorial lesson-figures --write)" "$report"
+    fi
     if report=$(tutorial figures 2>&1); then
         pass "the lessons' drawn figures are what tools/tutorial/figures.py draws"
     else
@@ -303,7 +313,7 @@ part_lessons() {
 part_tool_units() {
     local test report
     section "the tools' unit tests"
-    for test in tests/lesson_leaks.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
+    for test in tests/lesson_leaks.py tests/lesson_figures.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
         tests/sanitizer_reports.py tests/one_screen.py; do
         if report=$(python3 "$test" 2>&1); then
             pass "$test"

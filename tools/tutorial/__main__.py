@@ -39,7 +39,8 @@
                       makes; --write: write it (make classroom); --commands: its commands
   skeletons           (make check) every skeleton is what its solution's markers make;
                       --write: write them (make skeletons)
-  results CSV..       docs/results.md from the benchmarks' files (--output FILE)
+  results CSV..       docs/results.md from the benchmarks' files (--output FILE; --record DIR:
+                      the files kept in DIR, the page's run, committed: make results)
   roofline N          the chapter's kernels on the roofline, an SVG (--profile FILE: the profiler's
                       table; --bench FILE: the benchmark's CSV, measured on a GPU; --output FILE;
                      --lesson: a lesson's figure, its title naming no chapter)
@@ -61,6 +62,9 @@
   site-solutions      --absent/--present SITE: solution code is absent from / present in a site
   figures             (make check) the lessons' drawn figures are what tools/tutorial/figures.py
                       draws; --write: draw them
+  lesson-figures [N..]  (make check) each figure a lesson quotes from the benchmark is that of
+                      the results page's run, docs/results/*.csv; --write: write them (make
+                      results does; tools/tutorial/lesson_figures.py)
   lesson-leaks [N..]  (make check) no solution line is in a lesson, its hints but the last, or
                       a TODO text (tools/tutorial/lesson_leaks.py)
 
@@ -75,7 +79,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, figures, grading, guard, judge, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sanitizer, sass, site, site_links, site_search, site_solutions, test_run, verbs, watch, workflow
+from . import classroom, docs, figures, grading, guard, judge, lesson_figures, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sanitizer, sass, site, site_links, site_search, site_solutions, test_run, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -174,8 +178,9 @@ def main() -> int:
     sub = command("classroom", classroom.classroom)
     sub.add_argument("--write", action="store_true")
     sub.add_argument("--commands", action="store_true")
-    sub = command("results", lambda a: results.write(a.output, a.csv))
+    sub = command("results", lambda a: results.write(a.output, a.csv, a.record))
     sub.add_argument("--output")
+    sub.add_argument("--record", help="keep a copy of the files read here, the run's record beside the page")
     sub.add_argument("csv", nargs="*")
     sub = command("profile-tables", profile_tables.run, numbers=True)
     sub.add_argument("--write", action="store_true")
@@ -222,6 +227,9 @@ def main() -> int:
 
     command("lesson-leaks", lesson_leaks.check, numbers=True)
     command("figures", figures.check).add_argument("--write", action="store_true")
+    sub = command("lesson-figures", lesson_figures.check, numbers=True)
+    sub.add_argument("--write", action="store_true")
+    sub.add_argument("--results", help="the run's files (default: docs/results, beside the page)")
 
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # in order with make's output

@@ -34,7 +34,7 @@ import pathlib
 import re
 import shutil
 
-from . import skeleton
+from . import lesson_figures, skeleton
 from .course import ROOT, Refusal
 from .course import read_registry
 
@@ -167,13 +167,14 @@ def navigation(chapters, index, solutions):
 
 def site_text(lines, source, chapters, type_names):
     """Markdown lines of @p source as the site shows them: links rewritten for the site,
-    no accidental links to API types; fenced code kept as written."""
+    no accidental links to API types, the figures quoted from the benchmark unmarked
+    (lesson_figures.py); fenced code kept as written."""
     out, in_code = [], False
     for line in lines:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
         out.append(line if in_code else no_accidental_links(
-            LINK.sub(lambda m: rewrite_link(m, source, chapters), line), type_names))
+            LINK.sub(lambda m: rewrite_link(m, source, chapters), lesson_figures.unmarked(line)), type_names))
     return out
 
 
@@ -278,7 +279,7 @@ MARKDOWN_NOISE = re.compile(r"[`*|]|^#+\s*|^\s*[-:| ]+$", re.MULTILINE)
 def plain_text(lines):
     """Markdown as the reader sees it, for the search index: link text kept, images and
     emphasis marks dropped, code kept (names like __syncthreads are worth finding)."""
-    text = "\n".join(lines)
+    text = lesson_figures.unmarked("\n".join(lines))
     text = re.sub(r"!\[[^\]]*\]\([^)]*\)", " ", text)
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"<[^>]+>", " ", text)

@@ -2,7 +2,10 @@
 
     python3 -m tools.tutorial results [--output docs/results.md] build/bench/chapter*-solutions.csv
 
-`make results` runs it on build/bench/*-solutions.csv. The page is generated, never
+`make results` runs it on build/bench/*-solutions.csv, and keeps them beside the page
+(--record docs/results: the run's files, committed, from which the page and the lessons'
+figures, tools/tutorial/lesson_figures.py, are written again on any machine); without files in
+build/bench it reads docs/results/ instead. The page is generated, never
 typed: its tables come from the files, and its one sentence per chapter comes from
 the templates of the chapter's manifest (below), filled in with the measured numbers. With no files it writes
 the page with no measurements, only the bars to compare with.
@@ -22,6 +25,7 @@ Python 3 standard library only.
 import csv
 import math
 import os
+import shutil
 import sys
 
 from . import results_chart, roofline
@@ -453,8 +457,26 @@ def write_charts(chapters, folder, profile_dir=os.path.join("build", "profile"))
     return written
 
 
-def write(output, csv_paths):
+def record(csv_paths, folder):
+    """Keep the run's files in `folder` (docs/results/), in place of the last run's: the page's
+    source, committed with it, from which the page and the lessons' figures (lesson_figures.py)
+    are written again on any machine. Files already there are left as they are."""
+    os.makedirs(folder, exist_ok=True)
+    kept = set()
+    for path in csv_paths:
+        target = os.path.join(folder, os.path.basename(path))
+        kept.add(os.path.basename(path))
+        if os.path.abspath(path) != os.path.abspath(target):
+            shutil.copyfile(path, target)
+    for stale in os.listdir(folder):
+        if stale.endswith(".csv") and stale not in kept:
+            os.remove(os.path.join(folder, stale))
+
+
+def write(output, csv_paths, record_folder=None):
     sources = [os.path.abspath(path) for path in csv_paths]
+    if record_folder:
+        record(sources, record_folder)
     chapters = read_bench_files(sources)
     charts = write_charts(chapters, os.path.join(os.path.dirname(os.path.abspath(output)), "figures")) if output else set()
     text = page(chapters, sources, charts)
