@@ -14,12 +14,9 @@ while IFS=$'\t' read -r number folder _; do
 done < <(tutorial chapters --fields)
 
 # The benchmarks link cuBLAS and run only on a GPU, but they must compile everywhere: with
-# nvcc for one architecture (that of the GPU here, or sm_90a), which is enough to catch
-# what nvcc refuses and keeps the check quick. Compute capability 9.0 is built as sm_90a, its
-# arch-specific features (wgmma), as the Makefile builds it.
-check_arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
-check_arch=${check_arch:-90}
-check_arch=sm_${check_arch/#90/90a}
+# nvcc for one architecture (cuda_check_arch, tools/check.sh: the prebuild made them for it),
+# which is enough to catch what nvcc refuses and keeps the check quick.
+check_arch=$(cuda_check_arch)
 for tree_flag in SOLUTIONS=1 SOLUTIONS=0; do
     log="$bench_logs/build-$tree_flag.log"
     if make bench-binaries BACKEND=cuda ARCH="$check_arch" "$tree_flag" >"$log" 2>&1; then
