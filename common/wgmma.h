@@ -24,8 +24,9 @@
 /// | 0-13 | start address: (shared address & 0x3FFFF) >> 4 |
 /// | 16-29 | leading dimension byte offset >> 4 |
 /// | 32-45 | stride dimension byte offset >> 4 |
-/// | 49-51 | base offset (0 when the tile starts on a 1024-byte boundary) |
+/// | 49-51 | base offset (0 when the swizzle's pattern starts on a 1024-byte boundary) |
 /// | 62-63 | swizzle: 0 none, 1 128-byte, 2 64-byte, 3 32-byte |
+/// | 14-15, 30-31, 46-48, 52-61 | reserved (0) |
 ///
 /// The accumulators: thread t of the warpgroup (warp w = t / 32, lane l = t % 32) holds, for
 /// every 8 columns j (0 to 31), d[4j] and d[4j + 1] at row 16w + l / 4, columns 8j + 2 (l % 4)
@@ -34,8 +35,11 @@
 ///
 /// ## The order the PTX ISA requires
 ///
-/// 1. `wgmma_fence` before the first wgmma_m64n256k16_bf16, and again whenever the thread has
-///    touched the accumulators since (zeroed them, or a wait completed them);
+/// 1. `wgmma_fence` before the first wgmma_m64n256k16_bf16, and between any other access to
+///    the accumulator registers (zeroing them, say) and a later wgmma that uses them; wgmmas of
+///    the same shape on the same accumulators are ordered among themselves without one.
+///    Shared memory written by ordinary stores also needs `fence.proxy.async` before a wgmma
+///    reads it; tiles written by the TMA and waited for on their mbarrier do not;
 /// 2. the wgmmas, then `wgmma_commit_group`: they form one group;
 /// 3. `wgmma_wait_group<N>` before the accumulators are read, or before the shared memory
 ///    the group reads is overwritten: it returns when at most N groups are in flight.
