@@ -182,6 +182,50 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     }
 }
 
+TEST_CASE("a finding thrown by several shapes is shown in full once, then one line names the cases it covers",
+          "[common][sweep]") {
+    // The same CPU backend finding but for the case it came from (the stage count, the
+    // thread, the byte), at 3 stage counts and 2 shapes; one other finding, at another line.
+    const auto finding = [](int stages, int K, int line) {
+        return "CUDA error (the CPU backend found:\n  read at x.cu:" + std::to_string(line) + " in k [with int STAGES = " +
+               std::to_string(stages) + "], thread (" + std::to_string(K) + ",0,0), byte " + std::to_string(4 * K) + ")";
+    };
+    CHECK(same_finding(finding(1, 1, 88), finding(3, 2, 88)));
+    CHECK_FALSE(same_finding(finding(1, 1, 88), finding(1, 1, 90)));  // another line: another finding
+    CHECK_FALSE(same_finding("", ""));
+    SweepOptions options;
+    options.chapter = 8;
+    ShapeSweep sweep("fake_pipeline", options);
+    for (int stages = 1; stages <= 3; ++stages) {
+        for (int K = 1; K <= 2; ++K) {
+            std::vector<ShapeParameter> parameters = mnk(4, 4, K, 4);
+            parameters.push_back({"stages", stages, 0, "", ""});
+            const int line = stages == 3 && K == 2 ? 90 : 88;
+            sweep.run(std::to_string(stages) + " stage(s), K=" + std::to_string(K), parameters,
+                      [&]() -> ComparisonReport { throw std::runtime_error(finding(stages, K, line)); });
+        }
+    }
+    const std::string text = sweep.text();
+    INFO(text);
+    CHECK(sweep.first_error() == finding(1, 1, 88));
+    std::size_t shown = 0;
+    for (std::size_t at = text.find("x.cu:88"); at != std::string::npos; at = text.find("x.cu:88", at + 1)) ++shown;
+    CHECK(shown == 1);
+    check_says(text, {"The first failing shape, 1 stage(s), K=1:",
+                      "The same finding, but for the thread, block, stage or size it names, at 4 other failing "
+                      "shape(s) (stages = 1, 2 and 3): 1 stage(s), K=2; 2 stage(s), K=1; 2 stage(s), K=2; and 1 more.",
+                      "The other failing shapes", "3 stage(s), K=2: read at x.cu:90"});
+    SECTION("VERBOSE still shows every failing shape in full") {
+        options.verbose = true;
+        ShapeSweep verbose("fake_pipeline", options);
+        for (int stages = 1; stages <= 2; ++stages) {
+            verbose.run(std::to_string(stages) + " stage(s)", mnk(4, 4, 1, 4),
+                        [&]() -> ComparisonReport { throw std::runtime_error(finding(stages, 1, 88)); });
+        }
+        CHECK_FALSE(contains_phrase(verbose.text(), "The same finding"));
+    }
+}
+
 TEST_CASE("several sweeps in one test report the first failing one, then a line for each other", "[common][sweep]") {
     SweepOptions options;
     options.chapter = 7;
@@ -413,11 +457,14 @@ TEST_CASE("out-of-bounds advice depends on where the faulting thread's own eleme
                   [&]() -> ComparisonReport { throw std::runtime_error(message("(0,0,0)", "(3,2,0)")); }, ownership);
         INFO(sweep.text());
         CHECK(contains_phrase(sweep.text(), "a wrong stride"));
-        // The one-line form quotes the CPU backend's finding, not the generic first line.
+        // The one-line form quotes the CPU backend's finding, not the generic first line (of
+        // a finding other than the first shape's, which would be said once with it).
         ShapeSweep two("naive_gemm", SweepOptions{});
         for (int i = 0; i < 2; ++i) {
             two.run("M=20 N=20 K=" + std::to_string(20 + i), mnk(20, 20, 20 + i, 16),
-                    [&]() -> ComparisonReport { throw std::runtime_error(message("(0,0,0)", "(3,2,0)")); },
+                    [&]() -> ComparisonReport {
+                        throw std::runtime_error(message("(0,0,0)", "(3,2,0)") + (i == 0 ? "" : " Another finding."));
+                    },
                     ownership);
         }
         INFO(two.text());

@@ -123,9 +123,12 @@ std::string describe_counts(const std::vector<int>& counts, int stages, const ch
 }
 
 // Runs `gemm` on the two probes (tiles of A numbered, then tiles of B) and says what the
-// results tell about the pipeline, or "" when the probe cannot run (it throws).
+// results tell about the pipeline, or why the probe could not run (it throws): in one line
+// when that is the finding `shown_error` the report already showed in full
+// (tutorial::same_finding: the same but for the thread, stage or size it names).
 // `phase_width` is how far along K one tile reaches.
-std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, int phase_width = kTile) {
+std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, const std::string& shown_error,
+                               int phase_width = kTile) {
     const int M = kTile, N = kTile, K = kProbePhases * phase_width;
     std::ostringstream text;
     text << "\nWhat the pipeline did, from a probe (M = N = " << kTile << ", K = " << K << " = " << kProbePhases
@@ -148,6 +151,9 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, i
             gemm(dA.data(), dB.data(), dC.data(), M, N, K);
             C = dC.download();
         } catch (const std::exception& error) {
+            if (tutorial::same_finding(error.what(), shown_error)) {
+                return text.str() + "  the probe failed with the finding shown above for the first failing shape.\n";
+            }
             return text.str() + "  the probe failed: " + error.what() + "\n";
         }
         // Written with a stand-in for the matrix's name, so that the two probes' findings
@@ -248,7 +254,8 @@ std::string sweep_report_with_diagnosis(const tutorial::ShapeSweep& sweep, const
 void require_sweep_with_diagnosis(const tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gemm, int stages,
                                   int phase_width = kTile) {
     if (!sweep.ok()) {
-        FAIL(sweep_report_with_diagnosis(sweep, [&] { return pipeline_diagnosis(gemm, stages, phase_width); }));
+        FAIL(sweep_report_with_diagnosis(
+            sweep, [&] { return pipeline_diagnosis(gemm, stages, sweep.first_error(), phase_width); }));
     }
     SUCCEED();
 }
@@ -388,7 +395,7 @@ TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 
         FAIL(sweep_report_with_diagnosis(sweep, [&] {
             std::vector<std::string> diagnoses;
             for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-                diagnoses.push_back(pipeline_diagnosis(gemm_at(stages), stages));
+                diagnoses.push_back(pipeline_diagnosis(gemm_at(stages), stages, sweep.first_error()));
             }
             return diagnoses_by_stage_count(diagnoses);
         }));

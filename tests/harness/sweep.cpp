@@ -208,7 +208,37 @@ bool parse_index3(const std::string& text, Index3& out) {
     return true;
 }
 
+// An error with every number but a source line's set aside, and its spaces made one.
+std::string finding_key(const std::string& text) {
+    static const std::regex number(R"((^|[^:0-9])[0-9]+(\.[0-9]+)?)");
+    static const std::regex spaces(R"(\s+)");
+    return std::regex_replace(std::regex_replace(text, number, "$1#"), spaces, " ");
+}
+
+// "1, 2 and 3": the values of @p name among @p shapes, when they differ, for the line on
+// shapes that share a finding; empty when they are one value or too many to list.
+std::string values_of(const std::string& name, const std::vector<std::vector<ShapeParameter>>& shapes) {
+    std::set<long long> values;
+    for (const auto& parameters : shapes) {
+        for (const ShapeParameter& parameter : parameters) {
+            if (parameter.name == name) values.insert(parameter.value);
+        }
+    }
+    if (values.size() < 2 || values.size() > 6) return "";
+    std::string out;
+    std::size_t k = 0;
+    for (long long value : values) {
+        out += (k == 0 ? "" : k + 1 == values.size() ? " and " : ", ") + std::to_string(value);
+        ++k;
+    }
+    return name + " = " + out;
+}
+
 }  // namespace
+
+bool same_finding(const std::string& a, const std::string& b) {
+    return !a.empty() && !b.empty() && finding_key(a) == finding_key(b);
+}
 
 std::string out_of_bounds_advice(const std::string& error_text, const OutputOwnership& ownership) {
     if (error_text.find("out-of-bounds global memory access") == std::string::npos) return "";
@@ -388,9 +418,11 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     ++failed_;
     std::ostringstream full, line;
     if (!error.empty()) {
+        shape.error = error;
         full << wrap_each_line("It threw an exception: " + error);
         const std::string advice = out_of_bounds_advice(error, ownership);
         if (!advice.empty()) full << wrap_report_text(advice);
+        shape.advice = advice;
         line << key_line_of_error(error, std::max<std::size_t>(30, kReportWidth - 4 - label.size()));
         if (options_.on_gpu && !gpu_still_usable()) {
             // An illegal address leaves the CUDA context unusable: every later call fails.
@@ -451,6 +483,13 @@ std::string ShapeSweep::brief() const {
     return out.str();
 }
 
+std::string ShapeSweep::first_error() const {
+    for (const Shape& shape : shapes_) {
+        if (!shape.passed) return shape.error;
+    }
+    return "";
+}
+
 std::string ShapeSweep::report() const {
     if (failed_ == 0) return "";
     if (take_full_report()) return text();
@@ -480,6 +519,12 @@ std::string ShapeSweep::text() const {
     std::vector<std::string> passing_labels;
     std::size_t listed = 0, further = 0;
     bool first = true;
+    // The further failing shapes that threw the first one's finding: one line for all.
+    const std::string first_finding = first_error();
+    std::string first_advice;
+    std::vector<std::string> same_labels;
+    std::vector<Parameters> same_parameters;
+    std::ostringstream others;  // the lines on the other failing shapes, after that one
     std::vector<std::string> passing_unscored;  // shapes an unwritten kernel passes too
     std::vector<Parameters> unscored_parameters;
     for (const Shape& shape : shapes_) {
@@ -499,20 +544,45 @@ std::string ShapeSweep::text() const {
         if (first || options_.verbose) {
             out << wrap_report_text(std::string(first ? "The first failing shape" : "Failing shape") + ", " + shape.label + ":")
                 << shape.full;
+            if (first) first_advice = shape.advice;
             first = false;
+            same_parameters.push_back(shape.parameters);
+            continue;
+        }
+        if (same_finding(first_finding, shape.error) && finding_key(first_advice) == finding_key(shape.advice)) {
+            same_labels.push_back(shape.label);
+            same_parameters.push_back(shape.parameters);
             continue;
         }
         if (further++ == 0) {
-            out << "The other failing shapes (VERBOSE=1 shows each in full):\n";
+            others << "The other failing shapes (VERBOSE=1 shows each in full):\n";
         }
         if (listed < options_.further_listed) {
-            out << wrap_report_text(shape.label + ": " + shape.line, kReportWidth, "  ", "      ");
+            others << wrap_report_text(shape.label + ": " + shape.line, kReportWidth, "  ", "      ");
             ++listed;
         }
     }
     if (further > listed) {
-        out << "  ... and " << further - listed << " more.\n";
+        others << "  ... and " << further - listed << " more.\n";
     }
+    if (!same_labels.empty()) {
+        // Said once: the cases it covers, by the parameters that differ among few values
+        // (the stage counts), then the first few labels.
+        std::string covers;
+        for (const ShapeParameter& parameter : same_parameters.front()) {
+            if (parameter.unit != 0) continue;  // a size: too many values to say anything
+            const std::string values = values_of(parameter.name, same_parameters);
+            if (!values.empty()) covers += (covers.empty() ? "" : "; ") + values;
+        }
+        std::string cases;
+        const std::size_t named = std::min<std::size_t>(same_labels.size(), 3);
+        for (std::size_t k = 0; k < named; ++k) cases += (k == 0 ? "" : "; ") + same_labels[k];
+        if (same_labels.size() > named) cases += "; and " + std::to_string(same_labels.size() - named) + " more";
+        out << wrap_report_text(std::string("The same finding, but for the thread, block, stage or size it names, at ") +
+                                (further == 0 ? "all " : "") + std::to_string(same_labels.size()) + " other failing shape(s)" +
+                                (covers.empty() ? "" : " (" + covers + ")") + ": " + cases + ".");
+    }
+    out << others.str();
     if (run_count > 1 && passing.empty() && !passing_unscored.empty()) {
         std::string those;
         for (std::size_t k = 0; k < passing_unscored.size(); ++k) {

@@ -6,7 +6,9 @@
 /// its map: hundreds of lines, the first and most useful one scrolled away. A ShapeSweep
 /// runs every shape and then reports:
 ///  - the first failing shape in full (counts, first wrong elements, seed, pattern, map);
-///  - one line for each further failing shape;
+///  - one line for each further failing shape; those that threw the same finding as the
+///    first (the same CPU backend report but for the thread, stage or size it names) are
+///    one line together, listing the cases it covers;
 ///  - what the failing shapes have in common, checked against the passing ones ("fails
 ///    only when K is not a multiple of 16"), or that every shape fails.
 ///
@@ -101,6 +103,12 @@ std::string summarize_failing_shapes(const std::vector<std::vector<ShapeParamete
                                      const std::vector<std::vector<ShapeParameter>>& passing,
                                      const std::vector<std::string>& labels_of_passing);
 
+/// @brief Whether two errors are the same finding but for the case they came from: the
+/// same text once every number is set aside (a thread's or block's coordinates, a byte, a
+/// stage, a size, `STAGES = 3`) except the line numbers of source locations (`file.cu:88`).
+/// Empty texts are no finding.
+bool same_finding(const std::string& a, const std::string& b);
+
 /// @brief Options of a sweep; the defaults come from the backend and the environment.
 struct SweepOptions {
     int chapter = 0;                 ///< the chapter number, for the commands a GPU failure ends with
@@ -159,6 +167,11 @@ public:
     /// @brief How many shapes failed.
     std::size_t failed() const { return failed_; }
 
+    /// @brief The exception the first failing shape threw (the CPU backend's finding, say),
+    /// as it was thrown; empty when it threw none or every shape passed. A later report of
+    /// the same finding (tutorial::same_finding) can then point to it instead of repeating it.
+    std::string first_error() const;
+
     /// @brief The report: empty when every shape passed.
     std::string text() const;
 
@@ -179,6 +192,8 @@ private:
         std::string full;  // the whole report of this shape, when it failed
         std::string line;  // one line on it, when it failed
         std::string untouched;  // ComparisonReport::untouched, when it failed so
+        std::string error;      // the exception it threw, when it failed so
+        std::string advice;     // out_of_bounds_advice() on it: said once only with the same
         bool scored = true;     // false: its right answer needs none of the student's code
     };
     std::string what_;

@@ -19,6 +19,10 @@ MISTAKES = {
                     "        pipeline.consumer_release();",
                     "const int stage = (phase + 1) % STAGES;\n        sum = multiply_tiles<TILE>(A_tiles[stage], B_tiles[stage], sum);\n"
                     "        pipeline.consumer_release();"),
+    # Chapter 8's 8b: no consumer_wait() before reading the stage, at every stage count: the
+    # CPU backend's one finding at all 144 shapes, to be shown once.
+    "stage-not-waited": ("        pipeline.consumer_wait();  // every thread's copies of the oldest stage have landed\n",
+                         ""),
 }
 
 path, kind = sys.argv[1], sys.argv[2]

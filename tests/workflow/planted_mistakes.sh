@@ -7,7 +7,8 @@
 #  - barrier-after-store: no __syncthreads() between storing a phase's tiles and reading them;
 #  - barrier-at-end: none before the next phase overwrites them;
 #  - float4-past-input: float4 loads of a tile's rows past its matrix, values that no output uses.
-# And chapter 8's 8b reading the stage after the one waited for (stage-ahead).
+# And chapter 8's 8b reading the stage after the one waited for (stage-ahead), and reading
+# stages never waited for (stage-not-waited: its one finding said once for every stage count).
 # Then barrier-at-end, in the student's file, must not earn 100% from make grade.
 #
 # Run by `make check`; alone: bash tests/workflow/planted_mistakes.sh [--keep]
@@ -52,6 +53,25 @@ else
 fi
 screen=$(grep -vcE "^  (CXX|NVCC|LINK|AR|CU2CPP|GEN) " <<<"$out")
 if [ "$screen" -le 120 ]; then ok; else fail "the stage-ahead report should fit on a screen (120 lines), not $screen"; fi
+cp "$scratch/original8.cu" "$pipeline_solution"
+
+# Chapter 8's 8b reading a stage it never waited for, at every stage count (only 8b's sweep
+# runs): the CPU backend's finding, the same at all 144 shapes but for the stage count and
+# thread it names, is shown in full once, then one line names the cases it covers, and the
+# probe points to it instead of repeating it.
+python3 "$root/tests/workflow/plant_mistake.py" "$pipeline_solution" stage-not-waited || fail "could not plant stage-not-waited"
+run "chapter 8's 8b with the mistake stage-not-waited ($backend)" make chapter8 test SOLUTIONS=1 \
+    ARGS="'8b: async_pipeline_gemm matches*'"
+expect_status nonzero "make chapter8 test must fail with the mistake stage-not-waited"
+if [ "$backend" = emu ]; then
+    findings=$(grep -c "the CPU backend found:" <<<"$out")
+    if [ "$findings" -eq 1 ]; then ok; else fail "the CPU backend's finding should be shown once, not $findings times"; fi
+    expect "The same finding, but for the thread, block, stage or size it names, at all" "the other shapes said in one line"
+    expect "143 other failing shape\(s\) \(stages = 1, 2, 3 and 4\)" "naming the stage counts it covers"
+    expect "the probe failed with the finding shown above" "the probe points to the finding shown"
+fi
+screen=$(grep -vcE "^  (CXX|NVCC|LINK|AR|CU2CPP|GEN) " <<<"$out")
+if [ "$screen" -le 120 ]; then ok; else fail "the stage-not-waited report should fit on a screen (120 lines), not $screen"; fi
 cp "$scratch/original8.cu" "$pipeline_solution"
 
 # The grade the barrier-at-end mistake earns, as a student's file: below 100%. On the CPU
