@@ -5,7 +5,8 @@
 #     tools/grade-submissions.sh, a student who submitted nothing at 0% (the missing file
 #     is the skeleton made from the solution, not the instructor's file);
 #   - each planted forgery of tests/grading/forgeries/ (one class of attack per file,
-#     added to chapter 1's skeleton) scores 0% with the reason its `// expect:` lines name;
+#     added to chapter 1's skeleton) scores 0% with the reason its `// expect:` lines name
+#     (and its `// expect (emu):` or `// expect (cuda):` lines on that backend);
 #   - a legitimate submission using helpers, templates, printf in a kernel, <cmath>,
 #     std::min/max, a __shared__ array and cudaFuncSetAttribute scores 100%.
 # (tools/check-tools.sh grades every solution at 100% with GRADE_BASELINE=none: the object
@@ -78,7 +79,7 @@ for forgery in "${forgeries[@]}"; do
     unmet=()
     while IFS= read -r expected; do
         reasons_of "$name" | grep -Eq -- "$expected" || unmet+=("$expected")
-    done < <(sed -n 's|^// expect: ||p' "$forgery")
+    done < <(sed -n "s|^// expect: ||p; s|^// expect ($backend): ||p" "$forgery")
     if [ "$(percent_of "$name")" = 0% ] && [ ${#unmet[@]} -eq 0 ]; then
         pass "forgery $(basename "$forgery"): 0%, $(awk '$1 == "chapter1" {$1 = $2 = $3 = ""; print}' "$graded/$name/summary.txt" | sed 's/^ *//' | cut -c1-110)"
     else

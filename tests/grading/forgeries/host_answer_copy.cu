@@ -6,6 +6,7 @@
 #include "naive_gemm.h"
 
 #include "cuda_check.h"
+#include "gemm/gemm_reference.h"
 
 #include <vector>
 
