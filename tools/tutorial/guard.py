@@ -27,7 +27,11 @@ files or run commands. Each object compiled from a student file (on either backe
    except files, threads, processes, signals and the ways to end a program; the CUDA
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
    that its translation calls, namespaces emu::detail and emu::traffic::detail, and
-   emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>); and
+   emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>),
+   but not its functions that move data between host and device or give the host a view of
+   device data (HOST_DEVICE_DATA: cudaMemcpy*, pinned, mapped and managed memory, the
+   driver's cuMemcpy*), which no exercise's host code needs: an answer computed on the host
+   and copied in is not the kernel's; and
    of the functions of common/ and of the chapter's own .cpp files, only those a kernel's
    host wrapper needs (ALLOWED_PROJECT: argument checks, CUDA error checks, launch
    helpers), never what reaches files (tutorial::write_file), the environment, the
