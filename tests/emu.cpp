@@ -717,3 +717,27 @@ TEST_CASE("a crash in one test case fails that one, with the backend's report, a
     CHECK(contains(text, "test cases: 2 | 1 passed | 1 failed"));
     CHECK_FALSE(contains(text, "SIGSEGV"));
 }
+
+TEST_CASE("host code writing device memory (run by the test below)", "[.][host-writes-device]") {
+    DeviceBuffer<float> out(4);
+    out.data()[2] = 1.0f;  // host code, through a device pointer: a GPU's memory is out of its reach
+}
+
+TEST_CASE("host code that reads or writes device memory crashes, and the backend names the access", "[emu]") {
+    // Device memory is closed to host code outside the backend's own operations (a launch,
+    // cudaMemcpy, cudaMemset), as a GPU's is: copies and launches still work (every test
+    // here), and a host access through a device pointer ends the run with its address.
+    const std::string log = "build/emu/host-writes-device.log";
+    char self[4096] = {};
+    REQUIRE(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+    const std::string command = "'" + std::string(self) + "' '[host-writes-device]' >" + log + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    CHECK(status != 0);
+    CHECK(contains(text, "host code wrote device memory at"));
+    CHECK(contains(text, "8 bytes into a cudaMalloc buffer of 16 bytes: on a GPU, host code cannot touch device memory "
+                         "either; copy it with cudaMemcpy, or compute it in a kernel"));
+    CHECK(contains(text, "SIGSEGV"));
+}

@@ -282,7 +282,12 @@ DeviceMemoryOpen::DeviceMemoryOpen() {
 
 DeviceMemoryOpen::~DeviceMemoryOpen() {
     std::lock_guard<std::mutex> lock(open_mutex);
-    if (open_count.fetch_sub(1) == 1) protect_all(PROT_NONE);
+    if (open_count.fetch_sub(1) == 1) {
+        protect_all(PROT_NONE);
+        // A test framework may have replaced the crash handler since: the handler must be
+        // ours to name a host access to the memory just closed.
+        claim_crash_signals();
+    }
 }
 
 bool host_access_message(const void* address, bool write, char* out, std::size_t size) {
@@ -375,6 +380,7 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
     // in the buffer and in its guard.
     std::memset(memory, 0xFF, mapped);
     if (open_count.load() == 0) mprotect(memory, mapped, PROT_NONE);
+    claim_crash_signals();  // to name a host access to it (host_access_message)
     const auto begin = reinterpret_cast<std::uintptr_t>(memory);
     t.by_begin[begin] = std::make_unique<Allocation>(Allocation{begin, bytes});
     t.total += bytes;
