@@ -674,7 +674,9 @@ TEST_CASE("bytes past the end of every cudaMalloc buffer are poison: NaN floats,
 
 TEST_CASE("a crash inside a kernel names the kernel, the thread, the access and the line; the next launches run", "[emu]") {
     DeviceBuffer<float> in(16), out(4);
-    check_says(error_text([&] { planted::raw_quad(in.data(), out.data(), 1LL << 40); }, cudaErrorIllegalAddress),
+    // 1 TiB before the buffer: device buffers have pages of their own near the top of the
+    // address space, and as far past them lies outside it (a general-protection fault).
+    check_says(error_text([&] { planted::raw_quad(in.data(), out.data(), -(1LL << 36)); }, cudaErrorIllegalAddress),
                {"crash in raw_quad_kernel", "block (0,0,0), thread (0,0,0)",
                 site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];"),
                 "a segmentation fault at address", "a pointer the checks did not reach"});
@@ -688,7 +690,7 @@ TEST_CASE("a crash inside a kernel names the kernel, the thread, the access and 
 
 TEST_CASE("crashing kernel (run by the test below)", "[.][crash-then-more]") {
     DeviceBuffer<float> in(16), out(4);
-    planted::raw_quad(in.data(), out.data(), 1LL << 40);
+    planted::raw_quad(in.data(), out.data(), -(1LL << 36));
 }
 
 TEST_CASE("passing kernel after the crash (run by the test below)", "[.][crash-then-more]") {
@@ -714,4 +716,28 @@ TEST_CASE("a crash in one test case fails that one, with the backend's report, a
     CHECK(contains(text, site_of("tests/emu_planted/casts.cu", "const float4 q = raw[offset];")));
     CHECK(contains(text, "test cases: 2 | 1 passed | 1 failed"));
     CHECK_FALSE(contains(text, "SIGSEGV"));
+}
+
+TEST_CASE("host code writing device memory (run by the test below)", "[.][host-writes-device]") {
+    DeviceBuffer<float> out(4);
+    out.data()[2] = 1.0f;  // host code, through a device pointer: a GPU's memory is out of its reach
+}
+
+TEST_CASE("host code that reads or writes device memory crashes, and the backend names the access", "[emu]") {
+    // Device memory is closed to host code outside the backend's own operations (a launch,
+    // cudaMemcpy, cudaMemset), as a GPU's is: copies and launches still work (every test
+    // here), and a host access through a device pointer ends the run with its address.
+    const std::string log = "build/emu/host-writes-device.log";
+    char self[4096] = {};
+    REQUIRE(readlink("/proc/self/exe", self, sizeof self - 1) > 0);
+    const std::string command = "'" + std::string(self) + "' '[host-writes-device]' >" + log + " 2>&1";
+    const int status = std::system(command.c_str());
+    std::ifstream in(log);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(text);
+    CHECK(status != 0);
+    CHECK(contains(text, "host code wrote device memory at"));
+    CHECK(contains(text, "8 bytes into a cudaMalloc buffer of 16 bytes: on a GPU, host code cannot touch device memory "
+                         "either; copy it with cudaMemcpy, or compute it in a kernel"));
+    CHECK(contains(text, "SIGSEGV"));
 }

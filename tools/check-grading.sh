@@ -5,7 +5,9 @@
 #     tools/grade-submissions.sh, a student who submitted nothing at 0% (the missing file
 #     is the skeleton made from the solution, not the instructor's file);
 #   - each planted forgery of tests/grading/forgeries/ (one class of attack per file,
-#     added to chapter 1's skeleton) scores 0% with the reason its `// expect:` lines name;
+#     added to chapter 1's skeleton) scores 0% with the reason its `// expect:` lines name
+#     (and its `// expect (emu):` or `// expect (cuda):` lines on that backend); one with a
+#     line `// chapter: N` is chapter N's whole file, graded in a run per such chapter;
 #   - a legitimate submission using helpers, templates, printf in a kernel, <cmath>,
 #     std::min/max, a __shared__ array and cudaFuncSetAttribute scores 100%.
 # (tools/check-tools.sh grades every solution at 100% with GRADE_BASELINE=none: the object
@@ -37,8 +39,21 @@ skeleton_text=$(python3 -c 'import sys; from pathlib import Path; sys.path.inser
 from tools.tutorial.skeleton import skeleton_of
 print(skeleton_of(Path(sys.argv[1]), "1"))' "solutions/$chapter1_folder/$(basename "$student_file")")
 forgeries=(${FORGERIES:-tests/grading/forgeries/*.cu})
+# A forgery with a line `// chapter: N` (a whole file) is chapter N's: those are graded in a
+# run of their own, one per chapter, in $submissions-chapterN.
+chapter_of() { sed -n 's|^// chapter: \([0-9]*\).*|\1|p' "$1" | sed -n '1p' | grep . || echo 1; }
+other_chapters=()
 for forgery in "${forgeries[@]}"; do
     name=forgery-$(basename "$forgery" .cu)
+    chapter=$(chapter_of "$forgery")
+    if [ "$chapter" != 1 ]; then
+        folder=$(tutorial chapters --fields | awk -F'\t' -v n="$chapter" '$1 == n {print $2}')
+        file=chapters/$folder/$(basename "$(ls solutions/"$folder"/*.cu | head -n 1)")
+        mkdir -p "$submissions-chapter$chapter/$name/chapters/$folder"
+        cp "$forgery" "$submissions-chapter$chapter/$name/$file"
+        [[ " ${other_chapters[*]} " == *" $chapter "* ]] || other_chapters+=("$chapter")
+        continue
+    fi
     mkdir -p "$submissions/$name/chapters/$chapter1_folder"
     if grep -q '^// whole file' "$forgery"; then
         cp "$forgery" "$submissions/$name/$student_file"
@@ -55,11 +70,21 @@ if GRADE_BACKEND=$backend GRADE_CHAPTERS=1 GRADE_TIMEOUT=900 bash "$course_copy/
 else
     fail "tools/grade-submissions.sh failed" "$(tail -n 5 "$log"; echo "full log: $log")"
 fi
+for chapter in "${other_chapters[@]}"; do
+    log=$logs/grade-submissions-chapter$chapter.log
+    if GRADE_BACKEND=$backend GRADE_CHAPTERS=$chapter GRADE_TIMEOUT=900 bash "$course_copy/tools/grade-submissions.sh" \
+        "$PWD/$submissions-chapter$chapter" "$PWD/$graded-chapter$chapter" 2 >"$log" 2>&1; then
+        pass "tools/grade-submissions.sh ($backend backend) graded the forgeries of chapter $chapter"
+    else
+        fail "tools/grade-submissions.sh failed on the forgeries of chapter $chapter" "$(tail -n 5 "$log"; echo "full log: $log")"
+    fi
+done
 
-# chapter1's percentage in a student's reports, and what explains it: the row's notes and
-# the object check's findings.
-percent_of() { awk '$1 == "chapter1" {print $3}' "$graded/$1/summary.txt" 2>/dev/null; }
-reasons_of() { cat "$graded/$1/summary.txt" "$graded/$1/chapter1-guard.txt" 2>/dev/null; }
+# chapterN's percentage in a student's reports (N: the second argument, 1 if none), and what
+# explains it: the row's notes and the object check's findings.
+graded_of() { if [ "${2:-1}" = 1 ]; then echo "$graded/$1"; else echo "$graded-chapter$2/$1"; fi; }
+percent_of() { awk -v c="chapter${2:-1}" '$1 == c {print $3}' "$(graded_of "$@")/summary.txt" 2>/dev/null; }
+reasons_of() { cat "$(graded_of "$@")/summary.txt" "$(graded_of "$@")/chapter${2:-1}-guard.txt" 2>/dev/null; }
 
 if [ "$(percent_of empty)" = 0% ] && grep -q "missing (graded as the skeleton): $student_file" "$graded/empty/files.txt"; then
     pass "a student who submitted nothing scores 0% although the instructor's chapters/ holds solved work"
@@ -74,16 +99,18 @@ else
 fi
 for forgery in "${forgeries[@]}"; do
     name=forgery-$(basename "$forgery" .cu)
-    what=$(sed -n '/^\/\/ whole file/d; s|^// ||p' "$forgery" | sed -n '1p')
+    chapter=$(chapter_of "$forgery")
+    what=$(sed -n '/^\/\/ whole file/d; /^\/\/ chapter: /d; s|^// ||p' "$forgery" | sed -n '1p')
     unmet=()
     while IFS= read -r expected; do
-        reasons_of "$name" | grep -Eq -- "$expected" || unmet+=("$expected")
-    done < <(sed -n 's|^// expect: ||p' "$forgery")
-    if [ "$(percent_of "$name")" = 0% ] && [ ${#unmet[@]} -eq 0 ]; then
-        pass "forgery $(basename "$forgery"): 0%, $(awk '$1 == "chapter1" {$1 = $2 = $3 = ""; print}' "$graded/$name/summary.txt" | sed 's/^ *//' | cut -c1-110)"
+        reasons_of "$name" "$chapter" | grep -Eq -- "$expected" || unmet+=("$expected")
+    done < <(sed -n "s|^// expect: ||p; s|^// expect ($backend): ||p" "$forgery")
+    if [ "$(percent_of "$name" "$chapter")" = 0% ] && [ ${#unmet[@]} -eq 0 ]; then
+        pass "forgery $(basename "$forgery"): 0%, $(awk -v c="chapter$chapter" '$1 == c {$1 = $2 = $3 = ""; print}' \
+            "$(graded_of "$name" "$chapter")/summary.txt" | sed 's/^ *//' | cut -c1-110)"
     else
-        fail "forgery $(basename "$forgery") ($what) scored $(percent_of "$name")${unmet[*]:+, or its reason is not named: ${unmet[*]}}" \
-            "$(reasons_of "$name" | head -n 12)"
+        fail "forgery $(basename "$forgery") ($what) scored $(percent_of "$name" "$chapter")${unmet[*]:+, or its reason is not named: ${unmet[*]}}" \
+            "$(reasons_of "$name" "$chapter" | head -n 12)"
     fi
 done
 

@@ -115,6 +115,8 @@ void Fiber::reset() { finished_ = true; }  // the stack is simply reused
 
 #endif
 
+bool host_access_message(const void* address, bool write, char* out, std::size_t size);  // memory.cpp
+
 namespace {
 
 thread_local const CrashContext* crash_context = nullptr;
@@ -152,6 +154,18 @@ void report_crash(int signal_number, siginfo_t* info, void* context) {
         recovery->overflow = overflow;
         armed_recovery = nullptr;
         siglongjmp(recovery->jump, 1);
+    }
+    // Host code touched device memory, which is closed to it as a GPU's is (memory.cpp): say
+    // so before the crash is reported.
+    bool writing = false;
+#if defined(__x86_64__)
+    writing = (static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#endif
+    char message[512];
+    if (signal_number == SIGSEGV && host_access_message(info->si_addr, writing, message, sizeof message)) {
+        const std::size_t length = std::strlen(message);
+        message[length] = '\n';
+        (void)!::write(2, message, length + 1);
     }
     // Not a kernel's crash: the handler we replaced (Catch2's, which reports the test
     // case) gets it, once; after that, or with none, the process dies of the signal.

@@ -51,6 +51,22 @@ std::size_t machine_memory();
 /// @brief The allocation that @p pointer points into (or just past the end of); null if none.
 const Allocation* find_allocation(const void* pointer);
 
+/// @brief Device memory is closed to host code, as a GPU's is: every allocation has pages of
+/// its own, kept PROT_NONE except while the backend itself works on them (a launch, a copy,
+/// a memset). Open while an instance lives (they nest); a host access to closed device memory
+/// faults, and the crash handler names it (host_access_message).
+class DeviceMemoryOpen {
+public:
+    DeviceMemoryOpen();
+    ~DeviceMemoryOpen();
+    DeviceMemoryOpen(const DeviceMemoryOpen&) = delete;
+    DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
+};
+/// @brief For the crash handler: when @p address lies in a cudaMalloc buffer closed to host
+/// code, write into @p out (async-signal-safe as far as it can be) what the host did wrong, and
+/// return true.
+bool host_access_message(const void* address, bool write, char* out, std::size_t size);
+
 /// @brief A copy of every allocation's bytes, to run a grid again from the same start.
 class Snapshot {
 public:

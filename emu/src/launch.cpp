@@ -234,6 +234,7 @@ cudaError_t launch(const LaunchRequest& request, const KernelBody& body) {
         return fail(error, name + " was launched with " + problem);
     }
 
+    const DeviceMemoryOpen open;  // the kernel, its checks and snapshots touch device memory
     const std::vector<Schedule>& orders = schedules();
     GridRun run{&request, &body, kernel_text, site, shared_limit(record), orders[0], worker_count()};
     if (request.cluster_given || record.compiled_cluster.x != 0) run.cluster = cluster;

@@ -4,9 +4,11 @@
 #include "block.h"
 #include "internal.h"
 
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -53,6 +55,29 @@ thread_local LookupCache cache;
 
 // Poisoned bytes after the end of every allocation (see cudaMalloc).
 constexpr std::size_t kGuardBytes = 256;
+
+// Device memory closed to host code (DeviceMemoryOpen): how many backend operations have it
+// open now. Changed under open_mutex, which is taken before the table's lock.
+std::mutex open_mutex;
+std::atomic<int> open_count{0};
+
+std::size_t page_size() {
+    static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return size;
+}
+
+// The bytes mapped for an allocation of @p bytes: 256-byte rounding and the guard, in whole pages.
+std::size_t mapped_bytes(std::size_t bytes) {
+    const std::size_t page = page_size();
+    return ((bytes + 255) / 256 * 256 + kGuardBytes + page - 1) / page * page;
+}
+
+void protect_all(int protection) {
+    std::shared_lock<std::shared_mutex> lock(table().mutex);
+    for (const auto& entry : table().by_begin) {
+        mprotect(reinterpret_cast<void*>(entry.first), mapped_bytes(entry.second->bytes), protection);
+    }
+}
 
 std::string bytes_text(std::size_t bytes) {
     std::ostringstream out;
@@ -250,6 +275,42 @@ void cast_access_fault(const char* name, const void* address, std::size_t elemen
     throw KernelFault{inside ? cudaErrorMisalignedAddress : cudaErrorIllegalAddress, out.str(), false};
 }
 
+DeviceMemoryOpen::DeviceMemoryOpen() {
+    std::lock_guard<std::mutex> lock(open_mutex);
+    if (open_count.fetch_add(1) == 0) protect_all(PROT_READ | PROT_WRITE);
+}
+
+DeviceMemoryOpen::~DeviceMemoryOpen() {
+    std::lock_guard<std::mutex> lock(open_mutex);
+    if (open_count.fetch_sub(1) == 1) {
+        protect_all(PROT_NONE);
+        // A test framework may have replaced the crash handler since: the handler must be
+        // ours to name a host access to the memory just closed.
+        claim_crash_signals();
+    }
+}
+
+bool host_access_message(const void* address, bool write, char* out, std::size_t size) {
+    if (open_count.load() != 0) return false;
+    Table& t = table();
+    if (!t.mutex.try_lock_shared()) return false;  // a signal handler must not wait
+    const std::uintptr_t at = reinterpret_cast<std::uintptr_t>(address);
+    const Allocation* a = nullptr;
+    auto next = t.by_begin.upper_bound(at);
+    if (next != t.by_begin.begin()) {
+        const Allocation* candidate = std::prev(next)->second.get();
+        if (at < candidate->begin + mapped_bytes(candidate->bytes)) a = candidate;
+    }
+    if (a != nullptr) {
+        std::snprintf(out, size,
+                      "host code %s device memory at %p, %zu bytes into a cudaMalloc buffer of %zu bytes: on a GPU, "
+                      "host code cannot touch device memory either; copy it with cudaMemcpy, or compute it in a kernel",
+                      write ? "wrote" : "read", address, static_cast<std::size_t>(at - a->begin), a->bytes);
+    }
+    t.mutex.unlock_shared();
+    return a != nullptr;
+}
+
 Snapshot Snapshot::take() {
     Snapshot snapshot;
     std::shared_lock<std::shared_mutex> lock(table().mutex);
@@ -298,6 +359,7 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
     if (pointer == nullptr) return fail(cudaErrorInvalidValue, "cudaMalloc: the pointer to store the address in is null");
     *pointer = nullptr;
     if (bytes == 0) return cudaSuccess;
+    std::lock_guard<std::mutex> open(open_mutex);
     Table& t = table();
     std::unique_lock<std::shared_mutex> lock(t.mutex);
     const std::size_t limit = machine_memory();
@@ -308,14 +370,17 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
     // 256-byte alignment, as cudaMalloc guarantees, and a guard of kGuardBytes after the
     // end: checked accesses stop at the end, and a read past it through a raw pointer the
     // checks cannot follow finds poison, never a neighbour's data or a lucky value.
-    const std::size_t mapped = (bytes + 255) / 256 * 256 + kGuardBytes;
-    void* memory = std::aligned_alloc(256, mapped);
-    if (memory == nullptr) {
+    // Pages of its own, so that host code can be kept out of it (DeviceMemoryOpen).
+    const std::size_t mapped = mapped_bytes(bytes);
+    void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) {
         return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the machine has no memory left");
     }
     // Fresh GPU memory holds whatever was there: make that visible (NaN floats, 255 bytes),
     // in the buffer and in its guard.
     std::memset(memory, 0xFF, mapped);
+    if (open_count.load() == 0) mprotect(memory, mapped, PROT_NONE);
+    claim_crash_signals();  // to name a host access to it (host_access_message)
     const auto begin = reinterpret_cast<std::uintptr_t>(memory);
     t.by_begin[begin] = std::make_unique<Allocation>(Allocation{begin, bytes});
     t.total += bytes;
@@ -332,10 +397,11 @@ cudaError_t cudaFree(void* pointer) {
     if (found == t.by_begin.end()) {
         return fail(cudaErrorInvalidValue, "cudaFree: the pointer was not returned by cudaMalloc, or was freed already");
     }
+    const std::size_t mapped = mapped_bytes(found->second->bytes);
     t.total -= found->second->bytes;
     t.by_begin.erase(found);
     t.epoch.fetch_add(1, std::memory_order_release);
-    std::free(pointer);
+    munmap(pointer, mapped);
     return cudaSuccess;
 }
 
@@ -370,6 +436,7 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
         default: return fail(cudaErrorInvalidMemcpyDirection);
     }
     if (!ok) return fail(cudaErrorInvalidValue, "cudaMemcpy of " + bytes_text(bytes) + ": " + problem);
+    const DeviceMemoryOpen open;
     std::memcpy(dst, src, bytes);
     return cudaSuccess;
 }
@@ -384,6 +451,7 @@ cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
     if (!device_range(pointer, bytes, "destination", problem)) {
         return fail(cudaErrorInvalidValue, "cudaMemset of " + bytes_text(bytes) + ": " + problem);
     }
+    const DeviceMemoryOpen open;
     std::memset(pointer, value, bytes);
     return cudaSuccess;
 }
@@ -403,7 +471,7 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
 cudaError_t cudaDeviceReset() {
     Table& t = table();
     std::unique_lock<std::shared_mutex> lock(t.mutex);
-    for (auto& entry : t.by_begin) std::free(reinterpret_cast<void*>(entry.first));
+    for (auto& entry : t.by_begin) munmap(reinterpret_cast<void*>(entry.first), mapped_bytes(entry.second->bytes));
     t.by_begin.clear();
     t.total = 0;
     t.epoch.fetch_add(1, std::memory_order_release);

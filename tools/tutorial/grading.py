@@ -36,6 +36,7 @@ import collections
 import dataclasses
 import json
 import math
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -48,6 +49,10 @@ GRADED, CHECK, REFERENCE, EXTRA = "graded", "check", "reference", "extra"
 
 # Gradescope's values for a test's visibility; see docs/instructors.md.
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+# The CPU backend's line for a crash of host code that read or wrote device memory, which is
+# closed to host code there as on a GPU: the grade's note quotes it.
+HOST_TOUCHED_DEVICE_MEMORY = re.compile(r"^host code (read|wrote) device memory at \S+, \d+ bytes into a cudaMalloc "
+                                        r"buffer of \d+ bytes", re.M)
 
 
 def percent(share: float) -> int:
@@ -245,7 +250,10 @@ def grade_chapter(folder: Path, backend: str, tree: str, chapter: Chapter) -> Ch
         return ChapterGrade(chapter, cases, f"the test program ended ({_how_it_ended(facts)}){where}, before its "
                                             f"harness reported the end of the run: counts as 0", output, r.state)
     if r.state != "finished":
-        return ChapterGrade(chapter, cases, f"{r.crash_story()}: counts as 0 (see {log_file})", output, r.state)
+        # The CPU backend names a crash of host code that touched device memory (emu/src/memory.cpp).
+        explained = HOST_TOUCHED_DEVICE_MEMORY.search(output)
+        why = f": {explained.group(0)}" if explained else ""
+        return ChapterGrade(chapter, cases, f"{r.crash_story()}{why}: counts as 0 (see {log_file})", output, r.state)
     if r.gpu_tests == "skipped":
         return ChapterGrade(
             chapter, cases,

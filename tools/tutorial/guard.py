@@ -27,7 +27,11 @@ files or run commands. Each object compiled from a student file (on either backe
    except files, threads, processes, signals and the ways to end a program; the CUDA
    runtime (libcudart's functions, or the CPU backend's cuda* functions and the internals
    that its translation calls, namespaces emu::detail and emu::traffic::detail, and
-   emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>); and
+   emu::async, the asynchronous copies and barriers of <cuda/pipeline> and <cuda/barrier>),
+   but not its functions that move data between host and device or give the host a view of
+   device data (HOST_DEVICE_DATA: cudaMemcpy*, pinned, mapped and managed memory, the
+   driver's cuMemcpy*), which no exercise's host code needs: an answer computed on the host
+   and copied in is not the kernel's; and
    of the functions of common/ and of the chapter's own .cpp files, only those a kernel's
    host wrapper needs (ALLOWED_PROJECT: argument checks, CUDA error checks, launch
    helpers), never what reaches files (tutorial::write_file), the environment, the
@@ -95,6 +99,21 @@ SPECIAL = re.compile(r"^(typeinfo name for |typeinfo for |vtable for |VTT for |c
 # The CPU backend: the cuda* API and what its translation of a .cu file calls.
 EMU_ALLOWED = re.compile(r"^(cuda\w*|blockIdx|blockDim|gridDim|threadIdx|warpSize|"
                          r"emu::detail::.*|emu::traffic::detail::.*|emu::async::.*)(\(|$)")
+
+# The CUDA runtime's and driver's functions that move data between host and device, or give
+# the host a view of device data (pinned, mapped and managed memory): no exercise's host
+# code calls them (the tests copy the inputs in and the results out), so a student's code
+# that calls them is computing the answer on the host and copying it in. One list, matched
+# on the name without its parameters; refused on both backends unless the exercise's
+# solution calls it too. (cudaMemset stays allowed: chapter 9's given code clears with it.)
+HOST_DEVICE_DATA = re.compile(
+    r"^(cudaMemcpy\w*|cudaMemcpy2D\w*|cudaMemcpy3D\w*|cudaMemcpyPeer\w*|cudaMemcpyBatch\w*|"
+    r"cudaMemcpyToSymbol\w*|cudaMemcpyFromSymbol\w*|cudaMemcpyToArray\w*|cudaMemcpyFromArray\w*|"
+    r"cudaMemcpyArrayToArray\w*|cudaMallocHost|cudaHostAlloc|cudaHostRegister|cudaHostGetDevicePointer|"
+    r"cudaMallocManaged|cudaMemPrefetchAsync\w*|cudaMemAdvise\w*|cudaStreamAttachMemAsync|"
+    r"cudaGraphAddMemcpyNode\w*|cudaGraphMemcpyNodeSetParams\w*|cudaGraphExecMemcpyNodeSetParams\w*|"
+    r"cuMemcpy\w*|cuMemHostAlloc\w*|cuMemAllocHost\w*|cuMemHostRegister\w*|cuMemHostGetDevicePointer\w*|"
+    r"cuMemAllocManaged|cuMemPrefetchAsync\w*|cuMemAdvise\w*|cuStreamAttachMemAsync)(\(|$)")
 
 # The project's functions a kernel's host wrapper needs: argument checks, CUDA error checks
 # and launch helpers (most of these are inline, and then the student's own object defines
@@ -327,6 +346,8 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     def allowed_call(name: str) -> bool:
         if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
             return True
+        if host_device_data(name):
+            return False
         if backend == "cuda" and (name in cuda_runtime or name.startswith("__cuda")):
             return True
         if backend == "cuda" and name == "exit":
@@ -340,6 +361,9 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
         if name in backend_names:
             return bool(EMU_ALLOWED.match(text))
         return name in callable_project and bool(ALLOWED_PROJECT.match(text))
+
+    def host_device_data(name: str) -> bool:
+        return bool(HOST_DEVICE_DATA.match(SPECIAL.sub("", readable.get(name, name))))
 
     declared = declared_in(list(headers))
 
@@ -361,7 +385,12 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                 if not allowed_call(name):
                     owner = defined_elsewhere.get(name) or library_exports.get(name)
                     where = f" (from {Path(owner).name if '(' not in owner else owner.split('/')[-1]})" if owner else ""
-                    if name in callable_project:
+                    if host_device_data(name):
+                        findings.append(f"{source} calls {short_name(readable.get(name, name)).removesuffix('(...)')}"
+                                        f": your exercise's code moves no data between host and device (the tests "
+                                        f"do): the answer must be computed by your kernels, not on the host and "
+                                        f"copied in")
+                    elif name in callable_project:
                         findings.append(f"{source} calls or uses {shown}{where}, a function of the project that a "
                                         f"kernel's host wrapper does not need: student code may call only its "
                                         f"argument checks, launch helpers and CUDA error checks")
