@@ -44,6 +44,11 @@ steps = [t for t in texts(figures.shuffle_tree(8)) if t.startswith("offset ")]
 check(steps == ["offset 4", "offset 2", "offset 1"], f"8 lanes' shuffle steps: {steps}")
 check(any("2 sectors" in t for t in texts(figures.warp_sectors())), "a 16-wide block's warp reads 2 sectors of B")
 check(any("4 sectors" in t for t in texts(figures.warp_sectors(32))), "a 32-wide block's warp reads 4 sectors of B")
+counts = [t for t in texts(figures.transpose_sectors()) if t.endswith(" sectors")]
+check(counts == ["4 sectors", "32 sectors", "4 sectors", "4 sectors"], f"chapter 5's sectors per request: {counts}")
+counts = [t for t in texts(figures.transpose_sectors(8191, 8193, 1)) if t.endswith(" sectors")]
+check(counts == ["5 sectors", "32 sectors", "5 sectors", "5 sectors"], f"8191 x 8193, row 1's sectors: {counts}")
+check(all(a // 32 == i // 8 for i, a in enumerate(figures.transpose_accesses()[0][2])), "5a's load: lane i at word i")
 check(any("every wait returns" in t for t in texts(figures.mbarrier_phase())), "the barrier's phase completes")
 
 if failures:

@@ -326,9 +326,116 @@ def warp_tiles(BM: int = 128, BN: int = 128, WM: int = 64, WN: int = 32, WN_ITER
     return "\n".join(out) + "\n"
 
 
+def transpose_accesses(rows: int = 8192, cols: int = 8192, y: int = 0) -> list:
+    """The byte addresses of one warp's global accesses in chapter 5, lane by lane, as
+    transpose.cu computes them: warp y of block (0, 0) of the 32 x 8 block (threadIdx.x = lane,
+    threadIdx.y = y), at step j = 0, for a rows x cols float input and its cols x rows output,
+    each array starting on a 32-byte boundary (cudaMalloc's are). Each item: the kernel, what
+    it accesses, and the 32 addresses."""
+    lanes, word = range(WARP), 4
+    return [
+        # 5a: input element (r, c) = (y, lane) goes to output element (c, r).
+        ("5a", f"load: input row {y}, columns 0–{WARP - 1}", [word * (y * cols + lane) for lane in lanes]),
+        ("5a", f"store: output rows 0–{WARP - 1}, column {y}", [word * (lane * rows + y) for lane in lanes]),
+        # 5b and 5c: the tile's row y is loaded as 5a loads; the store writes output row
+        # tile_col + y, columns tile_row + lane, from the tile's column.
+        ("5b", f"load: input row {y}, columns 0–{WARP - 1}, into tile row {y}",
+         [word * (y * cols + lane) for lane in lanes]),
+        ("5b", f"store: output row {y}, columns 0–{WARP - 1}, from tile column {y}",
+         [word * (y * rows + lane) for lane in lanes]),
+    ]
+
+
+def transpose_sectors(rows: int = 8192, cols: int = 8192, y: int = 0, sector_bytes: int = 32) -> str:
+    """Chapter 5: one warp's 32 lanes and the 32-byte sectors of its global load and store, in
+    5a (straight in global memory) and in 5b (through a shared tile; 5c's global accesses are
+    5b's). Each lane's address is transpose_accesses'; its sector is address // sector_bytes,
+    and a request touches each distinct sector once."""
+    words = sector_bytes // 4
+    cell, gap = 26, 2
+    left, top = 250, 70
+    span = WARP * (cell + gap) - gap
+    panel_h = 190
+    width = left + span + 30
+    accesses = transpose_accesses(rows, cols, y)
+    height = top + len(accesses) * panel_h + 40
+    counts = [len({a // sector_bytes for a in addresses}) for _, _, addresses in accesses]
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
+           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
+           f"  <title>One warp of chapter 5's transpose and the {sector_bytes}-byte sectors it touches: 5a's load "
+           f"{counts[0]} sectors, its store {counts[1]}; 5b's load {counts[2]}, its store {counts[3]}</title>",
+           "  <style>",
+           "    .lane  { font-size: 9px; fill: #333; }",
+           "    .head  { font-weight: bold; font-size: 15px; }",
+           "    .label { font-size: 12px; fill: #333; }",
+           "    .note  { font-size: 11px; fill: #555; }",
+           "  </style>",
+           _text(width / 2, 24, f"Chapter 5: one warp's {WARP} lanes and the {sector_bytes}-byte sectors of its "
+                 "global load and store", "head"),
+           _text(width / 2, 44, f"the warp of threadIdx.y = {y} in block (0, 0) of a 32 × 8 block, lane = threadIdx.x; "
+                 f"input {rows} × {cols}, arrays on {sector_bytes}-byte boundaries; "
+                 f"sector = byte address / {sector_bytes}", "note")]
+
+    def x_of(lane):
+        return left + lane * (cell + gap)
+
+    for index, ((kernel, what, addresses), count) in enumerate(zip(accesses, counts)):
+        y0 = top + index * panel_h
+        lanes_y, sectors_y = y0 + 24, y0 + 24 + cell + 58
+        sectors = sorted({a // sector_bytes for a in addresses})
+        used = {(a // sector_bytes, a % sector_bytes // 4) for a in addresses}
+        out.append(_text(left - 12, lanes_y + 17, f"{kernel} {what.split(':')[0]}", "head", "end"))
+        out.append(_text(left, y0 + 12, f"{kernel} {what}", "label", "start"))
+        for lane in range(WARP):
+            out.append(f'  <rect x="{x_of(lane)}" y="{lanes_y}" width="{cell}" height="{cell}" fill="#cfe0f5" '
+                       'stroke="#1f5fa8"/>')
+            out.append(_text(x_of(lane) + cell / 2, lanes_y + 17, str(lane), "lane"))
+        # The distinct sectors side by side, each as its words; a gap between two sectors
+        # that are not next to each other in memory.
+        slot_gap = 4
+        slot = (span + slot_gap) / len(sectors)
+        word_w = (slot - slot_gap) / words
+        where = {}
+        for n, sector in enumerate(sectors):
+            x0 = left + n * slot
+            for w in range(words):
+                on = (sector, w) in used
+                out.append(f'  <rect x="{x0 + w * word_w:.2f}" y="{sectors_y}" width="{word_w:.2f}" height="{cell}" '
+                           f'fill="{"#fde2b8" if on else "#f4f4f4"}" stroke="#b0b0b0" stroke-width="0.5"/>')
+                where[(sector, w)] = x0 + (w + 0.5) * word_w
+            out.append(f'  <rect x="{x0 - 1:.2f}" y="{sectors_y - 3}" width="{slot - slot_gap + 2:.2f}" '
+                       f'height="{cell + 6}" fill="none" stroke="#c76a00" stroke-width="1.5"/>')
+            if len(sectors) <= 8:
+                out.append(_text(x0 + (slot - slot_gap) / 2, sectors_y + cell + 16, f"sector {sector}", "note"))
+        for lane, address in enumerate(addresses):
+            x2 = where[(address // sector_bytes, address % sector_bytes // 4)]
+            out.append(f'  <line x1="{x_of(lane) + cell / 2:g}" y1="{lanes_y + cell}" x2="{x2:.2f}" y2="{sectors_y - 4}" '
+                       'stroke="#1f5fa8" stroke-width="0.7" stroke-opacity="0.6"/>')
+        steps = {b - a for a, b in zip(sectors, sectors[1:])}
+        if len(sectors) == 1 or steps == {1}:
+            layout = "consecutive"
+        elif len(steps) == 1:
+            layout = f"each {steps.pop() * sector_bytes} bytes after the last"
+        else:
+            layout = "scattered"
+        if len(sectors) > 8:
+            layout += f" (sectors {sectors[0]}, {sectors[1]}, …, {sectors[-1]})"
+        useful = len(set(addresses)) * 4
+        per = f", {useful // count} bytes used of each" if useful % count == 0 else ""
+        out.append(_text(left - 12, sectors_y + 17, f"{count} sectors", "head", "end"))
+        out.append(_text(left, sectors_y + cell + (34 if len(sectors) <= 8 else 18),
+                         f"{count} sectors, {layout}: {count * sector_bytes} bytes moved for {useful} used"
+                         f"{per}", "label", "start"))
+    out.append(_text(left, height - 16, "One request per warp instruction; the profile table's sectors per request are "
+                     "these counts. 5c's global accesses are 5b's.", "label", "start"))
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
 # Each figure: the file (relative to the repository root) and the function that draws it.
 FIGURES = {
     "chapters/01-naive-gemm/figures/warp-sectors.svg": warp_sectors,
+    "chapters/05-transpose/figures/transpose-sectors.svg": transpose_sectors,
     "chapters/06-reduction/figures/shuffle-tree.svg": shuffle_tree,
     "chapters/07-register-tiled-gemm/figures/warp-tiles.svg": warp_tiles,
     "chapters/08-async-copies/figures/mbarrier-phase.svg": mbarrier_phase,
