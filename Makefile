@@ -237,8 +237,8 @@ clean:  # never build/backups: what reset saved of a student's work
 help:
 	@python3 -m tools.tutorial help --arch '$(ARCH_DESCRIPTION)' --catch2 $(CATCH_VERSION)
 shared: $(GPU_MODEL_LIBRARY) $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
-print-backend:
-	@echo $(BACKEND) && echo '$(BACKEND_CHOICE)'
+print-backend:  # the backend, why, and the one architecture of single-architecture builds (mk/profile.mk)
+	@echo $(BACKEND) && echo '$(BACKEND_CHOICE)' && echo $(PROFILE_ARCH)
 FORCE:
 include mk/bench.mk mk/profile.mk mk/docs.mk
 -include $(shell find build -name '*.d' 2>/dev/null)

@@ -14,9 +14,8 @@ while IFS=$'\t' read -r number folder _; do
 done < <(tutorial chapters --fields)
 
 # The benchmarks link cuBLAS and run only on a GPU, but they must compile everywhere: with
-# nvcc for one architecture (cuda_check_arch, tools/check.sh: the prebuild made them for it),
+# nvcc for one architecture ($check_arch, from tools/check.sh: the prebuild made them for it),
 # which is enough to catch what nvcc refuses and keeps the check quick.
-check_arch=$(cuda_check_arch)
 for tree_flag in SOLUTIONS=1 SOLUTIONS=0; do
     log="$bench_logs/build-$tree_flag.log"
     if make bench-binaries BACKEND=cuda ARCH="$check_arch" "$tree_flag" >"$log" 2>&1; then

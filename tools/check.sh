@@ -52,16 +52,6 @@ case $check_jobs in '' | *[!0-9]* | 0) echo "CHECK_JOBS=$check_jobs: give a numb
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
 skip() { echo "  skip  $1"; skipped=$((skipped + 1)); }
-# The one architecture the benchmarks' nvcc builds are checked for (tools/check-bench.sh, and the
-# prebuild that makes them first): the GPU's here, else sm_90; compute capability 9.0 as sm_90a,
-# with its arch-specific features (wgmma), as the Makefile builds it.
-cuda_check_arch() {
-    local arch
-    arch=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. ')
-    arch=${arch:-90}
-    echo "sm_${arch/#90/90a}"
-}
-
 section() { echo "$1"; }
 # in_parallel COMMAND...: each COMMAND (a function of this script and its arguments, or
 # "source FILE"), check_jobs at a time, started in the order given. Each one's output comes
@@ -117,8 +107,11 @@ show_finished() {
 crashed() { grep -qE "fatal error condition|Segmentation fault|Aborted|core dumped|terminate called" "$1"; }
 
 choice=$(make -s print-backend)
-backend=$(head -n 1 <<<"$choice")
-tail -n 1 <<<"$choice"
+backend=$(sed -n 1p <<<"$choice")
+sed -n 2p <<<"$choice"
+# The one architecture the benchmarks' nvcc builds are checked for (the prebuild makes them,
+# tools/check-bench.sh checks them): the Makefile's, the GPU's here or else sm_90a.
+check_arch=$(sed -n 3p <<<"$choice")
 
 section "common/"
 if make test-common >"$logs/common.log" 2>&1; then
@@ -372,7 +365,6 @@ if [ "$check_jobs" -gt 1 ]; then
     # Side by side, no two parts may build the same file at once: what they share is built
     # first, one make at a time (what fails to build is reported by its part). The scratch
     # clones copy this build, and the longest parts start first.
-    check_arch=$(cuda_check_arch)
     echo "building what the parts share (log: $logs/prebuild.log)"
     started=$SECONDS
     {
