@@ -204,7 +204,7 @@ run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 $(filter-out $(if $(filter cuda,$(BACKEND)),test-emu),test-common test-emu test-profile test-benchmark): test-%: $(BUILD)/bin/%-tests
 	@./$< $(ARGS)
 # One call of the Python package each, with its arguments; status and grade build each chapter on its own.
-status watch hint solution reset classroom:
+status watch hint solution reset classroom grade release:
 	@$(TUTORIAL) $@ $($@_arguments)
 watch_arguments = $(NAMED) $(if $(SEED),--seed $(SEED))
 hint_arguments = $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
@@ -213,9 +213,8 @@ reset_arguments = $(NAMED)
 classroom_arguments = --write
 # GRADE_BASELINE=none: the solutions' objects are no allowance (make check grades the solutions).
 GRADE_DIR := build/grade
-grade:
-	@$(TUTORIAL) grade --dir $(GRADE_DIR) --seed $(or $(SEED),default) $(if $(filter none,$(GRADE_BASELINE)),--no-baseline) \
-	  $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(if $(filter 1,$(FULL_MARKS)),--full-marks) $(SELECTED)
+grade_arguments = --dir $(GRADE_DIR) --seed $(or $(SEED),default) $(if $(filter none,$(GRADE_BASELINE)),--no-baseline) \
+  $(if $(GRADE_VISIBILITY),--visibility $(GRADE_VISIBILITY)) $(if $(filter 1,$(FULL_MARKS)),--full-marks) $(SELECTED)
 # The solution's run, made once per seed and kept: the graded cases every run must report.
 $(BUILD)/solutions/bin/chapter%-tests.expected-seed$(or $(SEED),default): $(BUILD)/solutions/bin/chapter%-tests
 	@$(TUTORIAL) judge --binary $< --results $@ --log $@.log
@@ -223,13 +222,10 @@ $(BUILD)/solutions/bin/chapter%-tests.expected-seed$(or $(SEED),default): $(BUIL
 skeletons:
 	@$(TUTORIAL) skeletons --write && $(TUTORIAL) classroom --write
 # The student repository, without solutions/, in DIR; then checked: it builds, tests red, grades 0%.
-release:
-	@$(if $(DIR),,echo "Name the folder to write: make release DIR=../course-release" && exit 1;) \
-	  $(TUTORIAL) release --dir '$(DIR)' $(if $(filter 1,$(NO_CHECK)),--no-check) $(SELECTED)
-check:
-	+@bash tools/check.sh
-check-fast:  # what a change to a chapter can break, in a minute or two: the chapters named, or those changed
-	+@bash tools/check.sh --fast $(NAMED)
+release_arguments = --dir '$(DIR)' $(if $(filter 1,$(NO_CHECK)),--no-check) $(SELECTED)
+# check-fast: what a change to a chapter can break, in a minute or two: the chapters named, or those changed.
+check check-fast:
+	+@bash tools/check.sh $(if $(filter check-fast,$@),--fast $(NAMED))
 setup:
 	@bash tools/setup.sh
 clean:  # never build/backups: what reset saved of a student's work

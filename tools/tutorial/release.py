@@ -124,6 +124,8 @@ def check_grade(target: Path, chapters, backend: str) -> list[str]:
 
 
 def release(args) -> int:
+    if not args.dir:
+        raise Refusal("Name the folder to write: make release DIR=../course-release")
     target = Path(args.dir).resolve()
     if target.exists() and any(target.iterdir()):
         raise Refusal(f"{target} exists and is not empty: name a new folder (DIR=...).")
