@@ -10,20 +10,11 @@
 Run: python3 tests/cpu_diagnosis.py (exit status 1 and the failures on stderr).
 """
 
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
+from tool_checks import check, finish  # noqa: E402 (puts the root on the path)
 from tools.tutorial.further_checks import gpu_words, reports_of, telling_report  # noqa: E402
 
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
 
 
 RULE = "-" * 79
@@ -54,6 +45,4 @@ check(telling_report(output(LAUNCH, UNTOUCHED), said) == [], "nothing left: noth
 check(gpu_words("a.cpp:3: CHECK( x ) with expansion 1 == 0; For M=1 the launch") == "For M=1 the launch",
       "a message is known without its place and expression")
 
-for failure in failures:
-    print(f"cpu diagnosis: {failure}", file=sys.stderr)
-sys.exit(1 if failures else 0)
+finish("tests/cpu_diagnosis.py", "the CPU diagnosis picks the telling reports")

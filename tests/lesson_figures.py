@@ -13,23 +13,15 @@ Run: python3 tests/lesson_figures.py (exit status 1 and the failures on stderr).
 """
 
 import csv
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
+from tool_checks import check, failures, finish  # noqa: E402 (puts the root on the path)
 from tools.tutorial import lesson_figures as figures  # noqa: E402
 from tools.tutorial import results  # noqa: E402
 from tools.tutorial.course import Refusal  # noqa: E402
 
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
 
 
 def row(variant, median, rate, share, speedup="", times_library="", check_="ok", kind="kernel"):
@@ -122,7 +114,4 @@ with contextlib.redirect_stdout(quiet), contextlib.redirect_stderr(quiet):
     status = figures.check(argparse.Namespace(write=False, results=None, numbers=[]))
 check(status == 0, f"the lessons' figures are those of docs/results/: {quiet.getvalue()}")
 
-for failure in failures:
-    print(f"FAIL: {failure}", file=sys.stderr)
-print(f"tests/lesson_figures.py: {'all passed' if not failures else f'{len(failures)} failed'}")
-sys.exit(1 if failures else 0)
+finish("tests/lesson_figures.py", "all passed")

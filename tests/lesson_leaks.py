@@ -14,23 +14,15 @@ Run: python3 tests/lesson_leaks.py (exit status 1 and the failures on stderr).
 """
 
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
+from tool_checks import check, finish  # noqa: E402 (puts the root on the path)
 from tools.tutorial import lesson_leaks as leaks  # noqa: E402
 from tools.tutorial import skeleton  # noqa: E402
 from tools.tutorial.course import read_registry  # noqa: E402
 
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
 
 
 # ---- tokens ------------------------------------------------------------------------------
@@ -143,9 +135,4 @@ for chapter in read_registry():
             check(any(leak.line == pasted and "hint 1 of" in leak.where for leak in pasted_leaks),
                   f"{chapter.name}: `{pasted}` pasted into the first hint is not found")
 
-if failures:
-    print(f"tests/lesson_leaks.py: {len(failures)} failures:", file=sys.stderr)
-    for failure in failures:
-        print(f"  {failure}", file=sys.stderr)
-    sys.exit(1)
-print("tests/lesson_leaks.py: the lesson-leaks check finds pasted solution lines and passes on the tree")
+finish("tests/lesson_leaks.py", "the lesson-leaks check finds pasted solution lines and passes on the tree")

@@ -19,25 +19,17 @@ Run: python3 tests/manifest_reader.py (exit status 1 and the failures on stderr)
 
 import ast
 import re
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
+from tool_checks import ROOT, check, failures, finish  # noqa: E402 (puts the root on the path)
 from tools.tutorial import docs, profile_tables  # noqa: E402
 from tools.tutorial import manifest as reader  # noqa: E402
 from tools.tutorial.course import Refusal, read_registry  # noqa: E402
 from tools.tutorial.profile_tables import Variant  # noqa: E402
 from tools.tutorial.results import MeasuredChapter, summary  # noqa: E402
 
-failures = []
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
 
 
 def array_of_tables(name, *tables):
@@ -305,6 +297,4 @@ with tempfile.TemporaryDirectory() as folder:
     written = sorted(f.name for f in (Path(folder) / "figures").iterdir())
     check(written == sorted(names), f"the site's figures/ should hold every chapter's figures, renamed: {written}")
 
-for failure in failures:
-    print(f"manifest reader: {failure}", file=sys.stderr)
-sys.exit(1 if failures else 0)
+finish("tests/manifest_reader.py", "every manifest reads, and broken ones are refused")
