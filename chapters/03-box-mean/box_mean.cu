@@ -271,9 +271,13 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
     //   ROW_CHUNKS) covers image columns x = x0 - HALO_X + c * COLS onwards. A chunk wholly
     //   inside the image, with VECTOR, is one 16-byte asynchronous copy:
     //   __pipeline_memcpy_async(&ring_row[c * COLS], &input[...], COLS): it needs both
-    //   addresses on 16 bytes, which VECTOR and the ring's alignment give. Any other chunk
-    //   crosses the image's edge or is misaligned: fill it pixel by pixel with clamped
-    //   columns (PixelChunk::set) and store it with one ordinary 16-byte shared store.
+    //   addresses on 16 bytes, which VECTOR and the ring's alignment give. With VECTOR,
+    //   every other chunk lies wholly outside the image: leave it unfilled, since
+    //   read_span_shuffled clamps the columns left of 0 and right of width - 1 itself (a
+    //   thread that filled it would wait here for its loads, and its block at the next
+    //   barrier). Without VECTOR, a chunk that is not wholly inside crosses the image's edge
+    //   or is misaligned: fill it pixel by pixel with clamped columns (PixelChunk::set) and
+    //   store it with one ordinary 16-byte shared store.
     (void)ring_row, (void)input, (void)width, (void)height, (void)x0, (void)image_row, (void)COLS;
 }
 
@@ -282,26 +286,34 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
 // those lanes have just loaded: a shuffle brings them, where reading them byte by byte
 // from shared memory costs a 4-way bank conflict each (the lanes' bytes lie 16 bytes, four
 // banks, apart). Only lanes 0 and 31 have no neighbour in the warp on one side; they read
-// that side's words from shared memory. Every lane of the warp must call it (the shuffles).
+// that side's words from shared memory. At the image's edges it clamps, as 3a does: the
+// thread whose chunk starts at column 0 (x0) takes its first pixel for the columns left of
+// it, and the one whose chunk reaches column `width` - 1 that pixel for those right of it;
+// so the ring needs nothing outside the image, and a chunk past the image's right edge is
+// not read at all. Every lane of the warp must call it (the shuffles).
 template <int COLS, int RADIUS, class RingRow>
-__device__ __forceinline__ void read_span_shuffled(const RingRow& row, int own, int (&pixels)[COLS + 2 * RADIUS]) {
+__device__ __forceinline__ void read_span_shuffled(const RingRow& row, int own, int x0, int width,
+                                                   int (&pixels)[COLS + 2 * RADIUS]) {
     static_assert(COLS == 16 && RADIUS <= 8, "the halo is at most two words of a 16-byte chunk");
     constexpr int WORDS = (RADIUS + 3) / 4;  // words of a neighbour's chunk that hold the halo
-    const PixelChunk<COLS> chunk = *reinterpret_cast<const PixelChunk<COLS>*>(&row[own]);
+    PixelChunk<COLS> chunk = {};
+    if (x0 < width) chunk = *reinterpret_cast<const PixelChunk<COLS>*>(&row[own]);
     const int lane = threadIdx.x % 32;
     unsigned int left[WORDS > 0 ? WORDS : 1], right[WORDS > 0 ? WORDS : 1];
 #pragma unroll
     for (int w = 0; w < WORDS; ++w) {
         left[w] = __shfl_up_sync(0xFFFFFFFFu, chunk.words[4 - WORDS + w], 1);
         right[w] = __shfl_down_sync(0xFFFFFFFFu, chunk.words[w], 1);
-        if (lane == 0) left[w] = reinterpret_cast<const unsigned int*>(&row[own - 4 * WORDS])[w];
-        if (lane == 31) right[w] = reinterpret_cast<const unsigned int*>(&row[own + COLS])[w];
+        if (lane == 0 && x0 > 0) left[w] = reinterpret_cast<const unsigned int*>(&row[own - 4 * WORDS])[w];
+        if (lane == 31 && x0 + COLS < width) right[w] = reinterpret_cast<const unsigned int*>(&row[own + COLS])[w];
     }
+    const bool right_edge = x0 + COLS >= width;  // the image's last column is in this chunk (or left of it)
+    const int last = right_edge && x0 < width ? row[own + width - 1 - x0] : 0;
 #pragma unroll
     for (int j = 0; j < RADIUS; ++j) {
         const int l = 4 * WORDS - RADIUS + j;  // byte of `left` that is pixel own - RADIUS + j
-        pixels[j] = (left[l / 4] >> (8 * (l % 4))) & 0xFF;
-        pixels[RADIUS + COLS + j] = (right[j / 4] >> (8 * (j % 4))) & 0xFF;
+        pixels[j] = x0 == 0 ? chunk.pixel(0) : (left[l / 4] >> (8 * (l % 4))) & 0xFF;
+        pixels[RADIUS + COLS + j] = right_edge ? last : (right[j / 4] >> (8 * (j % 4))) & 0xFF;
     }
 #pragma unroll
     for (int b = 0; b < COLS; ++b) pixels[RADIUS + b] = chunk.pixel(b);
@@ -351,7 +363,7 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
         //   row, copied or not. Only then compute row i, while the new copies are in flight.
 
         // TODO(chapter3): 3d, step 4. The sums, as 3c's steps 2 and 3, reading a ring row's
-        //   span with read_span_shuffled (above) at `own`. For i = 0, sum input rows
+        //   span with read_span_shuffled (above) at `own`, x0 and width. For i = 0, sum input rows
         //   0 .. 2R column by column into column[]; after it, add the row entering (i + 2R)
         //   and subtract the row leaving (i - 1); input row k is ring row k % RING. Then
         //   slide the box along the row and store the COLS rounded means of image row

@@ -77,18 +77,31 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
 }
 
 // ---- 5d (going further): awkward shapes at copy speed ------------------------------------
-// A 64 x 64 tile per block of 32 x 8 threads: thread (x, y) moves columns x and x + 32 of
-// tile rows y, y + 8, ..., y + 56, 16 elements. The tile is padded to 64 x 65: element
-// [i][k] is in bank (i * 65 + k) % 32 = (i + k) % 32, so a warp reading column k of rows
-// x = 0..31 (or 32..63) touches 32 different banks, as in 5c.
-constexpr int kWideRowsPerThread = kTransposeWideTile / kTransposeBlockRows;  // 8
+// A 64 x 64 tile of the output per block of 32 x 8 threads, each thread 16 of its elements;
+// the tile is padded to 65 columns: element [i][k] is in bank (i * 65 + k) % 32 =
+// (i + k) % 32, so a warp reading column k of rows x = 0..31 (or 32..63) touches 32
+// different banks, as in 5c.
+//
+// Every output row of the tile starts on a 32-byte sector boundary of the output. With an
+// odd number of rows, output row r starts at element r * rows, at a different place in its
+// sector on each row, so a tile whose columns all start at the same column would share a
+// partly written sector with its neighbour on almost every row; the GPU then writes that
+// sector to DRAM in two parts. Instead, output row r of the tile covers the 64 columns that
+// end before the same point of the next tile, shifted left by `shift` = (r * rows +
+// first_column) % 8 elements to start on a sector: the tile's rows are sheared, and the
+// block loads the kWideTileInputRows = 64 + 8 input rows any of them may need.
+constexpr int kSectorFloats = 8;                                                     // floats per 32-byte sector
+constexpr int kWideTileInputRows = kTransposeWideTile + kSectorFloats;               // 72
+constexpr int kWideLoadRowsPerThread = kWideTileInputRows / kTransposeBlockRows;     // 9
+constexpr int kWideStoreRowsPerThread = kTransposeWideTile / kTransposeBlockRows;    // 8
 
-// Calls visit(e, i, k) for each of this thread's 16 places in the 64 x 64 tile: e counts
-// them from 0 to 15, (i, k) is the place's tile row y + 8j and column x or x + 32.
-template <class Visit>
+// Calls visit(e, i, k) for each of this thread's 2 * ROWS places of a tile: e counts them
+// from 0, (i, k) is the place's tile row threadIdx.y + 8j (j < ROWS) and column threadIdx.x
+// or threadIdx.x + 32.
+template <int ROWS, class Visit>
 __device__ __forceinline__ void for_each_wide_place(Visit&& visit) {
 #pragma unroll
-    for (int j = 0; j < kWideRowsPerThread; ++j) {
+    for (int j = 0; j < ROWS; ++j) {
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
             visit(2 * j + half, static_cast<int>(threadIdx.y) + j * kTransposeBlockRows,
@@ -98,24 +111,29 @@ __device__ __forceinline__ void for_each_wide_place(Visit&& visit) {
 }
 
 __global__ void transpose_wide_kernel(const float* input, float* output, int rows, int cols) {
-    // TODO(chapter5): 5d, step 1 (going further). The padded tile (kTransposeWideTile
-    //   rows, one column more than that, as 5c's), the tile's first
-    //   input row and column (blockIdx.y and blockIdx.x times kTransposeWideTile), and
-    //   whether the whole tile lies inside the matrix: the same answer for every thread of
-    //   the block, so branching on it costs no divergence.
+    // TODO(chapter5): 5d, step 1 (going further). The padded tile: kWideTileInputRows input
+    //   rows, one column more than kTransposeWideTile, as 5c's. The block's output columns
+    //   (input rows) start at first_column, kTransposeWideTile of them per blockIdx.y, less
+    //   the shift of each row; so it loads from kSectorFloats input rows before
+    //   first_column (negative for the first blocks), and kTransposeWideTile input columns
+    //   per blockIdx.x. And
+    //   whether every place it loads lies inside the matrix: the same answer for every
+    //   thread of the block, so branching on it costs no divergence.
 
-    // TODO(chapter5): 5d, step 2. Load the thread's 16 places (for_each_wide_place): place
-    //   (i, k) of the tile is element (tile_row + i, tile_col + k) of the input. A whole tile
-    //   first reads all 16 elements into registers (no checks: 16 loads in flight), then
-    //   stores them to the tile; an edge tile loads each element that is inside the matrix
-    //   straight into the tile.
+    // TODO(chapter5): 5d, step 2. Load the thread's 18 places
+    //   (for_each_wide_place<kWideLoadRowsPerThread>): place (i, k) of the tile is element
+    //   (tile_row + i, tile_col + k) of the input. A whole tile first reads all of them into
+    //   registers (no checks: 18 loads in flight), then stores them to the tile; an edge
+    //   tile loads each element that is inside the matrix straight into the tile.
 
     // TODO(chapter5): 5d, step 3. Wait for the whole tile: each thread stores what others loaded.
 
-    // TODO(chapter5): 5d, step 4. Store along output rows, as 5b's store does, one place
-    //   (i, k) at a time: which output element does place (i, k) of a thread's walk write,
-    //   and which element of the tile holds it? An edge tile skips what is outside the
-    //   cols x rows output.
+    // TODO(chapter5): 5d, step 4. Store along output rows
+    //   (for_each_wide_place<kWideStoreRowsPerThread>): place (i, k) is the k-th element of
+    //   output row tile_col + i in this block's sheared window, which starts `shift`
+    //   columns before first_column, so that it starts on a sector (which element does
+    //   that shift make the window start at?). Which input row, so which tile row, holds
+    //   that output column? An edge tile skips what is outside the cols x rows output.
 }
 
 namespace {
@@ -148,7 +166,10 @@ void transpose_padded(const float* input, float* output, int rows, int cols) {
 
 void transpose_wide(const float* input, float* output, int rows, int cols) {
     tutorial::require_transpose_arguments("transpose_wide", input, output, rows, cols, kTransposeMaxRows);
-    const dim3 grid(tutorial::ceil_div(cols, kTransposeWideTile), tutorial::ceil_div(rows, kTransposeWideTile));
+    // A block's output columns start up to kSectorFloats - 1 before its 64: the last row of
+    // blocks must reach column rows - 1 even when its rows are shifted the most.
+    const dim3 grid(tutorial::ceil_div(cols, kTransposeWideTile),
+                    tutorial::ceil_div(rows + kSectorFloats - 1, kTransposeWideTile));
     transpose_wide_kernel<<<grid, dim3(kTransposeTile, kTransposeBlockRows)>>>(input, output, rows, cols);
     CUDA_CHECK_KERNEL("transpose_wide_kernel");
 }

@@ -59,10 +59,12 @@ void transpose_padded(const float* input, float* output, int rows, int cols);
 constexpr int kTransposeWideTile = 64;
 
 /// @brief 5d (going further): the transpose for awkward shapes. The same 32 × 8 blocks,
-/// each moving a 64 × 64 tile through a padded 64 × 65 shared tile: 16 elements per thread.
-/// A block whose tile lies wholly inside the matrix (all but the last row and column of
-/// tiles) issues its 16 loads back to back, with no bounds checks, before it stores any:
-/// more bytes in flight per thread. Only the edge tiles check each element; the test that
-/// chooses is the same for the whole block, so no warp diverges on it.
+/// each writing a 64 × 64 tile of the output through a padded shared tile, 16 elements per
+/// thread. Each output row of a tile starts on a 32-byte sector of the output (the tile's
+/// rows are sheared by up to 7 columns), so no sector is written in parts by two blocks;
+/// the block loads the 72 input rows its rows need. A block whose loads lie wholly inside
+/// the matrix issues them back to back, with no bounds checks, before it stores any; only
+/// the edge tiles check each element, and the test that chooses is the same for the whole
+/// block, so no warp diverges on it.
 /// Same arguments, result and errors as transpose_naive().
 void transpose_wide(const float* input, float* output, int rows, int cols);

@@ -79,8 +79,9 @@ __global__ void box_mean_copy_kernel(const unsigned char* input, unsigned char* 
 }
 
 // 3d's ring without its sums: the same strips and segments, the same ring of
-// 2R + 2 + kRingPrefetch rows refilled by 16-byte cp.async copies (byte loads and stores at
-// the edges), the same wait and barrier per output row; each thread then stores its chunk
+// 2R + 2 + kRingPrefetch rows refilled by 16-byte cp.async copies (with aligned rows, the
+// chunks outside the image left unfilled; otherwise byte loads and stores at the edges),
+// the same wait and barrier per output row; each thread then stores its chunk
 // of the row's middle input row, image row segment_y0 + i, with 3d's stores.
 template <int RADIUS, bool VECTOR>
 __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
@@ -105,7 +106,7 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
             const int x = strip_x0 - HALO_X + c * COLS;
             if (VECTOR && x >= 0 && x + COLS <= width) {
                 __pipeline_memcpy_async(&ring[k % RING][c * COLS], &row[x], COLS);
-            } else {
+            } else if (!VECTOR) {
                 Chunk chunk;
 #pragma unroll
                 for (int b = 0; b < COLS; ++b) chunk.pixel[b] = row[min(max(x + b, 0), width - 1)];
