@@ -59,7 +59,7 @@ BIN := $(BUILD)/$(TREE)/bin
 # Yours come after what the build needs: CXXFLAGS=-O0 changes the optimisation and nothing else.
 CXXFLAGS ?= -O2 -g
 NVCCFLAGS ?= -O3 -lineinfo
-SHARED_INCLUDES := -Igpu_model/include -Icommon -Itests/harness
+SHARED_INCLUDES := -Igpu_model/include -Icommon -Iharness
 BUILD_CXXFLAGS = -std=c++17 -Wall -Wextra -MMD -MP $(BACKEND_CXXFLAGS) $(SHARED_INCLUDES) $(CATCH_CFLAGS)
 BUILD_NVCCFLAGS = -std=c++17 $(ARCH_FLAGS) -MMD -MP -Xcompiler -Wall $(SHARED_INCLUDES)
 # A chapter sees only itself: a file of chapter N (chapters/ or solutions/) gets chapters/NN-name
@@ -114,10 +114,10 @@ GEMM_LIBRARY := $(BUILD)/libgemm.a
 $(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
 $(GEMM_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard common/gemm/*.cpp)))
 # The harness is linked as objects: its Catch2 listeners register themselves.
-HARNESS_OBJECTS := $(call objects_of,$(wildcard tests/harness/*.cpp))
+HARNESS_OBJECTS := $(call objects_of,$(wildcard harness/*.cpp))
 # Shared code without -g (a third of a first build); Catch2 2's runner (main.cpp), the slowest file, at -O0.
-$(BUILD)/tests/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o $(BUILD)/gpu_model/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
-$(BUILD)/tests/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
+$(BUILD)/harness/%.o $(BUILD)/common/%.o $(BUILD)/emu/%.o $(BUILD)/gpu_model/%.o: private CXXFLAGS := $(filter-out -g%,$(CXXFLAGS))
+$(BUILD)/harness/main.o: private CXXFLAGS := $(filter-out -O% -g%,$(CXXFLAGS)) -O0
 # ---- The backend: cuda (the GPU) or emu (the CPU, mk/emu.mk) -----------------------------------
 BACKEND_CHOICE := Backend: $(BACKEND)$(if $(filter file,$(origin BACKEND)),$(comma) because $(DEFAULT_BACKEND_REASON) $\
                   (choose with BACKEND=cuda or BACKEND=emu).,$(space)(from BACKEND=$(BACKEND)).)
@@ -138,7 +138,7 @@ ifeq ($(MAKELEVEL),0)
   endif
   # Say what takes long: a first build compiles what every chapter shares, once.
   ifneq ($(and $(if $(wildcard $(COMMON_LIBRARY)),,first),$(or $(filter test run grade status test-% profile bench-binaries,$(VERBS)),$(if $(VERBS),,$(NAMED)))),)
-    $(info First build here: the shared library, the test harness$(if $(BACKEND_LIBRARY), and the CPU backend's runtime) come first, about 35 files, once (Catch2's runner, tests/harness/main.cpp, is the slowest).)
+    $(info First build here: the shared library, the test harness$(if $(BACKEND_LIBRARY), and the CPU backend's runtime) come first, about 35 files, once (Catch2's runner, harness/main.cpp, is the slowest).)
   endif
 endif
 # ---- A chapter's programs ---------------------------------------------------------------------
@@ -150,7 +150,7 @@ program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 # The student's objects come after the libraries (link's group finds what they need from them): of what
 # both define (an inline function, a template instance) the linker keeps the first copy, never the
 # student's (tools/tutorial/guard.py).
-$(BIN)/chapter%-tests: $(BUILD)/tests/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
+$(BIN)/chapter%-tests: $(BUILD)/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
                        $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
 	$(link)
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \

@@ -6,7 +6,7 @@ AWESOME_CSS_DIR ?= /usr/share/doxygen-awesome-css
 DOCS_DIR := $(if $(filter 1,$(SOLUTIONS)),build/docs-instructor,build/docs)
 CHAPTER_FOLDERS := $(foreach n,$(CHAPTERS),chapters/$(call folder_of,$(n)))
 DOCS_SOURCES := chapters/registry README.md $(wildcard docs/*.md docs/*.css docs/*.js docs/*.xml docs/figures/* tools/tutorial/*.py) \
-                docs/Doxyfile $(wildcard $(AWESOME_CSS_DIR)/doxygen-awesome.css common/*.h tests/harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) \
+                docs/Doxyfile $(wildcard $(AWESOME_CSS_DIR)/doxygen-awesome.css common/*.h harness/*.h $(addsuffix /*.h,$(CHAPTER_FOLDERS)) \
                   $(addsuffix /README.md,$(CHAPTER_FOLDERS)) $(addsuffix /figures/*,$(CHAPTER_FOLDERS))) \
                 $(if $(filter 1,$(SOLUTIONS)),$(wildcard solutions/*/*))
 SITE = python3 -m tools.tutorial site $(if $(filter 1,$(SOLUTIONS)),--solutions) $(if $(filter 1,$(DOCS_STRICT)),--strict) \

@@ -198,7 +198,7 @@ check_chapter() {  # NUMBER FOLDER
                 fail "the skeleton's report names neither the file to edit nor make chapter$number hint" "full log: $log"
             fi
             # Its first report in full, the rest a line each: the whole run, build lines
-            # included, stays short enough to read (tests/harness/sweep.h).
+            # included, stays short enough to read (harness/sweep.h).
             lines=$(wc -l <"$log")
             if [ "$lines" -le 120 ]; then
                 pass "the skeleton's failing run prints $lines lines (at most 120)"

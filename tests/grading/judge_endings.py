@@ -24,7 +24,7 @@ REGISTRY = ["naive_gemm / 1x1x1", "naive_gemm / 17x31x5", "naive_gemm / 64x64x64
 
 
 def snapshot(state: str, cases: list[tuple[str, str]], failed: int) -> str:
-    """A snapshot as tests/harness/results_file.cpp writes it."""
+    """A snapshot as harness/results_file.cpp writes it."""
     lines = [f"state={state}", f"passed={1 - min(failed, 1)}", f"failed={failed}", "extra_passed=0",
              "extra_failed=0", "gpu_tests=run", "selection=all"]
     lines += [f"case={outcome}\tgraded\t{name}\t" for outcome, name in cases]

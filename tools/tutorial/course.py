@@ -7,7 +7,7 @@
   each object where its source is, under build/BACKEND/: bin_dir() and Build are the one
   place Python knows that (the Makefile is the other, for make).
 - The results that the last `make chapterN test` left beside the test binary
-  (tests/harness/results_file.cpp writes them), and what they mean for progress.
+  (harness/results_file.cpp writes them), and what they mean for progress.
 
 Python 3 standard library only.
 """
@@ -151,7 +151,7 @@ class Build:
         return self.root / chapter.student_dir / f"{name}.o"
 
     def harness(self) -> list[Path]:
-        return self.objects_of(sorted(Path("tests/harness").glob("*.cpp")))
+        return self.objects_of(sorted(Path("harness").glob("*.cpp")))
 
     def libraries(self) -> list[Path]:
         return [self.root / "libgemm.a", self.root / "libcommon.a"]

@@ -2,7 +2,7 @@
 
 make builds each chapter and runs its tests (with TUTORIAL_RESULTS_FILE set); this module
 only reads what that left: the build's log and status, and the results file, whose
-`case=` lines (tests/harness/results_file.cpp) give each case's outcome.
+`case=` lines (harness/results_file.cpp) give each case's outcome.
 
 How a chapter is scored (docs/instructors.md says the same for instructors):
 - A case is one run of a test case: one shape, one image, one signal, one path through

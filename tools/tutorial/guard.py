@@ -468,7 +468,7 @@ def include_findings(depfiles: list[Path], chapter_dir: Path, source_dir: Path, 
                 built_own = len(parts) > 3 and parts[0] == "build" and Path(*parts[2:-1]) == source_dir and \
                     (inside.name.endswith(".cu.cpp") or inside.name.endswith(".ptxas.h"))
                 library = parts[0] == "common" and inside.suffix in HEADER_SUFFIXES
-                harness = folder == Path("tests/harness") and inside.suffix in HEADER_SUFFIXES and \
+                harness = folder == Path("harness") and inside.suffix in HEADER_SUFFIXES and \
                     inside.name != "grade_channel.h"
                 # The CPU backend's headers, and the floor they stand on (gpu_model/: the
                 # traffic counters an element access returns in a profiling build).

@@ -1,5 +1,5 @@
 """The judge: runs one test program for `make grade` and keeps only what the harness
-reports over the grading channel (tests/harness/grade_channel.h).
+reports over the grading channel (harness/grade_channel.h).
 
 The student's files are compiled into the test program, so whatever the program prints,
 writes or returns may be theirs. The judge therefore reads nothing of it but a pipe that

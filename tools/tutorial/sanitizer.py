@@ -48,7 +48,7 @@ from .judge import reports_of
 # Any report makes compute-sanitizer exit with this status, which no test runner uses (as in
 # tools/sanitize.sh, make sanitize's runs).
 SANITIZER_EXIT = 86
-# The shapes each sweep runs under the sanitizer (tests/harness/sweep.h, kSanitizerShapes).
+# The shapes each sweep runs under the sanitizer (harness/sweep.h, kSanitizerShapes).
 SANITIZER_SHAPES = 12
 # The distinct findings shown; the others are counted.
 SHOWN_FINDINGS = 3

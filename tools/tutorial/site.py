@@ -37,11 +37,11 @@ def settings(args) -> list[str]:
     lines = [
         f'PROJECT_NUMBER = "{name} edition"',
         f"OUTPUT_DIRECTORY = {folder}",
-        " ".join(["INPUT =", f"{folder}/pages", "common", "tests/harness", *headers]),
+        " ".join(["INPUT =", f"{folder}/pages", "common", "harness", *headers]),
         f"IMAGE_PATH = {folder}/pages/figures docs/figures",  # the lessons' figures, renamed by docs.py
         " ".join(["HTML_EXTRA_STYLESHEET =", *([str(css)] if css.is_file() else []), "docs/site.css"]),
         f"HTML_EXTRA_FILES = docs/lesson_search.js {folder}/pages/lesson_index.js",
-        " ".join(["STRIP_FROM_INC_PATH = common tests/harness", *map(str, chapter_dirs)]),
+        " ".join(["STRIP_FROM_INC_PATH = common harness", *map(str, chapter_dirs)]),
         f"HAVE_DOT = {'YES' if dot else 'NO'}",
         f"DOT_PATH = {Path(dot).parent if dot else ''}",
         f"WARN_AS_ERROR = {'FAIL_ON_WARNINGS' if args.strict else 'NO'}",

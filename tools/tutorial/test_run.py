@@ -4,7 +4,7 @@ A failing run is read on one screen: its first report in full, the totals, and w
 is. What one run prints comes from three places, and all three are counted here against one
 budget of lines (SCREEN_LINES, less what make prints around it):
 
-1. the test program's own report (tests/harness/: the first failure in full, the others a
+1. the test program's own report (harness/: the first failure in full, the others a
    line each). A run longer than its share keeps its beginning and its end (Catch2's totals,
    which failures are optional, where the work is), and says how many lines it left out
    between them; the whole run is kept in <program>.output;
@@ -36,7 +36,7 @@ SCREEN_LINES = 120
 # What make prints around the run: a few build lines before it, its own error line after.
 MAKE_LINES = 10
 # The end of a test program's report kept whatever its length: Catch2's totals, the note on
-# optional failures and where the work is (tests/harness/main.cpp).
+# optional failures and where the work is (harness/main.cpp).
 TAIL_LINES = 12
 # What a CPU diagnosis after a failure on a GPU needs at least: its first and last lines and
 # the start of its report.

@@ -6,7 +6,7 @@
 // for this run. The harness reads both before any static initializer of the student's
 // files runs (a constructor of priority 101; the grader rejects student objects with
 // constructors of their own priority) and erases the variable from the environment. Each
-// snapshot of the results (tests/harness/results_file.cpp) then goes down the pipe, every
+// snapshot of the results (harness/results_file.cpp) then goes down the pipe, every
 // line prefixed with KEY; the judge keeps the last snapshot and trusts nothing else: not
 // the console, not the results file, not the exit status. Without the variable (every run
 // but a graded one) nothing is sent.
