@@ -96,4 +96,31 @@ private:
     std::size_t count_ = 0;
 };
 
+/// @brief Elements of guard that guarded_input() puts after the input on a GPU: more than a
+/// 16-byte vector of any element type reaches past an input's end.
+#if defined(TUTORIAL_EMU)
+constexpr std::size_t kGuardElements = 0;
+#else
+constexpr std::size_t kGuardElements = 16;
+#endif
+
+/// @brief @p values uploaded @p offset elements into a fresh allocation, with every element
+/// before them set to @p guard, and on a GPU kGuardElements more after them. The input
+/// starts at data() + offset.
+///
+/// A kernel that reads before or past its input then reads guard values, and its result
+/// shows it on a GPU too: compute-sanitizer's memcheck reports nothing for a read that stays
+/// inside an allocation, and fresh device memory is often zero, which adds nothing to a sum.
+/// A NaN guard makes any float result that read one NaN. The CPU backend checks every access
+/// against the allocation and names a read past its end: there the allocation ends with the
+/// input, so that such a read is one.
+template <typename T>
+DeviceBuffer<T> guarded_input(const std::vector<T>& values, std::size_t offset, T guard) {
+    std::vector<T> host(offset, guard);
+    host.reserve(offset + values.size() + kGuardElements);
+    host.insert(host.end(), values.begin(), values.end());
+    host.insert(host.end(), kGuardElements, guard);
+    return DeviceBuffer<T>(host);
+}
+
 }  // namespace tutorial

@@ -11,10 +11,11 @@
 #include "moving_average_reference.h"
 #include "sweep.h"
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <regex>
 #include <sstream>
@@ -335,9 +336,10 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
     const std::vector<float> input = tutorial::random_floats(static_cast<std::size_t>(c.size), seed);
     const int outputs = c.outputs();
     // The arrays start `offset` floats into their buffers: 0 is 16-byte aligned, 1..3 are not.
-    std::vector<float> shifted(static_cast<std::size_t>(offset), 0.0f);
-    shifted.insert(shifted.end(), input.begin(), input.end());
-    tutorial::DeviceBuffer<float> device_input(shifted), device_output(static_cast<std::size_t>(outputs + offset));
+    // NaN guards around the input: an output whose window reads outside it is NaN.
+    const tutorial::DeviceBuffer<float> device_input =
+        tutorial::guarded_input(input, static_cast<std::size_t>(offset), std::numeric_limits<float>::quiet_NaN());
+    tutorial::DeviceBuffer<float> device_output(static_cast<std::size_t>(outputs + offset));
     device_output.poison();
     moving_average(device_input.data() + offset, device_output.data() + offset, c.size, c.window);
     const std::vector<float> all = device_output.download();

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -85,13 +86,14 @@ std::vector<SumCase> sum_cases(bool grid_stride_rounds) {
     return cases;
 }
 
-// Runs `reduce` on `values`, placed `offset` floats into a fresh allocation, with the
-// sum and the workspace poisoned with NaN first, so that a value never written, or a
-// partial sum read before it was written, shows.
+// Runs `reduce` on `values`, placed `offset` floats into a fresh allocation between NaN
+// guards (a read before or past the input makes the sum NaN, on a GPU too), with the sum
+// and the workspace poisoned with NaN first, so that a value never written, or a partial
+// sum read before it was written, shows.
 float run_reduce(const Reduce& reduce, const std::vector<float>& values, int offset) {
-    std::vector<float> padded(static_cast<std::size_t>(offset), 0.0f);
-    padded.insert(padded.end(), values.begin(), values.end());
-    tutorial::DeviceBuffer<float> input(padded), sum(1), workspace(reduce_workspace_floats(static_cast<int>(values.size())));
+    const tutorial::DeviceBuffer<float> input =
+        tutorial::guarded_input(values, static_cast<std::size_t>(offset), std::numeric_limits<float>::quiet_NaN());
+    tutorial::DeviceBuffer<float> sum(1), workspace(reduce_workspace_floats(static_cast<int>(values.size())));
     sum.poison();
     workspace.poison();
     reduce(input.data() + offset, sum.data(), static_cast<int>(values.size()), workspace.data());
