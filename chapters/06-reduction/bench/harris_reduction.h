@@ -16,8 +16,11 @@ namespace tutorial::benchmark {
 /// @brief One of Harris's steps: the benchmark's row, the sum, and the longest chain of
 /// additions any element goes through for n elements (the error bound's depth).
 struct HarrisStep {
+    /// @brief The benchmark's row, "strided index (Harris 2)" and so on.
     const char* variant;
+    /// @brief *sum = input[0] + … + input[n − 1]; the arguments of reduce_interleaved().
     void (*reduce)(const float* input, float* sum, int n, float* workspace);
+    /// @brief The longest chain of additions an element goes through for @p n elements.
     long long (*depth)(int n);
 };
 
