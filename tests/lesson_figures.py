@@ -5,7 +5,9 @@
   results page's format_percent, format_ms, format_rate, format_speedup, format_times);
 - a figure that is not the run's is reported (lesson, line, marker, got, expected), and
   --write rewrites it;
-- a marker naming a problem, variant, column or chapter the files lack is refused, naming it;
+- a marker naming a problem, variant, column or chapter the files lack is refused, naming it,
+  unless its figure is `not yet measured` and the run lacks its problem or variant (a row the
+  benchmark has only just gained): then it is left as it is, and named;
 - on the real tree: every lesson's figures are those of docs/results/, and the site's
   pages show a figure without its marker.
 
@@ -89,6 +91,21 @@ with tempfile.TemporaryDirectory() as scratch:
     refused("<!-- bench: 4096 x 4096 x 4096; naive; flops -->x<!-- /bench -->", "'flops'")
     refused("<!-- bench: 4096 x 4096 x 4096; broken; rate -->x<!-- /bench -->", "failed its check", "WRONG")
     refused("<!-- bench: gpu -->x<!-- /bench -->", "no file of chapter 3", own="3")
+    refused("<!-- bench: 4096 x 4096 x 4096; 7e; rate -->x<!-- /bench -->", "'not yet measured'")
+
+    # ---- a row not measured yet: 'not yet measured' stands, and is named ------------------------
+    for fields in ["4096 x 4096 x 4096; 7e; rate", "8192 x 8192 x 8192; naive; rate", "4096 x 4096 x 4096; naive; times 7e"]:
+        unmeasured = f"| <!-- bench: {fields} -->not yet measured<!-- /bench --> |"
+        pending = []
+        kept, stale = figures.fill(unmeasured, lesson, "7", run, folder, pending)
+        check(kept == unmeasured and stale == [] and len(pending) == 1 and fields in pending[0],
+              f"a row the run lacks, quoted as not yet measured, stands and is named: {kept} {stale} {pending}")
+    refused("<!-- bench: 4096 x 4096 x 4096; naive; flops -->not yet measured<!-- /bench -->", "'flops'")
+    refused("<!-- bench: 4096 x 4096 x 4096; broken; rate -->not yet measured<!-- /bench -->", "failed its check")
+    measured_now = "<!-- bench: 4096 x 4096 x 4096; naive; percent_of_ceiling -->not yet measured<!-- /bench -->"
+    filled_now, stale = fill(measured_now)
+    check(filled_now.endswith("-->10.4%<!-- /bench -->") and len(stale) == 1,
+          f"once the run has the row, 'not yet measured' is stale and --write fills it: {filled_now} {stale}")
     refused("<!-- bench: gpu -->x", "not closed")
 
     # ---- --write rewrites, the check reports ----------------------------------------------------

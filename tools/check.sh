@@ -308,7 +308,7 @@ part_lessons() {
         fail "a lesson, a hint before the last or a TODO text gives a solution line away" "$report"
     fi
     # The lessons state what is: the project's history (its issues) belongs in docs/maintainers.md.
-    if report=$(grep -nE '\b[Ii]ssues? #?[0-9]+([,;:.)]| (and|or) |$)' chapters/*/README.md chapters/*/hints.md); then
+    if report=$(grep -nE '\b[Ii]ssues? #?[0-9]+([,;:.)'"'"']| (and|or) |$)' chapters/*/README.md chapters/*/hints.md); then
         fail "a lesson or its hints names one of the project's issues (history goes to docs/maintainers.md)" "$report"
     else
         pass "no lesson or hint names one of the project's issues"

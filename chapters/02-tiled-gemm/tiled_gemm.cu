@@ -27,9 +27,10 @@ __global__ void tiled_gemm_kernel(const float* A, const float* B, float* C, int 
     //   still have to load their share of the tiles and reach every __syncthreads().
 
     // TODO(chapter2): loop over the phases, t = 0, TILE, 2*TILE, ... while t < K. In each:
-    //   1. load A(row, t + threadIdx.x) and B(t + threadIdx.y, col) into the two tiles,
-    //      storing 0.0f instead when the element lies outside A or B (zero padding keeps
-    //      the sum right for partial tiles);
+    //   1. load this thread's element of the phase's tile of A, and of B, into its own
+    //      place (threadIdx.y, threadIdx.x) of each shared tile (which element of A and of B
+    //      is that, in phase t?), storing 0.0f instead when the element lies outside A or B
+    //      (zero padding keeps the sum right for partial tiles);
     //   2. __syncthreads(), so no thread reads a tile before all of it is loaded;
     //   3. add the TILE products of this phase, reading both tiles from shared memory;
     //   4. __syncthreads(), so no thread overwrites a tile while others still read it.

@@ -16,16 +16,16 @@
 
 // 4a: each thread reads its whole window from global memory.
 __global__ void moving_average_naive_kernel(const float* input, float* output, int size, int window) {
-    // TODO(chapter4): this thread's output index i, and an early return unless
-    //   i <= size - window (there are size - window + 1 outputs).
+    // TODO(chapter4): this thread's output index i, and an early return unless the window
+    //   starting at i lies wholly inside the input.
 
-    // TODO(chapter4): sum input[i] .. input[i + window - 1] in a float, then store
-    //   sum / window in output[i].
+    // TODO(chapter4): sum the window's inputs in a float, then store their mean in the
+    //   thread's output.
 }
 
 tutorial::LaunchConfig moving_average_launch_config(int size, int window) {
-    // TODO(chapter4): kMovingAverageBlock threads per block (dim3(kMovingAverageBlock)),
-    //   and enough blocks for the size - window + 1 outputs (tutorial::ceil_div).
+    // TODO(chapter4): kMovingAverageBlock threads per block, and enough blocks for every
+    //   output, rounded up (tutorial::ceil_div): how many outputs does the input have?
     (void)size;
     (void)window;
     return tutorial::LaunchConfig{dim3(1), dim3(1)};
@@ -50,9 +50,9 @@ void moving_average_naive(const float* input, float* output, int size, int windo
 // 4b: the same loop, with the pointers marked so that the compiler may load the input
 // through the read-only data cache.
 __global__ void moving_average_readonly_kernel(const float* input, float* output, int size, int window) {
-    // TODO(chapter4): mark the parameters `const float* __restrict__ input` and
-    //   `float* __restrict__ output`: a promise that nothing else reads or writes them
-    //   while the kernel runs. Then write the body of 4a again.
+    // TODO(chapter4): mark both pointer parameters __restrict__ (the input stays const): a
+    //   promise that nothing else reads or writes them while the kernel runs. Then write the
+    //   body of 4a again.
 }
 
 void moving_average_readonly(const float* input, float* output, int size, int window) {
@@ -83,9 +83,9 @@ __global__ void moving_average_shared_kernel(const float* input, float* output, 
 }
 
 std::size_t moving_average_shared_bytes(int window) {
-    // TODO(chapter4): the bytes of shared memory a block's span needs:
-    //   (kMovingAverageBlock + window - 1) floats. Compute in std::size_t, not int: the
-    //   tests ask for windows up to 2 billion.
+    // TODO(chapter4): the bytes of shared memory a block's span needs: its own inputs and
+    //   the halo after them. Compute in std::size_t, not int: the tests ask for windows up
+    //   to 2 billion.
     (void)window;
     return 0;
 }

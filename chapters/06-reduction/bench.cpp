@@ -1,11 +1,12 @@
 // Chapter 6 benchmark: the sum of 2^28 floats (1 GiB), the tree with interleaved
 // addressing against the tree with sequential addressing and the float4 + warp-shuffle
-// kernel.
+// kernel, with Mark Harris's intermediate steps between them.
 //
 // `make chapter6 bench` times your kernels; `make chapter6 bench SOLUTIONS=1` the
-// references. It times cub::DeviceReduce::Sum (the library a user would call),
-// reduce_interleaved (the baseline the speed-ups are over), reduce_sequential and
-// reduce_warp, and checks each sum against the CPU after timing.
+// references. It times cub::DeviceReduce::Sum (the library a user would call), then, in
+// Harris's order: reduce_interleaved (his kernel 1, the baseline the speed-ups are over), his
+// kernel 2 (bench/harris_reduction.h), reduce_sequential (his kernel 3), his kernels 4 to 7,
+// and reduce_warp; it checks each sum against the CPU after timing.
 //
 // The rate is the read rate: the 4 bytes of each element, read once, over the time (a
 // sum writes nothing worth counting). Its ceiling is the device-to-device copy the
@@ -14,6 +15,7 @@
 #include "reduction.h"
 
 #include "bench/cub_sum.h"
+#include "bench/harris_reduction.h"
 #include "benchmark/session.h"
 #include "compare.h"
 #include "device_buffer.h"
@@ -21,14 +23,11 @@
 #include "reduction_reference.h"
 
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace {
 
 constexpr int kElements = 1 << 28;
-
-using ReduceFunction = void (*)(const float* input, float* sum, int n, float* workspace);
 
 }  // namespace
 
@@ -61,17 +60,24 @@ int main(int argc, char* argv[]) {
             work.run = [&] { cub_sum(input.data(), sum.data(), kElements); };
             session.measure_library(work, session.copy_ceiling());
         }
-        const std::pair<const char*, ReduceFunction> variants[] = {
-            {"interleaved", reduce_interleaved}, {"sequential", reduce_sequential}, {"warp", reduce_warp}};
-        for (const auto& [variant, reduce] : variants) {
-            benchmark::WorkToTime work =
-                sum_work(variant, reduce == reduce_warp ? reduce_warp_depth(kElements) : reduce_tree_depth(kElements));
-            work.is_baseline = reduce == reduce_interleaved;
+        // The chapter's steps and, between them, Harris's that they skip: each row's speed-up
+        // over the one before it is the step's, its speed-up over 6a the cumulative one.
+        const benchmark::HarrisStep variants[] = {{"interleaved", reduce_interleaved, reduce_tree_depth},
+                                                  benchmark::kHarrisStridedIndex,
+                                                  {"sequential", reduce_sequential, reduce_tree_depth},
+                                                  benchmark::kHarrisFirstAddDuringLoad,
+                                                  benchmark::kHarrisUnrolledLastWarp,
+                                                  benchmark::kHarrisCompletelyUnrolled,
+                                                  benchmark::kHarrisManyElementsPerThread,
+                                                  {"warp", reduce_warp, reduce_warp_depth}};
+        for (const benchmark::HarrisStep& variant : variants) {
+            benchmark::WorkToTime work = sum_work(variant.variant, variant.depth(kElements));
+            work.is_baseline = variant.reduce == reduce_interleaved;
             work.prepare = [&] {  // NaN: a sum never written, or a partial sum never written, fails the check
                 sum.poison();
                 workspace.poison();
             };
-            work.run = [&, reduce = reduce] { reduce(input.data(), sum.data(), kElements, workspace.data()); };
+            work.run = [&, reduce = variant.reduce] { reduce(input.data(), sum.data(), kElements, workspace.data()); };
             session.measure_kernel(work, session.copy_ceiling());
         }
     });

@@ -23,8 +23,9 @@
 __global__ void reduce_interleaved_kernel(const float* input, float* partial, int n) {
     // TODO(chapter6): the block's cache, kReduceBlock floats in shared memory, and this
     //   thread's element i, one per thread of the grid (a long long: near
-    //   n = 2^31 the last block's i passes INT_MAX). Load cache[t] = input[i], or 0 past
-    //   the end of the input: a zero adds nothing. Then wait for the whole block.
+    //   n = 2^31 the last block's i passes INT_MAX). Load the thread's element into its
+    //   place in the cache, or 0 past the end of the input: a zero adds nothing. Then wait
+    //   for the whole block.
 
     // TODO(chapter6): the tree: for s = 1, 2, 4, ... while s < blockDim.x, thread t adds
     //   the element s further on to its own if t is a multiple of 2s. Every step reads what the last
@@ -67,9 +68,9 @@ __device__ float block_sum(float value) {
     //   warp's sum in its slot of warp_sums. A barrier: the first warp is about to read all
     //   of them.
 
-    // TODO(chapter6): in the first warp (warp == 0), value = warp_sums[lane] for the
-    //   kReduceBlock / 32 lanes that have one and 0 for the others, then warp_sum it.
-    //   Thread 0 returns the block's sum.
+    // TODO(chapter6): in the first warp only, each lane takes one warp's sum from
+    //   warp_sums (0 for the lanes past the block's warps), and warp_sum adds them. Thread 0
+    //   returns the block's sum.
     return value;
 }
 
@@ -78,9 +79,9 @@ __device__ float block_sum(float value) {
 // instruction for 4 floats) take the grid's threads through the aligned middle; the
 // last (n - head) % 4 elements are loaded one by one again.
 __global__ void reduce_warp_kernel(const float* input, float* partial, int n, int head) {
-    // TODO(chapter6): this thread's global index, thread = blockIdx.x * blockDim.x +
-    //   threadIdx.x, and the grid's thread count, threads = gridDim.x * blockDim.x, both
-    //   long long. Start the sum with the head: input[thread] if thread < head, else 0.
+    // TODO(chapter6): this thread's index in the whole grid, `thread`, and the grid's
+    //   thread count, `threads` (the loop's stride), both long long. Start the sum with the
+    //   head: the first threads of the grid take one head element each, the others 0.
 
     // TODO(chapter6): the float4 loop. After the head, the input is 16-byte aligned: view
     //   it as float4s (how many whole ones are left?). Walk them with a stride of the whole

@@ -149,10 +149,10 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     //   other blocks count into, and no block may exit while another can still reach its
     //   shared memory.
 
-    // TODO(chapter9): the merge: this block (rank cluster.block_rank()) adds its slice to
-    //   the global bins: slice_bins[b] to bins[rank * slice + b], for b below slice whose
-    //   bin is below num_bins (the last slice may reach past it), with atomicAdd, skipping
-    //   zeros.
+    // TODO(chapter9): the merge: this block (rank cluster.block_rank()) adds each bin of its
+    //   slice to the global bin of the same value (where does this block's slice start?),
+    //   for the bins below num_bins (the last slice may reach past it), with atomicAdd,
+    //   skipping zeros.
 #endif
 }
 

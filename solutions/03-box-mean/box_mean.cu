@@ -36,8 +36,8 @@ __global__ void box_mean_global_kernel(const unsigned char* input, unsigned char
     // END SOLUTION
 
     // BEGIN SOLUTION: sum the pixels (x + dx, y + dy) for dx and dy from -RADIUS to RADIUS
-    //   into an int. Clamp each neighbour's coordinates into the image first:
-    //   min(max(y + dy, 0), height - 1), and the same for x with width.
+    //   into an int. Clamp each neighbour's coordinates into the image first: a neighbour
+    //   past an edge takes the value of the edge pixel nearest it, in x and in y.
     int sum = 0;
 #pragma unroll
     for (int dy = -RADIUS; dy <= RADIUS; ++dy) {
@@ -51,8 +51,9 @@ __global__ void box_mean_global_kernel(const unsigned char* input, unsigned char
     }
     // END SOLUTION
 
-    // BEGIN SOLUTION: store the rounded mean, (sum + area / 2) / area with
-    //   area = (2 * RADIUS + 1)^2, in output[y * width + x].
+    // BEGIN SOLUTION: store the mean of the box's (2·RADIUS + 1)² pixels, rounded to the
+    //   nearest integer (integer division rounds down: what do you add first?), in the
+    //   output pixel.
     constexpr int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
     output[y * width + x] = static_cast<unsigned char>((sum + area / 2) / area);
     // END SOLUTION

@@ -34,23 +34,23 @@ __device__ __forceinline__ float window_mean(Input input, int i, int window) {
 }
 // END SOLUTION
 __global__ void moving_average_naive_kernel(const float* input, float* output, int size, int window) {
-    // BEGIN SOLUTION: this thread's output index i, and an early return unless
-    //   i <= size - window (there are size - window + 1 outputs).
+    // BEGIN SOLUTION: this thread's output index i, and an early return unless the window
+    //   starting at i lies wholly inside the input.
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i > size - window) {
         return;
     }
     // END SOLUTION
 
-    // BEGIN SOLUTION: sum input[i] .. input[i + window - 1] in a float, then store
-    //   sum / window in output[i].
+    // BEGIN SOLUTION: sum the window's inputs in a float, then store their mean in the
+    //   thread's output.
     output[i] = window_mean(input, i, window);
     // END SOLUTION
 }
 
 tutorial::LaunchConfig moving_average_launch_config(int size, int window) {
-    // BEGIN SOLUTION: kMovingAverageBlock threads per block (dim3(kMovingAverageBlock)),
-    //   and enough blocks for the size - window + 1 outputs (tutorial::ceil_div).
+    // BEGIN SOLUTION: kMovingAverageBlock threads per block, and enough blocks for every
+    //   output, rounded up (tutorial::ceil_div): how many outputs does the input have?
     //| (void)size;
     //| (void)window;
     //| return tutorial::LaunchConfig{dim3(1), dim3(1)};
@@ -85,9 +85,9 @@ void moving_average_naive(const float* input, float* output, int size, int windo
 __global__ void moving_average_readonly_kernel(const float* __restrict__ input, float* __restrict__ output, int size,
                                                int window) {
     // END SOLUTION
-    // BEGIN SOLUTION: mark the parameters `const float* __restrict__ input` and
-    //   `float* __restrict__ output`: a promise that nothing else reads or writes them
-    //   while the kernel runs. Then write the body of 4a again.
+    // BEGIN SOLUTION: mark both pointer parameters __restrict__ (the input stays const): a
+    //   promise that nothing else reads or writes them while the kernel runs. Then write the
+    //   body of 4a again.
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i > size - window) {
         return;
@@ -154,9 +154,9 @@ __global__ void moving_average_shared_kernel(const float* input, float* output, 
 }
 
 std::size_t moving_average_shared_bytes(int window) {
-    // BEGIN SOLUTION: the bytes of shared memory a block's span needs:
-    //   (kMovingAverageBlock + window - 1) floats. Compute in std::size_t, not int: the
-    //   tests ask for windows up to 2 billion.
+    // BEGIN SOLUTION: the bytes of shared memory a block's span needs: its own inputs and
+    //   the halo after them. Compute in std::size_t, not int: the tests ask for windows up
+    //   to 2 billion.
     //| (void)window;
     //| return 0;
     // In size_t: for a window near INT_MAX the count overflows an int.

@@ -22,8 +22,9 @@
 __global__ void reduce_interleaved_kernel(const float* input, float* partial, int n) {
     // BEGIN SOLUTION: the block's cache, kReduceBlock floats in shared memory, and this
     //   thread's element i, one per thread of the grid (a long long: near
-    //   n = 2^31 the last block's i passes INT_MAX). Load cache[t] = input[i], or 0 past
-    //   the end of the input: a zero adds nothing. Then wait for the whole block.
+    //   n = 2^31 the last block's i passes INT_MAX). Load the thread's element into its
+    //   place in the cache, or 0 past the end of the input: a zero adds nothing. Then wait
+    //   for the whole block.
     __shared__ float cache[kReduceBlock];
 
     const unsigned t = threadIdx.x;
@@ -119,9 +120,9 @@ __device__ float block_sum(float value) {
     __syncthreads();
     // END SOLUTION
 
-    // BEGIN SOLUTION: in the first warp (warp == 0), value = warp_sums[lane] for the
-    //   kReduceBlock / 32 lanes that have one and 0 for the others, then warp_sum it.
-    //   Thread 0 returns the block's sum.
+    // BEGIN SOLUTION: in the first warp only, each lane takes one warp's sum from
+    //   warp_sums (0 for the lanes past the block's warps), and warp_sum adds them. Thread 0
+    //   returns the block's sum.
     if (warp == 0) {
         value = lane < kReduceBlock / 32 ? warp_sums[lane] : 0.0f;
         value = warp_sum(value);
@@ -135,9 +136,9 @@ __device__ float block_sum(float value) {
 // instruction for 4 floats) take the grid's threads through the aligned middle; the
 // last (n - head) % 4 elements are loaded one by one again.
 __global__ void reduce_warp_kernel(const float* input, float* partial, int n, int head) {
-    // BEGIN SOLUTION: this thread's global index, thread = blockIdx.x * blockDim.x +
-    //   threadIdx.x, and the grid's thread count, threads = gridDim.x * blockDim.x, both
-    //   long long. Start the sum with the head: input[thread] if thread < head, else 0.
+    // BEGIN SOLUTION: this thread's index in the whole grid, `thread`, and the grid's
+    //   thread count, `threads` (the loop's stride), both long long. Start the sum with the
+    //   head: the first threads of the grid take one head element each, the others 0.
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
 

@@ -213,9 +213,10 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN))
 template <int ROWS, int COLS, int THREADS, bool VECTOR, class Global>
 __device__ __forceinline__ void fetch_tile(Global X, float4 (&quads)[ROWS * COLS / 4 / THREADS], int rows, int cols,
                                            int row0, int col0) {
-    // BEGIN SOLUTION: 7c, step 1. The tile holds ROWS * COLS / 4 quads; this thread fetches
-    //   quads[q] for q < ROWS * COLS / 4 / THREADS, quad number i = threadIdx.x + q * THREADS,
-    //   which is row row0 + i / (COLS / 4), columns col0 + (i % (COLS / 4)) * 4 ... + 3 of X.
+    // BEGIN SOLUTION: 7c, step 1. The tile holds ROWS * COLS / 4 quads, numbered row by row;
+    //   this thread fetches every THREADS-th quad from its own index into quads[q], so that
+    //   consecutive threads fetch consecutive quads of a row. Which row of X, and which four
+    //   columns, is quad number i?
     //   - If the whole tile is inside X (row0 + ROWS <= rows and col0 + COLS <= cols) and
     //     VECTOR: one 16-byte load, *reinterpret_cast<const float4*>(&X[row * cols + col]).
     //   - If it is inside but !VECTOR: make_float4 of the four elements.
@@ -252,8 +253,8 @@ template <int BM, int BK, int THREADS, class TileA>
 __device__ __forceinline__ void store_tile_a(TileA& A_t, const float4 (&quads)[BM * BK / 4 / THREADS]) {
     // BEGIN SOLUTION: 7c, step 2. For each of this thread's quads (numbered as in
     //   fetch_tile for A: quad i is row m of the tile, first column k, with BK / 4 quads to a row),
-    //   store its four elements down column m of A_t: A_t[k][m] = quad.x,
-    //   A_t[k + 1][m] = quad.y, and so on.
+    //   store its four elements down column m of A_t, one to a row of A_t: the quad's four
+    //   consecutive k become four consecutive rows.
     //| (void)A_t, (void)quads;
 #pragma unroll
     for (int q = 0; q < BM * BK / 4 / THREADS; ++q) {

@@ -231,10 +231,10 @@ __global__ void histogram_cluster_kernel(const std::uint16_t* input, long long n
     cluster.sync();
     // END SOLUTION
 
-    // BEGIN SOLUTION: the merge: this block (rank cluster.block_rank()) adds its slice to
-    //   the global bins: slice_bins[b] to bins[rank * slice + b], for b below slice whose
-    //   bin is below num_bins (the last slice may reach past it), with atomicAdd, skipping
-    //   zeros.
+    // BEGIN SOLUTION: the merge: this block (rank cluster.block_rank()) adds each bin of its
+    //   slice to the global bin of the same value (where does this block's slice start?),
+    //   for the bins below num_bins (the last slice may reach past it), with atomicAdd,
+    //   skipping zeros.
     const int first_bin = static_cast<int>(cluster.block_rank()) * slice;
     for (int b = threadIdx.x; b < slice && first_bin + b < num_bins; b += blockDim.x) {
         const unsigned int count_b = slice_bins[b];

@@ -33,7 +33,16 @@ Without --write, each figure that is not what the files say is reported (lesson,
 what the lesson has, what the run has) and the status is 1; `make check` runs it so. With
 --write, the figures are rewritten (`make results` does it after writing the page). A marker
 that names a problem, variant, column or chapter that the files lack is an error that names it,
-with or without --write. A row that failed its check has no figure to quote. A lesson whose
+with or without --write. A row that failed its check has no figure to quote.
+
+A row the benchmark has only just gained (a new variant, before the GPU run that measures it)
+is quoted with the figure `not yet measured`, as it stands until then:
+
+  <!-- bench: 2^28 floats; strided index (Harris 2); median_ms -->not yet measured<!-- /bench -->
+
+Such a marker is accepted while the run lacks its problem or variant, and each is named in a
+note (so that a misspelt variant does not pass unseen); once `make results` has a run with the
+row, --write fills it like any other, and the check reports it until then. A lesson whose
 chapter the run did not measure (a copied chapter, before its first run) is left as it is,
 with a note; `chapter N;` naming such a chapter is an error.
 Python 3 standard library only.
@@ -53,6 +62,7 @@ RESULTS_DIR = Path("docs/results")
 
 MARKED = re.compile(r"<!-- bench: (?P<fields>[^>]*?) -->(?P<figure>.*?)<!-- /bench -->")
 OPENING, CLOSING = "<!-- bench:", "<!-- /bench -->"
+NOT_YET = "not yet measured"
 
 # The page's own formats (results.py), for each column a lesson may quote.
 COLUMNS = {
@@ -86,6 +96,10 @@ class Figure:
         return f"{shown(self.lesson)}:{self.line}"
 
 
+class Unmeasured(Refusal):
+    """The run's file lacks the marker's problem or variant: a row not measured yet, or a misspelt one."""
+
+
 def shown(path: Path) -> str:
     return str(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
 
@@ -115,12 +129,12 @@ def figure_of(fields: str, own: str, run: dict[str, results.MeasuredChapter], fo
     problem, variant, column = parts
     problems = list(dict.fromkeys(row["problem"] for row in chapter.rows))
     if problem not in problems:
-        raise Refusal(f"{source} has no problem '{problem}' (it has: {', '.join(problems)})")
+        raise Unmeasured(f"{source} has no problem '{problem}' (it has: {', '.join(problems)})")
     variants = [row["variant"] for row in chapter.rows if row["problem"] == problem]
 
     def row_of(name):
         if name not in variants:
-            raise Refusal(f"{source} has no variant '{name}' of '{problem}' (it has: {', '.join(variants)})")
+            raise Unmeasured(f"{source} has no variant '{name}' of '{problem}' (it has: {', '.join(variants)})")
         row = chapter.row(problem, name)
         if row is None:
             raise Refusal(f"{source}: '{problem}', '{name}' failed its check "
@@ -138,8 +152,10 @@ def figure_of(fields: str, own: str, run: dict[str, results.MeasuredChapter], fo
     return COLUMNS[column](row)
 
 
-def fill(text: str, lesson: Path, own: str, run, folder: Path) -> tuple[str, list[Figure]]:
-    """`text` with every marked figure as the run has it, and the figures that were not."""
+def fill(text: str, lesson: Path, own: str, run, folder: Path, pending=None) -> tuple[str, list[Figure]]:
+    """`text` with every marked figure as the run has it, and the figures that were not. A
+    figure `not yet measured` whose row the run lacks is left as it is, and named in `pending`
+    (a list) when one is given."""
     stale = []
     lines = text.split("\n")
     for index, line in enumerate(lines):
@@ -151,6 +167,13 @@ def fill(text: str, lesson: Path, own: str, run, folder: Path) -> tuple[str, lis
         def replace(match):
             try:
                 expected = figure_of(match["fields"], own, run, folder)
+            except Unmeasured as missing:
+                if match["figure"] != NOT_YET:
+                    raise Refusal(f"{shown(lesson)}:{index + 1}: {missing}; a row the run has not measured yet "
+                                  f"is quoted as '{NOT_YET}'") from None
+                if pending is not None:
+                    pending.append(f"{shown(lesson)}:{index + 1}: {match['fields']}")
+                return match[0]
             except Refusal as refusal:
                 raise Refusal(f"{shown(lesson)}:{index + 1}: {refusal}") from None
             if match["figure"] != expected:
@@ -174,7 +197,7 @@ def check(args) -> int:
     folder = Path(args.results) if args.results else RESULTS_DIR
     try:
         run = read_run(ROOT / folder if not folder.is_absolute() else folder)
-        stale, count = [], 0
+        stale, pending, count = [], [], 0
         for number, lesson in lessons(args.numbers):
             text = lesson.read_text(encoding="utf-8")
             if number not in run and OPENING in text:
@@ -184,7 +207,7 @@ def check(args) -> int:
                       "are left as they are", file=sys.stderr)
                 continue
             count += len(MARKED.findall(text))
-            filled, differ = fill(text, lesson, number, run, folder)
+            filled, differ = fill(text, lesson, number, run, folder, pending)
             stale += differ
             if args.write and filled != text:
                 lesson.write_text(filled, encoding="utf-8")
@@ -192,6 +215,11 @@ def check(args) -> int:
     except Refusal as refusal:
         print(f"lesson-figures: {refusal}", file=sys.stderr)
         return 1
+    if pending:
+        print(f"lesson-figures: {len(pending)} figure(s) '{NOT_YET}', whose rows {folder}/ lacks (make bench "
+              "SOLUTIONS=1 on a GPU, then make results, fills them):", file=sys.stderr)
+        for where in pending:
+            print(f"  {where}", file=sys.stderr)
     if args.write:
         print(f"lesson-figures: the lessons' {count} figures are those of {folder}/")
         return 0
