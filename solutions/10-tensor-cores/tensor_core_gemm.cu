@@ -535,8 +535,8 @@ static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= kSpecialize
 
 // Called by one thread of the producer warpgroup: fill the stages with every step along K
 // of every tile this block computes, in the consumers' order.
-__device__ void produce_stages(unsigned char* stages, WgmmaBarrier* full, WgmmaBarrier* empty, const CUtensorMap& A_map,
-                               const CUtensorMap& B_map, int M, int N, int K) {
+__device__ __forceinline__ void produce_stages(unsigned char* stages, WgmmaBarrier* full, WgmmaBarrier* empty,
+                                               const CUtensorMap& A_map, const CUtensorMap& B_map, int M, int N, int K) {
     const int tiles = (M + kWgmmaBlockM - 1) / kWgmmaBlockM * ((N + kWgmmaBlockN - 1) / kWgmmaBlockN);
     const int k_steps = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
     // BEGIN SOLUTION: 10d, step 1. For each tile of this block (the persistent loop: from
@@ -566,8 +566,9 @@ __device__ void produce_stages(unsigned char* stages, WgmmaBarrier* full, WgmmaB
 // 64 consumer + 63 of the tile): the k_steps steps along K of one tile into acc, from the
 // block's step `step` on (which it advances past them), each stage released as soon as this
 // warpgroup's wgmmas that read it are complete. Returns with every accumulator complete.
-__device__ void consume_tile(float (&acc)[128], unsigned char* stages, WgmmaBarrier* full, WgmmaBarrier* empty,
-                             int consumer, int k_steps, int& step) {
+// Inlined, so that acc stays in registers.
+__device__ __forceinline__ void consume_tile(float (&acc)[128], unsigned char* stages, WgmmaBarrier* full,
+                                             WgmmaBarrier* empty, int consumer, int k_steps, int& step) {
     const bool releases = threadIdx.x % warpSize == 0;  // one arrival per warp on `empty`
     // BEGIN SOLUTION: 10d, step 2. 10c's loop, with a step count that runs on from tile to
     //   tile and without the refills (the producer's now). For each of the tile's steps k:
