@@ -2,8 +2,9 @@
 /// @brief Thin wrappers around Hopper's warpgroup MMA (`wgmma`, PTX ISA "Asynchronous
 /// Warpgroup Level Matrix Multiply-Accumulate Instructions"): `wgmma.mma_async` with BF16
 /// operands in shared memory and FP32 accumulators, `wgmma.fence`, `wgmma.commit_group` and
-/// `wgmma.wait_group`, and the shared-memory address a descriptor starts from. Chapter 10's
-/// step 10c uses them; common/tensor_cores.h has the warp-level `ldmatrix` and `mma.sync`.
+/// `wgmma.wait_group`, the shared-memory address a descriptor starts from, and `setmaxnreg`,
+/// which moves registers between warpgroups. Chapter 10's steps 10c and 10d use them;
+/// common/tensor_cores.h has the warp-level `ldmatrix` and `mma.sync`.
 ///
 /// Each wrapper is one instruction, executed by the 128 threads of a *warpgroup* (4
 /// consecutive warps, threads 128g to 128g + 127) together: every thread calls it, at the
@@ -45,6 +46,20 @@
 ///    the group reads is overwritten: it returns when at most N groups are in flight.
 /// The fence and the wait take the accumulators so that the compiler keeps every access to
 /// them on the right side of the instruction (the registers are not otherwise named there).
+///
+/// ## setmaxnreg: registers moved between warpgroups
+///
+/// A block's registers are a pool: at launch every warp gets the kernel's count per thread
+/// (what ptxas reports, at most what `__launch_bounds__` allows). `setmaxnreg.dec` gives a
+/// warpgroup's registers above the new count back to the pool; `setmaxnreg.inc` waits until
+/// the pool can raise the warpgroup to the new count. Step 10d uses them so that the
+/// warpgroup that only issues copies gives its registers to the two that hold accumulators.
+/// The PTX ISA's rules, which the wrappers and the CPU backend check:
+/// - the count is a multiple of 8 from 24 to 256 (a compile-time constant: a static_assert);
+/// - the same setmaxnreg is executed by all 4 warps of a warpgroup, every lane of each
+///   (`.sync.aligned`): call it before any branch that splits the warpgroup;
+/// - `.inc` never lowers the count nor `.dec` raises it, and the registers `.inc` brings
+///   hold garbage until written.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -191,6 +206,36 @@ __device__ __forceinline__ void wgmma_m64n256k16_bf16(float (&d)[128], std::uint
     __trap();
 #else
     (void)d, (void)a_descriptor, (void)b_descriptor, (void)accumulate;
+#endif
+}
+
+/// @brief `setmaxnreg.inc.sync.aligned.u32 COUNT`: raise the calling warpgroup's registers per
+/// thread to @p COUNT (a multiple of 8 from 24 to 256), waiting until the block's pool has them.
+/// Executed by all 128 threads of the warpgroup together.
+template <int COUNT>
+__device__ __forceinline__ void setmaxnreg_inc(TUTORIAL_WGMMA_SITE_ALONE_) {
+    static_assert(COUNT >= 24 && COUNT <= 256 && COUNT % 8 == 0, "setmaxnreg takes a multiple of 8 from 24 to 256");
+#if defined(TUTORIAL_EMU)
+    ::emu::detail::setmaxnreg(true, COUNT, file, line);
+#elif defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(COUNT));
+#elif defined(__CUDA_ARCH__)
+    __trap();  // setmaxnreg needs sm_90a; the host code refuses other GPUs
+#endif
+}
+
+/// @brief `setmaxnreg.dec.sync.aligned.u32 COUNT`: lower the calling warpgroup's registers per
+/// thread to @p COUNT (a multiple of 8 from 24 to 256), giving the rest back to the block's
+/// pool. Executed by all 128 threads of the warpgroup together.
+template <int COUNT>
+__device__ __forceinline__ void setmaxnreg_dec(TUTORIAL_WGMMA_SITE_ALONE_) {
+    static_assert(COUNT >= 24 && COUNT <= 256 && COUNT % 8 == 0, "setmaxnreg takes a multiple of 8 from 24 to 256");
+#if defined(TUTORIAL_EMU)
+    ::emu::detail::setmaxnreg(false, COUNT, file, line);
+#elif defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(COUNT));
+#elif defined(__CUDA_ARCH__)
+    __trap();
 #endif
 }
 

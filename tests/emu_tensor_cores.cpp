@@ -316,3 +316,81 @@ TEST_CASE("a TMA copy that refills a stage a wgmma in flight still reads is repo
                     site_of(kWgmmaFile, "cp_async_bulk_tensor_2d_global_to_shared(A_at, &A_map, t * kWgmmaTileK, 0, full);"),
                 "which the wgmma.mma_async issued " + site_of(kWgmmaFile, kWgmmaMnCall), "wgmma.wait_group"});
 }
+
+// ---- A persistent, warp-specialized block: a producer warpgroup, two consumers, setmaxnreg --
+
+namespace {
+
+// D = A·B for wgmma_specialized(): A (128 tiles × 128), B (128 × 256), small integers, exact.
+struct SpecializedOperands {
+    int tiles;
+    std::vector<float> A, B, expected;
+    DeviceBuffer<__nv_bfloat16> dA, dB;
+
+    explicit SpecializedOperands(int tile_count)
+        : tiles(tile_count), A(WgmmaOperands::values(128 * 128 * static_cast<std::size_t>(tile_count), 3)),
+          B(WgmmaOperands::values(128 * 256, 4)), expected(128 * 256 * static_cast<std::size_t>(tile_count), 0.0f),
+          dA(WgmmaOperands::bf16(A)), dB(WgmmaOperands::bf16(B)) {
+        for (int m = 0; m < 128 * tiles; ++m) {
+            for (int n = 0; n < 256; ++n) {
+                for (int k = 0; k < 128; ++k) expected[m * 256 + n] += A[m * 128 + k] * B[k * 256 + n];
+            }
+        }
+    }
+    std::string error(planted::SpecializedBug bug) const {
+        DeviceBuffer<float> D(expected.size());
+        return error_text([&] { planted::wgmma_specialized(dA.data(), dB.data(), D.data(), tiles, bug); },
+                          cudaErrorLaunchFailure);
+    }
+};
+
+}  // namespace
+
+TEST_CASE("a persistent block of a producer warpgroup and two consumers, which trade registers by setmaxnreg, "
+          "computes D = A·B exactly over several tiles, its ring of stages running on from tile to tile",
+          "[emu]") {
+    const SpecializedOperands operands(3);
+    DeviceBuffer<float> D(operands.expected.size());
+    D.poison();
+    planted::wgmma_specialized(operands.dA.data(), operands.dB.data(), D.data(), operands.tiles,
+                               planted::SpecializedBug::none);
+    const std::vector<float> got = D.download();
+    int wrong = 0, first = -1;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        if (got[i] != operands.expected[i] && wrong++ == 0) first = static_cast<int>(i);
+    }
+    INFO("first wrong D(" << first / 256 << ", " << first % 256 << ")");
+    CHECK(wrong == 0);
+}
+
+TEST_CASE("a producer that refills a stage before the consumers released it is reported where it refills", "[emu]") {
+    const SpecializedOperands operands(2);
+    check_says(operands.error(planted::SpecializedBug::refill_without_empty_wait),
+               {"a stage refilled before anybody waited for its last fill",
+                "cuda::device::barrier_arrive_tx() " +
+                    site_of(kWgmmaFile, "(void)cuda::device::barrier_arrive_tx(full[s], 1, kStageBytes);"),
+                "no thread has waited for its phase 0", "wait on the stage's `empty` barrier"});
+}
+
+TEST_CASE("a consumer whose count of steps restarts at each tile is reported: its wait returns for a phase it had "
+          "already waited for",
+          "[emu]") {
+    const SpecializedOperands operands(2);
+    check_says(operands.error(planted::SpecializedBug::count_restarts_per_tile),
+               {"a wait for a barrier phase this thread has already waited for",
+                "wait_parity() " + site_of(kWgmmaFile, "full[s].wait_parity(step / kSpecializedStages % 2);"),
+                "returns at once, for phase 0", "runs on from one tile to the next"});
+}
+
+TEST_CASE("a setmaxnreg that part of a warpgroup skips is reported: one warp, or one thread", "[emu]") {
+    const SpecializedOperands operands(1);
+    check_says(operands.error(planted::SpecializedBug::setmaxnreg_in_one_warp),
+               {"setmaxnreg executed by part of a warpgroup", "warp 0 of warpgroup 0 (threads 0 to 127) executed "
+                "setmaxnreg.dec 40 " + site_of(kWgmmaFile, "if (threadIdx.x < 32) tutorial::setmaxnreg_dec<40>();"),
+                "warps 1, 2, 3 of the same warpgroup ended without it"});
+    // Thread 0 waits at the setmaxnreg for its warp's 31 other lanes, which have ended; the
+    // consumers wait for the stages it never fills. The hang names both.
+    check_says(operands.error(planted::SpecializedBug::setmaxnreg_in_one_thread),
+               {"a barrier phase that can never complete", "1 thread waits at setmaxnreg " +
+                site_of(kWgmmaFile, "if (BUG == SpecializedBug::setmaxnreg_in_one_thread) tutorial::setmaxnreg_dec<40>();")});
+}

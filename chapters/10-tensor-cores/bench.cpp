@@ -6,8 +6,8 @@
 // chapter 7's warp tiles on the same values as floats (7d, the best FP32 kernel of the
 // course, its reference solution linked in by mk/bench.mk: the baseline, so that the
 // speed-up column is the tensor cores' factor), then 10a with row-major and with swizzled
-// tiles, 10b, and on a Hopper GPU (compute capability 9.0, sm_90a) 10c. Each result is
-// checked against the CPU after timing.
+// tiles, 10b, and on a Hopper GPU (compute capability 9.0, sm_90a) 10c and 10d (going
+// further). Each result is checked against the CPU after timing.
 #include "register_tiled_gemm.h"
 #include "tensor_core_gemm.h"
 
@@ -33,12 +33,14 @@ int main(int argc, char* argv[]) {
             gemm.time_kernel("10b mma.sync, 3-stage cp.async pipeline", mma_pipeline_gemm);
             if (major != 9 || minor != 0) continue;  // wgmma: sm_90a, compute capability 9.0 only
             gemm.time_kernel("10c wgmma, 4-stage TMA pipeline", wgmma_gemm);
+            gemm.time_kernel("10d wgmma, warp-specialized and persistent", wgmma_specialized_gemm);
         }
         if (major < 8) {
             std::printf("\nThis GPU is compute capability %d.%d: the tensor-core steps need 8.0 and are not timed.\n",
                         major, minor);
         } else if (major != 9 || minor != 0) {
-            std::printf("\nThis GPU is compute capability %d.%d: 10c's wgmma needs sm_90a (9.0) and is not timed.\n",
+            std::printf("\nThis GPU is compute capability %d.%d: 10c's and 10d's wgmma need sm_90a (9.0) and are not "
+                        "timed.\n",
                         major, minor);
         }
     });

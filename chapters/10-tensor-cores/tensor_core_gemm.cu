@@ -17,6 +17,9 @@
 //        memory, where the Tensor Memory Accelerator writes the tiles in the 128-byte
 //        swizzle, 4 stages ahead, each stage's arrival counted in bytes on an mbarrier. The
 //        wrappers are in common/wgmma.h: read its table of the descriptor's bits first.
+//   10d (going further): 10c's tile and stages with the roles split: a producer warpgroup
+//        whose one thread issues every copy, two consumer warpgroups that take its registers
+//        (setmaxnreg) and only multiply and store; one persistent block per SM.
 //
 // Every matrix is row-major: element (r, c) of a matrix with `cols` columns is at
 // index r * cols + c.
@@ -33,7 +36,9 @@
 #include <cuda/barrier>      // cuda::barrier (an mbarrier) and the TMA's copies (10c)
 #include <cuda_pipeline.h>   // __pipeline_memcpy_async and the other cp.async primitives (10b)
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -389,6 +394,109 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
 #endif
 }
 
+// ---- 10d (going further): warp specialization and a persistent grid ---------------------
+
+// 10c's tile (128 × 256), stages (48 KiB: A's 128 × 64 box, B's four 64 × 64 boxes) and
+// barriers, with the roles split: warpgroup 0 is the producer, and its thread 0 alone
+// issues every TMA copy; warpgroups 1 and 2 are the consumers, each 64 rows of the tile,
+// which only wait, multiply and store. The grid is persistent: a block walks the tiles
+// blockIdx.x, blockIdx.x + gridDim.x, ... of C, and its ring of stages runs on from one
+// tile to the next, so that the producer fills the next tile's first stages while the
+// consumers still store the last tile's accumulators.
+//
+// One running count, `step`, numbers the block's 64-wide steps along K over all its tiles:
+// step i is in stage i % kSpecializedStages, its fill number there is i / kSpecializedStages,
+// and that is also the phase of the stage's `full` barrier that brings it and of its `empty`
+// barrier that releases it. Producer and consumers count the same steps in the same order,
+// so each side derives every stage and parity from its own count, with no other agreement.
+constexpr size_t kSpecializedSharedBytes =
+    kSpecializedStages * kWgmmaStageBytes + 2 * kSpecializedStages * sizeof(WgmmaBarrier) + 1024;
+// The most dynamic shared memory a Hopper block may opt in to: 227 KiB.
+static_assert(kSpecializedSharedBytes <= 227 * 1024, "fewer stages: they do not fit in a Hopper block's 227 KiB");
+// The producer's and consumers' registers add up to what the launch gives 384 threads: 64 K
+// registers an SM, one block of kSpecializedThreads, rounded down to 8 a thread (ptxas: 168).
+static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= kSpecializedThreads * (65536 / kSpecializedThreads / 8 * 8),
+              "setmaxnreg.inc would wait forever: the consumers ask for more registers than the producer gives back");
+
+// ---- 10d, step 1: the producer ------------------------------------------------------------
+
+// Called by one thread of the producer warpgroup: fill the stages with every step along K
+// of every tile this block computes, in the consumers' order.
+__device__ __forceinline__ void produce_stages(unsigned char* stages, WgmmaBarrier* full, WgmmaBarrier* empty,
+                                               const CUtensorMap& A_map, const CUtensorMap& B_map, int M, int N, int K) {
+    const int tiles = (M + kWgmmaBlockM - 1) / kWgmmaBlockM * ((N + kWgmmaBlockN - 1) / kWgmmaBlockN);
+    const int k_steps = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
+    // TODO(chapter10): 10d, step 1. For each tile of this block (the persistent loop: from
+    //   blockIdx.x, gridDim.x apart; wgmma_tile_of gives its corner), for each of its steps
+    //   along K, with one running count of steps that does not restart with the tile:
+    //   the step's stage is the count modulo the stages. Unless this is the stage's very
+    //   first fill, wait until both consumers released its previous fill (the parity of that
+    //   fill's phase of `empty`), then request_stage, as 10c's issuer did.
+    (void)stages, (void)full, (void)empty, (void)A_map, (void)B_map, (void)tiles, (void)k_steps;
+}
+
+// ---- 10d, step 2: a consumer ----------------------------------------------------------------
+
+// Called by every thread of consumer warpgroup `consumer` (0 or 1: rows 64 consumer to
+// 64 consumer + 63 of the tile): the k_steps steps along K of one tile into acc, from the
+// block's step `step` on (which it advances past them), each stage released as soon as this
+// warpgroup's wgmmas that read it are complete. Returns with every accumulator complete.
+// Inlined, so that acc stays in registers.
+__device__ __forceinline__ void consume_tile(float (&acc)[128], unsigned char* stages, WgmmaBarrier* full,
+                                             WgmmaBarrier* empty, int consumer, int k_steps, int& step) {
+    const bool releases = threadIdx.x % warpSize == 0;  // one arrival per warp on `empty`
+    // TODO(chapter10): 10d, step 2. 10c's loop, with a step count that runs on from tile to
+    //   tile and without the refills (the producer's now). For each of the tile's steps k:
+    //   the stage and the parity of its `full` phase from the running count; wait, then
+    //   __syncwarp(); wgmma_fence, the four wgmmas of 10c on this warpgroup's 64 rows of
+    //   A's tile (your descriptors; only the tile's first wgmma does not accumulate: acc
+    //   holds the previous tile), commit; wgmma_wait_group<1> makes the previous step's
+    //   group complete, so one lane a warp releases that step's stage (an arrival on its
+    //   `empty`). After the loop, wait for the last group too and release its stage: the
+    //   next tile starts with nothing of this one in flight.
+    (void)acc, (void)stages, (void)full, (void)empty, (void)consumer, (void)k_steps, (void)step, (void)releases;
+}
+
+// ---- 10d, step 3: the roles and the persistent loop -------------------------------------------
+
+__global__ void __launch_bounds__(kSpecializedThreads, 1)
+    wgmma_specialized_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const __grid_constant__ CUtensorMap B_map,
+                                  float* C, int M, int N, int K) {
+#if defined(__CUDA_ARCH__) && !defined(__CUDA_ARCH_FEAT_SM90_ALL)
+    // Compiled without sm_90a there is no wgmma nor setmaxnreg; the host function refuses to launch this.
+    __trap();
+#else
+    extern __shared__ __align__(1024) unsigned char specialized_shared[];
+    unsigned char* shared = specialized_shared;
+    unsigned char* stages = shared + (1024 - tutorial::shared_window_address(shared) % 1024) % 1024;
+    // full[s]: stage s's tiles have landed (the producer's arrival and the copies' bytes);
+    // empty[s]: both consumers are done with stage s (one arrival per consumer warp).
+    WgmmaBarrier* full = reinterpret_cast<WgmmaBarrier*>(stages + kSpecializedStages * kWgmmaStageBytes);
+    WgmmaBarrier* empty = full + kSpecializedStages;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < kSpecializedStages; ++s) {
+            init(&full[s], 1);
+            init(&empty[s], 2 * 4);
+        }
+        // Initialised by ordinary stores, completed by the TMA through the async proxy.
+        cuda::device::experimental::fence_proxy_async_shared_cta();
+    }
+    __syncthreads();
+    const int warpgroup = threadIdx.x / 128;
+    const int tiles = (M + kWgmmaBlockM - 1) / kWgmmaBlockM * ((N + kWgmmaBlockN - 1) / kWgmmaBlockN);
+    const int k_steps = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
+    // TODO(chapter10): 10d, step 3. The roles. Warpgroup 0, the producer, first gives up
+    //   registers (setmaxnreg_dec to kProducerRegisters: all its 128 threads execute it,
+    //   before any of them branches), then its thread 0 alone calls produce_stages; the
+    //   others have nothing left to do. Warpgroups 1 and 2 take registers
+    //   (setmaxnreg_inc to kConsumerRegisters), then walk the same tiles as the producer, in
+    //   the same order, with one running step count for all of them: consume_tile into
+    //   their 128 accumulators, then store_wgmma_accumulators at the tile's corner plus this
+    //   consumer's 64 rows.
+    (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C;
+#endif
+}
+
 // ---- Host functions -----------------------------------------------------------------------
 
 namespace {
@@ -535,13 +643,14 @@ const __nv_bfloat16* tma_readable(const __nv_bfloat16* matrix, int rows, int col
 // boxes of box_rows rows of 64 columns (128 bytes) that the TMA writes in the 128-byte
 // swizzle. The driver's cuTensorMapEncodeTiled makes it, reached through the runtime as in
 // chapter 8, so the program needs no link to the driver library (-lcuda).
-CUtensorMap make_tile_map(const __nv_bfloat16* matrix, int rows, int cols, int pitch, int box_rows) {
+CUtensorMap make_tile_map(const char* function, const __nv_bfloat16* matrix, int rows, int cols, int pitch,
+                          int box_rows) {
     PFN_cuTensorMapEncodeTiled_v12000 encode_tiled = nullptr;
     cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSymbolNotFound;
     CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", reinterpret_cast<void**>(&encode_tiled),
                                                 12000, cudaEnableDefault, &found));
     if (found != cudaDriverEntryPointSuccess || encode_tiled == nullptr) {
-        throw std::runtime_error("wgmma_gemm: the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
+        throw std::runtime_error(std::string(function) + ": the driver has no cuTensorMapEncodeTiled (CUDA 12.0 or newer)");
     }
     const cuuint64_t sizes[2] = {static_cast<cuuint64_t>(cols), static_cast<cuuint64_t>(rows)};
     const cuuint64_t row_stride_bytes[1] = {static_cast<cuuint64_t>(pitch) * sizeof(__nv_bfloat16)};
@@ -553,11 +662,28 @@ CUtensorMap make_tile_map(const __nv_bfloat16* matrix, int rows, int cols, int p
                                          CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS) {
-        throw std::runtime_error("wgmma_gemm: cuTensorMapEncodeTiled failed with CUresult " +
+        throw std::runtime_error(std::string(function) + ": cuTensorMapEncodeTiled failed with CUresult " +
                                  std::to_string(static_cast<int>(result)) + " for a " + std::to_string(rows) + " x " +
                                  std::to_string(cols) + " matrix");
     }
     return map;
+}
+
+// What 10c and 10d do before their kernel: check the arguments and the GPU, make A and B
+// readable by the TMA (scratch copies where a row does not start on 16 bytes), make their
+// tensor maps (A's boxes: 64 columns of K, 128 rows; B's: 64 columns of N, 64 rows of K),
+// then call launch(A_map, B_map) while the scratch copies live.
+template <class Launch>
+void with_tile_maps(const char* function, const __nv_bfloat16* A, const __nv_bfloat16* B, const float* C, int M, int N,
+                    int K, Launch launch) {
+    require_arguments(function, A, B, C, M, N, K);
+    require_wgmma(function);
+    tutorial::DeviceBuffer<__nv_bfloat16> A_scratch(0), B_scratch(0);
+    int A_pitch = 0, B_pitch = 0;
+    const __nv_bfloat16* A_read = tma_readable(A, M, K, A_scratch, A_pitch);
+    const __nv_bfloat16* B_read = tma_readable(B, K, N, B_scratch, B_pitch);
+    launch(make_tile_map(function, A_read, M, K, A_pitch, kWgmmaBlockM),
+           make_tile_map(function, B_read, K, N, B_pitch, kWgmmaBlockK));
 }
 
 }  // namespace
@@ -568,20 +694,43 @@ tutorial::LaunchConfig wgmma_gemm_launch_config(int M, int N) {
 }
 
 void wgmma_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
-    require_arguments("wgmma_gemm", A, B, C, M, N, K);
-    require_wgmma("wgmma_gemm");
-    tutorial::DeviceBuffer<__nv_bfloat16> A_scratch(0), B_scratch(0);
-    int A_pitch = 0, B_pitch = 0;
-    const __nv_bfloat16* A_read = tma_readable(A, M, K, A_scratch, A_pitch);
-    const __nv_bfloat16* B_read = tma_readable(B, K, N, B_scratch, B_pitch);
-    // A's boxes: 64 columns of K, the block's 128 rows; B's: 64 columns of N, 64 rows of K.
-    const CUtensorMap A_map = make_tile_map(A_read, M, K, A_pitch, kWgmmaBlockM);
-    const CUtensorMap B_map = make_tile_map(B_read, K, N, B_pitch, kWgmmaBlockK);
-    // Above 48 KiB of dynamic shared memory a kernel must opt in, once.
-    static const cudaError_t opted_in = cudaFuncSetAttribute(
-        wgmma_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kWgmmaSharedBytes));
-    CUDA_CHECK(opted_in);
-    const tutorial::LaunchConfig launch = wgmma_gemm_launch_config(M, N);
-    wgmma_gemm_kernel<<<launch.grid, launch.block, kWgmmaSharedBytes>>>(A_map, B_map, C, M, N, K);
-    CUDA_CHECK_KERNEL("wgmma_gemm_kernel");
+    with_tile_maps("wgmma_gemm", A, B, C, M, N, K, [&](const CUtensorMap& A_map, const CUtensorMap& B_map) {
+        // Above 48 KiB of dynamic shared memory a kernel must opt in, once.
+        static const cudaError_t opted_in = cudaFuncSetAttribute(
+            wgmma_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(kWgmmaSharedBytes));
+        CUDA_CHECK(opted_in);
+        const tutorial::LaunchConfig launch = wgmma_gemm_launch_config(M, N);
+        wgmma_gemm_kernel<<<launch.grid, launch.block, kWgmmaSharedBytes>>>(A_map, B_map, C, M, N, K);
+        CUDA_CHECK_KERNEL("wgmma_gemm_kernel");
+    });
+}
+
+// ---- 10d: the host side ------------------------------------------------------------------------
+
+tutorial::LaunchConfig wgmma_specialized_gemm_launch_config(int M, int N, int max_blocks) {
+    int device = 0, multiprocessors = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+    const long long tiles = static_cast<long long>(tutorial::ceil_div(M, kWgmmaBlockM)) * tutorial::ceil_div(N, kWgmmaBlockN);
+    const long long blocks = std::min<long long>({tiles, multiprocessors, max_blocks});
+    return tutorial::LaunchConfig{dim3(static_cast<unsigned>(blocks)), dim3(kSpecializedThreads)};
+}
+
+void wgmma_specialized_gemm_on(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K,
+                               int max_blocks) {
+    tutorial::require_positive("wgmma_specialized_gemm", "max_blocks", max_blocks);
+    with_tile_maps("wgmma_specialized_gemm", A, B, C, M, N, K, [&](const CUtensorMap& A_map, const CUtensorMap& B_map) {
+        static const cudaError_t opted_in =
+            cudaFuncSetAttribute(wgmma_specialized_gemm_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 static_cast<int>(kSpecializedSharedBytes));
+        CUDA_CHECK(opted_in);
+        const tutorial::LaunchConfig launch = wgmma_specialized_gemm_launch_config(M, N, max_blocks);
+        wgmma_specialized_gemm_kernel<<<launch.grid, launch.block, kSpecializedSharedBytes>>>(A_map, B_map, C, M, N, K);
+        CUDA_CHECK_KERNEL("wgmma_specialized_gemm_kernel");
+    });
+}
+
+void wgmma_specialized_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
+    // Never more blocks than SMs: wgmma_specialized_gemm_launch_config caps them there.
+    wgmma_specialized_gemm_on(A, B, C, M, N, K, std::numeric_limits<int>::max());
 }

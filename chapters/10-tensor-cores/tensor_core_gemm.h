@@ -31,8 +31,16 @@
 ///   the tiles there in the 128-byte swizzle, kWgmmaStages stages ahead, each stage's
 ///   arrival counted in bytes on an mbarrier (the wrappers: common/wgmma.h).
 ///
+/// - 10d (going further): 10c's tile and stages, with the roles split. A block of
+///   kSpecializedThreads threads has a producer warpgroup, one thread of which issues every
+///   TMA copy, and two consumer warpgroups that only wait, multiply and store; `setmaxnreg`
+///   moves registers from the producer to the consumers. The grid is persistent: one block
+///   per SM, each walking the tiles of C blockIdx.x, blockIdx.x + gridDim.x, ..., its stages'
+///   ring running on from one tile to the next, so that the producer loads the next tile's
+///   stages while the consumers store the last tile's accumulators.
+///
 /// 10a and 10b need compute capability 8.0 (ldmatrix, mma.sync with BF16, cp.async); 10c
-/// needs sm_90a, the arch-specific features of compute capability 9.0 (Hopper).
+/// and 10d need sm_90a, the arch-specific features of compute capability 9.0 (Hopper).
 #pragma once
 
 #include "launch_config.h"
@@ -55,6 +63,11 @@ constexpr int kWgmmaBlockN = 256;   ///< 10c: columns of C a block computes: one
 constexpr int kWgmmaBlockK = 64;    ///< 10c: the width along K of a stage: 128 bytes, one row of the 128-byte swizzle
 constexpr int kWgmmaThreads = 256;  ///< 10c: threads a block: 2 warpgroups of 128
 constexpr int kWgmmaStages = 4;     ///< 10c: stages of tiles along K in flight, 48 KiB each
+
+constexpr int kSpecializedThreads = 384;       ///< 10d: a producer warpgroup, then two consumer warpgroups
+constexpr int kSpecializedStages = 4;          ///< 10d: stages of 48 KiB; 5 would pass the 227 KiB a block may have
+constexpr int kProducerRegisters = 40;         ///< 10d: registers per thread the producer warpgroup keeps (setmaxnreg.dec)
+constexpr int kConsumerRegisters = 232;        ///< 10d: registers per thread each consumer warpgroup takes (setmaxnreg.inc)
 
 /// @brief How the tiles (A's 128 × 64, B's 64 × 128 BF16) are stored in shared memory.
 enum class SharedLayout {
@@ -126,3 +139,24 @@ tutorial::LaunchConfig wgmma_gemm_launch_config(int M, int N);
 ///         compiled without sm_90a
 /// @throws tutorial::CudaError if the launch or the kernel fails
 void wgmma_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);
+
+/// @brief The launch of 10d for an M×N matrix C: kSpecializedThreads threads a block, and as
+/// many blocks as the GPU has SMs (cudaDevAttrMultiProcessorCount), or as C has tiles of
+/// kWgmmaBlockM × kWgmmaBlockN if fewer, or at most @p max_blocks.
+tutorial::LaunchConfig wgmma_specialized_gemm_launch_config(int M, int N, int max_blocks);
+
+/// @brief 10d: C = A·B as wgmma_gemm(), by a persistent grid of warp-specialized blocks: in
+/// each, one producer warpgroup (kProducerRegisters registers a thread) whose first thread
+/// fills kSpecializedStages stages of 48 KiB by the TMA, and two consumer warpgroups
+/// (kConsumerRegisters) that multiply them with wgmma and store C; one block per SM, each
+/// walking C's 128 × 256 tiles in 10c's grouped order.
+/// Same arguments, result and errors as wgmma_gemm().
+void wgmma_specialized_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);
+
+/// @brief 10d on at most @p max_blocks blocks (≥ 1), so that each block walks several tiles
+/// even of small matrices: what the tests use to check that the stages' phases run on from
+/// one tile to the next. wgmma_specialized_gemm() is this with the GPU's number of SMs.
+/// @throws std::invalid_argument naming the argument for a size or @p max_blocks < 1, or a
+///         null pointer; the rest as wgmma_gemm()
+void wgmma_specialized_gemm_on(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K,
+                               int max_blocks);

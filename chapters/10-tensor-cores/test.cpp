@@ -1,5 +1,8 @@
 // Chapter 10 tests: GEMM on the tensor cores.  Run them with `make chapter10 test`.
 //
+// 10d, going further, has test cases of its own (tagged [extra], not graded): 10c's checks,
+// then a persistent grid of fewer blocks than tiles.
+//
 // Every step gets chapter 2's shapes around its 128 × 128 block tile (1, tile − 1, tile,
 // tile + 1 in every combination, primes, very rectangular ones), shapes around its 64-wide
 // step along K, matrices that do not start on 16 bytes, and bad arguments. The inputs are seeded random floats rounded to BF16; the
@@ -39,6 +42,7 @@ struct Step {
     bool wgmma;                      // 10c: needs sm_90a (Hopper)
 };
 
+// The graded steps, 10a to 10c.
 std::vector<Step> steps() {
     return {
         {"10a mma_gemm, row-major tiles", "mma_gemm", mma_gemm_row_major, false},
@@ -46,6 +50,11 @@ std::vector<Step> steps() {
         {"10b mma_pipeline_gemm", "mma_pipeline_gemm", mma_pipeline_gemm, false},
         {"10c wgmma_gemm", "wgmma_gemm", wgmma_gemm, true},
     };
+}
+
+// 10d, going further: its tests are apart, tagged [extra].
+Step specialized_step() {
+    return {"10d wgmma_specialized_gemm", "wgmma_specialized_gemm", wgmma_specialized_gemm, true};
 }
 
 // True, after a warning, when @p step needs wgmma (sm_90a) and the GPU is not a Hopper
@@ -98,7 +107,8 @@ std::vector<GemmShape> tile_shapes() {
     return shapes;
 }
 
-// 10c's block tile is 128 × 256: the shapes above, then N around 256 (tile − 1, tile, tile + 1).
+// 10c's and 10d's block tile is 128 × 256: the shapes above, then N around 256 (tile − 1,
+// tile, tile + 1).
 std::vector<GemmShape> shapes_of(const Step& step) {
     std::vector<GemmShape> shapes = tile_shapes();
     if (step.wgmma) {
@@ -125,6 +135,38 @@ tutorial::ComparisonReport run_offset_case(const tutorial::Bf16GemmFunction& gem
     tutorial::ExpectedOutput expected = tutorial::gemm_reference(A, B, M, N, K);
     for (double& tolerance : expected.tolerance) tolerance *= 2.0;  // as GemmOperands does for BF16 inputs
     return tutorial::compare_gemm_output(dC.download(), expected, M, N, kMmaBlockM);
+}
+
+// @p step on every shape of shapes_of(step), against the CPU reference.
+tutorial::ShapeSweep shape_sweep(const Step& step) {
+    const tutorial::GemmFunction gemm = tutorial::with_bf16_inputs(step.gemm);
+    tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+    options.case_prefix = step.name + ", ";
+    tutorial::ShapeSweep sweep(step.name, options);
+    for (const GemmShape& shape : shapes_of(step)) {
+        std::ostringstream label;
+        label << shape;
+        sweep.run(label.str(),
+                  {{"M", shape.M, kMmaBlockM, "", "block tile"},
+                   {"N", shape.N, kMmaBlockN, "", "block tile"},
+                   {"K", shape.K, kMmaBlockK, "", "step along K"}},
+                  [&] { return tutorial::run_gemm_case(gemm, shape, kMmaBlockM, 0, InputPrecision::bf16); },
+                  tutorial::gemm_ownership(shape, kMmaBlockM, tutorial::ThreadWork::warp_tile_per_warp, true));
+    }
+    return sweep;
+}
+
+// @p step on matrices that start 1, 4 and 7 elements into their buffers.
+tutorial::ShapeSweep offset_sweep(const Step& step) {
+    const GemmShape shape{72, 80, 136};  // every row a multiple of 8 elements: only the start is off
+    tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+    options.case_prefix = step.name + ", ";
+    tutorial::ShapeSweep sweep(step.name + " on matrices that do not start on 16 bytes", options);
+    for (int offset : {1, 4, 7}) {
+        sweep.run("matrices starting " + std::to_string(offset) + " elements into their buffers",
+                  {{"offset", offset, 0, "", ""}}, [&] { return run_offset_case(step.gemm, shape, offset); });
+    }
+    return sweep;
 }
 
 // The fragment probe, at M = N = K = 128 (one block, two steps along K). First A = I and
@@ -312,22 +354,7 @@ TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's sh
     if (gpu_too_old()) return;
     std::vector<tutorial::ShapeSweep> sweeps;
     for (const Step& step : steps()) {
-        if (skip_step(step)) continue;
-        const tutorial::GemmFunction gemm = tutorial::with_bf16_inputs(step.gemm);
-        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
-        options.case_prefix = step.name + ", ";
-        tutorial::ShapeSweep sweep(step.name, options);
-        for (const GemmShape& shape : shapes_of(step)) {
-            std::ostringstream label;
-            label << shape;
-            sweep.run(label.str(),
-                      {{"M", shape.M, kMmaBlockM, "", "block tile"},
-                       {"N", shape.N, kMmaBlockN, "", "block tile"},
-                       {"K", shape.K, kMmaBlockK, "", "step along K"}},
-                      [&] { return tutorial::run_gemm_case(gemm, shape, kMmaBlockM, 0, InputPrecision::bf16); },
-                      tutorial::gemm_ownership(shape, kMmaBlockM, tutorial::ThreadWork::warp_tile_per_warp, true));
-        }
-        sweeps.push_back(sweep);
+        if (!skip_step(step)) sweeps.push_back(shape_sweep(step));
     }
     REQUIRE_SWEEPS(sweeps);
 }
@@ -354,18 +381,9 @@ TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B
 
 TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old()) return;
-    const GemmShape shape{72, 80, 136};  // every row a multiple of 8 elements: only the start is off
     std::vector<tutorial::ShapeSweep> sweeps;
     for (const Step& step : steps()) {
-        if (skip_step(step)) continue;
-        tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
-        options.case_prefix = step.name + ", ";
-        tutorial::ShapeSweep sweep(step.name + " on matrices that do not start on 16 bytes", options);
-        for (int offset : {1, 4, 7}) {
-            sweep.run("matrices starting " + std::to_string(offset) + " elements into their buffers",
-                      {{"offset", offset, 0, "", ""}}, [&] { return run_offset_case(step.gemm, shape, offset); });
-        }
-        sweeps.push_back(sweep);
+        if (!skip_step(step)) sweeps.push_back(offset_sweep(step));
     }
     REQUIRE_SWEEPS(sweeps);
 }
@@ -373,5 +391,56 @@ TEST_CASE("Each step is right when the matrices do not start on 16 bytes", CHAPT
 TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
     const Step step = GENERATE(from_range(steps()));
     INFO(step.name);
+    tutorial::check_gemm_rejects_bad_arguments(tutorial::with_bf16_inputs(step.gemm), step.function);
+}
+
+// ---- 10d (going further): warp specialization and a persistent grid ------------------------
+
+TEST_CASE("10d: wgmma_specialized_gemm matches the CPU reference at 10c's shapes, its fragments and on matrices "
+          "that do not start on 16 bytes", CHAPTER_TAG "[gpu][extra]") {
+    const Step step = specialized_step();
+    if (skip_step(step)) return;
+    const std::vector<tutorial::ShapeSweep> sweeps = {shape_sweep(step), offset_sweep(step)};
+    REQUIRE_SWEEPS(sweeps);
+    const std::string problem = fragment_probe(step.gemm, step.wgmma);
+    if (!problem.empty()) {
+        FAIL(step.name << ": " << problem << "\nCompare your consumer's rows with 10c's (common/wgmma.h: the "
+                       << "accumulators).");
+    }
+}
+
+// A grid smaller than C's tiles, down to one block, so that a block walks several tiles and
+// its ring of stages wraps around within a tile and across tiles: 3 × 3 tiles of 128 × 256,
+// those of the last row and column partial, and 4 or 5 steps along K each (the last one
+// partial). With 4 stages a tile of 4 steps starts on stage 0 again, a phase later, and one
+// of 5 steps on the next stage.
+TEST_CASE("10d: a persistent block walks several tiles, its stages' phases running on from one tile to the next",
+          CHAPTER_TAG "[gpu][extra]") {
+    const Step step = specialized_step();
+    if (skip_step(step)) return;
+    tutorial::SweepOptions options = tutorial::default_sweep_options(TUTORIAL_CHAPTER);
+    options.case_prefix = step.name + ", persistent, ";
+    tutorial::ShapeSweep sweep(step.name + " on fewer blocks than tiles", options);
+    for (const int blocks : {1, 2, 4}) {
+        for (const GemmShape shape : {GemmShape{300, 600, 200}, GemmShape{257, 513, 257}}) {
+            std::ostringstream label;
+            label << blocks << (blocks == 1 ? " block, " : " blocks, ") << shape;
+            const tutorial::GemmFunction gemm = tutorial::with_bf16_inputs(
+                [blocks](const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K) {
+                    wgmma_specialized_gemm_on(A, B, C, M, N, K, blocks);
+                });
+            sweep.run(label.str(),
+                      {{"blocks", blocks, 0, "", ""},
+                       {"M", shape.M, kWgmmaBlockM, "", "block tile"},
+                       {"N", shape.N, kWgmmaBlockN, "", "block tile"},
+                       {"K", shape.K, kWgmmaBlockK, "", "step along K"}},
+                      [&] { return tutorial::run_gemm_case(gemm, shape, kMmaBlockM, 0, InputPrecision::bf16); });
+        }
+    }
+    REQUIRE_SWEEP(sweep);
+}
+
+TEST_CASE("10d: wgmma_specialized_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+    const Step step = specialized_step();
     tutorial::check_gemm_rejects_bad_arguments(tutorial::with_bf16_inputs(step.gemm), step.function);
 }

@@ -151,6 +151,19 @@ Token barrier_arrive(void* address, std::ptrdiff_t update, std::ptrdiff_t tx, co
                                          site(file, line) + ": " + std::to_string(tx) +
                                          " bytes; the count must be from 0 to 2^20 - 1.");
     }
+    if (tx > 0 && bar.tx_expected == 0 && bar.phase > bar.seen_max && bar.role == BarrierRole::user) {
+        // The first bytes of a phase, and no thread has waited for the last one: what it
+        // brought was never read, and this phase's copies write over it.
+        std::ostringstream out;
+        out << "a stage refilled before anybody waited for its last fill " << where() << ":\n  " << api << " at "
+            << site(file, line) << " expects " << tx << " bytes in phase " << bar.phase << " of " << describe_barrier(bar)
+            << ", but no thread has waited for its phase " << bar.phase - 1
+            << " (none of its waits has returned since that phase completed): the bytes that phase brought were never "
+               "read, and this phase's copies write over them. On a GPU that is a wrong result or a hang. A producer "
+               "refills a stage only after every consumer has released it: wait on the stage's `empty` barrier for the "
+               "release of its previous fill first.";
+        stop(cudaErrorLaunchFailure, out.str());
+    }
     if (tx > 0) {
         bar.tx_expected += tx;
         bar.expect_file = file;
@@ -205,7 +218,23 @@ void barrier_wait_parity(void* address, bool parity, const char* api, const char
     check_time(file, line);
     BarrierState& bar = lookup(b, address, api, file, line);
     if ((bar.phase & 1u) != static_cast<unsigned>(parity)) {  // the phase of that parity has completed
-        note_seen(state_of(b), me(b), bar);
+        AsyncState& s = state_of(b);
+        const auto& seen = s.threads[me(b)].seen;  // by this thread's own waits only
+        const auto mine = std::find_if(seen.begin(), seen.end(), [&](const auto& e) { return e.first == &bar; });
+        if (bar.role == BarrierRole::user && bar.phase > 0 && mine != seen.end() && mine->second == bar.phase) {
+            // This thread's waits have already returned for that very phase: a parity meant
+            // for the next phase would block; this one looks back at one already consumed.
+            std::ostringstream out;
+            out << "a wait for a barrier phase this thread has already waited for " << where() << ":\n  " << api
+                << " at " << site(file, line) << " with parity " << parity << " returns at once, for phase "
+                << bar.phase - 1 << " of " << describe_barrier(bar) << ", which has completed, but which this thread "
+                << "had already waited for. A wait for the next phase, " << bar.phase << " (parity " << bar.phase % 2
+                << "), would block until it completes; this one lets the thread read again what phase " << bar.phase - 1
+                << " brought (a stage's old contents), while its next fill may be on its way. Derive each wait's phase "
+                   "from a count of the steps that runs on from one tile to the next, never from one that restarts.";
+            stop(cudaErrorLaunchFailure, out.str());
+        }
+        note_seen(s, me(b), bar);
         return;
     }
     block_on(b, bar, bar.phase, api, file, line);

@@ -97,7 +97,8 @@ bool try_complete(BlockRun& b, unsigned warp, unsigned lane) {
         if ((mask >> l & 1u) == 0 || is_matrix_op(lanes[l].warp_op)) continue;
         ThreadState& me = lanes[l];
         switch (me.warp_op) {
-            case WarpOp::syncwarp: me.warp_result = 0; break;
+            case WarpOp::syncwarp:
+            case WarpOp::setmaxnreg: me.warp_result = 0; break;
             case WarpOp::ballot: me.warp_result = votes; break;
             case WarpOp::any: me.warp_result = votes != 0; break;
             case WarpOp::all: me.warp_result = votes == mask; break;
@@ -133,6 +134,7 @@ const char* warp_op_name(WarpOp op) {
         case WarpOp::ldmatrix: return "ldmatrix";
         case WarpOp::mma_sync: return "mma.sync";
         case WarpOp::wgmma: return "wgmma.mma_async";
+        case WarpOp::setmaxnreg: return "setmaxnreg";
     }
     return "a warp primitive";
 }

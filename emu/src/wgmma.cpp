@@ -1,6 +1,7 @@
 // Hopper's warpgroup MMA on the CPU backend: wgmma.mma_async with both operands in shared
 // memory, read through their matrix descriptors, and wgmma.fence, wgmma.commit_group and
-// wgmma.wait_group.
+// wgmma.wait_group; and setmaxnreg, which moves no register on the CPU but is checked to be
+// executed by every lane of the 4 warps of a warpgroup alike.
 //
 // A warpgroup is 4 consecutive warps (threads 128g to 128g + 127). Each warp of it holds 16
 // rows of the 64 × N result, in the layout of mma.sync's C fragment repeated every 8
@@ -68,11 +69,21 @@ struct OperandRead {
     int line = 0;
 };
 
+// One setmaxnreg a warp executed (its lanes met there).
+struct SetmaxnregCall {
+    bool increase;
+    unsigned count;
+    const char* file;
+    int line;
+};
+
 }  // namespace
 
 struct WgmmaState {
     std::vector<ThreadWgmma> threads;
     std::map<std::pair<unsigned, unsigned>, OperandRead> reads;  // by (warpgroup, sequence)
+    std::vector<std::vector<SetmaxnregCall>> setmaxnreg;         // by warp, in the order it executed them
+    bool any_setmaxnreg = false;
 };
 
 namespace {
@@ -459,6 +470,71 @@ void wgmma_wait_group(int pending, const char* file, int line) {
     }
 }
 
+namespace {
+
+// A warpgroup instruction needs all 4 warps of the thread's warpgroup: a block whose last
+// warpgroup has fewer than 128 threads cannot run it.
+void require_whole_warpgroup(const BlockRun& b, unsigned me, const char* what, const char* file, int line) {
+    if (b.thread_count >= (me / kWarpgroup + 1) * kWarpgroup) return;
+    throw matrix_lane_fault(what, file, line,
+                            "this thread's warpgroup (threads " + std::to_string(me / kWarpgroup * kWarpgroup) + " to " +
+                                std::to_string(me / kWarpgroup * kWarpgroup + kWarpgroup - 1) + ") is not whole: the "
+                                "block has " + std::to_string(b.thread_count) + " threads. A warpgroup is 4 warps, "
+                                "128 threads, which run " + what + " together: give the block a multiple of 128.");
+}
+
+std::string setmaxnreg_text(const SetmaxnregCall& c) {
+    return std::string("setmaxnreg.") + (c.increase ? "inc " : "dec ") + std::to_string(c.count) + " at " +
+           site(c.file, c.line);
+}
+
+}  // namespace
+
+void setmaxnreg(bool increase, unsigned count, const char* file, int line) {
+    const char* what = "setmaxnreg";
+    require_full_warp(what, file, line);
+    BlockRun& b = *current_block;
+    check_time(file, line);
+    const unsigned me = thread_of(b);
+    require_whole_warpgroup(b, me, what, file, line);
+    if (count < 24 || count > 256 || count % 8 != 0) {
+        throw matrix_lane_fault(what, file, line,
+                                "its register count, " + std::to_string(count) + ", is not a multiple of 8 from 24 to "
+                                "256, as the PTX ISA requires.");
+    }
+    // The warp's lanes meet, as at __syncwarp(): .sync.aligned.
+    warp_primitive(WarpOp::setmaxnreg, 0xffffffffu, 0, 0, kWarpSize, file, line);
+    if (me % kWarpSize != 0) return;  // lane 0 records what the warp executed
+    WgmmaState& s = wgmma_state(b);
+    const unsigned warp = me / kWarpSize, first_warp = warp / 4 * 4;
+    if (s.setmaxnreg.size() < (b.thread_count + kWarpSize - 1) / kWarpSize) {
+        s.setmaxnreg.resize((b.thread_count + kWarpSize - 1) / kWarpSize);
+    }
+    std::vector<SetmaxnregCall>& mine = s.setmaxnreg[warp];
+    const SetmaxnregCall call{increase, count, file, line};
+    if (!mine.empty() && (increase ? count < mine.back().count : count > mine.back().count)) {
+        throw matrix_lane_fault(what, file, line,
+                                "this warp's registers per thread are " + std::to_string(mine.back().count) + " since " +
+                                    setmaxnreg_text(mine.back()) + ": setmaxnreg." + (increase ? "inc" : "dec") +
+                                    " may only " + (increase ? "raise" : "lower") + " them.");
+    }
+    // The same setmaxnreg, in the same order, in every warp of the warpgroup.
+    for (unsigned w = first_warp; w < first_warp + 4; ++w) {
+        if (w == warp || s.setmaxnreg[w].size() <= mine.size()) continue;
+        const SetmaxnregCall& other = s.setmaxnreg[w][mine.size()];
+        if (other.increase == increase && other.count == count && other.line == line && std::strcmp(other.file, file) == 0) {
+            continue;
+        }
+        throw matrix_lane_fault(what, file, line,
+                                "warp " + std::to_string(w) + " of the same warpgroup executed " + setmaxnreg_text(other) +
+                                    " there instead (its setmaxnreg number " + std::to_string(mine.size() + 1) + "). The "
+                                    "same setmaxnreg must be executed by all 4 warps of a warpgroup: call it where the "
+                                    "whole warpgroup takes the same path.");
+    }
+    mine.push_back(call);
+    s.any_setmaxnreg = true;
+}
+
 void wgmma_bf16(float* d, unsigned n, std::uint64_t a_descriptor, std::uint64_t b_descriptor, bool accumulate,
                 bool transpose_a, bool transpose_b, const char* file, int line) {
     const char* what = "wgmma.mma_async";
@@ -466,13 +542,7 @@ void wgmma_bf16(float* d, unsigned n, std::uint64_t a_descriptor, std::uint64_t 
     BlockRun& b = *current_block;
     check_time(file, line);
     const unsigned me = thread_of(b);
-    if (b.thread_count < (me / kWarpgroup + 1) * kWarpgroup) {
-        throw matrix_lane_fault(what, file, line,
-                                "this thread's warpgroup (threads " + std::to_string(me / kWarpgroup * kWarpgroup) + " to " +
-                                    std::to_string(me / kWarpgroup * kWarpgroup + kWarpgroup - 1) + ") is not whole: the "
-                                    "block has " + std::to_string(b.thread_count) + " threads. A warpgroup is 4 warps, "
-                                    "128 threads, which run the wgmma together: give the block a multiple of 128.");
-    }
+    require_whole_warpgroup(b, me, what, file, line);
     WgmmaState& s = wgmma_state(b);
     ThreadWgmma& t = s.threads[me];
     // The accumulators' values before this wgmma: those of a wgmma in flight on the same
@@ -564,11 +634,49 @@ void wgmma_begin_block(BlockRun& b) {
     if (!b.wgmma) return;
     for (ThreadWgmma& t : b.wgmma->threads) t = ThreadWgmma{};
     b.wgmma->reads.clear();
+    b.wgmma->setmaxnreg.clear();
+    b.wgmma->any_setmaxnreg = false;
 }
+
+namespace {
+
+// When the calling thread is the last of its warpgroup to end: whether its 4 warps executed
+// as many setmaxnreg (those they executed agree already: setmaxnreg() compares them).
+void check_setmaxnreg_at_end(const BlockRun& b, unsigned me) {
+    const WgmmaState& s = *b.wgmma;
+    const unsigned first = me / kWarpgroup * kWarpgroup;
+    if (first + kWarpgroup > b.thread_count) return;
+    for (unsigned t = first; t < first + kWarpgroup; ++t) {
+        if (t != me && b.threads[t].status != Status::Exited) return;
+    }
+    const unsigned first_warp = first / kWarpSize;
+    const auto calls = [&](unsigned w) { return w < s.setmaxnreg.size() ? s.setmaxnreg[w].size() : std::size_t{0}; };
+    unsigned most = first_warp;
+    for (unsigned w = first_warp; w < first_warp + 4; ++w) {
+        if (calls(w) > calls(most)) most = w;
+    }
+    std::string short_warps;
+    for (unsigned w = first_warp; w < first_warp + 4; ++w) {
+        if (calls(w) < calls(most)) short_warps += (short_warps.empty() ? "" : ", ") + std::to_string(w);
+    }
+    if (short_warps.empty()) return;
+    const SetmaxnregCall& missed = s.setmaxnreg[most][calls(most) - 1];
+    std::ostringstream out;
+    out << "setmaxnreg executed by part of a warpgroup, " << where() << ":\n  warp " << most << " of warpgroup "
+        << first / kWarpgroup << " (threads " << first << " to " << first + kWarpgroup - 1 << ") executed "
+        << setmaxnreg_text(missed) << ", and warp" << (short_warps.find(',') == std::string::npos ? " " : "s ")
+        << short_warps << " of the same warpgroup ended without it. The PTX ISA requires the same setmaxnreg of all 4 "
+           "warps of a warpgroup (.sync.aligned): call it before the branch that gives one thread or one warp its work "
+           "(if (threadIdx.x == 0) ...), where the whole warpgroup takes the same path.";
+    throw KernelFault{cudaErrorLaunchFailure, out.str()};
+}
+
+}  // namespace
 
 void wgmma_thread_end(BlockRun& b) {
     if (!b.wgmma) return;
     const unsigned me = thread_of(b);
+    if (b.wgmma->any_setmaxnreg) check_setmaxnreg_at_end(b, me);
     if (me >= b.wgmma->threads.size()) return;
     const ThreadWgmma& t = b.wgmma->threads[me];
     std::ostringstream out;

@@ -318,4 +318,19 @@ enum class WgmmaBug {
 /// wgmma.m64n256k16 per stage, with @p bug planted.
 void wgmma_tile(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int k_tiles, WgmmaBug bug);
 
+/// @brief What wgmma_specialized() does: the right sequence, or one planted mistake.
+enum class SpecializedBug {
+    none,                        ///< a producer warpgroup, two consumers, the stages' count running on
+    refill_without_empty_wait,   ///< the producer refills a stage without waiting for its release
+    count_restarts_per_tile,     ///< the consumers' count of steps restarts at each tile
+    setmaxnreg_in_one_warp,      ///< the producer's setmaxnreg.dec in warp 0 only (if (threadIdx.x < 32))
+    setmaxnreg_in_one_thread,    ///< the producer's setmaxnreg.dec by its thread 0 only
+};
+/// @brief Step 10d of chapter 10 in small: one persistent block of 384 threads (a producer
+/// warpgroup whose thread 0 issues the TMA copies, two consumer warpgroups of 64 rows each)
+/// computes D (128 @p tiles × 256 floats, row-major) = A (128 @p tiles × 128, row-major
+/// BF16) · B (128 × 256, row-major BF16), one 128 × 256 tile after the other, each in 2
+/// steps of 64 along K through a ring of 2 stages of 48 KiB, with @p bug planted.
+void wgmma_specialized(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int tiles, SpecializedBug bug);
+
 }  // namespace planted

@@ -1,6 +1,7 @@
 // Hopper's warpgroup MMA (common/wgmma.h) on the CPU backend: one warpgroup multiplies
 // tiles the TMA writes in the 128-byte swizzle, with both layouts of B, then with planted
-// mistakes that the backend must report with the call's file and line.
+// mistakes that the backend must report with the call's file and line; then a persistent,
+// warp-specialized block (a producer warpgroup, two consumers, setmaxnreg) and its mistakes.
 #include "planted.h"
 
 #include "cuda_check.h"
@@ -114,7 +115,116 @@ CUtensorMap bf16_map(const __nv_bfloat16* matrix, int rows, int cols, int box_ro
     return map;
 }
 
+// ---- A warp-specialized, persistent block (chapter 10's step 10d in small) ------------------
+
+constexpr int kSpecializedStages = 2;
+constexpr int kStageBytes = (128 + kN) * kWgmmaTileK * 2;  // A's 128 × 64 box, then B's four 64 × 64: 48 KiB
+constexpr int kSpecializedSteps = 2;                         // steps along K of a tile: K = 128
+constexpr std::size_t kSpecializedShared = kSpecializedStages * kStageBytes + 2 * kSpecializedStages * sizeof(Barrier) + 1024;
+
+template <SpecializedBug BUG>
+__global__ void __launch_bounds__(384, 1)
+    wgmma_specialized_planted(const __grid_constant__ CUtensorMap A_map, const __grid_constant__ CUtensorMap B_map,
+                              float* D, int tiles) {
+    extern __shared__ __align__(1024) unsigned char specialized_shared[];
+    unsigned char* stages =
+        specialized_shared + (1024 - tutorial::shared_window_address(specialized_shared) % 1024) % 1024;
+    Barrier* full = reinterpret_cast<Barrier*>(stages + kSpecializedStages * kStageBytes);
+    Barrier* empty = full + kSpecializedStages;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < kSpecializedStages; ++s) {
+            init(&full[s], 1);
+            init(&empty[s], 8);  // one arrival per consumer warp
+        }
+        cuda::device::experimental::fence_proxy_async_shared_cta();
+    }
+    __syncthreads();
+    if (threadIdx.x < 128) {  // the producer
+        if (BUG == SpecializedBug::setmaxnreg_in_one_warp) {
+            if (threadIdx.x < 32) tutorial::setmaxnreg_dec<40>();
+        } else if (BUG != SpecializedBug::setmaxnreg_in_one_thread) {
+            tutorial::setmaxnreg_dec<40>();
+        }
+        if (threadIdx.x != 0) return;
+        if (BUG == SpecializedBug::setmaxnreg_in_one_thread) tutorial::setmaxnreg_dec<40>();
+        int step = 0;
+        for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            for (int k = 0; k < kSpecializedSteps; ++k, ++step) {
+                const int s = step % kSpecializedStages;
+                if (BUG != SpecializedBug::refill_without_empty_wait && step >= kSpecializedStages) {
+                    empty[s].wait_parity((step / kSpecializedStages - 1) % 2);
+                }
+                unsigned char* stage = stages + s * kStageBytes;
+                (void)cuda::device::barrier_arrive_tx(full[s], 1, kStageBytes);
+                using cuda::device::experimental::cp_async_bulk_tensor_2d_global_to_shared;
+                cp_async_bulk_tensor_2d_global_to_shared(stage, &A_map, k * 64, tile * 128, full[s]);
+                for (int box = 0; box < kN / kBoxColumns; ++box) {
+                    cp_async_bulk_tensor_2d_global_to_shared(stage + 16384 + box * 8192, &B_map, box * 64, k * 64, full[s]);
+                }
+            }
+        }
+        return;
+    }
+    tutorial::setmaxnreg_inc<232>();
+    const int consumer = threadIdx.x / 128 - 1, warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+    float acc[128];
+    int step = 0;
+    for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        if (BUG == SpecializedBug::count_restarts_per_tile) step = 0;
+        for (int k = 0; k < kSpecializedSteps; ++k, ++step) {
+            const int s = step % kSpecializedStages;
+            full[s].wait_parity(step / kSpecializedStages % 2);
+            __syncwarp();
+            const std::uint32_t a_tile = tutorial::shared_window_address(stages + s * kStageBytes) + consumer * 8192;
+            const std::uint32_t b_tile = tutorial::shared_window_address(stages + s * kStageBytes + 16384);
+            tutorial::wgmma_fence(acc);
+            for (int kk = 0; kk < kWgmmaTileK / 16; ++kk) {
+                const std::uint64_t a = descriptor(a_tile + 32 * kk, 16, 1024);
+                const std::uint64_t b = descriptor(b_tile + 2048 * kk, 8192, 1024);
+                tutorial::wgmma_m64n256k16_bf16<WgmmaMajor::k, WgmmaMajor::mn>(acc, a, b, k > 0 || kk > 0);
+            }
+            tutorial::wgmma_commit_group();
+            tutorial::wgmma_wait_group<1>(acc);
+            if (k > 0 && lane == 0) (void)empty[(step - 1) % kSpecializedStages].arrive();
+        }
+        tutorial::wgmma_wait_group<0>(acc);
+        if (lane == 0) (void)empty[(step - 1) % kSpecializedStages].arrive();
+        for (int v = 0; v < 128; ++v) {
+            const int row = tile * 128 + consumer * 64 + 16 * warp + lane / 4 + 8 * (v / 2 % 2);
+            D[row * kN + 8 * (v / 4) + 2 * (lane % 4) + v % 2] = acc[v];
+        }
+    }
+}
+
+template <SpecializedBug BUG>
+void launch_specialized(const CUtensorMap& A_map, const CUtensorMap& B_map, float* D, int tiles) {
+    CUDA_CHECK(cudaFuncSetAttribute(wgmma_specialized_planted<BUG>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(kSpecializedShared)));
+    wgmma_specialized_planted<BUG><<<1, 384, kSpecializedShared>>>(A_map, B_map, D, tiles);
+}
+
 }  // namespace
+
+void wgmma_specialized(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int tiles, SpecializedBug bug) {
+    const int K = kSpecializedSteps * kWgmmaTileK;
+    const CUtensorMap A_map = bf16_map(A, 128 * tiles, K, 128), B_map = bf16_map(B, K, kN, kWgmmaTileK);
+    switch (bug) {
+        case SpecializedBug::none: launch_specialized<SpecializedBug::none>(A_map, B_map, D, tiles); break;
+        case SpecializedBug::refill_without_empty_wait:
+            launch_specialized<SpecializedBug::refill_without_empty_wait>(A_map, B_map, D, tiles);
+            break;
+        case SpecializedBug::count_restarts_per_tile:
+            launch_specialized<SpecializedBug::count_restarts_per_tile>(A_map, B_map, D, tiles);
+            break;
+        case SpecializedBug::setmaxnreg_in_one_warp:
+            launch_specialized<SpecializedBug::setmaxnreg_in_one_warp>(A_map, B_map, D, tiles);
+            break;
+        case SpecializedBug::setmaxnreg_in_one_thread:
+            launch_specialized<SpecializedBug::setmaxnreg_in_one_thread>(A_map, B_map, D, tiles);
+            break;
+    }
+    CUDA_CHECK_KERNEL("wgmma_specialized_planted");
+}
 
 void wgmma_tile(const __nv_bfloat16* A, const __nv_bfloat16* B, float* D, int k_tiles, WgmmaBug bug) {
     const int K = k_tiles * kWgmmaTileK;

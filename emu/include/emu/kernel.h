@@ -57,7 +57,8 @@ void kernel_entered(const char* signature, dim3 cluster_dims);
 /// the first cluster.sync() and before that block exits (emu/src/cluster.cpp).
 void check_shared_atomic(const void* address, std::size_t bytes, const char* file, int line);
 /// @brief The warp-level primitives (see warp_primitive()).
-enum class WarpOp { syncwarp, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, activemask, ldmatrix, mma_sync, wgmma };
+enum class WarpOp { syncwarp, shfl, shfl_up, shfl_down, shfl_xor, ballot, any, all, activemask, ldmatrix, mma_sync, wgmma,
+                    setmaxnreg };
 [[noreturn]] void unsupported_outside_kernel(const char* what);
 }  // namespace detail
 }  // namespace emu

@@ -2,7 +2,7 @@
 /// @brief The matrix instructions of the tensor cores on the CPU backend: `ldmatrix`
 /// (shared memory to the fragments of `mma.sync`), `mma.sync.m16n8k16` with BF16 inputs and
 /// FP32 accumulators, and Hopper's warpgroup MMA (`wgmma.mma_async` with its shared-memory
-/// descriptors, `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group`).
+/// descriptors, `wgmma.fence`, `wgmma.commit_group`, `wgmma.wait_group`) and `setmaxnreg`.
 ///
 /// A chapter does not call these itself: common/tensor_cores.h wraps the PTX
 /// instructions for both backends, and calls these on the CPU. Like the other warp
@@ -55,6 +55,11 @@ void wgmma_wait_group(int pending, const char* file, int line);
 /// warp's lanes meet and reaches @p d when a wgmma.wait_group completes its group.
 void wgmma_bf16(float* d, unsigned n, std::uint64_t a_descriptor, std::uint64_t b_descriptor, bool accumulate,
                 bool transpose_a, bool transpose_b, const char* file, int line);
+
+/// @brief The calling lane's part of `setmaxnreg.{inc,dec}.sync.aligned.u32 count` (@p increase:
+/// .inc): no register changes hands on the CPU, but the warp's 32 lanes must meet at the call,
+/// and the 4 warps of its warpgroup must execute the same setmaxnreg, in the same order.
+void setmaxnreg(bool increase, unsigned count, const char* file, int line);
 
 }  // namespace detail
 }  // namespace emu
