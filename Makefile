@@ -124,6 +124,9 @@ BACKEND_CHOICE := Backend: $(BACKEND)$(if $(filter file,$(origin BACKEND)),$(com
 ifeq ($(BACKEND),cuda)
   BACKEND_CXXFLAGS := -isystem $(CUDA_HOME)/include
   BACKEND_LDLIBS := -L$(CUDA_LIBDIR) -Wl,-rpath,$(CUDA_LIBDIR) -lcudart
+  # A chapter's test program hands out only the driver functions the exercises use
+  # (harness/driver_entry_points.cpp).
+  BACKEND_TEST_LDFLAGS := -Wl,--wrap=cudaGetDriverEntryPointByVersion -Wl,--wrap=cudaGetDriverEntryPoint
   test-emu:
 	@echo "The CPU backend's tests run with BACKEND=emu: make test-emu BACKEND=emu"
 else ifeq ($(BACKEND),emu)
@@ -150,6 +153,7 @@ program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
 # The student's objects come after the libraries (link's group finds what they need from them): of what
 # both define (an inline function, a template instance) the linker keeps the first copy, never the
 # student's (tools/tutorial/guard.py).
+$(BIN)/chapter%-tests: private LDFLAGS += $(BACKEND_TEST_LDFLAGS)
 $(BIN)/chapter%-tests: $(BUILD)/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
                        $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
 	$(link)

@@ -115,6 +115,13 @@ HOST_DEVICE_DATA = re.compile(
     r"cuMemcpy\w*|cuMemHostAlloc\w*|cuMemAllocHost\w*|cuMemHostRegister\w*|cuMemHostGetDevicePointer\w*|"
     r"cuMemAllocManaged|cuMemPrefetchAsync\w*|cuMemAdvise\w*|cuStreamAttachMemAsync)(\(|$)")
 
+# The runtime's doors to the driver's functions by name: through them a student's code could
+# reach any driver function, cuMemcpy* included, with a string the object check cannot read.
+# Refused, as HOST_DEVICE_DATA, unless the exercise's solution calls them (chapters 8 and 10
+# ask for cuTensorMapEncodeTiled); there the test programs on a GPU answer only the names the
+# course uses (harness/driver_entry_points.cpp), as the CPU backend does.
+DRIVER_ENTRY_POINTS = re.compile(r"^(cudaGetDriverEntryPoint\w*|cuGetProcAddress\w*)(\(|$)")
+
 # The project's functions a kernel's host wrapper needs: argument checks, CUDA error checks
 # and launch helpers (most of these are inline, and then the student's own object defines
 # them). Nothing else of common/ or the chapter's .cpp files: some reach files
@@ -346,7 +353,7 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     def allowed_call(name: str) -> bool:
         if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
             return True
-        if host_device_data(name):
+        if host_device_data(name) or driver_entry_point(name):
             return False
         if backend == "cuda" and (name in cuda_runtime or name.startswith("__cuda")):
             return True
@@ -364,6 +371,9 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
 
     def host_device_data(name: str) -> bool:
         return bool(HOST_DEVICE_DATA.match(SPECIAL.sub("", readable.get(name, name))))
+
+    def driver_entry_point(name: str) -> bool:
+        return bool(DRIVER_ENTRY_POINTS.match(SPECIAL.sub("", readable.get(name, name))))
 
     declared = declared_in(list(headers))
 
@@ -390,6 +400,10 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
                                         f": your exercise's code moves no data between host and device (the tests "
                                         f"do): the answer must be computed by your kernels, not on the host and "
                                         f"copied in")
+                    elif driver_entry_point(name):
+                        findings.append(f"{source} calls {short_name(readable.get(name, name)).removesuffix('(...)')}"
+                                        f": your exercise asks the CUDA driver for no function by name (through "
+                                        f"it, code could reach any driver function, copies included)")
                     elif name in callable_project:
                         findings.append(f"{source} calls or uses {shown}{where}, a function of the project that a "
                                         f"kernel's host wrapper does not need: student code may call only its "
