@@ -390,9 +390,31 @@ std::string sweeps_report(const std::vector<ShapeSweep>& sweeps) {
 
 ShapeSweep::ShapeSweep(std::string what, SweepOptions options) : what_(std::move(what)), options_(options) {}
 
+namespace {
+
+// The case labels TUTORIAL_SHAPES names, one a line: run even past most_shapes.
+const std::set<std::string>& requested_shapes() {
+    static const std::set<std::string> labels = [] {
+        std::set<std::string> found;
+        if (const char* text = std::getenv("TUTORIAL_SHAPES"); text != nullptr) {
+            std::istringstream lines(text);
+            for (std::string line; std::getline(lines, line);) {
+                if (!line.empty()) found.insert(line);
+            }
+        }
+        return found;
+    }();
+    return labels;
+}
+
+}  // namespace
+
 void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> parameters,
                      const std::function<ComparisonReport()>& run, const OutputOwnership& ownership) {
-    if (options_.most_shapes != 0 && shapes_.size() >= options_.most_shapes) return;
+    if (options_.most_shapes != 0 && shapes_.size() >= options_.most_shapes &&
+        requested_shapes().count(options_.case_prefix + label) == 0) {
+        return;
+    }
     Shape shape;
     shape.label = label;
     shape.parameters = std::move(parameters);

@@ -117,7 +117,9 @@ struct SweepOptions {
     std::size_t further_listed = 6;  ///< the most one-line entries for further failing shapes
     /// The most shapes the sweep runs; the others are left out, unreported. 0: all. Under
     /// compute-sanitizer (TUTORIAL_SANITIZER_PASS=1, tools/tutorial/sanitizer.py) it is
-    /// kSanitizerShapes: the first shapes, which every chapter lists smallest first.
+    /// kSanitizerShapes: the first shapes, which every chapter lists smallest first. A shape
+    /// named in TUTORIAL_SHAPES (one case label a line: the shapes that failed on a GPU,
+    /// which the CPU backend's diagnosis runs, tools/tutorial/further_checks.py) runs too.
     std::size_t most_shapes = 0;
     /// Put before each shape's label in the cases the run records (make grade), for a test
     /// case that runs several sweeps whose shapes have the same labels: "7b, ".

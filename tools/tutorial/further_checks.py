@@ -197,10 +197,21 @@ def status_checks(chapters: list[Chapter], make, logs: Path) -> None:
                 finding = ("the CPU backend's checks fail on its first shapes: " +
                            (failed[0].output.splitlines()[0] if failed and failed[0].output else
                             f"see {logs / (chapter.name + '-cpu.log')}"))
-        time = results.path.stat().st_mtime
-        with open(results.path, "a") as out:
-            out.write(("further=" + finding.replace("\n", " ") + "\n" if finding else "") + "checked_on_cpu=yes\n")
-        os.utime(results.path, (time, time))  # still the time of the run it speaks of
+        record_cpu_check(results.path, finding)
+
+
+def record_cpu_check(results: Path, finding: str | int) -> None:
+    """Note in a GPU run's results file that the CPU backend's checks ran after it, and what
+    they found (a `further=` line, which keeps make status from calling the chapter done):
+    @p finding, or for a status 1 the CPU backend's failure in general, 0 or "" nothing."""
+    if not results.exists():
+        return
+    if finding == 1:
+        finding = "the CPU backend's checks fail on its first shapes (make test BACKEND=emu shows why)"
+    time = results.stat().st_mtime
+    with open(results, "a") as out:
+        out.write(("further=" + str(finding).replace("\n", " ") + "\n" if finding else "") + "checked_on_cpu=yes\n")
+    os.utime(results, (time, time))  # still the time of the run it speaks of
 
 
 # ---- make chapterN test on a GPU, when it fails -------------------------------------------------
@@ -218,6 +229,13 @@ def failing_tests(results: Path) -> list[str]:
         if not case.passed and name not in names:
             names.append(name)
     return names
+
+
+def failing_shapes(results: Path) -> list[str]:
+    """The labels of a run's failing shapes (a case's name after its test case's): the CPU
+    backend's run includes them past its first shapes (TUTORIAL_SHAPES, harness/sweep.h)."""
+    return [case.name.split(" / ", 1)[1] for case in grading.read_cases(results)
+            if not case.passed and " / " in case.name]
 
 
 def gpu_words(output: str) -> str:
@@ -251,22 +269,28 @@ def telling_report(output: str, said_on_gpu: list[str]) -> list[str]:
     return []
 
 
-def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | None = None) -> int:
+def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | None = None,
+                  after_pass: bool = False) -> int:
     """`make chapterN test` on a GPU, after its tests (or compute-sanitizer's pass after them)
     failed: the same tests on the CPU backend's checks, on their first shapes (every thread order
     it tries, every access bounds-checked), and its report, marked as the CPU backend's, when it
-    finds something. It only adds to the GPU's report: its exit status is always 0, and a
-    chapter the CPU backend cannot build or run is one line. @p make is the verbs'
-    (tools/tutorial/verbs.py): one more make, for the other backend's build. @p results: the
-    GPU run's results file, whose failing tests are run (None: all the tests). @p lines: the
-    most lines to print, what the screen has left (tools/tutorial/test_run.py); None: no limit."""
+    finds something. It only adds to the GPU's report, and a chapter the CPU backend cannot
+    build or run is one line. @p make is the verbs' (tools/tutorial/verbs.py): one more make,
+    for the other backend's build. @p results: the GPU run's results file, whose failing tests
+    are run (None: all the tests). @p lines: the most lines to print, what the screen has left
+    (tools/tutorial/test_run.py); None: no limit. @p after_pass: the GPU's tests and the
+    sanitizer passed, and this is the check `make status` and `make grade` make there too (a
+    warp-synchronous call that not all its lanes reach passes on a GPU under every sanitizer
+    tool). Returns 1 when the CPU backend's run fails, else 0."""
     chapter_name = binary.name[:-len("-tests")] if binary.name.endswith("-tests") else ""
     if not chapter_name.startswith("chapter"):
         return 0
     tests = failing_tests(results) if results else []
     first_build = not (Path("build") / "emu" / "libcommon.a").exists()
-    print(f"The CPU backend's checks on {'the failing tests' if tests else 'the tests'} (their first shapes), "
-          "for the cause" + (" (its first build here takes a few minutes)" if first_build else "") + "...", flush=True)
+    print(f"The CPU backend's checks on {'the failing tests' if tests else 'the tests'} (their first shapes"
+          f"{' and those that failed' if tests else ''}), " +
+          ("as make status and make grade check a passing run" if after_pass else "for the cause") +
+          (" (its first build here takes a few minutes)" if first_build else "") + "...", flush=True)
     logs = Path("build") / "emu" / "cpu-diagnosis"
     logs.mkdir(parents=True, exist_ok=True)
     build_log, run_log = logs / f"{chapter_name}-build.log", logs / f"{chapter_name}-test.log"
@@ -276,24 +300,33 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
         print(f"  (the CPU backend could not build {chapter_name}: {build_log} says why)")
         return 0
     spec = ",".join(escape_test_name(name) for name in tests) if tests else CATCH_FILTER
+    # The first shapes of each sweep, and the shapes that failed on the GPU past them.
+    shapes = "\n".join(failing_shapes(results)) if results else ""
     try:
         run = subprocess.run([str(program), spec], capture_output=True, text=True, timeout=EMU_TIMEOUT_SECONDS,
-                             env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1", "TUTORIAL_RESULTS_FILE": ""})
+                             env={**os.environ, "TUTORIAL_SANITIZER_PASS": "1", "TUTORIAL_RESULTS_FILE": "",
+                                  "TUTORIAL_SHAPES": shapes})
     except subprocess.TimeoutExpired:
         print(f"  (the CPU backend's run did not finish within {EMU_TIMEOUT_SECONDS} s)")
         return 0
     run_log.write_text(run.stdout + run.stderr)
+    if run.returncode == 0 and after_pass:
+        print("  clean.")
+        return 0
     if run.returncode == 0:
-        print("  They pass there: what fails on the GPU does not show on the CPU backend's first shapes (a race "
-              "its thread orders did not hit, a shape past them, or a limit of the GPU's).")
+        print("  They pass there: what fails on the GPU does not show on the CPU backend's run of "
+              + ("its first shapes and the failing ones (a race its thread orders did not hit, or a limit of the GPU's)."
+                 if shapes else "their first shapes (a race its thread orders did not hit, a shape past them, or a "
+                                "limit of the GPU's)."))
         return 0
     said_on_gpu = [gpu_words(case.output) for case in grading.read_cases(results)
                    if not case.passed and case.output] if results else []
     report = telling_report(run.stdout, said_on_gpu)
     if not report:
         print(f"  They fail there too, and its reports add nothing to the GPU's (the whole run: {run_log}).")
-        return 0
-    print("On the CPU backend (BACKEND=emu) they fail too; its report:")
+        return 1
+    print("On the CPU backend (BACKEND=emu) they fail, though they pass on the GPU; its report:" if after_pass else
+          "On the CPU backend (BACKEND=emu) they fail too; its report:")
     # Its first line, the report's and the last: what is left of the screen, and at least a few lines.
     shown = report[:CPU_REPORT_LINES if lines is None else max(4, min(CPU_REPORT_LINES, lines - 3))]
     for line in shown:
@@ -301,4 +334,4 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
     more = len(report) - len(shown)
     print(f"  (the CPU backend's report{f', {more} lines more' if more > 0 else ''}, and the others: {run_log}; "
           f"make {chapter_name} test BACKEND=emu runs it all)")
-    return 0
+    return 1

@@ -9,7 +9,8 @@ budget of lines (SCREEN_LINES, less what make prints around it):
    which failures are optional, where the work is), and says how many lines it left out
    between them; the whole run is kept in <program>.output;
 2. on a GPU, after passing tests, compute-sanitizer's pass (tools/tutorial/sanitizer.py): its
-   findings themselves, a few lines;
+   findings themselves, a few lines; and when it is clean, the CPU backend's checks on the
+   first shapes, which make status and make grade make there too;
 3. on a GPU, after a failure, the CPU backend's checks of the failing tests
    (tools/tutorial/further_checks.py, cpu_diagnosis), in what is left of the budget.
 
@@ -205,7 +206,12 @@ def test_one(args, binary: Path) -> int:
             print(line, flush=True)
         used += len(found.lines)
         if found.status == 0:
-            return 0
+            # What make status and make grade check next on a GPU, checked now: a passing run
+            # is not green until the CPU backend's checks pass too.
+            left = None if budget is None else max(budget - used, 4)
+            failed = further_checks.cpu_diagnosis(args, verbs.make, binary, None, left, after_pass=True)
+            further_checks.record_cpu_check(Path(f"{binary}.results"), failed)
+            return failed
         status, diagnose_all = 1, True
     left = None if budget is None else max(budget - used, 4)
     further_checks.cpu_diagnosis(args, verbs.make, binary, None if diagnose_all else Path(f"{binary}.results"), left)
