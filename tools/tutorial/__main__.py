@@ -150,6 +150,8 @@ def main() -> int:
     sub.add_argument("--headers", nargs="*", default=[], help="the exercise's headers: the names it declares")
     sub.add_argument("--depfiles", nargs="*", default=[], help="the compiler's dependency files of the student's objects")
     sub.add_argument("--chapter-dir", help="the chapter's folder, whose headers the student's files may include")
+    sub.add_argument("--driver-entry", action="store_true",
+                     help="the exercise asks for driver functions by name (registry: driver=yes)")
     sub.add_argument("--source-dir", help="the folder of the files compiled (default: --chapter-dir)")
     sub.add_argument("--binary", required=True)
     sub.add_argument("--out", required=True)

@@ -40,6 +40,9 @@ class Chapter:
     # Whether its code asks the occupancy API (occupancy=yes): make keeps ptxas' report of
     # its .cu files for the CPU backend.
     occupancy: bool = False
+    # Whether the exercise's host code asks for a driver function by name (driver=yes): the
+    # object check lets its objects call cudaGetDriverEntryPointByVersion.
+    driver: bool = False
 
     @property
     def name(self) -> str:
@@ -90,13 +93,16 @@ def read_registry(path: Path = REGISTRY) -> list[Chapter]:
         while len(fields) > 3 and "=" in fields[2]:
             key, value = fields.pop(2).split("=", 1)
             settings[key] = value
-        unknown = set(settings) - {"borrows", "occupancy"}
+        unknown = set(settings) - {"borrows", "occupancy", "driver"}
         if unknown:
-            raise Refusal(f"{path}:{number}: unknown setting {sorted(unknown)[0]}= (the known ones are borrows= and occupancy=)")
-        if settings.get("occupancy", "no") not in ("yes", "no"):
-            raise Refusal(f"{path}:{number}: occupancy={settings['occupancy']}: it is yes or no")
+            raise Refusal(f"{path}:{number}: unknown setting {sorted(unknown)[0]}= (the known ones are borrows=, "
+                          "occupancy= and driver=)")
+        for key in ("occupancy", "driver"):
+            if settings.get(key, "no") not in ("yes", "no"):
+                raise Refusal(f"{path}:{number}: {key}={settings[key]}: it is yes or no")
         borrows = tuple(n for n in settings.get("borrows", "").split(",") if n)
-        chapters.append(Chapter(fields[0], fields[1], " ".join(fields[2:]), borrows, settings.get("occupancy") == "yes"))
+        chapters.append(Chapter(fields[0], fields[1], " ".join(fields[2:]), borrows, settings.get("occupancy") == "yes",
+                                settings.get("driver") == "yes"))
     if not chapters:
         raise Refusal(f"{path} lists no chapters")
     return chapters

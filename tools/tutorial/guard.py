@@ -117,9 +117,9 @@ HOST_DEVICE_DATA = re.compile(
 
 # The runtime's doors to the driver's functions by name: through them a student's code could
 # reach any driver function, cuMemcpy* included, with a string the object check cannot read.
-# Refused, as HOST_DEVICE_DATA, unless the exercise's solution calls them (chapters 8 and 10
-# ask for cuTensorMapEncodeTiled); there the test programs on a GPU answer only the names the
-# course uses (harness/driver_entry_points.cpp), as the CPU backend does.
+# Refused unless the chapter's registry line says driver=yes (chapters 8 and 10 ask for
+# cuTensorMapEncodeTiled); there the test programs on a GPU answer only the names the course
+# uses (harness/driver_entry_points.cpp), as the CPU backend does.
 DRIVER_ENTRY_POINTS = re.compile(r"^(cudaGetDriverEntryPoint\w*|cuGetProcAddress\w*)(\(|$)")
 
 # The project's functions a kernel's host wrapper needs: argument checks, CUDA error checks
@@ -295,7 +295,8 @@ def short_name(readable: str) -> str:
 
 
 def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_parts: list[Path],
-          binary: Path, backend: str, callable_parts: list[Path] = (), headers: list[Path] = ()) -> list[str]:
+          binary: Path, backend: str, callable_parts: list[Path] = (), headers: list[Path] = (),
+          driver_entry: bool = False) -> list[str]:
     defined_elsewhere: dict[str, str] = {}  # name -> which part defines it
     referenced_elsewhere: dict[str, str] = {}  # name -> a part, start-up object or library that refers to it
     defined_by_objects: set[str] = set()
@@ -351,9 +352,11 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     readable = _demangle(everything)
 
     def allowed_call(name: str) -> bool:
+        if driver_entry_point(name):
+            return driver_entry
         if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
             return True
-        if host_device_data(name) or driver_entry_point(name):
+        if host_device_data(name):
             return False
         if backend == "cuda" and (name in cuda_runtime or name.startswith("__cuda")):
             return True
@@ -507,7 +510,7 @@ def guard(args) -> int:
         findings = check([Path(p) for p in args.student], [Path(p) for p in args.baseline],
                          [Path(p) for p in args.parts], [Path(p) for p in args.backend_parts],
                          Path(args.binary), args.backend, [Path(p) for p in args.callable_parts],
-                         [Path(p) for p in args.headers])
+                         [Path(p) for p in args.headers], bool(getattr(args, "driver_entry", False)))
         if args.chapter_dir:
             findings += include_findings([Path(p) for p in args.depfiles if Path(p).exists()],
                                          Path(args.chapter_dir), Path(args.source_dir or args.chapter_dir), Path.cwd())

@@ -207,7 +207,8 @@ def check_objects(args, chapter: Chapter, build: Build, solutions: Build, folder
         binary=solution_program if has_solution else build.bin / f"{chapter.name}-tests",
         headers=sorted(p for p in chapter.student_dir.iterdir() if p.suffix in guard.HEADER_SUFFIXES),
         depfiles=[d for o in objects for d in (o.with_suffix(".d"), o.with_suffix(".nvcc-ok.d"))],
-        chapter_dir=str(chapter.student_dir), source_dir=str(Path(args.tree) / chapter.folder), out=folder / f"{chapter.name}-guard.txt")
+        chapter_dir=str(chapter.student_dir), source_dir=str(Path(args.tree) / chapter.folder),
+        driver_entry=chapter.driver, out=folder / f"{chapter.name}-guard.txt")
     with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):
         guard.guard(arguments)
 
