@@ -8,6 +8,7 @@
 #include "naive_gemm.h"
 
 #include "cuda_check.h"
+#include "gemm/gemm_reference.h"
 
 #include <cstddef>
 #include <vector>
