@@ -104,9 +104,11 @@ def watch(args) -> int:
         if not quiet:
             print("\033[2J\033[H", end="")
         state = files_state(watched)
-        print(f"== make {chapter.name} test ({datetime.datetime.now():%H:%M:%S})")
+        # Flushed: with the output in a file, Python would hold the line back until the run
+        # ended, and whoever reads the log (make check's watch test) would see the run late.
+        print(f"== make {chapter.name} test ({datetime.datetime.now():%H:%M:%S})", flush=True)
         if notice:
-            print(notice)
+            print(notice, flush=True)
         notice = None
         with open(log, "w") as output:
             run = subprocess.Popen(make, stdout=output, stderr=subprocess.STDOUT, start_new_session=True,
@@ -130,7 +132,8 @@ def watch(args) -> int:
         if limit is not None and runs >= limit:
             print(f"Stopped after {runs} runs (WATCH_RUNS={limit}).")
             return 0
-        print(f"Watching {watched[0]} and the chapter's other files for saves (checked five times a second). Ctrl-C stops.")
+        print(f"Watching {watched[0]} and the chapter's other files for saves (checked five times a second). Ctrl-C stops.",
+              flush=True)
         # Against the state the run began with: a save made while the report was printed counts.
         while files_state(watched) == state:
             time.sleep(POLL_SECONDS)
