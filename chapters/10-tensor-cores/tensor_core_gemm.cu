@@ -271,9 +271,27 @@ constexpr int kWgmmaBoxColumns = kWgmmaRowBytes / 2;                     // 64 c
 constexpr int kWgmmaATileBytes = kWgmmaBlockM * kWgmmaBlockK * 2;        // 16 KiB
 constexpr int kWgmmaBBoxBytes = kWgmmaBlockK * kWgmmaBoxColumns * 2;     // 8 KiB: 64 rows of 128 bytes
 constexpr int kWgmmaStageBytes = kWgmmaATileBytes + kWgmmaBlockN / kWgmmaBoxColumns * kWgmmaBBoxBytes;  // 48 KiB
-// The stages, then the barriers, and 1024 bytes to round the start up to a 1024-byte boundary.
-constexpr size_t kWgmmaSharedBytes = kWgmmaStages * kWgmmaStageBytes + 2 * kWgmmaStages * sizeof(WgmmaBarrier) + 1024;
+// The dynamic shared memory of a ring of `stages` stages: the stages, then the barriers, and
+// 1024 bytes to round the start up to a 1024-byte boundary.
+constexpr size_t stage_ring_bytes(int stages) {
+    return stages * kWgmmaStageBytes + 2 * stages * sizeof(WgmmaBarrier) + 1024;
+}
+constexpr size_t kWgmmaSharedBytes = stage_ring_bytes(kWgmmaStages);
 static_assert(kWgmmaStageBytes % 1024 == 0 && kWgmmaATileBytes % 1024 == 0, "every tile starts on 1024 bytes");
+
+// Where the ring lies in the block's dynamic shared memory (10c's and 10d's): `stages` stages
+// from its first 1024-byte boundary, then full[s], stage s's tiles have landed (the copies'
+// bytes and their issuer's arrival), then empty[s], stage s may be refilled.
+struct StageRing {
+    unsigned char* stages;
+    WgmmaBarrier* full;
+    WgmmaBarrier* empty;
+};
+__device__ __forceinline__ StageRing stage_ring(unsigned char* shared, int stages) {
+    unsigned char* first = shared + (1024 - tutorial::shared_window_address(shared) % 1024) % 1024;
+    WgmmaBarrier* full = reinterpret_cast<WgmmaBarrier*>(first + stages * kWgmmaStageBytes);
+    return StageRing{first, full, full + stages};
+}
 
 // ---- 10c, step 1: the shared-memory matrix descriptor ------------------------------------
 
@@ -343,12 +361,12 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
     __trap();
 #else
     extern __shared__ __align__(1024) unsigned char wgmma_shared[];
-    unsigned char* shared = wgmma_shared;
-    unsigned char* stages = shared + (1024 - tutorial::shared_window_address(shared) % 1024) % 1024;
-    // full[s]: stage s's tiles have landed (the issuer's arrival and the copies' bytes);
-    // empty[s]: every warp is done with stage s (one arrival per warp), so it may be refilled.
-    WgmmaBarrier* full = reinterpret_cast<WgmmaBarrier*>(stages + kWgmmaStages * kWgmmaStageBytes);
-    WgmmaBarrier* empty = full + kWgmmaStages;
+    // full[s]: the issuer's arrival and the copies' bytes; empty[s]: every warp is done with
+    // stage s (one arrival per warp).
+    const StageRing ring = stage_ring(wgmma_shared, kWgmmaStages);
+    unsigned char* stages = ring.stages;
+    WgmmaBarrier* full = ring.full;
+    WgmmaBarrier* empty = ring.empty;
     int block_row = 0, block_col = 0;
     wgmma_tile_of(blockIdx.x, M, N, block_row, block_col);
     const int warpgroup = threadIdx.x / 128;
@@ -409,8 +427,7 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
 // and that is also the phase of the stage's `full` barrier that brings it and of its `empty`
 // barrier that releases it. Producer and consumers count the same steps in the same order,
 // so each side derives every stage and parity from its own count, with no other agreement.
-constexpr size_t kSpecializedSharedBytes =
-    kSpecializedStages * kWgmmaStageBytes + 2 * kSpecializedStages * sizeof(WgmmaBarrier) + 1024;
+constexpr size_t kSpecializedSharedBytes = stage_ring_bytes(kSpecializedStages);
 // The most dynamic shared memory a Hopper block may opt in to: 227 KiB.
 static_assert(kSpecializedSharedBytes <= 227 * 1024, "fewer stages: they do not fit in a Hopper block's 227 KiB");
 // The producer's and consumers' registers add up to what the launch gives 384 threads: 64 K
@@ -467,12 +484,12 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     __trap();
 #else
     extern __shared__ __align__(1024) unsigned char specialized_shared[];
-    unsigned char* shared = specialized_shared;
-    unsigned char* stages = shared + (1024 - tutorial::shared_window_address(shared) % 1024) % 1024;
-    // full[s]: stage s's tiles have landed (the producer's arrival and the copies' bytes);
-    // empty[s]: both consumers are done with stage s (one arrival per consumer warp).
-    WgmmaBarrier* full = reinterpret_cast<WgmmaBarrier*>(stages + kSpecializedStages * kWgmmaStageBytes);
-    WgmmaBarrier* empty = full + kSpecializedStages;
+    // full[s]: the producer's arrival and the copies' bytes; empty[s]: both consumers are done
+    // with stage s (one arrival per consumer warp).
+    const StageRing ring = stage_ring(specialized_shared, kSpecializedStages);
+    unsigned char* stages = ring.stages;
+    WgmmaBarrier* full = ring.full;
+    WgmmaBarrier* empty = ring.empty;
     if (threadIdx.x == 0) {
         for (int s = 0; s < kSpecializedStages; ++s) {
             init(&full[s], 1);

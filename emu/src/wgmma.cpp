@@ -483,6 +483,17 @@ void require_whole_warpgroup(const BlockRun& b, unsigned me, const char* what, c
                                 "128 threads, which run " + what + " together: give the block a multiple of 128.");
 }
 
+// The entry of every warpgroup instruction: a whole warp (the full-warp check), the block's
+// clock (check_time), and a whole warpgroup. Returns the block; `me` is the thread's index.
+BlockRun& enter_warpgroup_instruction(const char* what, const char* file, int line, unsigned& me) {
+    require_full_warp(what, file, line);
+    BlockRun& b = *current_block;
+    check_time(file, line);
+    me = thread_of(b);
+    require_whole_warpgroup(b, me, what, file, line);
+    return b;
+}
+
 std::string setmaxnreg_text(const SetmaxnregCall& c) {
     return std::string("setmaxnreg.") + (c.increase ? "inc " : "dec ") + std::to_string(c.count) + " at " +
            site(c.file, c.line);
@@ -492,11 +503,8 @@ std::string setmaxnreg_text(const SetmaxnregCall& c) {
 
 void setmaxnreg(bool increase, unsigned count, const char* file, int line) {
     const char* what = "setmaxnreg";
-    require_full_warp(what, file, line);
-    BlockRun& b = *current_block;
-    check_time(file, line);
-    const unsigned me = thread_of(b);
-    require_whole_warpgroup(b, me, what, file, line);
+    unsigned me = 0;
+    BlockRun& b = enter_warpgroup_instruction(what, file, line, me);
     if (count < 24 || count > 256 || count % 8 != 0) {
         throw matrix_lane_fault(what, file, line,
                                 "its register count, " + std::to_string(count) + ", is not a multiple of 8 from 24 to "
@@ -538,11 +546,8 @@ void setmaxnreg(bool increase, unsigned count, const char* file, int line) {
 void wgmma_bf16(float* d, unsigned n, std::uint64_t a_descriptor, std::uint64_t b_descriptor, bool accumulate,
                 bool transpose_a, bool transpose_b, const char* file, int line) {
     const char* what = "wgmma.mma_async";
-    require_full_warp(what, file, line);
-    BlockRun& b = *current_block;
-    check_time(file, line);
-    const unsigned me = thread_of(b);
-    require_whole_warpgroup(b, me, what, file, line);
+    unsigned me = 0;
+    BlockRun& b = enter_warpgroup_instruction(what, file, line, me);
     WgmmaState& s = wgmma_state(b);
     ThreadWgmma& t = s.threads[me];
     // The accumulators' values before this wgmma: those of a wgmma in flight on the same
