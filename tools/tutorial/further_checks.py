@@ -1,10 +1,9 @@
 """`make grade` on a GPU: a chapter whose graded cases passed is checked further before they
 count, as `make chapterN test` does there (issue 23):
 
-1. compute-sanitizer's memcheck, racecheck and synccheck run its tests again, each sweep on
-   its first shapes (tools/tutorial/sanitizer.py, after_tests). A race, an access out of bounds
-   or a warp-synchronous call that not all its lanes reach can leave every result right on one
-   run of one GPU; the chapter's tests then fail on the next.
+1. compute-sanitizer's memcheck and racecheck run its tests again, each sweep on its first
+   shapes (tools/tutorial/sanitizer.py, after_tests). A race or an access out of bounds can leave every
+   result right on one run of one GPU; the chapter's tests then fail on the next.
 2. The CPU backend runs the same small shapes (TUTORIAL_SANITIZER_PASS=1), with its own checks:
    every thread order it tries, every access bounds-checked, divergent barriers, warp
    shuffles whose lanes have exited. Some misuses pass on a GPU under every sanitizer tool.

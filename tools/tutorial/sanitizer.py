@@ -370,10 +370,9 @@ def first_failure(log: str, most: int = 5) -> list[str]:
 
 
 def after_tests(binary: Path, logs: Path, arguments: list[str], chapter: str) -> Pass:
-    """compute-sanitizer's memcheck, then racecheck, then synccheck, over the tests that just
-    passed, each sweep on its first shapes (TUTORIAL_SANITIZER_PASS=1): an access out of
-    bounds, a race, or a barrier or warp-synchronous call that not every thread it names
-    reaches, that left the results right on this run, fails the chapter still."""
+    """compute-sanitizer's memcheck, then racecheck, over the tests that just passed, each sweep
+    on its first shapes (TUTORIAL_SANITIZER_PASS=1): an access out of bounds or a race that
+    left the results right on this run fails the chapter still."""
     sanitizer = find_sanitizer()
     if sanitizer is None:
         return Pass(0, ["compute-sanitizer was not found (it comes with the CUDA Toolkit): the kernels were not "
@@ -381,7 +380,7 @@ def after_tests(binary: Path, logs: Path, arguments: list[str], chapter: str) ->
     logs.mkdir(parents=True, exist_ok=True)
     arguments = arguments or ["~[large]"]
     done, timing_failure = [], None
-    for tool in ("memcheck", "racecheck", "synccheck"):
+    for tool in ("memcheck", "racecheck"):
         log = logs / f"{binary.name}-after-tests-{tool}.log"
         status, seconds = run_tool(sanitizer, tool, binary, log, arguments)
         text = log.read_text(errors="replace")
@@ -396,12 +395,6 @@ def after_tests(binary: Path, logs: Path, arguments: list[str], chapter: str) ->
                 why = ("Threads read shared memory that others write with no barrier (__syncthreads()) between: "
                        "the results can be right on one run and wrong on the next.")
                 record = f"compute-sanitizer's racecheck reports a race: {first}"
-            elif tool == "synccheck":
-                lines = [f"The results are right, but compute-sanitizer's synccheck, {shapes}, reports an error:"]
-                why = ("A barrier or a warp-synchronous call (__syncthreads(), __syncwarp(), a *_sync shuffle or vote) "
-                       "names threads that do not all reach it: it may give the right values on one GPU and hang, or "
-                       "return garbage, on another.")
-                record = f"compute-sanitizer's synccheck reports an error: {first}"
             else:
                 lines = [f"The results are right, but compute-sanitizer's {tool}, {shapes}, reports an error:"]
                 why = "An access outside an allocation can return harmless values on one GPU and crash on another."
@@ -424,7 +417,7 @@ def after_tests(binary: Path, logs: Path, arguments: list[str], chapter: str) ->
                               [f"make {chapter} test BACKEND=emu tries other thread orders on the CPU; the whole log: {log}"])
             continue
         if status != 0:
-            timing_failure[-1] += f" ({tool}'s: {log})"
+            timing_failure[-1] += f" (racecheck's: {log})"
             break
         done.append(f"{tool} clean ({seconds} s)")
     if timing_failure and done:  # racecheck ran to the end, clean
