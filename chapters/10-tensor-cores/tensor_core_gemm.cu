@@ -510,7 +510,7 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     //   the same order, with one running step count for all of them: consume_tile into
     //   their 128 accumulators, then store_wgmma_accumulators at the tile's corner plus this
     //   consumer's 64 rows.
-    (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C;
+    (void)stages, (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C;
 #endif
 }
 

@@ -657,7 +657,7 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     //   the same order, with one running step count for all of them: consume_tile into
     //   their 128 accumulators, then store_wgmma_accumulators at the tile's corner plus this
     //   consumer's 64 rows.
-    //| (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C;
+    //| (void)stages, (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C;
     if (warpgroup == 0) {
         tutorial::setmaxnreg_dec<kProducerRegisters>();
         if (threadIdx.x == 0) produce_stages(stages, full, empty, A_map, B_map, M, N, K);
