@@ -25,3 +25,8 @@
 #define CHAPTER_TAG "[" CHAPTER_NAME "]"
 /// @brief The chapter's folder under chapters/ and solutions/, a string literal: "NN-name".
 #define CHAPTER_FOLDER TUTORIAL_CHAPTER_FOLDER
+/// @brief Step @p id of the chapter as the lessons label it, a string literal: STEP("c") is
+/// "3c" in chapter 3. Test names, benchmark rows, profile variants and demo lines write their
+/// step this way, so a chapter copied under a new number in the registry names its own steps
+/// (chapter.toml writes them "@c": tools/tutorial/manifest.py).
+#define STEP(id) TUTORIAL_CHAPTER_STRING(TUTORIAL_CHAPTER) id

@@ -60,12 +60,21 @@ for chapter in read_registry():
 # The lesson labels a step "8c (going further" in its table, its work list or a heading
 # ("| 8c | `tma_gemm` (going further) |", "**9d** (going further, sm_90)", "## 3c (going further)").
 LESSON_LABEL = re.compile(r"\b(\d+[a-z])\b[^\n(]{0,40}\(going further", re.IGNORECASE)
-TEST_CASE = re.compile(r'TEST_CASE\(\s*"((?:[^"\\]|\\.)*)"\s*,([^{]*)\{')
-STEP_PREFIX = re.compile(r"^(\d+[a-z]):")
+# A test case's name is string literals and the chapter's steps, STEP("c") (common/tutorial_chapter.h).
+TEST_CASE = re.compile(r'TEST_CASE\(\s*((?:STEP\("[a-z]"\)\s*|"(?:[^"\\]|\\.)*"\s*)+),([^{]*)\{')
+NAME_PIECE = re.compile(r'STEP\("([a-z])"\)|"((?:[^"\\]|\\.)*)"')
+# The steps a test case is of: "8c: ...", or several, "3c and 3d: ..." or "8a, 8b and 8d: ...".
+STEP_PREFIX = re.compile(r"^(\d+[a-z](?:(?:, | and )\d+[a-z])*):")
 
 
-def going_further_disagreements(folder, listed):
-    """What the lesson and the tests of chapters/`folder` say against its going_further `listed`."""
+def test_case_name(written, number):
+    """The name a test case written `written` (its first argument) has in chapter `number`."""
+    return "".join(number + step if step else text for step, text in NAME_PIECE.findall(written))
+
+
+def going_further_disagreements(folder, listed, number):
+    """What the lesson and the tests of chapters/`folder` (chapter `number`) say against its
+    going_further `listed`."""
     problems = []
     chapter_dir = ROOT / "chapters" / folder
     lesson = (chapter_dir / "README.md").read_text(encoding="utf-8")
@@ -76,17 +85,22 @@ def going_further_disagreements(folder, listed):
         problems.append(f"chapter.toml's going_further lists {step}, which its lesson never labels \"(going further\"")
     tests = (chapter_dir / "test.cpp").read_text(encoding="utf-8")
     with_tests = set()
-    for name, tags in TEST_CASE.findall(tests):
-        step = STEP_PREFIX.match(name)
+    for written, tags in TEST_CASE.findall(tests):
+        name = test_case_name(written, number)
+        prefix = STEP_PREFIX.match(name)
+        steps = re.findall(r"\d+[a-z]", prefix.group(1)) if prefix else []
+        further = [step for step in steps if step in listed]
         extra = "[extra]" in tags
-        if extra and not (step and step.group(1) in listed):
+        if extra and not (steps and len(further) == len(steps)):
             problems.append(f"the test case {name!r} is tagged [extra] but does not start with a going-further step (\"8c: \")")
-        if step and step.group(1) in listed:
-            with_tests.add(step.group(1))
+        for step in further:
+            with_tests.add(step)
+        if further:
+            shown = " and ".join(further)
             if not extra:
-                problems.append(f"the test case {name!r} is of the going-further step {step.group(1)} but is not tagged [extra]")
+                problems.append(f"the test case {name!r} is of the going-further step {shown} but is not tagged [extra]")
             if "[graded]" in tags:
-                problems.append(f"the test case {name!r} is of the going-further step {step.group(1)} but is tagged [graded]")
+                problems.append(f"the test case {name!r} is of the going-further step {shown} but is tagged [graded]")
     for step in sorted(set(listed) - with_tests):
         problems.append(f"the going-further step {step} has no test case named \"{step}: ...\" tagged [extra]")
     return problems
@@ -97,7 +111,8 @@ for chapter in read_registry():
         manifest = reader.read_manifest(chapter.folder)
     except Refusal:
         continue  # reported above
-    for problem in going_further_disagreements(chapter.folder, manifest.going_further if manifest else ()):
+    for problem in going_further_disagreements(chapter.folder, manifest.going_further if manifest else (),
+                                               chapter.number):
         failures.append(f"chapter {chapter.number}: {problem}")
 
 # A planted disagreement is found: a lesson that labels a step the manifest does not list,
@@ -105,16 +120,16 @@ for chapter in read_registry():
 with tempfile.TemporaryDirectory() as folder:
     planted = Path(folder).resolve()
     (planted / "README.md").write_text("| 8c | `tma_gemm` (going further) |\n## 8d (going further): warp tiles\n")
-    (planted / "test.cpp").write_text('TEST_CASE("8c: tma_gemm matches", CHAPTER_TAG "[extra][gpu]") {}\n'
+    (planted / "test.cpp").write_text('TEST_CASE(STEP("c") ": tma_gemm matches", CHAPTER_TAG "[extra][gpu]") {}\n'
                                       'TEST_CASE("8d: warp tiles match",\n          CHAPTER_TAG "[gpu][graded]") {}\n')
-    found = going_further_disagreements(planted, ("8c",))
+    found = going_further_disagreements(planted, ("8c",), "8")
     check(found == ["its lesson labels 8d going further, which chapter.toml's going_further does not list"],
           f"a step the lesson alone labels going further should be the one problem found: {found}")
-    found = going_further_disagreements(planted, ("8c", "8d"))
+    found = going_further_disagreements(planted, ("8c", "8d"), "8")
     check(found == ["the test case '8d: warp tiles match' is of the going-further step 8d but is not tagged [extra]",
                     "the test case '8d: warp tiles match' is of the going-further step 8d but is tagged [graded]"],
           f"8d's test case, graded and not [extra], should be the two problems found: {found}")
-    found = going_further_disagreements(planted, ("8c", "8d", "8e"))
+    found = going_further_disagreements(planted, ("8c", "8d", "8e"), "8")
     check(any("lists 8e, which its lesson never labels" in p for p in found)
           and any("8e has no test case" in p for p in found), f"a listed step with no label nor test should be found: {found}")
 

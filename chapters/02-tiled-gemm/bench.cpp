@@ -7,6 +7,7 @@
 // ceiling), the naive kernel, then TILE 16 and TILE 32, then 2c (the Programming Guide's
 // kernel on matrix views, block 16), and checks each result against the CPU after timing.
 #include "naive_gemm.h"
+#include "tutorial_chapter.h"
 #include "tiled_gemm.h"
 
 #include "gemm/gemm_benchmark.h"
@@ -27,7 +28,7 @@ int main(int argc, char* argv[]) {
             gemm.time_kernel("naive (chapter 1 solution)", naive_gemm, /*is_baseline=*/true);
             gemm.time_kernel("tiled 16", tiled_16);
             gemm.time_kernel("tiled 32", tiled_32);
-            gemm.time_kernel("matrix view 16 (2c)", matrix_view_16);
+            gemm.time_kernel("matrix view 16 (" STEP("c") ")", matrix_view_16);
         }
     });
 }

@@ -25,10 +25,10 @@ int main(int argc, char** argv) {
                                 [&] { box_mean_shared(input.data(), output.data(), width, height, radius); }});
     // The width is a multiple of 16 and the buffers are aligned: 3c and 3d take their
     // 16-byte paths, as in the benchmark.
-    chapter.variants.push_back({"3c: 16 x 8 pixels a thread, a 512 x 64 tile in shared memory",
+    chapter.variants.push_back({STEP("c") ": 16 x 8 pixels a thread, a 512 x 64 tile in shared memory",
                                 "box_mean_coarsened_kernel<2, true, 8, 16>", 0,
                                 [&] { box_mean_coarsened(input.data(), output.data(), width, height, radius); }});
-    chapter.variants.push_back({"3d: rows streamed through a ring of shared-memory buffers by cp.async",
+    chapter.variants.push_back({STEP("d") ": rows streamed through a ring of shared-memory buffers by cp.async",
                                 "box_mean_ring_kernel<2, true>", 0,
                                 [&] { box_mean_ring(input.data(), output.data(), width, height, radius); }});
     return tutorial::profile::run(argc, argv, chapter);

@@ -317,7 +317,7 @@ std::vector<ImageCase> coarsened_image_cases() {
 
 }  // namespace
 
-TEST_CASE("3c: box_mean_coarsened equals the CPU reference at every pixel, corners and edges included",
+TEST_CASE(STEP("c") ": box_mean_coarsened equals the CPU reference at every pixel, corners and edges included",
           CHAPTER_TAG "[extra][gpu]") {
     // One report for every image, as for 3a and 3b: the first failing one in full.
     const int tile_w = kBoxBlockX * kCoarsenX, tile_h = kBoxBlockY * kCoarsenRows;
@@ -372,7 +372,7 @@ tutorial::ShapeSweep sweep_misaligned_image(const std::string& name, const BoxMe
 
 }  // namespace
 
-TEST_CASE("3c: box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+TEST_CASE(STEP("c") ": box_mean_coarsened rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(box_mean_coarsened, "box_mean_coarsened");
 }
 
@@ -401,7 +401,7 @@ std::vector<ImageCase> ring_image_cases() {
 
 }  // namespace
 
-TEST_CASE("3d: box_mean_ring_launch_config gives one 64-thread block per strip and segment", CHAPTER_TAG "[extra]") {
+TEST_CASE(STEP("d") ": box_mean_ring_launch_config gives one 64-thread block per strip and segment", CHAPTER_TAG "[extra]") {
     REQUIRE(kRingThreads == 64);
     for (const ImageCase& c : ring_image_cases()) {
         const tutorial::LaunchConfig got = box_mean_ring_launch_config(c.width, c.height);
@@ -414,7 +414,7 @@ TEST_CASE("3d: box_mean_ring_launch_config gives one 64-thread block per strip a
     }
 }
 
-TEST_CASE("3d: box_mean_ring equals the CPU reference at every pixel, corners and edges included",
+TEST_CASE(STEP("d") ": box_mean_ring equals the CPU reference at every pixel, corners and edges included",
           CHAPTER_TAG "[extra][gpu]") {
     // One report for every image, as for 3a to 3c: the first failing one in full.
     const int tile_w = kRingStripWidth, tile_h = kRingRows;
@@ -431,7 +431,7 @@ TEST_CASE("3d: box_mean_ring equals the CPU reference at every pixel, corners an
 
 // 3c's and 3d's checks on misaligned and on all-255 images: one test case, one report for
 // both kernels and both kinds of image, the first failing one in full.
-TEST_CASE("3c and 3d: box_mean_coarsened and box_mean_ring are right on images that do not start on a 16-byte boundary, "
+TEST_CASE(STEP("c") " and " STEP("d") ": box_mean_coarsened and box_mean_ring are right on images that do not start on a 16-byte boundary, "
           "and keep an all-255 image all 255",
           CHAPTER_TAG "[extra][gpu]") {
     const auto sweep_white = [](const std::string& name, const BoxMean& box_mean, int tile_rows, int tile_cols) {
@@ -456,6 +456,6 @@ TEST_CASE("3c and 3d: box_mean_coarsened and box_mean_ring are right on images t
     REQUIRE_SWEEPS(sweeps);
 }
 
-TEST_CASE("3d: box_mean_ring rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+TEST_CASE(STEP("d") ": box_mean_ring rejects bad sizes, radii and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(box_mean_ring, "box_mean_ring");
 }

@@ -18,6 +18,7 @@
 // covers three slices of 1 Mi outputs each: the first, the middle and the last. A
 // window depends only on its own N inputs, so each slice's reference is exact.
 #include "moving_average.h"
+#include "tutorial_chapter.h"
 
 #include "bench/cub_moving_average.h"
 #include "bench/moving_average_copy.h"
@@ -105,7 +106,7 @@ int main(int argc, char* argv[]) {
                 {"read-only", moving_average_readonly},
                 {"shared", moving_average_shared},
                 {"prefix sums", moving_average_prefix},  // 4d, the chapter's optional step
-                {"one pass (4e)", moving_average_stream},  // 4e, going further still
+                {"one pass (" STEP("e") ")", moving_average_stream},  // 4e, going further still
             };
             for (const auto& [variant, moving_average] : variants) {
                 benchmark::WorkToTime work;

@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
                                 [&] { moving_average_shared(long_input.data(), long_output.data(), long_size, long_window); }});
     // 4e (going further) on the first input: each input is added twice in double (its
     // thread's sum, then its prefix), each output is one subtraction and one division.
-    chapter.variants.push_back({"4e: one pass, prefix sums of the last 4096 positions in shared memory",
+    chapter.variants.push_back({STEP("e") ": one pass, prefix sums of the last 4096 positions in shared memory",
                                 "moving_average_stream_kernel", 2.0 * size + 2.0 * (size - window + 1),
                                 [&] { moving_average_stream(input.data(), output.data(), size, window); }});
     return tutorial::profile::run(argc, argv, chapter);

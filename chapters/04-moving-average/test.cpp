@@ -230,7 +230,7 @@ TEST_CASE("moving_average_readonly_kernel takes const float* __restrict__ input 
         FAIL(tutorial::wrap_report_text(
             "`" + input + "` and `" + output + "` must both be __restrict__: the promise that input and output "
             "do not overlap, so nothing the kernel writes can change what it reads. Without it the compiler may "
-            "not use the read-only data cache (ld.global.nc) for input, and 4b is the naive kernel again."));
+            "not use the read-only data cache (ld.global.nc) for input, and " STEP("b") " is the naive kernel again."));
     }
     SUCCEED();
 }
@@ -379,7 +379,7 @@ std::vector<tutorial::ShapeSweep> prefix_sweeps(const std::string& name, const M
 
 }  // namespace
 
-TEST_CASE("4d: moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
+TEST_CASE(STEP("d") ": moving_average_prefix is within its own error bound for every size and window, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
     // Both sweeps in one test case: the first failing one in full, the other in a line.
     const std::vector<tutorial::ShapeSweep> sweeps =
@@ -388,7 +388,7 @@ TEST_CASE("4d: moving_average_prefix is within its own error bound for every siz
     REQUIRE_SWEEPS(sweeps);
 }
 
-TEST_CASE("4d: moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
+TEST_CASE(STEP("d") ": moving_average_prefix rejects bad sizes, windows and null pointers, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_prefix, "moving_average_prefix");
 }
@@ -415,7 +415,7 @@ std::vector<SignalCase> stream_signal_cases() {
 
 }  // namespace
 
-TEST_CASE("4e: moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
+TEST_CASE(STEP("e") ": moving_average_stream is within its own error bound across chunks and blocks, on arrays aligned or not",
           CHAPTER_TAG "[extra][gpu]") {
     REQUIRE(kStreamSpan == 16 * kChunk);
     // Both sweeps in one test case: the first failing one in full, the other in a line. The
@@ -427,7 +427,7 @@ TEST_CASE("4e: moving_average_stream is within its own error bound across chunks
     REQUIRE_SWEEPS(sweeps);
 }
 
-TEST_CASE("4e: moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",
+TEST_CASE(STEP("e") ": moving_average_stream rejects bad sizes, windows and null pointers, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(moving_average_stream, "moving_average_stream");
 }

@@ -13,6 +13,7 @@
 // transpose moves exactly the bytes of a copy, only to other places, so the share of
 // the copy's rate is how much the reordering costs.
 #include "transpose.h"
+#include "tutorial_chapter.h"
 
 #include "bench/cublas_transpose.h"
 #include "bench/transpose_copy.h"
@@ -60,7 +61,7 @@ int main(int argc, char* argv[]) {
                 {"naive", transpose_naive, true},
                 {"shared", transpose_shared},
                 {"padded", transpose_padded},
-                {"wide 64 (5d)", transpose_wide},  // the chapter's optional step (going further)
+                {"wide 64 (" STEP("d") ")", transpose_wide},  // the chapter's optional step (going further)
             };
             for (const Variant& variant : variants) {
                 benchmark::WorkToTime work;

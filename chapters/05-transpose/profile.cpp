@@ -24,14 +24,14 @@ int main(int argc, char** argv) {
                                 0, [&] { transpose_padded(input.data(), output.data(), rows, cols); }});
     // 5d (going further): 64 x 64 tiles, 16 elements a thread; then 5c and 5d on a shape whose
     // rows start off 128 bytes (257 floats wide) with edge tiles on two sides, as 8191 x 8193.
-    chapter.variants.push_back({"5d: sheared 72 x 65 tiles, output rows on 32-byte sectors", "transpose_wide_kernel", 0,
+    chapter.variants.push_back({STEP("d") ": sheared 72 x 65 tiles, output rows on 32-byte sectors", "transpose_wide_kernel", 0,
                                 [&] { transpose_wide(input.data(), output.data(), rows, cols); }});
     constexpr int odd_rows = 255, odd_cols = 257;
     const tutorial::DeviceBuffer<float> odd_input(tutorial::random_floats(odd_rows * odd_cols, 6));
     tutorial::DeviceBuffer<float> odd_output(odd_rows * odd_cols);
-    chapter.variants.push_back({"5c on 255 x 257: rows off 128 bytes, edge tiles", "transpose_padded_kernel", 0,
+    chapter.variants.push_back({STEP("c") " on 255 x 257: rows off 128 bytes, edge tiles", "transpose_padded_kernel", 0,
                                 [&] { transpose_padded(odd_input.data(), odd_output.data(), odd_rows, odd_cols); }});
-    chapter.variants.push_back({"5d on 255 x 257: rows off 128 bytes, edge tiles", "transpose_wide_kernel", 0,
+    chapter.variants.push_back({STEP("d") " on 255 x 257: rows off 128 bytes, edge tiles", "transpose_wide_kernel", 0,
                                 [&] { transpose_wide(odd_input.data(), odd_output.data(), odd_rows, odd_cols); }});
     return tutorial::profile::run(argc, argv, chapter);
 }

@@ -189,13 +189,13 @@ TEST_CASE("transpose_padded rejects bad sizes, null pointers and an in-place cal
 
 // ---- 5d (going further): 64 x 64 tiles. Tagged [extra]: the chapter is done without it.
 
-TEST_CASE("5d: transpose_wide moves every element to its mirror place, bit for bit, at every edge of its 64 x 64 tiles",
+TEST_CASE(STEP("d") ": transpose_wide moves every element to its mirror place, bit for bit, at every edge of its 64 x 64 tiles",
           CHAPTER_TAG "[extra][gpu]") {
     REQUIRE(kTransposeWideTile == 64);
     REQUIRE_SWEEP(sweep_matrix_cases("transpose_wide", transpose_wide, wide_cases(), W));
 }
 
-TEST_CASE("5d: transpose_wide rejects bad sizes, null pointers and an in-place call, naming the argument",
+TEST_CASE(STEP("d") ": transpose_wide rejects bad sizes, null pointers and an in-place call, naming the argument",
           CHAPTER_TAG "[extra]") {
     check_rejects_bad_arguments(transpose_wide, "transpose_wide");
 }

@@ -54,9 +54,9 @@ int main() {
         const tutorial::DeviceBuffer<float> input(values);
         tutorial::DeviceBuffer<float> sum(1), workspace(reduce_workspace_floats(kElements));
         const std::pair<const char*, void (*)(const float*, float*, int, float*)> variants[] = {
-            {"reduce_interleaved (6a)", reduce_interleaved},
-            {"reduce_sequential (6b)", reduce_sequential},
-            {"reduce_warp (6c)", reduce_warp}};
+            {"reduce_interleaved (" STEP("a") ")", reduce_interleaved},
+            {"reduce_sequential (" STEP("b") ")", reduce_sequential},
+            {"reduce_warp (" STEP("c") ")", reduce_warp}};
         bool all_right = true;
         for (const auto& [name, reduce] : variants) {
             sum.poison();  // NaN, in case nothing is written

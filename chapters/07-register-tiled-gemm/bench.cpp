@@ -12,6 +12,7 @@
 // GPU's FP32 peak: SMs × 128 FP32 lanes × 2 flops per fused multiply-add × the boost
 // clock, as the lesson computes it.
 #include "register_tiled_gemm.h"
+#include "tutorial_chapter.h"
 #include "tiled_gemm.h"
 
 #include "gemm/gemm_benchmark.h"
@@ -47,10 +48,10 @@ int main(int argc, char* argv[]) {
         for (int size : {1024, 4096, 4095, 4097}) {
             GemmBenchmark gemm(session, size);
             const std::pair<const char*, GemmFunction> variants[] = {
-                {"7a 1D register tiling", register_tiled_gemm_1d},
-                {"7b 2D register tiling", register_tiled_gemm_2d},
-                {"7c float4, A transposed", register_tiled_gemm_vectorized},
-                {"7d warp tiles", register_tiled_gemm_warptiled},
+                {STEP("a") " 1D register tiling", register_tiled_gemm_1d},
+                {STEP("b") " 2D register tiling", register_tiled_gemm_2d},
+                {STEP("c") " float4, A transposed", register_tiled_gemm_vectorized},
+                {STEP("d") " warp tiles", register_tiled_gemm_warptiled},
             };
             gemm.time_kernel("tiled 32 (chapter 2 solution)", tiled_32, /*is_baseline=*/true);
             for (const auto& [variant, function] : variants) {

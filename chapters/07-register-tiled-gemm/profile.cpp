@@ -10,11 +10,11 @@
 
 int main(int argc, char** argv) {
     tutorial::GemmProfile profile(TUTORIAL_CHAPTER, CHAPTER_NAME, 256);
-    profile.add("7a: a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", register_tiled_gemm_1d);
-    profile.add("7b: a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", register_tiled_gemm_2d);
-    profile.add("7c: float4 loads, A stored transposed", "gemm_vectorized_kernel<128, 128, 8, 8, 8, 4, true, true>",
+    profile.add(STEP("a") ": a column of outputs per thread", "gemm_1d_kernel<64, 64, 8, 8>", register_tiled_gemm_1d);
+    profile.add(STEP("b") ": a block of outputs per thread", "gemm_2d_kernel<128, 128, 8, 8, 8>", register_tiled_gemm_2d);
+    profile.add(STEP("c") ": float4 loads, A stored transposed", "gemm_vectorized_kernel<128, 128, 8, 8, 8, 4, true, true>",
                 register_tiled_gemm_vectorized);
-    profile.add("7d: warp tiles", "gemm_warptiled_kernel<128, 128, 16, 64, 32, 2, 8, 4, 4, false, true, true>",
+    profile.add(STEP("d") ": warp tiles", "gemm_warptiled_kernel<128, 128, 16, 64, 32, 2, 8, 4, 4, false, true, true>",
                 [](const float* A, const float* B, float* C, int M, int N, int K) {
                     register_tiled_gemm_warptiled_with(WarptileTiling::large, A, B, C, M, N, K);
                 });

@@ -145,7 +145,7 @@ TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", 
     tutorial::check_gemm_rejects_bad_arguments(step.gemm, step.function);
 }
 
-TEST_CASE("7d's launcher rejects bad arguments and takes the small tiling below half a wave of large tiles",
+TEST_CASE(STEP("d") "'s launcher rejects bad arguments and takes the small tiling below half a wave of large tiles",
           CHAPTER_TAG) {
     tutorial::check_gemm_rejects_bad_arguments(register_tiled_gemm_warptiled, "register_tiled_gemm_warptiled");
     // A wave: the blocks of the large tiling's kernel the GPU holds at once, from the
@@ -198,7 +198,7 @@ TEST_CASE("7d's launcher rejects bad arguments and takes the small tiling below 
 #else
 #define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][large]"
 #endif
-TEST_CASE("7c and 7d are right on large shapes, full tiles and partial ones", LARGE_GEMM_TAGS) {
+TEST_CASE(STEP("c") " and " STEP("d") " are right on large shapes, full tiles and partial ones", LARGE_GEMM_TAGS) {
     const std::vector<Step> all = steps();
     std::vector<tutorial::ShapeSweep> sweeps;
     for (auto step = all.begin() + 2; step != all.end(); ++step) {

@@ -8,6 +8,7 @@
 // mk/bench.mk; then 8a, 8b at 1, 2, 3 and 4 stages, 8d, and 8c on a GPU of compute
 // capability 9.0 or newer. Each result is checked against the CPU after timing.
 #include "async_copy_gemm.h"
+#include "tutorial_chapter.h"
 #include "register_tiled_gemm.h"
 #include "tiled_gemm.h"
 
@@ -45,18 +46,18 @@ int main(int argc, char* argv[]) {
             gemm.time_kernel("tiled 32 (chapter 2 solution)", tiled_32, /*is_baseline=*/true);
             gemm.time_kernel("7d warp tiles (chapter 7 solution)", register_tiled_gemm_warptiled);
             if (capability < 80) continue;  // cp.async: compute capability 8.0
-            gemm.time_kernel("8a two stages, __pipeline_memcpy_async", async_double_buffered_gemm);
-            gemm.time_kernel("8b cuda::pipeline, 1 stage", pipeline_stages<1>);
-            gemm.time_kernel("8b cuda::pipeline, 2 stages", pipeline_stages<2>);
-            gemm.time_kernel("8b cuda::pipeline, 3 stages", pipeline_stages<3>);
-            gemm.time_kernel("8b cuda::pipeline, 4 stages", pipeline_stages<4>);
-            gemm.time_kernel("8d warp tiles, 3-stage cp.async pipeline", async_warptile_gemm);
+            gemm.time_kernel(STEP("a") " two stages, __pipeline_memcpy_async", async_double_buffered_gemm);
+            gemm.time_kernel(STEP("b") " cuda::pipeline, 1 stage", pipeline_stages<1>);
+            gemm.time_kernel(STEP("b") " cuda::pipeline, 2 stages", pipeline_stages<2>);
+            gemm.time_kernel(STEP("b") " cuda::pipeline, 3 stages", pipeline_stages<3>);
+            gemm.time_kernel(STEP("b") " cuda::pipeline, 4 stages", pipeline_stages<4>);
+            gemm.time_kernel(STEP("d") " warp tiles, 3-stage cp.async pipeline", async_warptile_gemm);
             if (capability < 90) continue;  // the Tensor Memory Accelerator: 9.0
-            gemm.time_kernel("8c Tensor Memory Accelerator, 2 stages", tma_gemm);
+            gemm.time_kernel(STEP("c") " Tensor Memory Accelerator, 2 stages", tma_gemm);
         }
         if (capability < 90) {
             std::printf("\nThis GPU is compute capability %d.%d: the steps that need %s are not timed.\n",
-                        capability / 10, capability % 10, capability < 80 ? "8.0 (cp.async) or 9.0" : "9.0 (8c)");
+                        capability / 10, capability % 10, capability < 80 ? "8.0 (cp.async) or 9.0" : "9.0 (" STEP("c") ")");
         }
     });
 }

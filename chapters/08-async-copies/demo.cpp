@@ -4,6 +4,7 @@
 // 8c; 8d's blocks are 64 x 128 tiles of C, 16 along K a phase).
 // Run it with `make chapter8 run`.
 #include "async_copy_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "demo.h"
 #include "gemm/gemm_operands.h"
@@ -32,18 +33,18 @@ int main() {
             int stage_bytes;
             tutorial::GemmFunction gemm;
         };
-        std::vector<Step> steps{{"8a two stages, __pipeline_memcpy_async", 2, stage_bytes, async_double_buffered_gemm}};
+        std::vector<Step> steps{{STEP("a") " two stages, __pipeline_memcpy_async", 2, stage_bytes, async_double_buffered_gemm}};
         for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-            steps.push_back({"8b cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages, stage_bytes,
+            steps.push_back({STEP("b") " cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages, stage_bytes,
                              [stages](const float* A, const float* B, float* C, int rows, int cols, int depth) {
                                  async_pipeline_gemm(A, B, C, rows, cols, depth, stages);
                              }});
         }
-        steps.push_back({"8c Tensor Memory Accelerator", kTmaStages, stage_bytes, tma_gemm});
+        steps.push_back({STEP("c") " Tensor Memory Accelerator", kTmaStages, stage_bytes, tma_gemm});
         // 8d's stage: A's 64 x 16 tile with rows padded to 20 floats, and B's 16 x 128 tile.
         const int warptile_stage_bytes =
             (kWarpPipeBM * (kWarpPipeBK + 4) + kWarpPipeBK * kWarpPipeBN) * static_cast<int>(sizeof(float));
-        steps.push_back({"8d warp tiles, cp.async pipeline", kWarpPipeStages, warptile_stage_bytes, async_warptile_gemm});
+        steps.push_back({STEP("d") " warp tiles, cp.async pipeline", kWarpPipeStages, warptile_stage_bytes, async_warptile_gemm});
 
         bool all_right = true;
         for (const Step& step : steps) {

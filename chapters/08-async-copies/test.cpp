@@ -365,22 +365,22 @@ TEST_CASE("the pipeline probe says 'never drained' only on its evidence, and eac
 
 // ---- 8a ---------------------------------------------------------------------------------
 
-TEST_CASE("8a: async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
-    if (gpu_too_old(8, 0, "8a (async_double_buffered_gemm)", "cp.async")) return;
+TEST_CASE(STEP("a") ": async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
+    if (gpu_too_old(8, 0, STEP("a") " (async_double_buffered_gemm)", "cp.async")) return;
     tutorial::ShapeSweep sweep("async_double_buffered_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     sweep_shapes(sweep, async_double_buffered_gemm, chapter2_shapes(), 2, false);
     require_sweep_with_diagnosis(sweep, async_double_buffered_gemm, 2);
 }
 
-TEST_CASE("8a: async_double_buffered_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
+TEST_CASE(STEP("a") ": async_double_buffered_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG) {
     tutorial::check_gemm_rejects_bad_arguments(async_double_buffered_gemm, "async_double_buffered_gemm");
 }
 
 // ---- 8b ---------------------------------------------------------------------------------
 
-TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 1, 2, 3 and 4 stages",
+TEST_CASE(STEP("b") ": async_pipeline_gemm matches the CPU reference for every shape at 1, 2, 3 and 4 stages",
           CHAPTER_TAG "[gpu][graded]") {
-    if (gpu_too_old(8, 0, "8b (async_pipeline_gemm)", "cp.async")) return;
+    if (gpu_too_old(8, 0, STEP("b") " (async_pipeline_gemm)", "cp.async")) return;
     // One sweep over all stage counts, so the summary can say "fails only when stages is ...".
     tutorial::ShapeSweep sweep("async_pipeline_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     const auto gemm_at = [](int stages) {
@@ -403,7 +403,7 @@ TEST_CASE("8b: async_pipeline_gemm matches the CPU reference for every shape at 
     SUCCEED();
 }
 
-TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", CHAPTER_TAG) {
+TEST_CASE(STEP("b") ": async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", CHAPTER_TAG) {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
         async_pipeline_gemm(A, B, C, M, N, K, 2);
     };
@@ -417,15 +417,15 @@ TEST_CASE("8b: async_pipeline_gemm rejects bad sizes, null pointers and stage co
 
 // ---- 8c and 8d (going further). Tagged [extra]. -------------------------------------------
 
-TEST_CASE("8c: tma_gemm matches the CPU reference for shapes whose N and K are multiples of 4",
+TEST_CASE(STEP("c") ": tma_gemm matches the CPU reference for shapes whose N and K are multiples of 4",
           CHAPTER_TAG "[extra][gpu]") {
-    if (gpu_too_old(9, 0, "8c (tma_gemm)", "the Tensor Memory Accelerator")) return;
+    if (gpu_too_old(9, 0, STEP("c") " (tma_gemm)", "the Tensor Memory Accelerator")) return;
     tutorial::ShapeSweep sweep("tma_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     sweep_shapes(sweep, tma_gemm, tensor_map_shapes(), kTmaStages, false);
     require_sweep_with_diagnosis(sweep, tma_gemm, kTmaStages);
 }
 
-TEST_CASE("8c: tma_gemm refuses N or K not a multiple of 4 and matrices not on 16 bytes, naming the argument",
+TEST_CASE(STEP("c") ": tma_gemm refuses N or K not a multiple of 4 and matrices not on 16 bytes, naming the argument",
           CHAPTER_TAG "[extra]") {
     // Refused before any GPU work: no GPU memory is needed.
     alignas(16) float storage[8] = {};
@@ -446,9 +446,9 @@ TEST_CASE("8c: tma_gemm refuses N or K not a multiple of 4 and matrices not on 1
     REQUIRE_THROWS_AS(tma_gemm(aligned, aligned, aligned, 4, 4, 6), std::invalid_argument);
 }
 
-TEST_CASE("8d: async_warptile_gemm matches the CPU reference for every shape, with 16- and 4-byte copies",
+TEST_CASE(STEP("d") ": async_warptile_gemm matches the CPU reference for every shape, with 16- and 4-byte copies",
           CHAPTER_TAG "[extra][gpu]") {
-    if (gpu_too_old(8, 0, "8d (async_warptile_gemm)", "cp.async")) return;
+    if (gpu_too_old(8, 0, STEP("d") " (async_warptile_gemm)", "cp.async")) return;
     tutorial::ShapeSweep sweep("async_warptile_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const GemmShape& shape : warptile_shapes()) {
         std::ostringstream label;
@@ -467,7 +467,7 @@ TEST_CASE("8d: async_warptile_gemm matches the CPU reference for every shape, wi
     require_sweep_with_diagnosis(sweep, async_warptile_gemm, kWarpPipeStages, kWarpPipeBK);
 }
 
-TEST_CASE("8d: async_warptile_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+TEST_CASE(STEP("d") ": async_warptile_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     tutorial::check_gemm_rejects_bad_arguments(async_warptile_gemm, "async_warptile_gemm");
 }
 
@@ -476,8 +476,8 @@ TEST_CASE("8d: async_warptile_gemm rejects bad sizes and null pointers, naming t
 #else
 #define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][large]"
 #endif
-TEST_CASE("8a, 8b and 8d are right at 512³ and on a large awkward shape", LARGE_GEMM_TAGS) {
-    if (gpu_too_old(8, 0, "8a, 8b and 8d", "cp.async")) return;
+TEST_CASE(STEP("a") ", " STEP("b") " and " STEP("d") " are right at 512³ and on a large awkward shape", LARGE_GEMM_TAGS) {
+    if (gpu_too_old(8, 0, STEP("a") ", " STEP("b") " and " STEP("d"), "cp.async")) return;
     const GemmShape shape = GENERATE(GemmShape{512, 512, 512}, GemmShape{1025, 513, 515});
     INFO("shape " << shape);
     REQUIRE_MATCH(run_case(async_double_buffered_gemm, shape));

@@ -15,6 +15,7 @@
 // reads plus writes: a histogram that reads as fast as a copy moves bytes is as fast as
 // the memory allows.
 #include "histogram.h"
+#include "tutorial_chapter.h"
 
 #include "bench/cub_histogram.h"
 #include "bench/histogram_copy.h"
@@ -136,15 +137,15 @@ int main(int argc, char* argv[]) {
         using Bytes = std::function<void(const std::uint8_t*, unsigned int*)>;
         using Words = std::function<void(const std::uint16_t*, unsigned int*)>;
         const std::vector<std::pair<std::string, Bytes>> byte_steps = {
-            {"global atomics (9a)", [=](const std::uint8_t* in, unsigned int* bins) { histogram_global(in, n8, bins, 256); }},
-            {"shared privatized (9b)", [=](const std::uint8_t* in, unsigned int* bins) { histogram_shared(in, n8, bins, 256); }}};
+            {"global atomics (" STEP("a") ")", [=](const std::uint8_t* in, unsigned int* bins) { histogram_global(in, n8, bins, 256); }},
+            {"shared privatized (" STEP("b") ")", [=](const std::uint8_t* in, unsigned int* bins) { histogram_shared(in, n8, bins, 256); }}};
         std::vector<std::pair<std::string, Words>> word_steps = {
-            {"global atomics (9a)", [=](const std::uint16_t* in, unsigned int* bins) { histogram_global(in, n16, bins, kMaxBins); }}};
+            {"global atomics (" STEP("a") ")", [=](const std::uint16_t* in, unsigned int* bins) { histogram_global(in, n16, bins, kMaxBins); }}};
         if (cluster_launch_supported()) {
-            word_steps.push_back({"cluster DSMEM (9c)", [=](const std::uint16_t* in, unsigned int* bins) {
+            word_steps.push_back({"cluster DSMEM (" STEP("c") ")", [=](const std::uint16_t* in, unsigned int* bins) {
                                       histogram_cluster(in, n16, bins, kMaxBins);
                                   }});
-            word_steps.push_back({"cluster exchange (9d)", [=](const std::uint16_t* in, unsigned int* bins) {
+            word_steps.push_back({"cluster exchange (" STEP("d") ")", [=](const std::uint16_t* in, unsigned int* bins) {
                                       histogram_exchange(in, n16, bins, kMaxBins);
                                   }});
         }

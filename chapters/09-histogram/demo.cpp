@@ -96,20 +96,20 @@ int main() {
         const std::vector<unsigned int> pair_bins = tutorial::histogram_reference(pairs, kMaxBins);
 
         std::printf("A made-up text of %zu bytes, in 256 bins (a space shows as _):\n", kBytes);
-        bool all_right = check<std::uint8_t>("histogram_global (9a)", histogram_global, bytes, kBytes, 256, byte_bins);
-        all_right &= check<std::uint8_t>("histogram_shared (9b)", histogram_shared, bytes, kBytes, 256, byte_bins);
+        bool all_right = check<std::uint8_t>("histogram_global (" STEP("a") ")", histogram_global, bytes, kBytes, 256, byte_bins);
+        all_right &= check<std::uint8_t>("histogram_shared (" STEP("b") ")", histogram_shared, bytes, kBytes, 256, byte_bins);
         print_top(byte_bins, 1, kBytes);
 
         std::printf("\nIts %zu pairs of bytes as 16-bit samples, in 65536 bins:\n", pairs.size());
-        all_right &= check<std::uint16_t>("histogram_global (9a)", histogram_global, words, pairs.size(), kMaxBins, pair_bins);
+        all_right &= check<std::uint16_t>("histogram_global (" STEP("a") ")", histogram_global, words, pairs.size(), kMaxBins, pair_bins);
         std::string why;
         if (cluster_launch_supported(&why)) {
-            all_right &= check<std::uint16_t>("histogram_cluster (9c)", histogram_cluster, words, pairs.size(), kMaxBins,
+            all_right &= check<std::uint16_t>("histogram_cluster (" STEP("c") ")", histogram_cluster, words, pairs.size(), kMaxBins,
                                               pair_bins);
-            all_right &= check<std::uint16_t>("histogram_exchange (9d)", histogram_exchange, words, pairs.size(), kMaxBins,
+            all_right &= check<std::uint16_t>("histogram_exchange (" STEP("d") ")", histogram_exchange, words, pairs.size(), kMaxBins,
                                               pair_bins);
         } else {
-            std::printf("  histogram_cluster (9c) and histogram_exchange (9d) not run: %s\n", why.c_str());
+            std::printf("  histogram_cluster (" STEP("c") ") and histogram_exchange (" STEP("d") ") not run: %s\n", why.c_str());
         }
         print_top(pair_bins, 2, pairs.size());
         std::printf("\nThe bytes fall in 27 of the 256 bins, the pairs in at most 27 × 27 = 729 of the 65536: a skewed input, where "

@@ -280,7 +280,7 @@ TEST_CASE("histogram_shared counts 8-bit and 16-bit samples exactly", CHAPTER_TA
 // reported and scored apart (chapter.toml's going_further), so that 9a-9c done is the
 // chapter done. The run's first failing sweep prints in full and every later one a line,
 // so the skeleton's report stays on a screen.
-TEST_CASE("9c: histogram_cluster counts 16-bit samples exactly, over a cluster's shared memory",
+TEST_CASE(STEP("c") ": histogram_cluster counts 16-bit samples exactly, over a cluster's shared memory",
           CHAPTER_TAG "[gpu][graded]") {
     if (skip_without_clusters()) return;
     // 2^16 bins (2 slices of 32768), bin counts that are no multiple of the cluster size
@@ -288,13 +288,13 @@ TEST_CASE("9c: histogram_cluster counts 16-bit samples exactly, over a cluster's
     REQUIRE_SWEEP(sweep("histogram_cluster", cluster16, cases(2, {kMaxBins, 65529, 9, 1}, kClusterGridFull), 1));
 }
 
-TEST_CASE("9c: histogram_cluster gives every block of a cluster its own slice of bins", CHAPTER_TAG "[gpu][graded]") {
+TEST_CASE(STEP("c") ": histogram_cluster gives every block of a cluster its own slice of bins", CHAPTER_TAG "[gpu][graded]") {
     if (skip_without_clusters()) return;
     REQUIRE_SWEEP(sweep("histogram_cluster's slices", cluster16, slice_cases(), 1));
 }
 
 // ---- 9d (going further): the cluster exchanges samples. Tagged [extra]. ----------------
-TEST_CASE("9d: histogram_exchange counts 16-bit samples exactly, over a cluster's shared memory",
+TEST_CASE(STEP("d") ": histogram_exchange counts 16-bit samples exactly, over a cluster's shared memory",
           CHAPTER_TAG "[extra][gpu]") {
     if (skip_without_clusters()) return;
     // 9c's cases, and one past two full rounds of the largest grid, so that the first tile
@@ -305,7 +305,7 @@ TEST_CASE("9d: histogram_exchange counts 16-bit samples exactly, over a cluster'
     REQUIRE_SWEEP(sweep("histogram_exchange", exchange16, exchange_cases, 1));
 }
 
-TEST_CASE("9d: histogram_exchange gives every block of a cluster its own slice of bins", CHAPTER_TAG "[extra][gpu]") {
+TEST_CASE(STEP("d") ": histogram_exchange gives every block of a cluster its own slice of bins", CHAPTER_TAG "[extra][gpu]") {
     if (skip_without_clusters()) return;
     REQUIRE_SWEEP(sweep("histogram_exchange's slices", exchange16, slice_cases(), 1));
 }
@@ -347,7 +347,7 @@ TEST_CASE("histogram_cluster rejects a bad num_bins and null pointers, naming th
     check_rejects_bad_arguments(cluster16, "histogram_cluster", kMaxBins);
 }
 
-TEST_CASE("9d: histogram_exchange rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG "[extra][gpu]") {
+TEST_CASE(STEP("d") ": histogram_exchange rejects a bad num_bins and null pointers, naming the argument", CHAPTER_TAG "[extra][gpu]") {
     if (skip_without_clusters()) return;
     check_rejects_bad_arguments(exchange16, "histogram_exchange", kMaxBins);
 }

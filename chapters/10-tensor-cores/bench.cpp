@@ -9,6 +9,7 @@
 // tiles, 10b, and on a Hopper GPU (compute capability 9.0, sm_90a) 10c and 10d (going
 // further). Each result is checked against the CPU after timing.
 #include "register_tiled_gemm.h"
+#include "tutorial_chapter.h"
 #include "tensor_core_gemm.h"
 
 #include "cuda_check.h"
@@ -28,18 +29,18 @@ int main(int argc, char* argv[]) {
             gemm.time_fp32_kernel("7d warp tiles, FP32 (chapter 7 solution)", register_tiled_gemm_warptiled,
                                   /*is_baseline=*/true);
             if (major < 8) continue;  // ldmatrix, mma.sync with BF16, cp.async: compute capability 8.0
-            gemm.time_kernel("10a mma.sync, row-major tiles", mma_gemm_row_major);
-            gemm.time_kernel("10a mma.sync, swizzled tiles", mma_gemm_swizzled);
-            gemm.time_kernel("10b mma.sync, 3-stage cp.async pipeline", mma_pipeline_gemm);
+            gemm.time_kernel(STEP("a") " mma.sync, row-major tiles", mma_gemm_row_major);
+            gemm.time_kernel(STEP("a") " mma.sync, swizzled tiles", mma_gemm_swizzled);
+            gemm.time_kernel(STEP("b") " mma.sync, 3-stage cp.async pipeline", mma_pipeline_gemm);
             if (major != 9 || minor != 0) continue;  // wgmma: sm_90a, compute capability 9.0 only
-            gemm.time_kernel("10c wgmma, 4-stage TMA pipeline", wgmma_gemm);
-            gemm.time_kernel("10d wgmma, warp-specialized and persistent", wgmma_specialized_gemm);
+            gemm.time_kernel(STEP("c") " wgmma, 4-stage TMA pipeline", wgmma_gemm);
+            gemm.time_kernel(STEP("d") " wgmma, warp-specialized and persistent", wgmma_specialized_gemm);
         }
         if (major < 8) {
             std::printf("\nThis GPU is compute capability %d.%d: the tensor-core steps need 8.0 and are not timed.\n",
                         major, minor);
         } else if (major != 9 || minor != 0) {
-            std::printf("\nThis GPU is compute capability %d.%d: 10c's and 10d's wgmma need sm_90a (9.0) and are not "
+            std::printf("\nThis GPU is compute capability %d.%d: " STEP("c") "'s and " STEP("d") "'s wgmma need sm_90a (9.0) and are not "
                         "timed.\n",
                         major, minor);
         }

@@ -3,6 +3,7 @@
 // costs: how far C lies from the product of the unrounded floats, next to the error the
 // FP32 accumulation alone may add. Run it with `make chapter10 run`.
 #include "tensor_core_gemm.h"
+#include "tutorial_chapter.h"
 
 #include "demo.h"
 #include "gemm/bf16_inputs.h"
@@ -35,9 +36,9 @@ int main() {
             const char* name;
             tutorial::Bf16GemmFunction gemm;
         };
-        const Step steps[] = {{"10a row-major tiles", mma_gemm_row_major},
-                              {"10a swizzled tiles", mma_gemm_swizzled},
-                              {"10b 3-stage cp.async pipeline", mma_pipeline_gemm}};
+        const Step steps[] = {{STEP("a") " row-major tiles", mma_gemm_row_major},
+                              {STEP("a") " swizzled tiles", mma_gemm_swizzled},
+                              {STEP("b") " 3-stage cp.async pipeline", mma_pipeline_gemm}};
         bool all_right = true;
         for (const Step& step : steps) {
             tutorial::ComparisonReport report;

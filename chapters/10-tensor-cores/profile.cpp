@@ -12,14 +12,14 @@
 int main(int argc, char** argv) {
     using tutorial::with_bf16_inputs;
     tutorial::GemmProfile profile(TUTORIAL_CHAPTER, CHAPTER_NAME, 256, tutorial::InputPrecision::bf16);
-    profile.add("10a: ldmatrix from row-major tiles", "mma_gemm_kernel<(SharedLayout)0>",
+    profile.add(STEP("a") ": ldmatrix from row-major tiles", "mma_gemm_kernel<(SharedLayout)0>",
                 with_bf16_inputs(mma_gemm_row_major));
-    profile.add("10a: ldmatrix from swizzled tiles", "mma_gemm_kernel<(SharedLayout)1>",
+    profile.add(STEP("a") ": ldmatrix from swizzled tiles", "mma_gemm_kernel<(SharedLayout)1>",
                 with_bf16_inputs(mma_gemm_swizzled));
-    profile.add("10b: swizzled tiles, 3 stages of cp.async", "mma_pipeline_gemm_kernel",
+    profile.add(STEP("b") ": swizzled tiles, 3 stages of cp.async", "mma_pipeline_gemm_kernel",
                 with_bf16_inputs(mma_pipeline_gemm));
-    profile.add("10c: wgmma from 128-byte swizzled TMA tiles", "wgmma_gemm_kernel", with_bf16_inputs(wgmma_gemm));
-    profile.add("10d: warp-specialized, persistent wgmma", "wgmma_specialized_gemm_kernel",
+    profile.add(STEP("c") ": wgmma from 128-byte swizzled TMA tiles", "wgmma_gemm_kernel", with_bf16_inputs(wgmma_gemm));
+    profile.add(STEP("d") ": warp-specialized, persistent wgmma", "wgmma_specialized_gemm_kernel",
                 with_bf16_inputs(wgmma_specialized_gemm));
     return profile.run(argc, argv);
 }

@@ -45,16 +45,16 @@ struct Step {
 // The graded steps, 10a to 10c.
 std::vector<Step> steps() {
     return {
-        {"10a mma_gemm, row-major tiles", "mma_gemm", mma_gemm_row_major, false},
-        {"10a mma_gemm, swizzled tiles", "mma_gemm", mma_gemm_swizzled, false},
-        {"10b mma_pipeline_gemm", "mma_pipeline_gemm", mma_pipeline_gemm, false},
-        {"10c wgmma_gemm", "wgmma_gemm", wgmma_gemm, true},
+        {STEP("a") " mma_gemm, row-major tiles", "mma_gemm", mma_gemm_row_major, false},
+        {STEP("a") " mma_gemm, swizzled tiles", "mma_gemm", mma_gemm_swizzled, false},
+        {STEP("b") " mma_pipeline_gemm", "mma_pipeline_gemm", mma_pipeline_gemm, false},
+        {STEP("c") " wgmma_gemm", "wgmma_gemm", wgmma_gemm, true},
     };
 }
 
 // 10d, going further: its tests are apart, tagged [extra].
 Step specialized_step() {
-    return {"10d wgmma_specialized_gemm", "wgmma_specialized_gemm", wgmma_specialized_gemm, true};
+    return {STEP("d") " wgmma_specialized_gemm", "wgmma_specialized_gemm", wgmma_specialized_gemm, true};
 }
 
 // True, after a warning, when @p step needs wgmma (sm_90a) and the GPU is not a Hopper
@@ -315,7 +315,7 @@ TEST_CASE("The swizzle moves whole 16-byte chunks within their row, and ldmatrix
     SUCCEED();
 }
 
-TEST_CASE("10c: wgmma_descriptor puts each field where the PTX ISA says", CHAPTER_TAG "[graded]") {
+TEST_CASE(STEP("c") ": wgmma_descriptor puts each field where the PTX ISA says", CHAPTER_TAG "[graded]") {
     // The fields of the PTX ISA's "Matrix Descriptor Format": bits, and what they hold.
     struct Field {
         const char* name;
@@ -396,7 +396,7 @@ TEST_CASE("Each step rejects bad sizes and null pointers, naming the argument", 
 
 // ---- 10d (going further): warp specialization and a persistent grid ------------------------
 
-TEST_CASE("10d: wgmma_specialized_gemm matches the CPU reference at 10c's shapes, its fragments and on matrices "
+TEST_CASE(STEP("d") ": wgmma_specialized_gemm matches the CPU reference at " STEP("c") "'s shapes, its fragments and on matrices "
           "that do not start on 16 bytes", CHAPTER_TAG "[gpu][extra]") {
     const Step step = specialized_step();
     if (skip_step(step)) return;
@@ -404,7 +404,7 @@ TEST_CASE("10d: wgmma_specialized_gemm matches the CPU reference at 10c's shapes
     REQUIRE_SWEEPS(sweeps);
     const std::string problem = fragment_probe(step.gemm, step.wgmma);
     if (!problem.empty()) {
-        FAIL(step.name << ": " << problem << "\nCompare your consumer's rows with 10c's (common/wgmma.h: the "
+        FAIL(step.name << ": " << problem << "\nCompare your consumer's rows with " STEP("c") "'s (common/wgmma.h: the "
                        << "accumulators).");
     }
 }
@@ -414,7 +414,7 @@ TEST_CASE("10d: wgmma_specialized_gemm matches the CPU reference at 10c's shapes
 // those of the last row and column partial, and 4 or 5 steps along K each (the last one
 // partial). With 4 stages a tile of 4 steps starts on stage 0 again, a phase later, and one
 // of 5 steps on the next stage.
-TEST_CASE("10d: a persistent block walks several tiles, its stages' phases running on from one tile to the next",
+TEST_CASE(STEP("d") ": a persistent block walks several tiles, its stages' phases running on from one tile to the next",
           CHAPTER_TAG "[gpu][extra]") {
     const Step step = specialized_step();
     if (skip_step(step)) return;
@@ -440,7 +440,7 @@ TEST_CASE("10d: a persistent block walks several tiles, its stages' phases runni
     REQUIRE_SWEEP(sweep);
 }
 
-TEST_CASE("10d: wgmma_specialized_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
+TEST_CASE(STEP("d") ": wgmma_specialized_gemm rejects bad sizes and null pointers, naming the argument", CHAPTER_TAG "[extra]") {
     const Step step = specialized_step();
     tutorial::check_gemm_rejects_bad_arguments(tutorial::with_bf16_inputs(step.gemm), step.function);
 }

@@ -71,6 +71,12 @@ for n in "$gemm" "$other"; do
     expect_not "\[chapter(2|5)\]" "and with no tag of the original"
 done
 
+# Its steps carry no number in its files (STEP("d"), "@d" in chapter.toml): the copy names
+# its own, with nothing renamed.
+run "chapter$other's test names" "build/$backend/solutions/bin/chapter$other-tests" --list-tests
+expect "${other}d: transpose_wide" "the copy's going-further tests are named for its own step, ${other}d"
+expect_not "(^| )5d: " "and none for the original's"
+
 run "make chapter$other run SOLUTIONS=1" make "chapter$other" run SOLUTIONS=1
 expect_status 0 "the copy's demo runs"
 expect "wrote build/chapter$other-input.png" "its files are named after its own number"
@@ -87,6 +93,8 @@ if ls build/profile/solutions | grep -q "^chapter$other-"; then ok; else
     out=$(ls build/profile/solutions); fail "the profile's files should be named chapter$other-..."; fi
 if grep -qE "^\| $other \| " "chapters/$other_folder/README.md" && ! grep -qE '^\| 5 \| ' "chapters/$other_folder/README.md"; then
     ok; else out=$(grep -E '^\| [0-9]+ \|' "chapters/$other_folder/README.md"); fail "the copy's profile table should have chapter $other's rows, and no chapter 5's"; fi
+if grep -qE "^\| $other \| ${other}d: " "chapters/$other_folder/README.md"; then ok; else
+    out=$(grep -E '^\| [0-9]+ \|' "chapters/$other_folder/README.md"); fail "the copy's profile rows should name its own step ${other}d"; fi
 
 # ---- Every verb knows it ---------------------------------------------------------------------------
 run "make help" make help

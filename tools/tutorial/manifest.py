@@ -34,7 +34,9 @@ optional (docs/maintainers.md explains them, with an example):
       measured(name, ...) (every one has a value) and goals_met("PROBLEM") (every goal on
       that problem is reached; goals_met(): every goal). A sum with a value not measured is
       not measured either, and a comparison with one is false.
-  going_further     = ["8c", "8d"]: the chapter's optional steps, as its lesson labels them
+  going_further     = ["@c", "@d"]: the chapter's optional steps, as its lesson labels them
+                      (in any string of the file, "@c" is the chapter's own step c: "8c" in
+                      chapter 8, so that a copy under another number names its own)
       "(going further)". Their test cases name the step first ("8c: ...") and are tagged
       [extra]: reported, scored and shown by `make status` apart (tests/manifest_reader.py
       checks that the lesson, the tests and this list agree).
@@ -328,6 +330,32 @@ class _Reader:
         return tuple(value)
 
 
+# A step of the chapter itself, written in chapter.toml without its number: "@c" is "3c" in
+# chapter 3 (C++ writes it STEP("c"), common/tutorial_chapter.h), so that a chapter copied
+# under another number names its own steps. Another chapter's steps are written in full.
+OWN_STEP = re.compile(r"@([a-z])\b")
+
+
+def _chapter_number(path: Path) -> str | None:
+    """The registry's number of the chapter whose folder holds `path`, or None."""
+    from .course import read_registry
+    return next((c.number for c in read_registry() if c.folder == path.parent.name), None)
+
+
+def _own_steps(value, number: str | None, reader: "_Reader"):
+    """`value` with every "@c" in its strings made the chapter's step, "3c"."""
+    if isinstance(value, str):
+        if OWN_STEP.search(value) and number is None:
+            reader.fail(f"writes a step as {OWN_STEP.search(value).group(0)}, but its folder is not a chapter of "
+                        "chapters/registry, which gives the number")
+        return OWN_STEP.sub(lambda m: f"{number}{m.group(1)}", value)
+    if isinstance(value, list):
+        return [_own_steps(v, number, reader) for v in value]
+    if isinstance(value, dict):
+        return {k: _own_steps(v, number, reader) for k, v in value.items()}
+    return value
+
+
 def read_manifest(folder: str) -> Manifest | None:
     """The manifest of the chapter in chapters/`folder`, or None if it has none."""
     path = ROOT / "chapters" / folder / FILE_NAME
@@ -344,6 +372,7 @@ def read_manifest_file(path: Path) -> Manifest:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as error:
         reader.fail(f"not valid TOML: {error}")
+    data = _own_steps(data, _chapter_number(path), reader)
     unknown = sorted(set(data) - {"going_further", "profile_table", "results", "roofline"})
     if unknown:
         reader.fail(f"has no section [{unknown[0]}] (its fields: going_further; its sections: [profile_table], "
