@@ -4,22 +4,12 @@ with a title, says what its numbers make it say, and the committed files are cur
 Run: python3 tests/figures.py (exit status 1 and the failures on stderr).
 """
 
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
+from tool_checks import ROOT, check, finish  # noqa: E402 (puts the root on the path)
 from tools.tutorial import figures  # noqa: E402
 
-failures = []
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def check(condition, what):
-    if not condition:
-        failures.append(what)
 
 
 def texts(svg):
@@ -51,9 +41,4 @@ check(counts == ["5 sectors", "32 sectors", "5 sectors", "5 sectors"], f"8191 x 
 check(all(a // 32 == i // 8 for i, a in enumerate(figures.transpose_accesses()[0][2])), "5a's load: lane i at word i")
 check(any("every wait returns" in t for t in texts(figures.mbarrier_phase())), "the barrier's phase completes")
 
-if failures:
-    print(f"tests/figures.py: {len(failures)} failures:", file=sys.stderr)
-    for failure in failures:
-        print(f"  {failure}", file=sys.stderr)
-    sys.exit(1)
-print(f"tests/figures.py: the {len(figures.FIGURES)} drawn figures are well formed and current")
+finish("tests/figures.py", f"the {len(figures.FIGURES)} drawn figures are well formed and current")

@@ -20,6 +20,21 @@ from .course import ROOT
 WARP = 32
 
 
+# The classes the figures' text uses.
+_STYLES = {"lane": "font-size: 9px; fill: #333;", "head": "font-weight: bold; font-size: 15px;",
+           "step": "font-size: 12px; fill: #333;", "label": "font-size: 12px; fill: #333;",
+           "note": "font-size: 11px; fill: #555;"}
+
+
+def _svg_start(width, height, title: str, classes: tuple, **css) -> list:
+    """The opening lines of a figure: the svg element, its title, and the style of the text
+    classes it uses (each as in _STYLES, unless given in `css`)."""
+    return [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
+            '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
+            f"  <title>{title}</title>", "  <style>",
+            *[f"    .{name:<6}{{ {css.get(name, _STYLES[name])} }}" for name in classes], "  </style>"]
+
+
 def _text(x, y, text, css="", anchor="middle"):
     return f'  <text x="{x:g}" y="{y:g}" text-anchor="{anchor}"{f" class={chr(34)}{css}{chr(34)}" if css else ""}>{text}</text>'
 
@@ -37,16 +52,10 @@ def shuffle_tree(lanes: int = WARP) -> str:
     cell, gap, left, top, row_height = 24, 2, 150, 70, 74
     width = left + lanes * (cell + gap) + 20
     height = top + len(offsets) * row_height + cell + 60
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
-           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
-           f"  <title>A warp's sum by shuffles: {len(offsets)} steps, offsets {', '.join(map(str, offsets))}; "
-           "after each step half as many lanes hold partial sums that reach lane 0</title>",
-           "  <style>",
-           "    .lane  { font-size: 9px; fill: #333; }",
-           "    .head  { font-weight: bold; font-size: 15px; }",
-           "    .step  { font-size: 12px; fill: #333; }",
-           "    .note  { font-size: 11px; fill: #555; }",
-           "  </style>",
+    out = _svg_start(width, height,
+                     f"A warp's sum by shuffles: {len(offsets)} steps, offsets {', '.join(map(str, offsets))}; "
+                     "after each step half as many lanes hold partial sums that reach lane 0",
+                     ("lane", "head", "step", "note")) + [
            '  <defs><marker id="arrow" viewBox="0 0 6 6" refX="5" refY="3" markerWidth="5" markerHeight="5" orient="auto">'
            '<path d="M0,0 L6,3 L0,6 z" fill="#1f5fa8"/></marker></defs>',
            _text(width / 2, 24, f"warp_sum: {len(offsets)} shuffle steps add a warp's {lanes} values in lane 0", "head"),
@@ -104,16 +113,10 @@ def warp_sectors(block_x: int = 16, sector_floats: int = 8) -> str:
     height = a_y + rows * (cell + 22) + 70
     sector_count = floats // sector_floats
     b_sectors = block_x // sector_floats
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
-           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
-           f"  <title>A warp of a {block_x}x{block_x} block is {rows} rows of {block_x} threads; its load of B touches "
-           f"{b_sectors} sectors, its load of A {rows}</title>",
-           "  <style>",
-           "    .lane  { font-size: 9px; fill: #333; }",
-           "    .head  { font-weight: bold; font-size: 15px; }",
-           "    .label { font-size: 12px; fill: #333; }",
-           "    .note  { font-size: 11px; fill: #555; }",
-           "  </style>",
+    out = _svg_start(width, height,
+                     f"A warp of a {block_x}x{block_x} block is {rows} rows of {block_x} threads; its load of B touches "
+                     f"{b_sectors} sectors, its load of A {rows}",
+                     ("lane", "head", "label", "note")) + [
            _text(width / 2, 24, f"One step k of chapter 1's kernel: warp 0 of a {block_x} × {block_x} block, and the "
                  "32-byte sectors it touches", "head"),
            _text(width / 2, 44, f"a block's threads are numbered x + {block_x}·y and each run of 32 is a warp: "
@@ -198,15 +201,10 @@ def mbarrier_phase(threads: int = 1024, tile_bytes: int = 32 * 32 * 4) -> str:
     def x_of(t):
         return left + (right - left) * t / 10
 
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
-           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
-           "  <title>One phase of 8c's barrier: the arrivals it waits for and the bytes it expects; it opens when "
-           "both are zero</title>",
-           "  <style>",
-           "    .head  { font-weight: bold; font-size: 15px; }",
-           "    .label { font-size: 12px; fill: #333; }",
-           "    .note  { font-size: 11px; fill: #555; }",
-           "  </style>",
+    out = _svg_start(width, height,
+                     "One phase of 8c's barrier: the arrivals it waits for and the bytes it expects; it opens when "
+                     "both are zero",
+                     ("head", "label", "note")) + [
            _text(width / 2, 24, "One phase of 8c's barrier (filled[s]): it opens when every thread has arrived "
                  "and every expected byte has landed", "head"),
            _text(width / 2, 44, f"a schematic of one phase, {threads} threads, two {tile_bytes}-byte tiles; "
@@ -254,16 +252,10 @@ def warp_tiles(BM: int = 128, BN: int = 128, WM: int = 64, WN: int = 32, WN_ITER
     sub_m = WM // wm_iter
     lanes_across = sub_n // TN
     width, height = 1300, 600
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
-           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
-           f"  <title>7d's tiles: a {BM}x{BN} block tile in {warps} warp tiles of {WM}x{WN}; a warp tile in {WN_ITER} "
-           f"sub-tiles, each a grid of the 32 lanes' {TM}x{TN} blocks; the banks of B a warp reads</title>",
-           "  <style>",
-           "    .head  { font-weight: bold; font-size: 15px; }",
-           "    .label { font-size: 12px; fill: #333; }",
-           "    .note  { font-size: 11px; fill: #555; }",
-           "    .lane  { font-size: 10px; fill: #1f3f68; }",
-           "  </style>",
+    out = _svg_start(width, height,
+                     f"7d's tiles: a {BM}x{BN} block tile in {warps} warp tiles of {WM}x{WN}; a warp tile in {WN_ITER} "
+                     f"sub-tiles, each a grid of the 32 lanes' {TM}x{TN} blocks; the banks of B a warp reads",
+                     ("head", "label", "note", "lane"), lane="font-size: 10px; fill: #1f3f68;") + [
            _text(width / 2, 24, f"7d: block tile, warp tiles, and each lane's {TM} × {TN} block of C", "head")]
 
     # 1. The block tile and its warp tiles.
@@ -360,16 +352,10 @@ def transpose_sectors(rows: int = 8192, cols: int = 8192, y: int = 0, sector_byt
     accesses = transpose_accesses(rows, cols, y)
     height = top + len(accesses) * panel_h + 40
     counts = [len({a // sector_bytes for a in addresses}) for _, _, addresses in accesses]
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}"',
-           '     font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="12" fill="#222">',
-           f"  <title>One warp of chapter 5's transpose and the {sector_bytes}-byte sectors it touches: 5a's load "
-           f"{counts[0]} sectors, its store {counts[1]}; 5b's load {counts[2]}, its store {counts[3]}</title>",
-           "  <style>",
-           "    .lane  { font-size: 9px; fill: #333; }",
-           "    .head  { font-weight: bold; font-size: 15px; }",
-           "    .label { font-size: 12px; fill: #333; }",
-           "    .note  { font-size: 11px; fill: #555; }",
-           "  </style>",
+    out = _svg_start(width, height,
+                     f"One warp of chapter 5's transpose and the {sector_bytes}-byte sectors it touches: 5a's load "
+                     f"{counts[0]} sectors, its store {counts[1]}; 5b's load {counts[2]}, its store {counts[3]}",
+                     ("lane", "head", "label", "note")) + [
            _text(width / 2, 24, f"Chapter 5: one warp's {WARP} lanes and the {sector_bytes}-byte sectors of its "
                  "global load and store", "head"),
            _text(width / 2, 44, f"the warp of threadIdx.y = {y} in block (0, 0) of a 32 × 8 block, lane = threadIdx.x; "
