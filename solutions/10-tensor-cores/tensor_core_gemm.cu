@@ -340,18 +340,31 @@ constexpr size_t stage_ring_bytes(int stages) {
 constexpr size_t kWgmmaSharedBytes = stage_ring_bytes(kWgmmaStages);
 static_assert(kWgmmaStageBytes % 1024 == 0 && kWgmmaATileBytes % 1024 == 0, "every tile starts on 1024 bytes");
 
-// Where the ring lies in the block's dynamic shared memory (10c's and 10d's): `stages` stages
-// from its first 1024-byte boundary, then full[s], stage s's tiles have landed (the copies'
-// bytes and their issuer's arrival), then empty[s], stage s may be refilled.
+// The ring in the block's dynamic shared memory (10c's and 10d's): `stages` stages from its
+// first 1024-byte boundary, then full[s], stage s's tiles have landed (one arrival, the
+// copies' issuer's, and the copies' bytes), then empty[s], stage s may be refilled
+// (`empty_arrivals` arrivals). Called by every thread of the block: thread 0 initialises the
+// barriers, and the block waits for it.
 struct StageRing {
     unsigned char* stages;
     WgmmaBarrier* full;
     WgmmaBarrier* empty;
 };
-__device__ __forceinline__ StageRing stage_ring(unsigned char* shared, int stages) {
+__device__ __forceinline__ StageRing stage_ring(unsigned char* shared, int stages, int empty_arrivals) {
     unsigned char* first = shared + (1024 - tutorial::shared_window_address(shared) % 1024) % 1024;
     WgmmaBarrier* full = reinterpret_cast<WgmmaBarrier*>(first + stages * kWgmmaStageBytes);
-    return StageRing{first, full, full + stages};
+    WgmmaBarrier* empty = full + stages;
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < stages; ++s) {
+            init(&full[s], 1);
+            init(&empty[s], empty_arrivals);
+        }
+        // The barriers were written through ordinary stores; the copies complete them
+        // through the async proxy, which must see them initialised.
+        cuda::device::experimental::fence_proxy_async_shared_cta();
+    }
+    __syncthreads();
+    return StageRing{first, full, empty};
 }
 
 // ---- 10c, step 1: the shared-memory matrix descriptor ------------------------------------
@@ -442,7 +455,7 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
     extern __shared__ __align__(1024) unsigned char wgmma_shared[];
     // full[s]: the issuer's arrival and the copies' bytes; empty[s]: every warp is done with
     // stage s (one arrival per warp).
-    const StageRing ring = stage_ring(wgmma_shared, kWgmmaStages);
+    const StageRing ring = stage_ring(wgmma_shared, kWgmmaStages, kWgmmaThreads / 32);
     unsigned char* stages = ring.stages;
     WgmmaBarrier* full = ring.full;
     WgmmaBarrier* empty = ring.empty;
@@ -451,16 +464,6 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
     const int warpgroup = threadIdx.x / 128;
     const int tiles = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
     const bool issuer = threadIdx.x == 0;
-    if (issuer) {
-        for (int s = 0; s < kWgmmaStages; ++s) {
-            init(&full[s], 1);
-            init(&empty[s], kWgmmaThreads / 32);
-        }
-        // The barriers were written through ordinary stores; the copies complete them
-        // through the async proxy, which must see them initialised.
-        cuda::device::experimental::fence_proxy_async_shared_cta();
-    }
-    __syncthreads();
     if (issuer) {
         for (int t = 0; t < kWgmmaStages && t < tiles; ++t) {
             request_stage(stages + t * kWgmmaStageBytes, full[t], A_map, B_map, block_row, block_col, t * kWgmmaBlockK);
@@ -633,19 +636,10 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     extern __shared__ __align__(1024) unsigned char specialized_shared[];
     // full[s]: the producer's arrival and the copies' bytes; empty[s]: both consumers are done
     // with stage s (one arrival per consumer warp).
-    const StageRing ring = stage_ring(specialized_shared, kSpecializedStages);
+    const StageRing ring = stage_ring(specialized_shared, kSpecializedStages, 2 * 4);
     unsigned char* stages = ring.stages;
     WgmmaBarrier* full = ring.full;
     WgmmaBarrier* empty = ring.empty;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < kSpecializedStages; ++s) {
-            init(&full[s], 1);
-            init(&empty[s], 2 * 4);
-        }
-        // Initialised by ordinary stores, completed by the TMA through the async proxy.
-        cuda::device::experimental::fence_proxy_async_shared_cta();
-    }
-    __syncthreads();
     const int warpgroup = threadIdx.x / 128;
     const int tiles = (M + kWgmmaBlockM - 1) / kWgmmaBlockM * ((N + kWgmmaBlockN - 1) / kWgmmaBlockN);
     const int k_steps = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
