@@ -136,7 +136,7 @@ else
 endif
 LDLIBS += $(GPU_MODEL_LIBRARY) $(BACKEND_LDLIBS) $(CATCH_LIBS)
 ifeq ($(MAKELEVEL),0)
-  ifneq ($(filter-out chapter% help print-backend clean setup check check-fast hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
+  ifneq ($(filter-out chapter% help print-backend print-build clean setup check check-fast hint solution reset skeletons watch classroom bench sanitize sass,$(or $(MAKECMDGOALS),help)),)
     $(info $(BACKEND_CHOICE))
   endif
   # Say what takes long: a first build compiles what every chapter shares, once.
@@ -150,13 +150,25 @@ kernels_of = $(call objects_of,$(wildcard $(TREE)/$(call folder_of,$(1))/*.cu))
 chapter_code_of = $(call objects_of,$(filter-out %/test.cpp %/demo.cpp %/bench.cpp %/profile.cpp,\
                     $(wildcard chapters/$(call folder_of,$(1))/*.cpp)))
 program_of = $(BUILD)/chapters/$(call folder_of,$(1))/$(2).o
+# A test program in the groups the object check tells apart (tools/tutorial/guard.py): the student's
+# kernels; the program's own parts; what the kernels may call; the backend and the floor under it.
+program_parts_of = $(call program_of,$(1),test) $(HARNESS_OBJECTS)
+callable_parts_of = $(call chapter_code_of,$(1)) $(GEMM_LIBRARY) $(COMMON_LIBRARY)
+BACKEND_PARTS := $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 # The student's objects come after the libraries (link's group finds what they need from them): of what
 # both define (an inline function, a template instance) the linker keeps the first copy, never the
 # student's (tools/tutorial/guard.py).
 $(BIN)/chapter%-tests: private LDFLAGS += $(BACKEND_TEST_LDFLAGS)
-$(BIN)/chapter%-tests: $(BUILD)/harness/main.o $$(call program_of,$$*,test) $$(call chapter_code_of,$$*) $(HARNESS_OBJECTS) \
-                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY) $$(call kernels_of,$$*)
+$(BIN)/chapter%-tests: $(BUILD)/harness/main.o $$(call program_parts_of,$$*) $$(call callable_parts_of,$$*) $(BACKEND_PARTS) \
+                       $$(call kernels_of,$$*)
 	$(link)
+# The build model as Python reads it (tools/tutorial/course.py's Build asks; it never repeats these
+# rules): "bin DIR", then "chapterN GROUP PATH..." a line, for the chapters named (else all).
+print-build:
+	@echo 'bin $(BIN)'
+	@$(foreach n,$(SELECTED),printf 'chapter$(n) %s\n' 'kernel_sources $(wildcard $(TREE)/$(call folder_of,$(n))/*.cu)' \
+	  'kernels $(call kernels_of,$(n))' 'program_parts $(call program_parts_of,$(n))' \
+	  'callable_parts $(call callable_parts_of,$(n))' 'backend_parts $(BACKEND_PARTS)';)
 $(BIN)/chapter%-demo: $$(call kernels_of,$$*) $$(call program_of,$$*,demo) $$(call chapter_code_of,$$*) \
                       $(GEMM_LIBRARY) $(COMMON_LIBRARY) $(BACKEND_LIBRARY) $(GPU_MODEL_LIBRARY)
 	$(link)
@@ -198,7 +210,7 @@ TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 # the verb keeps each run to one screen, and on a GPU runs compute-sanitizer after passing tests and
 # the CPU backend's checks after a failure (tools/tutorial/test_run.py).
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
-.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend FORCE
+.PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend print-build FORCE
 test: $(TEST_BINARIES) | compile_commands.json
 	@$(TUTORIAL) test $^ --sanitize-output $(SANITIZE_OUTPUT) --args=$(call shell_quote,$(ARGS))
 run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)

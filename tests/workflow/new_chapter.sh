@@ -6,8 +6,8 @@
 #  - each copy is a chapter of its own: an #error put into every header of the original's
 #    folder does not reach it (its build sees its own folder only), its test tags are
 #    [chapterN] of its new number, its demo and profile write files of its own name, and
-#    its lesson's profile table (make chapterN profile-tables, from the chapter.toml it
-#    came with) shows its own rows;
+#    its lesson's profile table (written by make skeletons, and what make chapterN
+#    profile-tables makes from the chapter.toml it came with) shows its own rows;
 #  - every verb knows the chapter-2 copy: make help, its tests (the solution passes, the
 #    skeleton fails), hint, status, grade, solution, reset, the benchmark build and the
 #    course site's pages, where both copies' figures (the roofline they came with among
@@ -47,9 +47,12 @@ run "make skeletons" make skeletons
 expect_status 0 "the skeletons are written from the solutions' markers"
 expect "^wrote chapters/$gemm_folder/" "it writes the GEMM copy's skeleton"
 expect "^wrote chapters/$other_folder/" "it writes the other copy's skeleton"
-if [ "$(grep -c '^wrote chapters/' <<<"$out")" = 2 ]; then ok; else
+if [ "$(grep -c '^wrote chapters/.*\.cu$' <<<"$out")" = 2 ]; then ok; else
     fail "only the new chapters' skeletons should be written: the others are already what their solutions make"; fi
 expect "^wrote .github/workflows/classroom.yml" "the Classroom workflow gains the new chapters' steps"
+expect "^wrote chapters/$other_folder/README.md \(its profile table's rows under its own number\)" \
+    "the copy's lesson gets its profile table's rows under its own number, with no profile run"
+expect_not "^wrote chapters/$other_source/README.md" "and the original's lesson is left alone"
 changed=$(git status --porcelain | grep -vE "^( M chapters/registry| M .github/workflows/classroom.yml|\?\? (chapters|solutions)/($gemm_folder|$other_folder)/)$")
 if [ -z "$changed" ]; then ok; else
     out=$changed; fail "nothing but the new folders and the registry lines may change"; fi
@@ -83,12 +86,14 @@ expect "wrote build/chapter$other-input.png" "its files are named after its own 
 expect_not "chapter5" "nothing it prints names the original"
 
 # Its manifest (chapter.toml) came with the folder and names no chapter number of its own:
-# `make chapterN profile-tables` profiles the copy alone and writes its lesson's table.
+# `make chapterN profile-tables` profiles the copy alone, and finds the table make skeletons
+# wrote already what the copy's predictions make.
 run "make chapter$other profile-tables" make "chapter$other" profile-tables
-expect_status 0 "the copy's profile runs and its lesson's table is written"
+expect_status 0 "the copy's profile runs and its lesson's table is checked"
 expect "^Chapter $other" "it is the new chapter's profile"
-expect "^Wrote the profile table of chapters/$other_folder/README.md" "the copy's table, and no other chapter's"
-expect_not "^Wrote the profile table of chapters/$other_source/" "the original's table is left alone"
+expect "^The profile table of chapters/$other_folder/README.md is already what the predictions make" \
+    "the table make skeletons wrote is the copy's own, as its profile makes it"
+expect_not "^Wrote the profile table of" "no table needed writing, the original's least of all"
 if ls build/profile/solutions | grep -q "^chapter$other-"; then ok; else
     out=$(ls build/profile/solutions); fail "the profile's files should be named chapter$other-..."; fi
 if grep -qE "^\| $other \| " "chapters/$other_folder/README.md" && ! grep -qE '^\| 5 \| ' "chapters/$other_folder/README.md"; then

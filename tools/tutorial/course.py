@@ -4,8 +4,8 @@
 - A chapter is its folder chapters/NN-name/ (lesson, hints, API, the student's .cu
   files, tests, bench, demo, CPU reference) and its solution solutions/NN-name/.
 - The build puts each backend and tree in build/BACKEND/TREE/, its programs in bin/, and
-  each object where its source is, under build/BACKEND/: bin_dir() and Build are the one
-  place Python knows that (the Makefile is the other, for make).
+  each object where its source is, under build/BACKEND/: the Makefile says so, and Build
+  asks it (make print-build) rather than knowing it.
 - The results that the last `make chapterN test` left beside the test binary
   (harness/results_file.cpp writes them), and what they mean for progress.
 
@@ -15,7 +15,10 @@ Python 3 standard library only.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import os
 import re
+import subprocess
 from pathlib import Path
 
 from . import skeleton
@@ -119,56 +122,68 @@ def find(chapters: list[Chapter], numbers: list[str], verb: str) -> Chapter:
 
 
 def bin_dir(backend: str, tree: str) -> Path:
-    return Path("build") / backend / tree / "bin"
+    return Build(backend, tree).bin
+
+
+@functools.cache
+def _build_model(backend: str, tree: str) -> dict[str, list[Path]]:
+    """What `make print-build` says of every chapter's programs for @p backend and @p tree:
+    {"bin": [dir], "chapterN GROUP": [path, ...]}. Asked with the calling make's settings
+    left out, so that its SOLUTIONS=1 or BACKEND=... cannot answer for another build."""
+    environment = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES")}
+    answer = subprocess.run(["make", "-s", "print-build", f"BACKEND={backend}", f"SOLUTIONS={int(tree == 'solutions')}"],
+                            cwd=ROOT, env=environment, capture_output=True, text=True)
+    if answer.returncode != 0:
+        raise Refusal(f"make print-build BACKEND={backend} could not say where the build puts its files:\n"
+                      + (answer.stderr or answer.stdout).strip())
+    model: dict[str, list[Path]] = {}
+    for line in answer.stdout.splitlines():
+        words = line.split()
+        if words and words[0] == "bin":
+            model["bin"] = [Path(w) for w in words[1:]]
+        elif len(words) >= 2:
+            model[f"{words[0]} {words[1]}"] = [Path(w) for w in words[2:]]
+    return model
 
 
 @dataclasses.dataclass(frozen=True)
 class Build:
-    """What make builds for one backend and tree, where the Makefile puts it: an object
-    mirrors its source under build/BACKEND/ (chapters/02-x/test.cpp -> build/emu/chapters/02-x/test.o)."""
+    """What make builds for one backend and tree, and where: the Makefile's rules are the one
+    model, and this asks it (`make print-build`) rather than repeating them."""
 
     backend: str
     tree: str
 
-    @property
-    def root(self) -> Path:
-        return Path("build") / self.backend
+    def _group(self, chapter: "Chapter | None", group: str) -> list[Path]:
+        key = group if chapter is None else f"{chapter.name} {group}"
+        try:
+            return _build_model(self.backend, self.tree)[key]
+        except KeyError:
+            raise Refusal(f"make print-build BACKEND={self.backend} says nothing of {key}") from None
 
     @property
     def bin(self) -> Path:
-        return bin_dir(self.backend, self.tree)
+        return self._group(None, "bin")[0]
 
-    def objects_of(self, sources) -> list[Path]:
-        return [self.root / source.with_suffix(".o") for source in sources]
+    def kernel_sources(self, chapter: "Chapter") -> list[Path]:
+        """The student's .cu files (or, in the solutions' tree, the solution's)."""
+        return self._group(chapter, "kernel_sources")
 
-    def kernel_sources(self, chapter: "Chapter", tree: str | None = None) -> list[Path]:
-        return sorted((Path(tree or self.tree) / chapter.folder).glob("*.cu"))
+    def kernels(self, chapter: "Chapter") -> list[Path]:
+        """The objects of kernel_sources(), in the same order."""
+        return self._group(chapter, "kernels")
 
-    def kernels(self, chapter: "Chapter", tree: str | None = None) -> list[Path]:
-        """The objects of the student's (or, with tree="solutions", the solution's) .cu files."""
-        return self.objects_of(self.kernel_sources(chapter, tree))
+    def program_parts(self, chapter: "Chapter") -> list[Path]:
+        """The test program's own objects: its test.cpp and the harness."""
+        return self._group(chapter, "program_parts")
 
-    def chapter_code(self, chapter: "Chapter") -> list[Path]:
-        """The chapter's own .cpp files other than its programs: its CPU reference."""
-        programs = {"test.cpp", "demo.cpp", "bench.cpp", "profile.cpp"}
-        return self.objects_of(p for p in sorted(chapter.student_dir.glob("*.cpp")) if p.name not in programs)
+    def callable_parts(self, chapter: "Chapter") -> list[Path]:
+        """What the kernels may call: the chapter's CPU reference and the shared libraries."""
+        return self._group(chapter, "callable_parts")
 
-    def program(self, chapter: "Chapter", name: str) -> Path:
-        return self.root / chapter.student_dir / f"{name}.o"
-
-    def harness(self) -> list[Path]:
-        return self.objects_of(sorted(Path("harness").glob("*.cpp")))
-
-    def libraries(self) -> list[Path]:
-        return [self.root / "libgemm.a", self.root / "libcommon.a"]
-
-    def backend_parts(self) -> list[Path]:
-        """The floor every program stands on (gpu_model/, the occupancy calculator and the traffic
-        counters) and, on the CPU, the backend's runtime, linked as objects."""
-        floor = [self.root / "libgpu_model.a"]
-        if self.backend != "emu":
-            return floor
-        return [self.root / "emu" / p.with_suffix(".o").name for p in sorted(Path("emu/src").glob("*.cpp"))] + floor
+    def backend_parts(self, chapter: "Chapter") -> list[Path]:
+        """The floor every program stands on (gpu_model/) and, on the CPU, the backend's runtime."""
+        return self._group(chapter, "backend_parts")
 
 
 BACKENDS = ("cuda", "emu")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from pathlib import Path
 
 from .course import ROOT, Refusal
@@ -113,6 +114,44 @@ def replace_between_markers(text: str, table: str, readme: Path) -> str:
         raise Refusal(f"profile-tables: {readme} has no profile table markers; add the two lines\n"
                       f"  {MARK_BEGIN}\n  {MARK_END}")
     return text[: begin + len(MARK_BEGIN)] + "\n" + table + text[end:]
+
+
+def renumbered(chapter, manifest, text: str) -> str:
+    """@p text, a chapter's README.md, with its table's own rows under its own number: a copied
+    chapter (docs/maintainers.md) comes with its original's table, whose rows are the
+    original's number and steps ("| 5 | 5d: ... |") though they are the copy's kernels and the
+    copy's counts. `make skeletons` writes this, so that a copy's lesson is right without a
+    profile run; `make check` still compares every table with the predictions."""
+    begin, end = text.find(MARK_BEGIN), text.find(MARK_END)
+    if begin < 0 or end < begin:
+        return text
+    others = {str(n) for n in manifest.profile_compared_with}
+    lines = text[begin:end].split("\n")
+    for i, line in enumerate(lines):
+        row = re.match(r"^\| (\d+) \| ([^|]*)\|(.*)$", line)
+        if not row or row.group(1) in others or row.group(1) == chapter.number:
+            continue
+        variant = re.sub(rf"(?<![\w.]){row.group(1)}(?=[a-z]\b)", chapter.number, row.group(2))
+        lines[i] = f"| {chapter.number} | {variant}|{row.group(3)}"
+    return text[:begin] + "\n".join(lines) + text[end:]
+
+
+def renumber_tables(chapters, write: bool) -> list[Path]:
+    """The READMEs whose table's own rows name another chapter (renumbered()); with
+    @p write, rewritten."""
+    changed = []
+    for chapter in chapters:
+        manifest = read_manifest(chapter.folder)
+        readme = ROOT / "chapters" / chapter.folder / "README.md"
+        if manifest is None or not manifest.profile_columns or not readme.is_file():
+            continue
+        text = readme.read_text(encoding="utf-8")
+        updated = renumbered(chapter, manifest, text)
+        if updated != text:
+            if write:
+                readme.write_text(updated, encoding="utf-8")
+            changed.append(readme.relative_to(ROOT))
+    return changed
 
 
 def selected(chapters, numbers: list[str]):

@@ -202,8 +202,8 @@ def check_objects(args, chapter: Chapter, build: Build, solutions: Build, folder
     baseline = solutions.kernels(chapter) if has_solution and not args.no_baseline else []
     arguments = argparse.Namespace(
         student=objects, baseline=baseline, backend=args.backend,
-        parts=[build.program(chapter, "test"), *build.harness()],
-        callable_parts=[*build.chapter_code(chapter), *build.libraries()], backend_parts=build.backend_parts(),
+        parts=build.program_parts(chapter),
+        callable_parts=build.callable_parts(chapter), backend_parts=build.backend_parts(chapter),
         binary=solution_program if has_solution else build.bin / f"{chapter.name}-tests",
         headers=sorted(p for p in chapter.student_dir.iterdir() if p.suffix in guard.HEADER_SUFFIXES),
         depfiles=[d for o in objects for d in (o.with_suffix(".d"), o.with_suffix(".nvcc-ok.d"))],

@@ -14,7 +14,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from . import skeleton
+from . import profile_tables, skeleton
 from .course import (
     BuildOutcome,
     Chapter,
@@ -325,6 +325,11 @@ def skeletons(args) -> int:
                 print(f"wrote {student}")
             else:
                 stale.append(student)
+    # A copied chapter's lesson: its profile table's rows under its own number.
+    renumbered = profile_tables.renumber_tables(args.chapters, args.write)
+    for readme in renumbered:
+        print(f"wrote {readme} (its profile table's rows under its own number)" if args.write else
+              f"{readme}: its profile table's rows are another chapter's number: run make skeletons and commit it.")
     for path in stale:
         print(f"{path} is not what its solution's markers make: run make skeletons and commit it.")
-    return 1 if stale else 0
+    return 1 if stale or (renumbered and not args.write) else 0
