@@ -53,22 +53,21 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 // Every sample of input[0, n), one call of count(value) each, shared among the grid's
 // threads by a grid-stride loop, 16 bytes at a time: after the first `head` samples
 // (before the first 16-byte boundary), taken one by one, the grid's threads take the
-// aligned uint4s in turn, kHistogramLoadsInFlight rounds at once so that that many loads
-// are in flight, then the last few samples one by one again. 9b and 9c count with it;
-// `count` is the kernel's own (9b's adds 1 to a bin of the block's private histogram).
-// The input's type is a template parameter, a const Sample* on the GPU, so that the CPU
-// backend keeps checking and counting the loads through the kernel's pointer.
+// aligned uint4s in turn, two per round so that two loads are in flight, then the last
+// few samples one by one again. 9b and 9c count with it; `count` is the kernel's own
+// (9b's adds 1 to a bin of the block's private histogram). The input's type is a template
+// parameter, a const Sample* on the GPU, so that the CPU backend keeps checking and
+// counting the loads through the kernel's pointer.
 template <class Sample, class Input, class Count>
 __device__ void count_samples(Input input, long long n, long long head, Count&& count) {
     // TODO(chapter9): the grid-stride loop. This thread's index in the grid, `thread`, and
     //   the grid's thread count, `threads`, both long long; a uint4 holds 16 bytes of
     //   samples. The head: the first `head` threads count one sample each. The middle:
     //   after the head the input is 16-byte aligned, so view it as uint4s (`aligned`; how
-    //   many whole ones are there?); walk them kHistogramLoadsInFlight rounds of the grid
-    //   at a time: load this thread's vector of each of those rounds (those that exist;
-    //   __ldcs, a load marked as read once) into an array before counting any, then
-    //   for_each_sample_of<Sample>(vector, count) for each. The tail: the samples after
-    //   the last whole vector, one per thread from the grid's first.
+    //   many whole ones are there?); walk them two rounds of the grid at a time, loading
+    //   this thread's vector of both rounds (when the second exists) before counting either
+    //   (two loads in flight), then for_each_sample_of<Sample>(vector, count) for each. The
+    //   tail: the samples after the last whole vector, one per thread from the grid's first.
     (void)input, (void)n, (void)head, (void)count;
 }
 

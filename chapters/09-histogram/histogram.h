@@ -30,14 +30,6 @@ constexpr int kHistogramBlock = 512;
 /// more samples each thread goes round its grid-stride loop more often.
 constexpr int kHistogramMaxBlocks = 396;
 
-/// @brief The 16-byte loads each thread of 9b and 9c has in flight: every round of the
-/// grid-stride loop issues this many before it counts any. 4 × 16 bytes × 1536 threads
-/// are 96 KB an SM, well past the ~19 KB Little's law asks of an H200's SM (4.1 TB/s at
-/// about 600 ns); with two, the same kernel read at 81% of copy bandwidth on an H200
-/// (one measurement, 2026-11-29), with four at 87%, and with four streaming loads
-/// (__ldcs) at 89%.
-constexpr int kHistogramLoadsInFlight = 4;
-
 /// @brief The most bins 9b's private histograms hold, all copies together: 12288 32-bit
 /// counts are 48 KB, the shared memory a block gets without opting in to more.
 constexpr int kSharedMaxBins = 12288;

@@ -60,22 +60,21 @@ __device__ void for_each_sample_of(const uint4& vector, Count&& count) {
 // Every sample of input[0, n), one call of count(value) each, shared among the grid's
 // threads by a grid-stride loop, 16 bytes at a time: after the first `head` samples
 // (before the first 16-byte boundary), taken one by one, the grid's threads take the
-// aligned uint4s in turn, kHistogramLoadsInFlight rounds at once so that that many loads
-// are in flight, then the last few samples one by one again. 9b and 9c count with it;
-// `count` is the kernel's own (9b's adds 1 to a bin of the block's private histogram).
-// The input's type is a template parameter, a const Sample* on the GPU, so that the CPU
-// backend keeps checking and counting the loads through the kernel's pointer.
+// aligned uint4s in turn, two per round so that two loads are in flight, then the last
+// few samples one by one again. 9b and 9c count with it; `count` is the kernel's own
+// (9b's adds 1 to a bin of the block's private histogram). The input's type is a template
+// parameter, a const Sample* on the GPU, so that the CPU backend keeps checking and
+// counting the loads through the kernel's pointer.
 template <class Sample, class Input, class Count>
 __device__ void count_samples(Input input, long long n, long long head, Count&& count) {
     // BEGIN SOLUTION: the grid-stride loop. This thread's index in the grid, `thread`, and
     //   the grid's thread count, `threads`, both long long; a uint4 holds 16 bytes of
     //   samples. The head: the first `head` threads count one sample each. The middle:
     //   after the head the input is 16-byte aligned, so view it as uint4s (`aligned`; how
-    //   many whole ones are there?); walk them kHistogramLoadsInFlight rounds of the grid
-    //   at a time: load this thread's vector of each of those rounds (those that exist;
-    //   __ldcs, a load marked as read once) into an array before counting any, then
-    //   for_each_sample_of<Sample>(vector, count) for each. The tail: the samples after
-    //   the last whole vector, one per thread from the grid's first.
+    //   many whole ones are there?); walk them two rounds of the grid at a time, loading
+    //   this thread's vector of both rounds (when the second exists) before counting either
+    //   (two loads in flight), then for_each_sample_of<Sample>(vector, count) for each. The
+    //   tail: the samples after the last whole vector, one per thread from the grid's first.
     //| (void)input, (void)n, (void)head, (void)count;
     constexpr int per_vector = 16 / sizeof(Sample);  // samples per uint4
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -86,20 +85,15 @@ __device__ void count_samples(Input input, long long n, long long head, Count&& 
     const long long vectors = (n - head) / per_vector;
     // The host chose head so that input + head is 16-byte aligned, as uint4 loads must be.
     const auto aligned = reinterpret_cast<const uint4*>(input + head);
-    for (long long v = thread; v < vectors; v += kHistogramLoadsInFlight * threads) {
-        // Every load is issued before any vector is counted: while the atomics of the
-        // first run, the others are on their way. Streaming loads (evict first): each
-        // byte is read once, and need not stay in the caches.
-        uint4 vector[kHistogramLoadsInFlight];
-#pragma unroll
-        for (int k = 0; k < kHistogramLoadsInFlight; ++k) {
-            vector[k] = v + k * threads < vectors ? __ldcs(aligned + v + k * threads) : uint4{};
-        }
-#pragma unroll
-        for (int k = 0; k < kHistogramLoadsInFlight; ++k) {
-            if (v + k * threads < vectors) {
-                for_each_sample_of<Sample>(vector[k], count);
-            }
+    for (long long v = thread; v < vectors; v += 2 * threads) {
+        // Both loads are issued before either vector is counted: while the atomics of the
+        // first run, the second is on its way.
+        const bool second = v + threads < vectors;
+        const uint4 first_vector = aligned[v];
+        const uint4 second_vector = second ? aligned[v + threads] : uint4{};
+        for_each_sample_of<Sample>(first_vector, count);
+        if (second) {
+            for_each_sample_of<Sample>(second_vector, count);
         }
     }
     const long long tail = head + vectors * per_vector;

@@ -678,11 +678,6 @@ template <class Pointer>
 __attribute__((always_inline)) inline emu::detail::loaded_t<Pointer> __ldg(Pointer address) {
     return *address;
 }
-/// @brief Load marked as streaming (evict first): read once.
-template <class Pointer>
-__attribute__((always_inline)) inline emu::detail::loaded_t<Pointer> __ldcs(Pointer address) {
-    return *address;
-}
 /// @brief Load cached in L2 only (not in L1).
 template <class Pointer>
 __attribute__((always_inline)) inline emu::detail::loaded_t<Pointer> __ldcg(Pointer address) {
