@@ -283,6 +283,15 @@ part_docs() {
             else
                 fail "the $edition edition's searches miss something" "$report"
             fi
+            # Tables and figures that fit the page, in a browser (where Chromium is installed).
+            report=$(tutorial site-fit "$site" --shots "$logs/site-fit-$edition" 2>&1)
+            if [ $? -ne 0 ]; then
+                fail "the $edition edition has tables or figures that do not fit" "$report"
+            elif [[ $report == note:* ]]; then
+                skip "the $edition edition's fit in a browser: Chromium is not installed"
+            else
+                pass "the $edition edition's tables and figures fit a 1280-pixel page, every label inside its figure"
+            fi
             if [ "$edition" = student ]; then
                 mode=--absent; good="has no line of solution code"; bad="contains solution code"
             else
@@ -329,9 +338,13 @@ part_tool_units() {
     local test report
     section "the tools' unit tests"
     for test in tests/lesson_leaks.py tests/lesson_figures.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
-        tests/sanitizer_reports.py tests/one_screen.py; do
-        if report=$(python3 "$test" 2>&1); then
+        tests/sanitizer_reports.py tests/one_screen.py tests/site_fit.py; do
+        report=$(python3 "$test" 2>&1)
+        status=$?
+        if [ "$status" -eq 0 ]; then
             pass "$test"
+        elif [ "$status" -eq 2 ]; then  # it needs what this machine lacks, and says what
+            skip "$test: $report"
         else
             fail "$test fails" "$(tail -n 15 <<<"$report")"
         fi

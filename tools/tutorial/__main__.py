@@ -59,6 +59,8 @@
   docs OUT            the course site's pages for Doxygen (--solutions: instructor edition)
   site-links SITE..   every link of a built site leads somewhere
   site-search SITE    the site's searches find the API's names and the lessons' text
+  site-fit SITE       (in Chromium, where installed) tables and figures fit a 1280-px page,
+                      every label inside its figure; screenshots kept (--shots DIR)
   site-solutions      --absent/--present SITE: solution code is absent from / present in a site
   figures             (make check) the lessons' drawn figures are what tools/tutorial/figures.py
                       draws; --write: draw them
@@ -79,7 +81,7 @@ import argparse
 import pathlib
 import sys
 
-from . import classroom, docs, figures, grading, guard, judge, lesson_figures, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sanitizer, sass, site, site_links, site_search, site_solutions, test_run, verbs, watch, workflow
+from . import classroom, docs, figures, grading, guard, judge, lesson_figures, lesson_leaks, profile_tables, ptxas_header, release, results, roofline, sanitizer, sass, site, site_fit, site_links, site_search, site_solutions, test_run, verbs, watch, workflow
 from .course import Refusal, find, read_hints, read_registry
 
 
@@ -221,6 +223,9 @@ def main() -> int:
     sub.add_argument("--solutions", action="store_true")
     command("site-links", lambda a: site_links.check_sites(a.sites)).add_argument("sites", nargs="+")
     command("site-search", lambda a: site_search.check(a.site)).add_argument("site", type=pathlib.Path)
+    sub = command("site-fit", site_fit.run)
+    sub.add_argument("site", type=pathlib.Path)
+    sub.add_argument("--shots", default="build/check/site-fit")
     sub = command("site-solutions", site_solutions.check)
     mode = sub.add_mutually_exclusive_group(required=True)
     mode.add_argument("--absent", action="store_true", help="no solution line may appear (student edition)")

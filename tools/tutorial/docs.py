@@ -165,6 +165,16 @@ def navigation(chapters, index, solutions):
                    following.link(f"Chapter {following.number}: {following.title} →") if following else "")
 
 
+HEADING = re.compile(r"^#{1,6}\s")
+
+
+def plain_heading(line):
+    """A heading without its `code` spans: Doxygen shows their markup, <tt>, as text in a
+    heading (on the page and in the navigation); the code's characters stay, escaped where
+    Markdown would take them for emphasis."""
+    return re.sub(r"`([^`]*)`", lambda m: re.sub(r"([_*])", r"\\\1", m.group(1)), line)
+
+
 def site_text(lines, source, chapters, type_names):
     """Markdown lines of @p source as the site shows them: links rewritten for the site,
     no accidental links to API types, the figures quoted from the benchmark unmarked
@@ -173,6 +183,8 @@ def site_text(lines, source, chapters, type_names):
     for line in lines:
         if line.lstrip().startswith(("```", "~~~")):
             in_code = not in_code
+        if not in_code and HEADING.match(line):
+            line = plain_heading(line)
         out.append(line if in_code else no_accidental_links(
             LINK.sub(lambda m: rewrite_link(m, source, chapters), lesson_figures.unmarked(line)), type_names))
     return out
@@ -187,7 +199,7 @@ def lesson_page(chapters, index, solutions):
         fail(f"{chapter.lesson.relative_to(ROOT)} must start with its title, '# Chapter {chapter.number}: ...'")
     nav = navigation(chapters, index, solutions)
     type_names = api_type_names()
-    page = [f"{lines[0].rstrip()} {{#{chapter.label}}}", "", nav, ""]
+    page = [f"{plain_heading(lines[0].rstrip())} {{#{chapter.label}}}", "", nav, ""]
     page += site_text(lines[1:], chapter.lesson, chapters, type_names)
     if solutions:
         page += ["", "## Reference solution", "",
@@ -253,7 +265,7 @@ def guide_page(guide, chapters):
     lines = guide.source.read_text(encoding="utf-8").splitlines()
     if not lines or not lines[0].startswith("# "):
         fail(f"{guide.source.relative_to(ROOT)} must start with its title")
-    title = re.sub(r"\s*\{#[\w-]+\}\s*$", "", lines[0].rstrip())
+    title = plain_heading(re.sub(r"\s*\{#[\w-]+\}\s*$", "", lines[0].rstrip()))
     page = [f"{title} {{#{guide.label}}}", ""] + site_text(lines[1:], guide.source, chapters, api_type_names())
     return "\n".join(page) + "\n"
 

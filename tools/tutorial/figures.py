@@ -281,9 +281,11 @@ def warp_tiles(BM: int = 128, BN: int = 128, WM: int = 64, WN: int = 32, WN_ITER
             out.append(f'  <rect x="{sx + c * cw:g}" y="{y1 + r * ch:g}" width="{cw:g}" height="{ch:g}" '
                        f'fill="{"#cfe0f5" if lane == 0 else "#ffffff"}" stroke="#7a9cc6"/>')
             out.append(_text(sx + (c + 0.5) * cw, y1 + (r + 0.5) * ch + 4, str(lane), "lane"))
-        out.append(_text(sx + lanes_across * cw / 2, y1 + (sub_m // TM) * ch + 16, f"sub-tile {s}: columns "
-                         f"{s * sub_n}–{s * sub_n + sub_n - 1}", "note"))
-    out.append(_text(x1, y1 + (sub_m // TM) * ch + 36, f"lane l's block: row {TM}·(l / {lanes_across}), column "
+        # Two lines: on one, the labels of neighbouring sub-tiles ran into each other.
+        out.append(_text(sx + lanes_across * cw / 2, y1 + (sub_m // TM) * ch + 16, f"sub-tile {s}:", "note"))
+        out.append(_text(sx + lanes_across * cw / 2, y1 + (sub_m // TM) * ch + 30,
+                         f"columns {s * sub_n}–{s * sub_n + sub_n - 1}", "note"))
+    out.append(_text(x1, y1 + (sub_m // TM) * ch + 50, f"lane l's block: row {TM}·(l / {lanes_across}), column "
                      f"{TN}·(l % {lanes_across}) of each sub-tile: lane 0 (shaded) owns one block in each", "note", "start"))
 
     # 3. The banks of B_tile[k][warp 0's columns] and which lanes read them.

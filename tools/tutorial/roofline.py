@@ -199,8 +199,10 @@ def chart(title, points, roof):
     roof = [(start, roof_at(start)), (ridge, peak), (10 ** x_high, peak)]
     path = " ".join(f"{x_of(i):.1f},{y_of(max(g, 10 ** y_low)):.1f}" for i, g in roof)
     out.append(f'<polyline points="{path}" fill="none" stroke="#222222" stroke-width="2"/>')
-    out.append(f'<text x="{x_of(ridge) + 6:.1f}" y="{y_of(peak) - 6:.1f}" {FONT} font-size="11">FP32 peak '
-               f'{peak:,.0f} GFLOP/s; ridge at {ridge:.1f} flops/byte</text>')
+    # Above the flat roof, ending at the plot's right edge: begun at the ridge, it ran past
+    # the figure's edge whenever the ridge lay right of the middle.
+    out.append(f'<text x="{WIDTH - PLOT_RIGHT:.1f}" y="{y_of(peak) - 6:.1f}" {FONT} font-size="11" text-anchor="end">'
+               f'FP32 peak {peak:,.0f} GFLOP/s; ridge at {ridge:.1f} flops/byte</text>')
     for p in with_flops:
         y = p.gflops if measured else roof_at(p.intensity)
         if y is None:  # measured, but wrong or not timed: marked on the axis, never as a rate
