@@ -396,11 +396,12 @@ if [ "$check_jobs" -gt 1 ]; then
     # The later chapters are the longer ones (more steps, larger sweeps).
     chapter_parts_longest_first=()
     for ((i = ${#chapter_goals[@]} - 1; i >= 0; i--)); do chapter_parts_longest_first+=("${parts[$i]}"); done
-    # The longest first, so that the last to finish are short.
-    parts=("source tools/check-tools.sh" workflow_new_chapter workflow_planted workflow_learner
-           "source tools/check-grading.sh" "source tools/check-profile.sh" "source tools/check-bench.sh"
-           "${chapter_parts_longest_first[@]}" part_docs "source tools/check-emu.sh" workflow_hints part_bad_input
-           part_lessons part_tool_units)
+    # The longest first (each part's time on CI's 2 cores, from the last line of a run), so
+    # that the last to finish are short and both cores finish together.
+    parts=("source tools/check-tools.sh" "source tools/check-grading.sh" workflow_planted
+           "source tools/check-profile.sh" workflow_new_chapter workflow_learner part_docs
+           "source tools/check-emu.sh" "${chapter_parts_longest_first[@]}" workflow_hints part_bad_input
+           part_tool_units "source tools/check-bench.sh" part_lessons)
     echo "running ${#parts[@]} parts, $check_jobs at a time (CHECK_JOBS); each part's lines appear once it and the parts above it are done"
 fi
 in_parallel "${parts[@]}"

@@ -34,12 +34,43 @@ def lesson_index(site):
     return json.loads(text[text.index("=") + 1:].rstrip().rstrip(";"))
 
 
-def run_lesson_search(browser, site, query):
-    """The pages the lesson search lists for `query`, as the browser shows them."""
-    url = (site / "search-lessons.html").resolve().as_uri() + "?q=" + urllib.parse.quote(query)
-    dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                          "--dump-dom", url], capture_output=True, text=True, timeout=120).stdout
-    return re.findall(r'class="lesson-search-hit"><a href="([^"]+)"', dom)
+# Runs the search page once per query, each in a frame of its own, and reports the hits of
+# each once all have loaded: one browser start for every query.
+SEARCHES = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
+%s
+<script>
+window.addEventListener('load', function () {
+  var report = {};
+  document.querySelectorAll('iframe').forEach(function (frame) {
+    var doc = frame.contentDocument;
+    report[frame.getAttribute('data-query')] = doc ? Array.prototype.map.call(
+      doc.querySelectorAll('.lesson-search-hit > a'), function (a) { return a.getAttribute('href'); }) : null;
+  });
+  var out = document.createElement('pre');
+  out.id = 'lesson-search-report';
+  out.textContent = JSON.stringify(report);
+  document.body.appendChild(out);
+});
+</script></body></html>
+"""
+
+
+def run_lesson_searches(browser, site, queries):
+    """{query: the pages the lesson search lists for it, as the browser shows them}."""
+    frames = "\n".join(f'<iframe data-query="{q}" src="search-lessons.html?q={urllib.parse.quote(q)}"></iframe>'
+                       for q in queries)
+    harness = site / "lesson-search-check.html"
+    harness.write_text(SEARCHES % frames, encoding="utf-8")
+    try:
+        dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                              "--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom",
+                              harness.resolve().as_uri()], capture_output=True, text=True, timeout=300).stdout
+    finally:
+        harness.unlink(missing_ok=True)
+    match = re.search(r'id="lesson-search-report"[^>]*>(.*?)</', dom, re.S)
+    if match is None:
+        return {}
+    return json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
 
 
 def check(site):
@@ -64,10 +95,11 @@ def check(site):
     if browser is None:
         notes.append("Chromium is not installed: the lesson search was not run in a browser")
     else:
+        results = run_lesson_searches(browser, site, [name for name in api.values() if name])
         for chapter, name in api.items():
             if name is None:
                 continue
-            hits = run_lesson_search(browser, site, name)
+            hits = results.get(name) or []
             if f"{chapter.label}.html" not in hits:
                 problems.append(f"the lesson search for '{name}' does not list chapter {chapter.number}'s lesson "
                                 f"(it lists: {', '.join(hits) or 'nothing'})")
