@@ -17,7 +17,8 @@
 # checks are skipped, and say so. tools/check-profile.sh, tools/check-bench.sh,
 # tools/check-workflow.sh, tools/check-tools.sh (grading, Classroom, watch, editor) and
 # tools/check-grading.sh (planted forgeries, which must score 0) add their own items.
-# The last line is "N passed, M failed", then ", K skipped" when K > 0.
+# The last line is "N passed, M failed", then ", K skipped" when K > 0. CHECK_PARTS="label ..."
+# runs only the parts named (as the time line labels them), after the prebuild.
 set -u
 cd "$(dirname "$0")/.."
 # --fast [N ...] (make check-fast, make chapterN check-fast): what a change to a chapter can
@@ -403,6 +404,17 @@ if [ "$check_jobs" -gt 1 ]; then
            "source tools/check-emu.sh" "${chapter_parts_longest_first[@]}" workflow_hints part_bad_input
            part_tool_units "source tools/check-bench.sh" part_lessons)
     echo "running ${#parts[@]} parts, $check_jobs at a time (CHECK_JOBS); each part's lines appear once it and the parts above it are done"
+fi
+# CHECK_PARTS="check-grading workflow_planted": only those parts (their labels, as the time
+# line names them), after the prebuild: while working on one, or to run one on another machine.
+if [ -n "${CHECK_PARTS:-}" ]; then
+    chosen=()
+    for part in "${parts[@]}"; do
+        [[ " $CHECK_PARTS " == *" $(part_label "$part") "* ]] && chosen+=("$part")
+    done
+    [ ${#chosen[@]} -gt 0 ] || { echo "CHECK_PARTS=$CHECK_PARTS names no part; the parts: $(for p in "${parts[@]}"; do part_label "$p"; done | tr '\n' ' ')" >&2; exit 2; }
+    parts=("${chosen[@]}")
+    echo "only the parts CHECK_PARTS names: $CHECK_PARTS"
 fi
 in_parallel "${parts[@]}"
 
