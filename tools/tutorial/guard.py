@@ -104,8 +104,9 @@ EMU_ALLOWED = re.compile(r"^(cuda\w*|blockIdx|blockDim|gridDim|threadIdx|warpSiz
 # the host a view of device data (pinned, mapped and managed memory): no exercise's host
 # code calls them (the tests copy the inputs in and the results out), so a student's code
 # that calls them is computing the answer on the host and copying it in. One list, matched
-# on the name without its parameters; refused on both backends unless the exercise's
-# solution calls it too. (cudaMemset stays allowed: chapter 9's given code clears with it.)
+# on the name without its parameters; refused on both backends, even where the exercise's
+# solution were to call it (make check grades every solution with these checks, so none may).
+# (cudaMemset stays allowed: chapter 9's given code clears with it.)
 HOST_DEVICE_DATA = re.compile(
     r"^(cudaMemcpy\w*|cudaMemcpy2D\w*|cudaMemcpy3D\w*|cudaMemcpyPeer\w*|cudaMemcpyBatch\w*|"
     r"cudaMemcpyToSymbol\w*|cudaMemcpyFromSymbol\w*|cudaMemcpyToArray\w*|cudaMemcpyFromArray\w*|"
@@ -354,10 +355,12 @@ def check(student: list[Path], baseline: list[Path], parts: list[Path], backend_
     def allowed_call(name: str) -> bool:
         if driver_entry_point(name):
             return driver_entry
-        if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
-            return True
+        # Before the solution's calls: were a solution to copy device data (as chapter 10's once
+        # did, through DeviceBuffer::download), the students' copies would pass with it.
         if host_device_data(name):
             return False
+        if name in baseline_calls or name in student_defined or name in ALLOWED_C or name in math:
+            return True
         if backend == "cuda" and (name in cuda_runtime or name.startswith("__cuda")):
             return True
         if backend == "cuda" and name == "exit":
