@@ -184,6 +184,15 @@ check_chapter() {  # NUMBER FOLDER
         fail "the skeleton does not compile" "$(grep -m5 error "$log"; echo "full log: $log")"
     else
         pass "the skeleton compiles"
+        # A student's first build shows no warning about code the course gave them (the
+        # prebuild's log has the compile's messages when it built the skeleton first).
+        local warnings
+        warnings=$(grep -hE "^chapters/$folder/[^ ]+(\([0-9]+\)|:[0-9]+:).*warning" "$log" "$logs/prebuild.log" 2>/dev/null | sort -u)
+        if [ -z "$warnings" ]; then
+            pass "the skeleton builds without a warning"
+        else
+            fail "the skeleton's build warns (about code the student did not write?)" "$(head -n 5 <<<"$warnings")"
+        fi
         if make "chapter$number" test >>"$log" 2>&1; then
             fail "the skeleton passes its tests: they cannot tell an unsolved exercise from a solved one" "full log: $log"
         elif crashed "$log"; then

@@ -377,9 +377,10 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
     // full[s]: the issuer's arrival and the copies' bytes; empty[s]: every warp is done with
     // stage s (one arrival per warp).
     const StageRing ring = stage_ring(wgmma_shared, kWgmmaStages, kWgmmaThreads / 32);
-    unsigned char* stages = ring.stages;
-    WgmmaBarrier* full = ring.full;
-    WgmmaBarrier* empty = ring.empty;
+    // [[maybe_unused]]: the exercise's file uses them only once its steps are written.
+    [[maybe_unused]] unsigned char* stages = ring.stages;
+    [[maybe_unused]] WgmmaBarrier* full = ring.full;
+    [[maybe_unused]] WgmmaBarrier* empty = ring.empty;
     int block_row = 0, block_col = 0;
     wgmma_tile_of(blockIdx.x, M, N, block_row, block_col);
     const int warpgroup = threadIdx.x / 128;
@@ -490,9 +491,10 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     // full[s]: the producer's arrival and the copies' bytes; empty[s]: both consumers are done
     // with stage s (one arrival per consumer warp).
     const StageRing ring = stage_ring(specialized_shared, kSpecializedStages, 2 * 4);
-    unsigned char* stages = ring.stages;
-    WgmmaBarrier* full = ring.full;
-    WgmmaBarrier* empty = ring.empty;
+    // [[maybe_unused]]: the exercise's file uses them only once its steps are written.
+    [[maybe_unused]] unsigned char* stages = ring.stages;
+    [[maybe_unused]] WgmmaBarrier* full = ring.full;
+    [[maybe_unused]] WgmmaBarrier* empty = ring.empty;
     const int warpgroup = threadIdx.x / 128;
     const int tiles = (M + kWgmmaBlockM - 1) / kWgmmaBlockM * ((N + kWgmmaBlockN - 1) / kWgmmaBlockN);
     const int k_steps = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;

@@ -137,8 +137,8 @@ __global__ void transpose_padded_kernel(const float* input, float* output, int r
 // block loads the kWideTileInputRows = 64 + 8 input rows any of them may need.
 constexpr int kSectorFloats = 8;                                                     // floats per 32-byte sector
 constexpr int kWideTileInputRows = kTransposeWideTile + kSectorFloats;               // 72
-constexpr int kWideLoadRowsPerThread = kWideTileInputRows / kTransposeBlockRows;     // 9
-constexpr int kWideStoreRowsPerThread = kTransposeWideTile / kTransposeBlockRows;    // 8
+[[maybe_unused]] constexpr int kWideLoadRowsPerThread = kWideTileInputRows / kTransposeBlockRows;     // 9
+[[maybe_unused]] constexpr int kWideStoreRowsPerThread = kTransposeWideTile / kTransposeBlockRows;    // 8
 
 // Calls visit(e, i, k) for each of this thread's 2 * ROWS places of a tile: e counts them
 // from 0, (i, k) is the place's tile row threadIdx.y + 8j (j < ROWS) and column threadIdx.x
