@@ -44,12 +44,11 @@ passed=0
 failed=0
 skipped=0
 # Parts that do not depend on each other run side by side (CHECK_JOBS at a time: half the
-# cores, and 3 on CI's 2, since most parts wait on a test run, a clone or Python as much as
-# they compile: on 2 cores, 3 at a time took 8m43s where 2 took 8m45s-9m35s; CHECK_JOBS=1
-# runs them in order): each writes its own output, printed in order afterwards, and the
-# counters are read back from its ok/FAIL/skip lines.
+# cores, at least 2, since most parts wait on a test run, a clone or Python as much as they
+# compile; CHECK_JOBS=1 runs them in order): each writes its own output, printed in order
+# afterwards, and the counters are read back from its ok/FAIL/skip lines.
 cores=$(nproc 2>/dev/null || echo 2)
-check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 6 ] && echo $((cores / 2)) || { [ "$cores" -ge 2 ] && echo 3 || echo 1; })}
+check_jobs=${CHECK_JOBS:-$([ "$cores" -ge 4 ] && echo $((cores / 2)) || { [ "$cores" -ge 2 ] && echo 2 || echo 1; })}
 case $check_jobs in '' | *[!0-9]* | 0) echo "CHECK_JOBS=$check_jobs: give a number of parts to run at once (1 or more)" >&2; exit 2 ;; esac
 pass() { echo "  ok    $1"; passed=$((passed + 1)); }
 fail() { echo "  FAIL  $1"; [ -n "${2:-}" ] && sed 's/^/        /' <<<"$2"; failed=$((failed + 1)); }
