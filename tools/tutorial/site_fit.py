@@ -19,6 +19,7 @@ Usage: python3 -m tools.tutorial site-fit SITE_DIR [--shots DIR]   (exit status 
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -93,6 +94,7 @@ window.addEventListener('load', function () {
 
 
 def browser() -> str | None:
+    """Chromium's path, or None where it is not installed (site-search uses it too)."""
     return next((shutil.which(b) for b in CHROMIUM if shutil.which(b)), None)
 
 
@@ -102,12 +104,18 @@ def run_browser(chromium: str, *arguments: str) -> str:
     return subprocess.run(command, capture_output=True, text=True, timeout=300).stdout
 
 
-def report_in(dom: str) -> dict | None:
-    match = re.search(rf'id="{REPORT_ID}"[^>]*>(.*?)</', dom, re.S)
-    if match is None:
-        return None
-    text = match.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&")
-    return json.loads(text)
+def run_page(chromium: str, site: Path, name: str, page: str, report_id: str):
+    """Open @p page (HTML whose script writes JSON into the element of id @p report_id) as
+    site/@p name, beside the site's pages so that its frames open them, once its scripts and
+    frames are done; the JSON, or None when the script wrote none. site-search uses it too."""
+    path = site / name
+    path.write_text(page, encoding="utf-8")
+    try:
+        dom = run_browser(chromium, "--virtual-time-budget=10000", "--dump-dom", path.resolve().as_uri())
+    finally:
+        path.unlink(missing_ok=True)
+    match = re.search(rf'id="{report_id}"[^>]*>(.*?)</', dom, re.S)
+    return json.loads(html.unescape(match.group(1))) if match else None
 
 
 def pages_of(site: Path) -> list[Path]:
@@ -120,12 +128,8 @@ def measure(chromium: str, site: Path, pages: list[Path], figures: list[Path]) -
     """What does not fit, of @p pages and @p figures (files under @p site), one line each."""
     frames = [f'<iframe class="page" src="{p.relative_to(site)}" width="{WIDTH}" height="900"></iframe>' for p in pages]
     frames += [f'<iframe class="figure" src="{p.relative_to(site)}" width="{WIDTH * 2}" height="1600"></iframe>' for p in figures]
-    harness = site / "site-fit-harness.html"
-    harness.write_text(HARNESS % {"frames": "\n".join(frames), "report_id": REPORT_ID}, encoding="utf-8")
-    try:
-        found = report_in(run_browser(chromium, "--virtual-time-budget=10000", "--dump-dom", harness.resolve().as_uri()))
-    finally:
-        harness.unlink(missing_ok=True)
+    found = run_page(chromium, site, "site-fit-harness.html",
+                     HARNESS % {"frames": "\n".join(frames), "report_id": REPORT_ID}, REPORT_ID)
     if found is None:
         return ["the browser did not run the measuring script (site-fit-harness.html)"]
     problems = []

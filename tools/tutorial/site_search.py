@@ -11,13 +11,10 @@ Usage: python3 -m tools.tutorial site-search SITE_DIR   (exit status 1 with a re
 import json
 import pathlib
 import re
-import shutil
-import subprocess
 import urllib.parse
 
-from . import docs
+from . import docs, site_fit
 
-CHROMIUM = ("chromium", "chromium-browser", "google-chrome")
 
 
 def doxygen_search_names(site):
@@ -59,18 +56,7 @@ def run_lesson_searches(browser, site, queries):
     """{query: the pages the lesson search lists for it, as the browser shows them}."""
     frames = "\n".join(f'<iframe data-query="{q}" src="search-lessons.html?q={urllib.parse.quote(q)}"></iframe>'
                        for q in queries)
-    harness = site / "lesson-search-check.html"
-    harness.write_text(SEARCHES % frames, encoding="utf-8")
-    try:
-        dom = subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                              "--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom",
-                              harness.resolve().as_uri()], capture_output=True, text=True, timeout=300).stdout
-    finally:
-        harness.unlink(missing_ok=True)
-    match = re.search(r'id="lesson-search-report"[^>]*>(.*?)</', dom, re.S)
-    if match is None:
-        return {}
-    return json.loads(match.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+    return site_fit.run_page(browser, site, "lesson-search-check.html", SEARCHES % frames, "lesson-search-report") or {}
 
 
 def check(site):
@@ -91,7 +77,7 @@ def check(site):
         return report([f"the lesson search's index is missing or unreadable: {error}"], notes)
     wanted = [f"{c.label}.html" for c in chapters] + [f"{g.label}.html" for g in docs.GUIDES]
     problems += [f"the lesson search's index has no section of {page}" for page in wanted if page not in pages]
-    browser = next((shutil.which(b) for b in CHROMIUM if shutil.which(b)), None)
+    browser = site_fit.browser()
     if browser is None:
         notes.append("Chromium is not installed: the lesson search was not run in a browser")
     else:
