@@ -57,6 +57,10 @@ constexpr int kMmaWarpM = 64;     ///< rows of C a warp computes: 4 tiles of 16
 constexpr int kMmaWarpN = 32;     ///< columns of C a warp computes: 4 tiles of 8
 constexpr int kMmaThreads = 256;  ///< threads a block: 2 × 4 warps
 constexpr int kMmaStages = 3;     ///< 10b: tiles along K in flight (96 KiB of dynamic shared memory)
+constexpr int kMmaWarpTilesM = kMmaWarpM / 16;  ///< 16 × 8 tiles of C a warp computes, down
+constexpr int kMmaWarpTilesN = kMmaWarpN / 8;   ///< and across
+constexpr int kMmaWarpsN = kMmaBlockN / kMmaWarpN;  ///< warps across a block's tile of C
+static_assert(kMmaBlockM / kMmaWarpM * kMmaWarpsN * 32 == kMmaThreads, "one warp per warp tile of the block's tile");
 
 constexpr int kWgmmaBlockM = 128;   ///< 10c: rows of C a block computes: 64 per warpgroup
 constexpr int kWgmmaBlockN = 256;   ///< 10c: columns of C a block computes: one wgmma's N

@@ -233,7 +233,7 @@ std::string fragment_probe(const tutorial::Bf16GemmFunction& gemm, bool wgmma) {
                 report << "\n  C(" << r << ", " << c << "), acc[" << 4 * (c / 8) + reg << "] of lane " << lane
                        << " of warp " << r / 16 << " (warpgroup " << r / 64 << "): ";
             } else {
-                const int warp = r / kMmaWarpM * 4 + c / kMmaWarpN;
+                const int warp = r / kMmaWarpM * kMmaWarpsN + c / kMmaWarpN;
                 report << "\n  C(" << r << ", " << c << "), acc[" << r % kMmaWarpM / 16 << "][" << c % kMmaWarpN / 8
                        << "][" << reg << "] of lane " << lane << " of warp " << warp << ": ";
             }

@@ -449,22 +449,29 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
 
     // BEGIN SOLUTION: 4e, step 2. For each chunk, base = 0, kStreamChunk, ... while base <
     //   outputs + window - 1 (the last input an output needs): the thread's 8 inputs from
-    //   first + base + 8 * threadIdx.x (load_items, vector_input; load the next chunk's
-    //   before scanning this one, to keep more bytes in flight), sum them in double,
+    //   first + base + 8 * threadIdx.x (load_items, vector_input; load the two chunks
+    //   after it before scanning this one, to keep more bytes in flight), sum them in double,
     //   block_exclusive_scan the sums, and write P(q + 1) = carry + before + x[0] + ... + x[k]
     //   into ring[ring_slot(q + 1)] for each of its positions q = base + 8t + k; then
     //   carry += total, and __syncthreads().
-    // The chunk after the current one is loaded before the current one is scanned: two
-    // chunks of loads in flight per block while it waits at its barriers.
+    // The two chunks after the current one are loaded before the current one is scanned:
+    // two chunks of loads in flight per block while it scans and waits at its barriers
+    // (one, measured on the H200, left 4e about 10% slower: 56 registers and 4 blocks an SM
+    // then, 64 and still 4 now).
     const int inputs = outputs + window - 1;  // the block's inputs: its outputs' windows
-    float next[kPrefixItems];
+    float next[kPrefixItems], after[kPrefixItems];
     load_items(input, size, first + threadIdx.x * kPrefixItems, vector_input, next);
+    if (kStreamChunk < inputs) {
+        load_items(input, size, first + threadIdx.x * kPrefixItems + kStreamChunk, vector_input, after);
+    }
     for (int base = 0; base < inputs; base += kStreamChunk) {
         const int mine = base + threadIdx.x * kPrefixItems;  // the thread's first position
         float x[kPrefixItems];
 #pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k];
-        if (base + kStreamChunk < inputs) load_items(input, size, first + mine + kStreamChunk, vector_input, next);
+        for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k], next[k] = after[k];
+        if (base + 2 * kStreamChunk < inputs) {
+            load_items(input, size, first + mine + 2 * kStreamChunk, vector_input, after);
+        }
         double sum = 0.0;
 #pragma unroll
         for (int k = 0; k < kPrefixItems; ++k) sum += x[k];

@@ -40,14 +40,15 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
     const long long remaining = static_cast<long long>(size - window + 1) - first;
     const int outputs = static_cast<int>(remaining < kStreamSpan ? remaining : kStreamSpan);
     const int inputs = outputs + window - 1;
-    float next[kPrefixItems];
+    float next[kPrefixItems], after[kPrefixItems];
     load_items(input, size, first + threadIdx.x * kPrefixItems, vector_input, next);
+    if (kChunk < inputs) load_items(input, size, first + threadIdx.x * kPrefixItems + kChunk, vector_input, after);
     for (int base = 0; base < inputs; base += kChunk) {
         const int mine = base + threadIdx.x * kPrefixItems;
         float x[kPrefixItems];
 #pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k];
-        if (base + kChunk < inputs) load_items(input, size, first + mine + kChunk, vector_input, next);
+        for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k], next[k] = after[k];
+        if (base + 2 * kChunk < inputs) load_items(input, size, first + mine + 2 * kChunk, vector_input, after);
         // Input q = mine + k is the last of output j = q + 1 - window's window.
 #pragma unroll
         for (int k = 0; k < kPrefixItems; ++k) {
