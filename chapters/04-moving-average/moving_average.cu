@@ -289,8 +289,8 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
 
     // TODO(chapter4): 4e, step 2. For each chunk, base = 0, kStreamChunk, ... while base <
     //   outputs + window - 1 (the last input an output needs): the thread's 8 inputs from
-    //   first + base + 8 * threadIdx.x (load_items, vector_input; load the next chunk's
-    //   before scanning this one, to keep more bytes in flight), sum them in double,
+    //   first + base + 8 * threadIdx.x (load_items, vector_input; load the two chunks
+    //   after it before scanning this one, to keep more bytes in flight), sum them in double,
     //   block_exclusive_scan the sums, and write P(q + 1) = carry + before + x[0] + ... + x[k]
     //   into ring[ring_slot(q + 1)] for each of its positions q = base + 8t + k; then
     //   carry += total, and __syncthreads().

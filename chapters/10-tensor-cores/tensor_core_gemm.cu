@@ -121,13 +121,15 @@ __device__ void load_tile(Tiles& tiles, int base, Matrix matrix, int rows, int c
 // common/tensor_cores.h's table).
 template <SharedLayout LAYOUT, class ATiles, class BTiles>
 __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& B_tiles, int B_base,
-                               float (&acc)[4][4][4]) {
+                               float (&acc)[kMmaWarpTilesM][kMmaWarpTilesN][4]) {
     const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
-    const int warp_row = warp / 4 * kMmaWarpM, warp_col = warp % 4 * kMmaWarpN;
+    const int warp_row = warp / kMmaWarpsN * kMmaWarpM, warp_col = warp % kMmaWarpsN * kMmaWarpN;
+#pragma unroll
     for (int k = 0; k < kMmaBlockK; k += 16) {
-        std::uint32_t a[4][4];  // A's fragments of the warp's four 16-row tiles
-        std::uint32_t b[4][2];  // B's fragments of its four 8-column tiles
-        for (int i = 0; i < 4; ++i) {
+        std::uint32_t a[kMmaWarpTilesM][4];  // A's fragments of the warp's four 16-row tiles
+        std::uint32_t b[kMmaWarpTilesN][2];  // B's fragments of its four 8-column tiles
+#pragma unroll
+        for (int i = 0; i < kMmaWarpTilesM; ++i) {
             // TODO(chapter10): 10a, step 1. The 16 × 16 block of A at rows warp_row + 16 i,
             //   columns k: ldmatrix_x4 with each lane giving the start of one row of one 8 × 8
             //   matrix, so that a[i][0..3] are the four registers of the table (matrix 0: rows
@@ -137,7 +139,8 @@ __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& 
             (void)A_tiles, (void)A_base, (void)warp_row, (void)lane;
             a[i][0] = a[i][1] = a[i][2] = a[i][3] = 0;
         }
-        for (int j = 0; j < 4; j += 2) {
+#pragma unroll
+        for (int j = 0; j < kMmaWarpTilesN; j += 2) {
             // TODO(chapter10): 10a, step 2. Two 8-column tiles of B at once, columns warp_col + 8 j
             //   and warp_col + 8 (j + 1), rows k to k + 15: ldmatrix_x4_trans (B is stored with
             //   k along the rows, and a register of B holds two neighbouring k of one column).
@@ -147,8 +150,10 @@ __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& 
             (void)B_tiles, (void)B_base, (void)warp_col;
             b[j][0] = b[j][1] = b[j + 1][0] = b[j + 1][1] = 0;
         }
-        for (int i = 0; i < 4; ++i) {
-            for (int j = 0; j < 4; ++j) {
+#pragma unroll
+        for (int i = 0; i < kMmaWarpTilesM; ++i) {
+#pragma unroll
+            for (int j = 0; j < kMmaWarpTilesN; ++j) {
                 tutorial::mma_m16n8k16_bf16(acc[i][j], a[i], b[j], acc[i][j]);
             }
         }
@@ -158,12 +163,15 @@ __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& 
 // Write the calling warp's accumulators to C, whose tile starts at (block_row, block_col):
 // only the elements inside C, since the tiles reach past it in the tails.
 template <class Matrix>
-__device__ void store_accumulators(const float (&acc)[4][4][4], Matrix C, int M, int N, int block_row,
+__device__ void store_accumulators(const float (&acc)[kMmaWarpTilesM][kMmaWarpTilesN][4], Matrix C, int M, int N, int block_row,
                                    int block_col) {
     const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
-    const int warp_row = block_row + warp / 4 * kMmaWarpM, warp_col = block_col + warp % 4 * kMmaWarpN;
-    for (int i = 0; i < 4; ++i) {
-        for (int j = 0; j < 4; ++j) {
+    const int warp_row = block_row + warp / kMmaWarpsN * kMmaWarpM, warp_col = block_col + warp % kMmaWarpsN * kMmaWarpN;
+#pragma unroll
+    for (int i = 0; i < kMmaWarpTilesM; ++i) {
+#pragma unroll
+        for (int j = 0; j < kMmaWarpTilesN; ++j) {
+#pragma unroll
             for (int r = 0; r < 4; ++r) {
                 // TODO(chapter10): 10a, step 3. acc[i][j][r] is element (row, col) of the 16 × 8
                 //   tile at (warp_row + 16 i, warp_col + 8 j): the table's c[r] for lane `lane`.
@@ -183,7 +191,7 @@ __global__ void __launch_bounds__(kMmaThreads)
     __shared__ __align__(128) __nv_bfloat16 A_tile[kATileElements];
     __shared__ __align__(128) __nv_bfloat16 B_tile[kBTileElements];
     const int block_row = blockIdx.y * kMmaBlockM, block_col = blockIdx.x * kMmaBlockN;
-    float acc[4][4][4] = {};
+    float acc[kMmaWarpTilesM][kMmaWarpTilesN][4] = {};
     for (int t = 0; t < K; t += kMmaBlockK) {
         load_tile<LAYOUT, kMmaBlockM, kMmaBlockK>(A_tile, 0, A, M, K, block_row, t, A_rows_aligned);
         load_tile<LAYOUT, kMmaBlockK, kMmaBlockN>(B_tile, 0, B, K, N, t, block_col, B_rows_aligned);
@@ -238,7 +246,7 @@ __global__ void __launch_bounds__(kMmaThreads)
     extern __shared__ __align__(128) __nv_bfloat16 stages[];
     const int block_row = blockIdx.y * kMmaBlockM, block_col = blockIdx.x * kMmaBlockN;
     const int tiles = (K + kMmaBlockK - 1) / kMmaBlockK;
-    float acc[4][4][4] = {};
+    float acc[kMmaWarpTilesM][kMmaWarpTilesN][4] = {};
 
     // TODO(chapter10): 10b, step 2. Chapter 8's pipeline with kMmaStages stages:
     //   1. before the loop, start the copies of tiles 0 .. kMmaStages - 2 into stages 0 ..
