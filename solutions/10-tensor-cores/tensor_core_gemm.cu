@@ -121,7 +121,7 @@ __device__ void load_tile(Tiles& tiles, int base, Matrix matrix, int rows, int c
 template <SharedLayout LAYOUT, class ATiles, class BTiles>
 __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& B_tiles, int B_base,
                                float (&acc)[kMmaWarpTilesM][kMmaWarpTilesN][4]) {
-    const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_row = warp / kMmaWarpsN * kMmaWarpM, warp_col = warp % kMmaWarpsN * kMmaWarpN;
 #pragma unroll
     for (int k = 0; k < kMmaBlockK; k += 16) {
@@ -177,7 +177,7 @@ __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& 
 template <class Matrix>
 __device__ void store_accumulators(const float (&acc)[kMmaWarpTilesM][kMmaWarpTilesN][4], Matrix C, int M, int N, int block_row,
                                    int block_col) {
-    const int warp = threadIdx.x / warpSize, lane = threadIdx.x % warpSize;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int warp_row = block_row + warp / kMmaWarpsN * kMmaWarpM, warp_col = block_col + warp % kMmaWarpsN * kMmaWarpN;
 #pragma unroll
     for (int i = 0; i < kMmaWarpTilesM; ++i) {
@@ -227,7 +227,10 @@ __host__ __device__ int swizzled_offset(int row, int col, int row_elements) {
     //   of 8 elements that holds `col` (col / 8) moves to chunk (col / 8) ^ (row % 8), and col
     //   keeps its place (col % 8) inside the chunk.
     //| return row * row_elements + col;
-    return row * row_elements + ((col / 8) ^ (row % 8)) * 8 + col % 8;
+    // col >> 3, row & 7 and col & 7 are col / 8, row % 8 and col % 8 for the non-negative
+    // rows and columns here, in one instruction each: for an int that might be negative,
+    // / and % take four (measured in 10b's instruction count: see the lesson).
+    return row * row_elements + (((col >> 3) ^ (row & 7)) << 3) + (col & 7);
     // END SOLUTION
 }
 
@@ -240,7 +243,13 @@ template <int ROWS, int COLS, class Tiles, class Matrix>
 __device__ void copy_tile_async(Tiles& tiles, int base, Matrix matrix, int rows, int cols, int row0, int col0,
                                 bool rows_aligned) {
     constexpr int kChunksPerRow = COLS / 8;
-    for (int chunk = threadIdx.x; chunk < ROWS * kChunksPerRow; chunk += kMmaThreads) {
+    constexpr int kChunksPerThread = ROWS * kChunksPerRow / kMmaThreads;
+    static_assert(ROWS * kChunksPerRow % kMmaThreads == 0, "every thread copies the same number of chunks");
+    // A fixed count, unrolled: each chunk's place in the tile is then a constant apart from
+    // the thread's first, where a loop up to a bound computes it again every time.
+#pragma unroll
+    for (int i = 0; i < kChunksPerThread; ++i) {
+        const int chunk = threadIdx.x + i * kMmaThreads;
         const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
         const int row = row0 + r, col = col0 + c;
         // BEGIN SOLUTION: 10b, step 1. When rows_aligned and the chunk lies inside the matrix,
