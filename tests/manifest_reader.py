@@ -28,7 +28,7 @@ from tools.tutorial import docs, profile_tables  # noqa: E402
 from tools.tutorial import manifest as reader  # noqa: E402
 from tools.tutorial.course import Refusal, read_registry  # noqa: E402
 from tools.tutorial.profile_tables import Variant  # noqa: E402
-from tools.tutorial.results import MeasuredChapter, summary  # noqa: E402
+from tools.tutorial.results import MeasuredChapter, goal_against, summary  # noqa: E402
 
 
 
@@ -252,6 +252,29 @@ if not isinstance(TEMPLATES, str):
     for case_rows, expected in cases:
         got = summary(TEMPLATES, measured(case_rows))
         check(got == expected, f"the summary of {case_rows}: expected {expected!r}, got {got!r}")
+
+# ---- A goal over the step before (measure "over_previous") ------------------------------------------
+STEPS = read_text("""
+[[results.goals]]
+what = "steps"
+goal = 1.0
+aim = 1.0
+problem = "P"
+measure = "over_previous"
+variants = ["1a first", "1b second", "tiled 32 (chapter 2)", "1d last"]
+""")
+check(not isinstance(STEPS, str), f"a goal measured over the step before should read: {STEPS}")
+if not isinstance(STEPS, str):
+    goal = STEPS.goals[0]
+    # 1b twice as fast as 1a, "tiled 32" slower than 1b, 1d's check failed: its comparison says so
+    chapter = measured([("P", "1a first", "4", "", "", "ok"), ("P", "1b second", "2", "", "", "ok"),
+                        ("P", "tiled 32 (chapter 2)", "2.5", "", "", "ok"), ("P", "1d last", "1", "", "", "WRONG")])
+    expected = ("1b over 1a 2.00×, tiled 32 over 1b 0.80×, 1d over tiled 32 **WRONG**",
+                "1b over 1a yes, tiled 32 over 1b **no**")
+    got = goal_against(chapter, goal)
+    check(got == expected, f"each step against the one before: expected {expected}, got {got}")
+    check(goal_against(None, goal) == ("not measured", "–"),
+          f"a goal of a chapter not measured reads 'not measured', got {goal_against(None, goal)}")
 
 # ---- A profile column's formula ---------------------------------------------------------------------
 columns = read_text(array_of_tables(

@@ -216,8 +216,8 @@ def summary(manifest, chapter):
 
     def goals_met(problem=None):
         """Every goal on `problem` (on any problem, without one) is reached by all its variants."""
-        return all((chapter.number_of(goal.problem, variant, goal.column) or 0) >= goal.goal
-                   for goal in manifest.goals if problem in (None, goal.problem) for variant in goal.variants)
+        return all((value or 0) >= goal.goal for goal in manifest.goals if problem in (None, goal.problem)
+                   for _, value, _ in goal_figures(chapter, goal))
 
     functions = {"measured": lambda *values: all(v is not None for v in values), "goals_met": goals_met}
     return "".join(part.text.format_map(shown) for part in manifest.summary
@@ -301,22 +301,60 @@ def manifest_entries(field):
     return entries
 
 
-def measured_against(chapter, problem, variants, bar, column="percent_of_ceiling"):
-    """The variants' measured figures in `column` (shares of the ceiling, or speed-ups over
-    the baseline), and whether each reaches the bar."""
+def judged(figures, bar, percent):
+    """The figures, (label, value, failed check) each, as the tables write them, and whether
+    each reaches the bar."""
     ours, verdicts = [], []
-    for variant in variants:
-        label = f"{variant} " if len(variants) > 1 else ""
-        failed = chapter.failed(problem, variant) if chapter else None
+    for label, value, failed in figures:
         if failed:
             ours.append(f"{label}**{failed}**")
             continue
-        value = chapter.number_of(problem, variant, column) if chapter else None
         if value is None:
             continue
-        ours.append(f"{label}{value:.1f}%" if column == "percent_of_ceiling" else f"{label}{format_speedup(value)}")
+        ours.append(f"{label}{value:.1f}%" if percent else f"{label}{format_speedup(value)}")
         verdicts.append(f"{label}{'yes' if value >= bar else '**no**'}")
     return ", ".join(ours) or "not measured", ", ".join(verdicts) or "–"
+
+
+def variant_figures(chapter, problem, variants, column):
+    """Each variant's figure in `column`, labelled with its name when there are several."""
+    return [(f"{variant} " if len(variants) > 1 else "",
+             chapter.number_of(problem, variant, column) if chapter else None,
+             chapter.failed(problem, variant) if chapter else None) for variant in variants]
+
+
+def step_name(variant):
+    """A variant's short name: its first word when that holds a digit ("10b"), else its
+    first two ("tiled 32")."""
+    words = variant.split()
+    return words[0] if any(ch.isdigit() for ch in words[0]) else " ".join(words[:2])
+
+
+def goal_figures(chapter, goal):
+    """The figures a goal is judged on: its variants' (variant_figures), or for the measure
+    "over_previous" each variant's speed-up over the one before it, labelled "10b over 10a"
+    by the variants' step names."""
+    if goal.measure != "over_previous":
+        return variant_figures(chapter, goal.problem, goal.variants, goal.column)
+    figures = []
+    for before, after in zip(goal.variants, goal.variants[1:]):
+        label = f"{step_name(after)} over {step_name(before)} "
+        failed = chapter and (chapter.failed(goal.problem, after) or chapter.failed(goal.problem, before))
+        times = [chapter.number_of(goal.problem, v, goal.column) if chapter else None for v in (before, after)]
+        value = times[0] / times[1] if None not in times and times[1] > 0 else None
+        figures.append((label, value, failed or None))
+    return figures
+
+
+def measured_against(chapter, problem, variants, bar, column="percent_of_ceiling"):
+    """The variants' measured figures in `column` (shares of the ceiling, or speed-ups over
+    the baseline), and whether each reaches the bar."""
+    return judged(variant_figures(chapter, problem, variants, column), bar, column == "percent_of_ceiling")
+
+
+def goal_against(chapter, goal):
+    """A goal's figures in this run, and whether each reaches the goal."""
+    return judged(goal_figures(chapter, goal), goal.goal, goal.measure == "share")
 
 
 def solution_rows(chapters, field, bar_of, row_of):
@@ -345,16 +383,19 @@ def bars_section(chapters):
 
 
 def goals_section(chapters):
-    lines = ["## Going further: the goals of issues 14, 20, 21, 22 and 32", "",
+    lines = ["## Going further: the goals of issues 14, 20, 21, 22, 31 and 32", "",
              "The going-further kernels against the same ceilings: cuBLAS FP32 for the FP32 GEMMs, cuBLAS "
              "BF16 for the tensor cores' (chapter 10), copy bandwidth for the others, as a share of the "
              "ceiling measured in the same run; a goal "
-             "written as N× is a speed-up over the library a user would call, measured in the same run.", "",
+             "written as N× is a speed-up over the library a user would call, measured in the same run, "
+             "or, where the figures read \"8b over 8a\", each step's speed-up over the step before it "
+             "(1× is as fast).", "",
              "| kernel | goal | aim | reference solution, this page | at or above the goal |",
              "|---|---:|---:|---|---|"]
-    lines += solution_rows(chapters, "goals", lambda goal: (goal.goal, goal.column),
-                           lambda goal, ours, verdicts:
-                           f"| {goal.what} | {goal.shown(goal.goal)} | {goal.shown(goal.aim)} | {ours} | {verdicts} |")
+    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
+    for folder, goal in manifest_entries("goals"):
+        ours, verdicts = goal_against(by_folder.get(folder), goal)
+        lines.append(f"| {goal.what} | {goal.shown(goal.goal)} | {goal.shown(goal.aim)} | {ours} | {verdicts} |")
     return lines + [""]
 
 
@@ -367,7 +408,7 @@ def goals_report(csv_paths, folders):
         if folder not in folders:
             continue
         chapter = next((c for c in chapters if c.folder == folder and c.tree == "solutions"), None)
-        ours, verdicts = measured_against(chapter, goal.problem, goal.variants, goal.goal, goal.column)
+        ours, verdicts = goal_against(chapter, goal)
         verdicts = verdicts.replace("**no**", "MISSED").replace("yes", "met")
         lines.append(f"  {goal.what}: goal {goal.shown(goal.goal)}, aim {goal.shown(goal.aim)}; "
                      f"this run {ours.replace('**', '')}: {verdicts}")

@@ -230,7 +230,7 @@ def bench(args) -> int:
     goals = results.goals_report([str(p) for p in written if p.is_file()], {c.folder for c in chapters}) \
         if args.tree == "solutions" else []
     if goals:
-        print("\nThe goals (issues 14, 20, 21, 22 and 32), for this run:")
+        print("\nThe goals (issues 14, 20, 21, 22, 31 and 32), for this run:")
         print("\n".join(goals))
     return int(failed)
 
