@@ -148,6 +148,9 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
             properties.push_back({names + " is not a multiple of " + unit, [i, j](const Parameters& s) {
                                       return s[i].value % s[i].unit != 0 || s[j].value % s[j].unit != 0;
                                   }});
+            // "More than one" only of the same piece: M in block tiles and K in steps along
+            // K are not "more than one block tile" together.
+            if (shapes.front()[i].unit_noun != shapes.front()[j].unit_noun) continue;
             properties.push_back({names + " is more than one " + shapes.front()[i].unit_noun,
                                   [i, j](const Parameters& s) { return s[i].value > s[i].unit || s[j].value > s[j].unit; }});
             properties.push_back({names + " is less than one " + shapes.front()[i].unit_noun,

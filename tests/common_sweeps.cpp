@@ -106,6 +106,22 @@ TEST_CASE("the cross-shape summary names what the failing shapes share, only whe
                     "M=7 N=13 K=11", "M=127 N=131 K=137"},
                    {"fails only when"});
     }
+    SECTION("sizes counted in different pieces are never 'more than one' of one of them") {
+        // Chapter 10: M in block tiles of 128, K in steps of 64 along K. Rows 8 to 15 of every
+        // fragment wrong: every shape with M > 8 fails, and those that pass have M <= 7 and
+        // K <= 11; "M or K is more than one block tile" would separate them too, and be false of K.
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        std::vector<std::string> labels;
+        for (const auto& [M, K] : std::vector<std::pair<long long, long long>>{
+                 {1, 1}, {7, 11}, {1, 1}, {127, 127}, {128, 129}, {129, 3}, {127, 137}, {1000, 1000}}) {
+            std::vector<ShapeParameter> p{{"M", M, 128, "", "block tile"}, {"K", K, 64, "", "step along K"}};
+            (M > 8 ? failing : passing).push_back(p);
+            if (M <= 8) labels.push_back("M=" + std::to_string(M));
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, labels);
+        check_says(text, {"it fails only when M >= 127 (the shapes that pass have M <= 7)"},
+                   {"M or K is more than one", "M or K is less than one"});
+    }
     SECTION("the block of 256 outputs, where the tile differs per parameter") {
         std::vector<std::vector<ShapeParameter>> failing, passing;
         for (long long outputs : {1, 255, 256, 257, 1001}) {
