@@ -340,8 +340,9 @@ std::string summarize_failing_shapes(const std::vector<Parameters>& failing, con
         out << ".";
     } else {
         out << "no simple property (a size that is or is not a multiple of the tile, more or less than one "
-               "tile, one value of a parameter) holds for every failing shape and for few of the "
-            << passing.size() << " that pass.";
+               "tile, one value of a parameter) holds for every failing shape and "
+            << (passing.size() == 1 ? std::string("not for the one that passes (") + labels_of_passing.front() + ")."
+                                    : "for few of the " + std::to_string(passing.size()) + " that pass.");
     }
     return out.str();
 }

@@ -122,6 +122,18 @@ TEST_CASE("the cross-shape summary names what the failing shapes share, only whe
         check_says(text, {"it fails only when M >= 127 (the shapes that pass have M <= 7)"},
                    {"M or K is more than one", "M or K is less than one"});
     }
+    SECTION("no simple property, and one shape that passes: named, not 'few of the 1'") {
+        // M = 1, 16 and 33 fail, M = 17 passes: no multiple, no count of tiles, no value and no
+        // threshold holds for the three and not for 17.
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        for (long long M : {1, 16, 17, 33}) {
+            std::vector<ShapeParameter> p{{"M", M, 16, "", "tile"}};
+            (M != 17 ? failing : passing).push_back(p);
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, {"M=17"});
+        check_says(text, {"no simple property", "holds for every failing shape and not for the one that passes (M=17)."},
+                   {"few of the 1"});
+    }
     SECTION("the block of 256 outputs, where the tile differs per parameter") {
         std::vector<std::vector<ShapeParameter>> failing, passing;
         for (long long outputs : {1, 255, 256, 257, 1001}) {
