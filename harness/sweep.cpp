@@ -500,20 +500,37 @@ std::string ShapeSweep::brief() const {
     std::ostringstream out;
     out << what_ << " fails for " << failed_ << " of " << shapes_.size() << " shapes";
     if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
-    for (const Shape& shape : shapes_) {
-        if (shape.passed) continue;
-        out << "; the first, " << shape.label << ": " << shape.line;
-        break;
+    const std::size_t shown = shown_shape();
+    if (shown < shapes_.size()) {
+        const bool first = std::none_of(shapes_.begin(), shapes_.begin() + shown, [](const Shape& s) { return !s.passed; });
+        out << (first ? "; the first, " : "; the one whose finding is most specific, ") << shapes_[shown].label << ": "
+            << shapes_[shown].line;
     }
     out << (options_.verbose ? "." : " (VERBOSE=1 shows it in full).");
     return out.str();
 }
 
 std::string ShapeSweep::first_error() const {
-    for (const Shape& shape : shapes_) {
-        if (!shape.passed) return shape.error;
+    const std::size_t shown = shown_shape();
+    return shown < shapes_.size() ? shapes_[shown].error : "";
+}
+
+// The failing shape a report shows in full: the first, unless the CPU backend found no more
+// in it than that the result depends on the order of the threads, and a later failing shape
+// has a finding that says more (a read before its copy landed, with the read's line).
+std::size_t ShapeSweep::shown_shape() const {
+    const auto order_only = [](const Shape& shape) {
+        return key_line_of_error(shape.error, 1000).rfind("result depends on thread order", 0) == 0;
+    };
+    const auto first = std::find_if(shapes_.begin(), shapes_.end(), [](const Shape& s) { return !s.passed; });
+    if (first == shapes_.end()) return shapes_.size();
+    if (order_only(*first)) {
+        const auto more = std::find_if(first, shapes_.end(), [&](const Shape& s) {
+            return !s.passed && s.error.find("the CPU backend found:") != std::string::npos && !order_only(s);
+        });
+        if (more != shapes_.end()) return static_cast<std::size_t>(more - shapes_.begin());
     }
-    return "";
+    return static_cast<std::size_t>(first - shapes_.begin());
 }
 
 std::string ShapeSweep::report() const {
@@ -544,7 +561,10 @@ std::string ShapeSweep::text() const {
     std::vector<Parameters> failing, passing;
     std::vector<std::string> passing_labels;
     std::size_t listed = 0, further = 0;
-    bool first = true;
+    // The shape shown in full: the first failing one, or one whose finding says more.
+    const std::size_t shown = shown_shape();
+    const bool shown_is_first =
+        std::none_of(shapes_.begin(), shapes_.begin() + std::min(shown, shapes_.size()), [](const Shape& s) { return !s.passed; });
     // The further failing shapes that threw the first one's finding: one line for all.
     const std::string first_finding = first_error();
     std::string first_advice;
@@ -567,11 +587,14 @@ std::string ShapeSweep::text() const {
             continue;
         }
         failing.push_back(shape.parameters);
-        if (first || options_.verbose) {
-            out << wrap_report_text(std::string(first ? "The first failing shape" : "Failing shape") + ", " + shape.label + ":")
-                << shape.full;
-            if (first) first_advice = shape.advice;
-            first = false;
+        const bool is_shown = &shape == &shapes_[shown];
+        if (is_shown || options_.verbose) {
+            const std::string title = !is_shown                ? "Failing shape"
+                                      : shown_is_first          ? "The first failing shape"
+                                      : options_.verbose        ? "Failing shape (its finding is the most specific)"
+                                                                : "The failing shape whose finding is most specific";
+            out << wrap_report_text(title + ", " + shape.label + ":") << shape.full;
+            if (is_shown) first_advice = shape.advice;
             same_parameters.push_back(shape.parameters);
             continue;
         }

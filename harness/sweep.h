@@ -169,10 +169,16 @@ public:
     /// @brief How many shapes failed.
     std::size_t failed() const { return failed_; }
 
-    /// @brief The exception the first failing shape threw (the CPU backend's finding, say),
-    /// as it was thrown; empty when it threw none or every shape passed. A later report of
-    /// the same finding (tutorial::same_finding) can then point to it instead of repeating it.
+    /// @brief The exception the failing shape that the report shows in full threw (the CPU
+    /// backend's finding, say), as it was thrown; empty when it threw none or every shape
+    /// passed. A later report of the same finding (tutorial::same_finding) can then point
+    /// to it instead of repeating it.
     std::string first_error() const;
+
+    /// @brief The index of the failing shape a report shows in full: the first, unless its
+    /// finding is only that the result depends on the threads' order and a later one's says
+    /// more (shapes' size when every shape passed).
+    std::size_t shown_shape() const;
 
     /// @brief The report: empty when every shape passed.
     std::string text() const;

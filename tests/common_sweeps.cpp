@@ -210,6 +210,38 @@ TEST_CASE("a sweep reports the first failing shape in full, one line for each ot
     }
 }
 
+TEST_CASE("a finding that the result depends on the threads' order gives way to one that names the read",
+          "[common][sweep]") {
+    // Chapter 10's 10b without its barrier before a refill: at one shape the CPU backend sees
+    // only that two orders of the threads disagree, at a later one the read and its line.
+    SweepOptions options;
+    options.chapter = 10;
+    ShapeSweep sweep("fake_pipeline", options);
+    sweep.run("K=1", mnk(4, 4, 1, 4), [] { return fake_report(0, 0.0f); });
+    sweep.run("K=643", mnk(4, 4, 643, 4), []() -> ComparisonReport {
+        throw std::runtime_error("CUDA error (the CPU backend found:\n  result depends on thread order: missing "
+                                 "`__syncthreads()` or a shared-memory race.\n)");
+    });
+    sweep.run("K=1000", mnk(4, 4, 1000, 4), []() -> ComparisonReport {
+        throw std::runtime_error("CUDA error (the CPU backend found:\n  shared memory read at x.cu:142 before the "
+                                 "asynchronous copy issued at x.cu:261 was waited for\n)");
+    });
+    const std::string text = sweep.text();
+    INFO(text);
+    check_says(text, {"The failing shape whose finding is most specific, K=1000:", "x.cu:142",
+                      "The other failing shapes", "K=643: result depends on thread order"},
+               {"The first failing shape"});
+    CHECK(contains_phrase(sweep.brief(), "the one whose finding is most specific, K=1000"));
+    // Order-only everywhere: the first is shown, as the first.
+    ShapeSweep only_order("fake_pipeline", options);
+    for (const char* label : {"K=3", "K=5"}) {
+        only_order.run(label, mnk(4, 4, 3, 4), []() -> ComparisonReport {
+            throw std::runtime_error("CUDA error (the CPU backend found:\n  result depends on thread order: x\n)");
+        });
+    }
+    CHECK(contains_phrase(only_order.text(), "The first failing shape, K=3:"));
+}
+
 TEST_CASE("a finding thrown by several shapes is shown in full once, then one line names the cases it covers",
           "[common][sweep]") {
     // The same CPU backend finding but for the case it came from (the stage count, the

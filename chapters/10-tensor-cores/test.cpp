@@ -163,7 +163,7 @@ tutorial::ShapeSweep offset_sweep(const Step& step) {
     options.case_prefix = step.name + ", ";
     tutorial::ShapeSweep sweep(step.name + " on matrices that do not start on 16 bytes", options);
     for (int offset : {1, 4, 7}) {
-        sweep.run("matrices starting " + std::to_string(offset) + " elements into their buffers",
+        sweep.run("matrices starting " + std::to_string(offset) + (offset == 1 ? " element" : " elements") + " into their buffers",
                   {{"offset", offset, 0, "", ""}}, [&] { return run_offset_case(step.gemm, shape, offset); });
     }
     return sweep;
