@@ -300,7 +300,7 @@ TEST_CASE("a non-atomic increment of a __shared__ bin is reported at its line, i
             cudaErrorLaunchFailure);
         INFO(order_name << ": " << text);
         CHECK(contains(text, "race in block_histogram_planted"));
-        CHECK(contains(text, "two threads of block (0,0,0) updated shared word s_bins["));
+        CHECK(contains(text, "two threads of block (0,0,0) changed shared word s_bins["));
         CHECK(contains(text, site_of("tests/emu_planted/histograms.cu", "s_bins[v]++;") + " without an atomic"));
         CHECK(contains(text, "a read-modify-write that is not atomic loses updates"));
     }
@@ -314,7 +314,7 @@ TEST_CASE("a non-atomic add to a global bin is reported at its line", "[emu]") {
         error_text(
             [&] { run_block_histogram(values, 10, 1, 96, planted::HistogramBug::global_plain_add, got, saw_zero); },
             cudaErrorLaunchFailure),
-        {"two threads of block (0,0,0) updated global word histogram[",
+        {"two threads of block (0,0,0) changed global word histogram[",
          site_of("tests/emu_planted/histograms.cu", "histogram[v] += 1;") + " without an atomic"});
 }
 

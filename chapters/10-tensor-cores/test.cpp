@@ -362,10 +362,17 @@ TEST_CASE("Each step matches the CPU reference on BF16 inputs for chapter 2's sh
 TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B", CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old()) return;
     std::string first, others;
-    for (const Step& step : steps()) {
+    // Which steps bring every element where it belongs: where to look follows from them.
+    // 10a's two layouts and 10b share the fragments (multiply_tiles, store_accumulators).
+    bool wrong[4] = {}, ran[4] = {};
+    const std::vector<Step> all = steps();
+    for (std::size_t s = 0; s < all.size(); ++s) {
+        const Step& step = all[s];
         if (skip_step(step)) continue;
+        ran[s] = true;
         const std::string problem = fragment_probe(step.gemm, step.wgmma);
         if (problem.empty()) continue;
+        wrong[s] = true;
         if (first.empty()) {
             first = step.name + ": " + problem;
         } else {
@@ -373,8 +380,26 @@ TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B
         }
     }
     if (!first.empty()) {
-        FAIL(first << others << "\nCompare your row and column for that lane with the table in common/tensor_cores.h "
-                   << "(make chapter10 hint).");
+        const bool row_major_right = ran[0] && !wrong[0], swizzled_right = ran[1] && !wrong[1];
+        std::string where;
+        if (wrong[0] || (wrong[1] && !row_major_right) || (wrong[2] && !row_major_right && !swizzled_right)) {
+            where = "Compare your row and column for that lane with the table in common/tensor_cores.h "
+                    "(make chapter10 hint).";
+        } else if (wrong[1]) {
+            where = "10a with row-major tiles brings every element where it belongs with the same fragments, so the "
+                    "swizzle misplaces them: swizzled_offset, which the stores into the tile and ldmatrix's "
+                    "addresses both use.";
+        } else if (wrong[2]) {
+            where = "10a with swizzled tiles brings every element where it belongs with the same fragments and "
+                    "swizzle, so 10b's own code misplaces them: where copy_tile_async puts each chunk (the swizzled "
+                    "offset the synchronous load uses), or which stage a tile is copied to and read from.";
+        }
+        if (wrong[3]) {
+            where += std::string(where.empty() ? "" : "\n") +
+                     "10c's accumulators are laid out as common/wgmma.h's table says, not as mma.sync's: compare "
+                     "store_wgmma_accumulators with it, and the descriptors with the tiles the TMA writes.";
+        }
+        FAIL(first << others << "\n" << where);
     }
     SUCCEED();
 }

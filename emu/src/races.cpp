@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <sstream>
+#include <string>
 
 namespace emu {
 namespace detail {
@@ -107,18 +108,24 @@ void race_access(const void* address, std::size_t size, const char* name, const 
         // The previous thread changed the word with a plain store.
         if (r.changer != nullptr && r.changer != r.owner) {
             std::ostringstream out;
-            out << "race in " << running_kernel() << ": two threads of block " << coordinates(blockIdx) << " updated "
-                << word_name(*b, address, size, name, base) << " at " << (r.file != nullptr ? r.file : "?") << ":"
-                << r.line << " without an atomic: a read-modify-write that is not atomic loses updates.\n  Thread "
-                << coordinates(r.changer_index) << " changed it at "
-                << (r.changer_file != nullptr ? r.changer_file : "?") << ":" << r.changer_line << ", then thread "
-                << coordinates(r.owner->index) << " at " << (r.file != nullptr ? r.file : "?") << ":" << r.line
-                << ", with no __syncthreads() (or other synchronisation) between. Where each adds to what it read "
-                   "(bins[v] += 1), the lanes of a warp on a GPU load the word together and store together, and all "
-                   "but one increment vanish; here the threads ran one at a time, so none was lost. (Where each "
-                   "stores a value of its own, which one remains is not defined either.) Use atomicAdd() (on a "
-                   "__shared__ copy per block, then merged into global memory), or give each thread a word of its "
-                   "own.";
+            // The check sees each access before it happens, not whether it reads or writes:
+            // the same report fits two threads storing into one element (an index that maps
+            // two threads to it) and two adding to it (a lost update); it names both.
+            // Where each access is written, when the backend was told (not through a cast pointer).
+            const auto at = [](const char* file, int line) {
+                return file != nullptr && line > 0 ? " at " + std::string(file) + ":" + std::to_string(line) : std::string();
+            };
+            out << "race in " << running_kernel() << ": two threads of block " << coordinates(blockIdx) << " changed "
+                << word_name(*b, address, size, name, base) << at(r.file, r.line)
+                << " without an atomic and with no __syncthreads() (or other synchronisation) between.\n  Thread "
+                << coordinates(r.changer_index) << " changed it" << at(r.changer_file, r.changer_line) << ", then thread "
+                << coordinates(r.owner->index) << at(r.file, r.line) << ". If each stores a value of its own there, their elements collide: the index maps two threads "
+                   "to one element (check how a thread's index, or its lane's accumulator, becomes an element), and "
+                   "which value remains is not defined. If each adds to what it read (bins[v] += 1), a "
+                   "read-modify-write that is not atomic loses updates: the lanes of a warp on a GPU load the word "
+                   "together and store together, and all but one increment vanish (here the threads ran one at a "
+                   "time, so none was lost); use atomicAdd() (on a __shared__ copy per block, then merged into "
+                   "global memory), or give each thread a word of its own.";
             throw KernelFault{cudaErrorLaunchFailure, out.str()};
         }
         r.changer = r.owner;

@@ -22,8 +22,9 @@
 //  4. Where such a parameter or a `__shared__` array is indexed, `A[i]` becomes
 //     `::emu::at(A, __FILE__, __LINE__, 1)[i]` (1: the subscripts that follow), so that an
 //     access outside the buffer is reported at its own line. So are the reference
-//     parameters of a `__device__` function (`const Tile& A_tile`): a helper that takes a
-//     kernel's `__shared__` tile then reports its own lines too (emu::at() leaves any
+//     parameters of a `__device__` function (`const Tile& A_tile`, or a checked pointer
+//     passed by value as a template's `Matrix C`): a helper that takes a kernel's
+//     `__shared__` tile or pointer then reports its own lines too (emu::at() leaves any
 //     other type as it is).
 //  5. `reinterpret_cast<T*>(p)` becomes `::emu::pointer_cast<T*>(p)`, and a C-style cast to
 //     a pointer to a CUDA vector type, `(const float4*)(p + i)` or `(float4*)&A[i]`, becomes
@@ -221,7 +222,7 @@ private:
             } else if (t == "__global__") {
                 rewrite_kernel(i);
             } else if (t == "__device__") {
-                locate_reference_parameters(i);
+                locate_helper_parameters(i);
             } else if (t == "__shared__") {
                 const bool namespace_scope =
                     std::all_of(namespace_braces.begin(), namespace_braces.end(), [](bool b) { return b; });
@@ -453,9 +454,10 @@ private:
         insert_after(body, prologue);
     }
 
-    // 4, for a helper: __device__ ... name(params) { body }: each reference parameter's
-    // subscripts in the body get their line (a __shared__ tile the helper was given).
-    void locate_reference_parameters(std::size_t keyword) {
+    // 4, for a helper: __device__ ... name(params) { body }: each named parameter's
+    // subscripts in the body get their line: a __shared__ tile the helper was given by
+    // reference, and a kernel's checked pointer given by value (a template's `Matrix C`).
+    void locate_helper_parameters(std::size_t keyword) {
         std::size_t open = std::string::npos;
         for (std::size_t i = keyword + 1; i + 1 < tokens_.size(); ++i) {
             const std::string& t = text(i);
@@ -494,10 +496,9 @@ private:
                         break;
                     }
                 }
-                bool reference = false;
-                for (std::size_t j = start; j < last; ++j) reference = reference || text(j) == "&";
-                if (reference && last > start + 1 && tokens_[last - 1].kind == Token::Identifier &&
-                    text(last - 2) == "&") {
+                // A named parameter: its name last, after its type (a reference's `&`, a
+                // pointer's `*` or a type's name). emu::at() leaves what is not checked as it is.
+                if (last > start + 1 && tokens_[last - 1].kind == Token::Identifier) {
                     scopes_.push_back(Scope{text(last - 1), body + 1, body_end});
                 }
                 start = i + 1;
