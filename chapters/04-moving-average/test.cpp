@@ -351,25 +351,32 @@ tutorial::ComparisonReport run_prefix_case(const SignalCase& c, int offset,
 
 // The two sweeps of a prefix-sum step (4d, 4e), whose blocks cover `span` outputs: every
 // case of `cases`, one report for every case as for 4a-4c; then each case of `misaligned`
-// on arrays that start 1, 2 and 3 floats into their buffers.
+// on arrays that start 1, 2 and 3 floats into their buffers. With `chunk` (4e, which reads
+// a block's inputs a chunk at a time), the inputs its first block walks are a parameter
+// too, in chunks, so that a mistake in passing from one chunk to the next shows as "more
+// than one chunk"; 0 for a window above `one_pass_window`, which 4e leaves to 4d.
 std::vector<tutorial::ShapeSweep> prefix_sweeps(const std::string& name, const MovingAverage& moving_average,
                                                 int span, const std::vector<SignalCase>& cases,
-                                                const std::vector<SignalCase>& misaligned) {
+                                                const std::vector<SignalCase>& misaligned, int chunk = 0,
+                                                int one_pass_window = 0) {
     tutorial::ShapeSweep aligned(name, tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const SignalCase& c : cases) {
         std::ostringstream label;
         label << c;
-        aligned.run(label.str(),
-                    {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
-                     {"outputs", c.outputs(), span, "", "block"}},
-                    [&] { return run_prefix_case(c, 0, moving_average, span); });
+        std::vector<tutorial::ShapeParameter> parameters{{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""},
+                                                         {"outputs", c.outputs(), span, "", "block"}};
+        if (chunk > 0) {
+            const int walked = c.window <= one_pass_window ? std::min(c.outputs(), span) + c.window - 1 : 0;
+            parameters.push_back({"the inputs the first block walks", walked, chunk, "", "chunk"});
+        }
+        aligned.run(label.str(), parameters, [&] { return run_prefix_case(c, 0, moving_average, span); });
     }
     tutorial::ShapeSweep unaligned(name + " on arrays that do not start on 16 bytes",
                                    tutorial::default_sweep_options(TUTORIAL_CHAPTER));
     for (const int offset : {1, 2, 3}) {
         for (const SignalCase& c : misaligned) {
             std::ostringstream label;
-            label << c << ", arrays starting " << offset << " floats into their buffers";
+            label << c << ", arrays starting " << offset << (offset == 1 ? " float" : " floats") << " into their buffers";
             unaligned.run(label.str(), {{"offset", offset, 0, "", ""}, {"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}},
                           [&] { return run_prefix_case(c, offset, moving_average, span); });
         }
@@ -423,7 +430,8 @@ TEST_CASE(STEP("e") ": moving_average_stream is within its own error bound acros
     // length.
     const std::vector<tutorial::ShapeSweep> sweeps =
         prefix_sweeps("moving_average_stream", moving_average_stream, kStreamSpan, stream_signal_cases(),
-                      {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}});
+                      {SignalCase{5000, 64}, SignalCase{5003, 255}, SignalCase{kStreamSpan + 1024, 1025}}, kChunk,
+                      kStreamMaxWindow);
     REQUIRE_SWEEPS(sweeps);
 }
 
