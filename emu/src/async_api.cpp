@@ -73,7 +73,9 @@ void group_wait_prior(std::size_t prior, bool strict, const char* api, const cha
             out << "only " << groups << (groups == 1 ? " is" : " are") << " (the last committed at "
                 << site(t.committed.back().file, t.committed.back().line)
                 << "), so it waits for none of them. Wait for one stage fewer than are in flight, and drain the "
-                   "last stages (a wait with 0) before reading them.";
+                   "last stages (a wait with 0) before reading them. If the count waited for is the one the "
+                   "pipeline needs, a commit was skipped: commit once per stage even when the stage copies "
+                   "nothing (an empty group keeps the count), not only inside the `if` that starts its copies.";
         } else {
             const Copy& c = s.copies[t.open.front()];
             out << "none is: the copies issued since the last commit (the first at " << site(c.file, c.line)
