@@ -12,6 +12,7 @@
 #include "reduction_reference.h"
 #include "sweep.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -107,12 +108,78 @@ tutorial::ComparisonReport compare_sum(float got, const tutorial::ExpectedOutput
     return tutorial::compare_with_tolerance({got}, expected, layout);
 }
 
+// "1, 3, 5, ..., 31 (every 2nd)" or "0, 7, 9": the elements named, compactly.
+std::string element_list(const std::vector<int>& elements) {
+    std::ostringstream out;
+    const bool progression = elements.size() >= 4 && std::adjacent_find(elements.begin() + 1, elements.end(), [&](int a, int b) {
+                                 return b - a != elements[1] - elements[0];
+                             }) == elements.end();
+    if (progression) {
+        const int step = elements[1] - elements[0];
+        out << elements[0] << ", " << elements[1] << ", " << elements[2] << ", ..., " << elements.back();
+        if (step > 1) out << " (every " << step << (step == 2 ? "nd" : step == 3 ? "rd" : "th") << ")";
+        return out.str();
+    }
+    for (std::size_t k = 0; k < elements.size() && k < 8; ++k) out << (k == 0 ? "" : ", ") << elements[k];
+    if (elements.size() > 8) out << ", ... (" << elements.size() << " in all)";
+    return out.str();
+}
+
+// Which elements a wrong sum of n elements counted: 24 elements a run set to 2^0 .. 2^23,
+// the others 0. Each power of two counted once leaves its bit in the sum, exactly; a bit
+// missing is an element never added. A sum that is no such subset (an element added twice,
+// a NaN read) is named by its run. Empty when every element was counted once.
+std::string counted_elements(const Reduce& reduce, int n, int offset) {
+    std::vector<int> missed, unclear;
+    for (int start = 0; start < n; start += 24) {
+        const int end = std::min(n, start + 24);
+        std::vector<float> values(static_cast<std::size_t>(n), 0.0f);
+        for (int i = start; i < end; ++i) values[static_cast<std::size_t>(i)] = std::ldexp(1.0f, i - start);
+        const double got = run_reduce(reduce, values, offset);
+        const long long all = (1ll << (end - start)) - 1;
+        const long long bits = got >= 0.0 && got <= static_cast<double>(all) && got == std::floor(got) ? static_cast<long long>(got) : -1;
+        if (bits >= 0 && (bits & ~all) == 0) {
+            for (int i = start; i < end; ++i) {
+                if (!(bits >> (i - start) & 1)) missed.push_back(i);
+            }
+        } else {
+            for (int i = start; i < end; ++i) unclear.push_back(i);
+        }
+    }
+    std::ostringstream out;
+    if (!missed.empty()) {
+        out << "Which elements the sum adds, found with element i set to 2^(i % 24), 24 elements a run and the "
+               "others 0: " << (missed.size() == 1 ? "element " : "elements ") << element_list(missed) << " ("
+            << missed.size() << " of " << n << ") " << (missed.size() == 1 ? "is" : "are") << " never added.";
+    }
+    if (!unclear.empty()) {
+        out << (missed.empty() ? "" : " ") << "With elements " << element_list(unclear)
+            << " set to powers of two, the sum is no sum of distinct ones: one of them is added more than "
+               "once, or something other than the input is.";
+    }
+    return out.str();
+}
+
+// Up to this many elements a wrong sum is followed by which elements it left out.
+constexpr int kCountedElementsUpTo = 256;
+
+// A small wrong sum that the kernel wrote (a sum still the poison says so itself): which
+// elements it left out, after the report.
+void add_counted_elements(tutorial::ComparisonReport& report, const Reduce& reduce, const SumCase& c) {
+    if (report.ok() || c.n > kCountedElementsUpTo || !report.untouched.empty()) return;
+    const std::string counted = counted_elements(reduce, c.n, c.offset);
+    if (!counted.empty()) report.text += tutorial::wrap_report_text(counted);
+}
+
 // Random floats in [-1, 1]: the sum must be within the error bound of the kernel's
 // order of additions.
 tutorial::ComparisonReport check_random_sum(const Reduce& reduce, const SumCase& c, long long depth) {
     const std::vector<float> values =
         tutorial::random_floats(static_cast<std::size_t>(c.n), tutorial::derive_seed(tutorial::run_seed(), {c.n, c.offset}));
-    return compare_sum(run_reduce(reduce, values, c.offset), tutorial::sum_reference(values, depth), tutorial::run_seed());
+    tutorial::ComparisonReport report =
+        compare_sum(run_reduce(reduce, values, c.offset), tutorial::sum_reference(values, depth), tutorial::run_seed());
+    add_counted_elements(report, reduce, c);
+    return report;
 }
 
 // Random small integers whose magnitudes add up to at most 2^24: every partial sum, in
@@ -142,7 +209,10 @@ tutorial::ComparisonReport check_exact_sum(const Reduce& reduce, const SumCase& 
     if (magnitude > budget) {  // the premise of exactness
         throw std::logic_error("check_exact_sum: the integers add up past 2^24, where floats stop being exact");
     }
-    return compare_sum(run_reduce(reduce, values, c.offset), tutorial::sum_reference(values, 0), tutorial::run_seed());
+    tutorial::ComparisonReport report =
+        compare_sum(run_reduce(reduce, values, c.offset), tutorial::sum_reference(values, 0), tutorial::run_seed());
+    add_counted_elements(report, reduce, c);
+    return report;
 }
 
 // Every sum case in one report: the first failing one in full, a line for each other,
