@@ -253,6 +253,14 @@ TEST_CASE("a finding thrown by several shapes is shown in full once, then one li
     CHECK(same_finding(finding(1, 1, 88), finding(3, 2, 88)));
     CHECK_FALSE(same_finding(finding(1, 1, 88), finding(1, 1, 90)));  // another line: another finding
     CHECK_FALSE(same_finding("", ""));
+    // The order check's finding with other values, signs and exponents: one finding.
+    const auto order = [](const std::string& forward, const std::string& reverse) {
+        return "CUDA error (the CPU backend found:\n  result depends on thread order: missing `__syncthreads()`.\n  k "
+               "(launched at x.cu:91): C[0] is " + forward + " after the forward order and " + reverse +
+               " after the reverse order)";
+    };
+    CHECK(same_finding(order("1.60414243", "-0.606718779"), order("-2.5", "3.0e-05")));
+    CHECK_FALSE(same_finding(order("1.5", "2.5"), "CUDA error (the CPU backend found:\n  read at x.cu:91)"));
     SweepOptions options;
     options.chapter = 8;
     ShapeSweep sweep("fake_pipeline", options);
