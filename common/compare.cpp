@@ -406,7 +406,8 @@ std::string draw_error_map(const ComparisonReport& report, const OutputLayout& l
     const long long cell_r = cell_size(rows, layout.tile_rows);
     const long long cell_c = cell_size(cols, layout.tile_cols);
     const bool per_element = cell_r == 1 && cell_c == 1;
-    if (report.total > 1 && report.wrong == report.total) {
+    if (report.total == 1) return "";  // one value (a sum): its line above says it all
+    if (report.wrong == report.total) {
         // A map of nothing but X says no more than this line, in up to 70 lines fewer.
         return wrap_report_text("Map of " + layout.name + " (" + rows_by_cols(rows, cols) +
                                     "): not drawn, since every element is wrong.",
