@@ -504,9 +504,8 @@ std::string ShapeSweep::brief() const {
     if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
     const std::size_t shown = shown_shape();
     if (shown < shapes_.size()) {
-        const bool first = std::none_of(shapes_.begin(), shapes_.begin() + shown, [](const Shape& s) { return !s.passed; });
-        out << (first ? "; the first, " : "; the one whose finding is most specific, ") << shapes_[shown].label << ": "
-            << shapes_[shown].line;
+        out << (shown_is_first(shown) ? "; the first, " : "; the one whose finding is most specific, ")
+            << shapes_[shown].label << ": " << shapes_[shown].line;
     }
     out << (options_.verbose ? "." : " (VERBOSE=1 shows it in full).");
     return out.str();
@@ -533,6 +532,11 @@ std::size_t ShapeSweep::shown_shape() const {
         if (more != shapes_.end()) return static_cast<std::size_t>(more - shapes_.begin());
     }
     return static_cast<std::size_t>(first - shapes_.begin());
+}
+
+bool ShapeSweep::shown_is_first(std::size_t shown) const {
+    return std::none_of(shapes_.begin(), shapes_.begin() + std::min(shown, shapes_.size()),
+                        [](const Shape& s) { return !s.passed; });
 }
 
 std::string ShapeSweep::report() const {
@@ -565,8 +569,6 @@ std::string ShapeSweep::text() const {
     std::size_t listed = 0, further = 0;
     // The shape shown in full: the first failing one, or one whose finding says more.
     const std::size_t shown = shown_shape();
-    const bool shown_is_first =
-        std::none_of(shapes_.begin(), shapes_.begin() + std::min(shown, shapes_.size()), [](const Shape& s) { return !s.passed; });
     // The further failing shapes that threw the first one's finding: one line for all.
     const std::string first_finding = first_error();
     std::string first_advice;
@@ -592,7 +594,7 @@ std::string ShapeSweep::text() const {
         const bool is_shown = &shape == &shapes_[shown];
         if (is_shown || options_.verbose) {
             const std::string title = !is_shown                ? "Failing shape"
-                                      : shown_is_first          ? "The first failing shape"
+                                      : shown_is_first(shown)   ? "The first failing shape"
                                       : options_.verbose        ? "Failing shape (its finding is the most specific)"
                                                                 : "The failing shape whose finding is most specific";
             out << wrap_report_text(title + ", " + shape.label + ":") << shape.full;

@@ -180,6 +180,9 @@ public:
     /// more (shapes' size when every shape passed).
     std::size_t shown_shape() const;
 
+    /// @brief Whether the shape at @p shown is the first failing one.
+    bool shown_is_first(std::size_t shown) const;
+
     /// @brief The report: empty when every shape passed.
     std::string text() const;
 

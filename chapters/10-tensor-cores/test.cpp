@@ -364,6 +364,7 @@ TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B
     std::string first, others;
     // Which steps bring every element where it belongs: where to look follows from them.
     // 10a's two layouts and 10b share the fragments (multiply_tiles, store_accumulators).
+    // Indexed as steps() lists them: 10a row-major, 10a swizzled, 10b, 10c.
     bool wrong[4] = {}, ran[4] = {};
     const std::vector<Step> all = steps();
     for (std::size_t s = 0; s < all.size(); ++s) {

@@ -357,16 +357,12 @@ def goal_against(chapter, goal):
     return judged(goal_figures(chapter, goal), goal.goal, goal.measure == "share")
 
 
-def solution_rows(chapters, field, bar_of, row_of):
+def solution_rows(chapters, field, judge, row_of):
     """One table row per [[results.FIELD]] entry of every manifest: the reference solutions'
-    figures against the entry's bar, (value, column) = bar_of(entry), as row_of(entry, ours,
+    figures and verdicts, (ours, verdicts) = judge(chapter, entry), as row_of(entry, ours,
     verdicts) writes them."""
     by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    rows = []
-    for folder, entry in manifest_entries(field):
-        ours, verdicts = measured_against(by_folder.get(folder), entry.problem, entry.variants, *bar_of(entry))
-        rows.append(row_of(entry, ours, verdicts))
-    return rows
+    return [row_of(entry, *judge(by_folder.get(folder), entry)) for folder, entry in manifest_entries(field)]
 
 
 def bars_section(chapters):
@@ -377,7 +373,8 @@ def bars_section(chapters):
              "better than times do, but a bar measured on an H200 is only a guide on another GPU.", "",
              "| kernel | seed kernel, H200 | reference solution, this page | at or above the bar |",
              "|---|---:|---|---|"]
-    lines += solution_rows(chapters, "bars", lambda bar: (bar.seed_share, "percent_of_ceiling"),
+    lines += solution_rows(chapters, "bars",
+                           lambda chapter, bar: measured_against(chapter, bar.problem, bar.variants, bar.seed_share),
                            lambda bar, ours, verdicts: f"| {bar.what} | {bar.seed_share:.1f}% | {ours} | {verdicts} |")
     return lines + [""] + BAR_NOTES + [""]
 
@@ -392,10 +389,9 @@ def goals_section(chapters):
              "(1× is as fast).", "",
              "| kernel | goal | aim | reference solution, this page | at or above the goal |",
              "|---|---:|---:|---|---|"]
-    by_folder = {c.folder: c for c in chapters if c.tree == "solutions"}
-    for folder, goal in manifest_entries("goals"):
-        ours, verdicts = goal_against(by_folder.get(folder), goal)
-        lines.append(f"| {goal.what} | {goal.shown(goal.goal)} | {goal.shown(goal.aim)} | {ours} | {verdicts} |")
+    lines += solution_rows(chapters, "goals", goal_against,
+                           lambda goal, ours, verdicts:
+                           f"| {goal.what} | {goal.shown(goal.goal)} | {goal.shown(goal.aim)} | {ours} | {verdicts} |")
     return lines + [""]
 
 
