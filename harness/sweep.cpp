@@ -213,9 +213,10 @@ bool parse_index3(const std::string& text, Index3& out) {
 
 // An error with every number but a source line's set aside, and its spaces made one.
 std::string finding_key(const std::string& text) {
-    // A number with its sign and exponent (a value the output held, -0.61 or 1.5e-05), not
-    // a line number (after ':'): two runs of one finding differ in their values only.
-    static const std::regex number(R"((^|[^:0-9])-?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?)");
+    // A value the output held with its sign and exponent (-0.61, 1.5e-05), and any other
+    // number but a line (after ':'): two runs of one finding differ in these only. An
+    // integer keeps its sign: index -1 (before an array) is not index 136 (past it).
+    static const std::regex number(R"((^|[^:0-9])(-?[0-9]+\.[0-9]+([eE][-+]?[0-9]+)?|[0-9]+))");
     static const std::regex spaces(R"(\s+)");
     return std::regex_replace(std::regex_replace(text, number, "$1#"), spaces, " ");
 }

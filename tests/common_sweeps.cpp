@@ -261,6 +261,8 @@ TEST_CASE("a finding thrown by several shapes is shown in full once, then one li
     };
     CHECK(same_finding(order("1.60414243", "-0.606718779"), order("-2.5", "3.0e-05")));
     CHECK_FALSE(same_finding(order("1.5", "2.5"), "CUDA error (the CPU backend found:\n  read at x.cu:91)"));
+    // An index before an array and one past it are not one finding.
+    CHECK_FALSE(same_finding("the CPU backend found:\n  index -1 is outside A[16]", "the CPU backend found:\n  index 16 is outside A[16]"));
     SweepOptions options;
     options.chapter = 8;
     ShapeSweep sweep("fake_pipeline", options);
