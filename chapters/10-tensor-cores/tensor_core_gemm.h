@@ -72,6 +72,8 @@ constexpr int kSpecializedThreads = 384;       ///< 10d: a producer warpgroup, t
 constexpr int kSpecializedStages = 4;          ///< 10d: stages of 48 KiB; 5 would pass the 227 KiB a block may have
 constexpr int kProducerRegisters = 40;         ///< 10d: registers per thread the producer warpgroup keeps (setmaxnreg.dec)
 constexpr int kConsumerRegisters = 232;        ///< 10d: registers per thread each consumer warpgroup takes (setmaxnreg.inc)
+constexpr int kStagingColumns = 32;            ///< 10d: columns of C a consumer warp stages in shared memory at a time
+constexpr int kStagingPitch = 40;              ///< 10d: floats from one staged row to the next: 32 and 8 more, so that 8 rows start in 4 bank groups
 
 /// @brief How the tiles (A's 128 × 64, B's 64 × 128 BF16) are stored in shared memory.
 enum class SharedLayout {
@@ -152,8 +154,9 @@ tutorial::LaunchConfig wgmma_specialized_gemm_launch_config(int M, int N, int ma
 /// @brief 10d: C = A·B as wgmma_gemm(), by a persistent grid of warp-specialized blocks: in
 /// each, one producer warpgroup (kProducerRegisters registers a thread) whose first thread
 /// fills kSpecializedStages stages of 48 KiB by the TMA, and two consumer warpgroups
-/// (kConsumerRegisters) that multiply them with wgmma and store C; one block per SM, each
-/// walking C's 128 × 256 tiles in 10c's grouped order.
+/// (kConsumerRegisters) that multiply them with wgmma and store C through shared memory,
+/// each warp 16 rows × kStagingColumns at a time, in whole rows of 16-byte stores; one block
+/// per SM, each walking C's 128 × 256 tiles in 10c's grouped order.
 /// Same arguments, result and errors as wgmma_gemm().
 void wgmma_specialized_gemm(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K);
 

@@ -564,9 +564,17 @@ __global__ void __launch_bounds__(kWgmmaThreads, 1)
 // and that is also the phase of the stage's `full` barrier that brings it and of its `empty`
 // barrier that releases it. Producer and consumers count the same steps in the same order,
 // so each side derives every stage and parity from its own count, with no other agreement.
-constexpr size_t kSpecializedSharedBytes = stage_ring_bytes(kSpecializedStages);
+//
+// After the ring's barriers, each of the 8 consumer warps has 16 rows of kStagingPitch floats
+// of its own, where step 3 stages its accumulators on their way to C.
+constexpr int kStagingFloats = 16 * kStagingPitch;  // one consumer warp's staging rows
+constexpr size_t kSpecializedSharedBytes = stage_ring_bytes(kSpecializedStages) + 8 * kStagingFloats * sizeof(float);
 // The most dynamic shared memory a Hopper block may opt in to: 227 KiB.
-static_assert(kSpecializedSharedBytes <= 227 * 1024, "fewer stages: they do not fit in a Hopper block's 227 KiB");
+static_assert(kSpecializedSharedBytes <= 227 * 1024,
+              "fewer stages, or less staging: they do not fit in a Hopper block's 227 KiB");
+static_assert(kStagingPitch % 4 == 0 && kStagingPitch >= kStagingColumns && kWgmmaBlockN % kStagingColumns == 0 &&
+                  16 * kStagingColumns % (4 * 32) == 0,
+              "staged rows of whole 16-byte pieces, a whole number of them a lane");
 // The producer's and consumers' registers add up to what the launch gives 384 threads: 64 K
 // registers an SM, one block of kSpecializedThreads, rounded down to 8 a thread (ptxas: 168).
 static_assert(128 * kProducerRegisters + 256 * kConsumerRegisters <= kSpecializedThreads * (65536 / kSpecializedThreads / 8 * 8),
@@ -645,7 +653,74 @@ __device__ __forceinline__ void consume_tile(float (&acc)[128], unsigned char* s
     // END SOLUTION
 }
 
-// ---- 10d, step 3: the roles and the persistent loop -------------------------------------------
+// ---- 10d, step 3: the accumulators to C through shared memory -------------------------------
+
+// Four neighbouring floats of C's row `row`, from column `col` on: one 16-byte store where all
+// four lie inside C and their address allows it, else each one inside C alone.
+template <class Matrix>
+__device__ __forceinline__ void store_row_piece(Matrix C, int M, int N, int row, int col, const float4& piece) {
+    if (row >= M || col >= N) return;
+    const size_t first = static_cast<size_t>(row) * N + col;
+    if (col + 3 < N && reinterpret_cast<std::uintptr_t>(&C[first]) % 16 == 0) {
+        *reinterpret_cast<float4*>(&C[first]) = piece;
+    } else {
+        const float values[4] = {piece.x, piece.y, piece.z, piece.w};
+        for (int e = 0; e < 4 && col + e < N; ++e) C[first + e] = values[e];
+    }
+}
+
+// 10c's store_wgmma_accumulators writes each accumulator where it lies in C: one store of a
+// warp puts 32 floats in 8 rows, two 4-byte floats of every 8 bytes, so each store touches 8
+// rows' sectors and fills half of each, and a tile's 128 stores a thread queue up in the
+// memory system while the tensor cores wait. This does what chapter 5 did for a transpose:
+// the calling warp (16 of C's rows from row0 + 16 · its warp in the warpgroup, 256 columns
+// from col0) writes 16 rows × kStagingColumns of its accumulators into its own `staging`
+// rows (16 × kStagingPitch floats) in the fragment's layout, then reads them back along the
+// rows, 4 floats a lane, and stores them with store_row_piece: a store of the warp fills 4
+// whole rows of 128 bytes.
+template <class Rows, class Matrix>
+__device__ void store_wgmma_accumulators_staged(const float (&acc)[128], Rows staging, Matrix C, int M, int N,
+                                                int row0, int col0) {
+    const int warp = threadIdx.x / warpSize % 4, lane = threadIdx.x % warpSize;
+    const int warp_row = row0 + 16 * warp;
+    constexpr int kPiecesPerRow = kStagingColumns / 4;                // 16-byte pieces of a staged row
+    constexpr int kPiecesPerLane = 16 * kPiecesPerRow / 32;           // of the warp's 16 rows, over its 32 lanes
+#pragma unroll
+    for (int chunk = 0; chunk < kWgmmaBlockN / kStagingColumns; ++chunk) {
+        // BEGIN SOLUTION: 10d, step 3. For this chunk of kStagingColumns columns (col0 +
+        //   chunk · kStagingColumns on): (1) write the lane's accumulators of those columns into
+        //   staging, row r of the warp's 16 at r · kStagingPitch: as in 10c's store, acc[4 j +
+        //   2 half] and acc[4 j + 2 half + 1] are two neighbouring columns of one row (which j
+        //   are this chunk's?); (2) __syncwarp(): the other lanes' values are read next;
+        //   (3) the warp's kPiecesPerLane pieces a lane: piece q = i · 32 + lane is row
+        //   q / kPiecesPerRow, columns 4 (q % kPiecesPerRow) to + 3 of the chunk, read as one
+        //   float4 and stored with store_row_piece; (4) __syncwarp() before the next chunk
+        //   overwrites the rows.
+        //| (void)acc, (void)staging, (void)C, (void)M, (void)N, (void)warp_row, (void)col0, (void)lane;
+        //| (void)kPiecesPerLane;
+#pragma unroll
+        for (int j = 0; j < kStagingColumns / 8; ++j) {
+#pragma unroll
+            for (int half = 0; half < 2; ++half) {
+                const int row = lane / 4 + 8 * half, col = 8 * j + 2 * (lane % 4);
+                const int a = 4 * (chunk * kStagingColumns / 8 + j) + 2 * half;
+                staging[row * kStagingPitch + col] = acc[a];
+                staging[row * kStagingPitch + col + 1] = acc[a + 1];
+            }
+        }
+        __syncwarp();
+#pragma unroll
+        for (int i = 0; i < kPiecesPerLane; ++i) {
+            const int piece = i * warpSize + lane, row = piece / kPiecesPerRow, col = piece % kPiecesPerRow * 4;
+            const float4 values = *reinterpret_cast<const float4*>(&staging[row * kStagingPitch + col]);
+            store_row_piece(C, M, N, warp_row + row, col0 + chunk * kStagingColumns + col, values);
+        }
+        __syncwarp();
+        // END SOLUTION
+    }
+}
+
+// ---- 10d, step 4: the roles and the persistent loop -------------------------------------------
 
 __global__ void __launch_bounds__(kSpecializedThreads, 1)
     wgmma_specialized_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const __grid_constant__ CUtensorMap B_map,
@@ -663,17 +738,21 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
     [[maybe_unused]] WgmmaBarrier* full = ring.full;
     [[maybe_unused]] WgmmaBarrier* empty = ring.empty;
     const int warpgroup = threadIdx.x / 128;
+    // A consumer warp's staging rows (step 3), after the barriers; none for the producer's.
+    // (auto, not float*: the CPU backend's profile then counts what goes through it.)
+    [[maybe_unused]] auto staging = reinterpret_cast<float*>(empty + kSpecializedStages) +
+                                    (warpgroup > 0 ? threadIdx.x / warpSize - 4 : 0) * kStagingFloats;
     const int tiles = (M + kWgmmaBlockM - 1) / kWgmmaBlockM * ((N + kWgmmaBlockN - 1) / kWgmmaBlockN);
     const int k_steps = (K + kWgmmaBlockK - 1) / kWgmmaBlockK;
-    // BEGIN SOLUTION: 10d, step 3. The roles. Warpgroup 0, the producer, first gives up
+    // BEGIN SOLUTION: 10d, step 4. The roles. Warpgroup 0, the producer, first gives up
     //   registers (setmaxnreg_dec to kProducerRegisters: all its 128 threads execute it,
     //   before any of them branches), then its thread 0 alone calls produce_stages; the
     //   others have nothing left to do. Warpgroups 1 and 2 take registers
     //   (setmaxnreg_inc to kConsumerRegisters), then walk the same tiles as the producer, in
     //   the same order, with one running step count for all of them: consume_tile into
-    //   their 128 accumulators, then store_wgmma_accumulators at the tile's corner plus this
-    //   consumer's 64 rows.
-    //| (void)stages, (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C;
+    //   their 128 accumulators, then store_wgmma_accumulators_staged (step 3) through the
+    //   warp's staging rows, at the tile's corner plus this consumer's 64 rows.
+    //| (void)stages, (void)full, (void)empty, (void)warpgroup, (void)tiles, (void)k_steps, (void)C, (void)staging;
     if (warpgroup == 0) {
         tutorial::setmaxnreg_dec<kProducerRegisters>();
         if (threadIdx.x == 0) produce_stages(stages, full, empty, A_map, B_map, M, N, K);
@@ -687,7 +766,7 @@ __global__ void __launch_bounds__(kSpecializedThreads, 1)
             int block_row = 0, block_col = 0;
             wgmma_tile_of(tile, M, N, block_row, block_col);
             consume_tile(acc, stages, full, empty, consumer, k_steps, step);
-            store_wgmma_accumulators(acc, C, M, N, block_row + consumer * 64, block_col);
+            store_wgmma_accumulators_staged(acc, staging, C, M, N, block_row + consumer * 64, block_col);
         }
     }
     // END SOLUTION
