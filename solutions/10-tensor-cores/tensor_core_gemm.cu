@@ -675,7 +675,8 @@ __device__ __forceinline__ void store_row_piece(Matrix C, int M, int N, int row,
 // memory system while the tensor cores wait. This does what chapter 5 did for a transpose:
 // the calling warp (16 of C's rows from row0 + 16 · its warp in the warpgroup, 256 columns
 // from col0) writes 16 rows × kStagingColumns of its accumulators into its own `staging`
-// rows (16 × kStagingPitch floats) in the fragment's layout, then reads them back along the
+// rows (16 × kStagingPitch floats) in the fragment's layout, a pair of neighbouring floats
+// at a time, then reads them back along the
 // rows, 4 floats a lane, and stores them with store_row_piece: a store of the warp fills 4
 // whole rows of 128 bytes.
 template <class Rows, class Matrix>
@@ -691,7 +692,8 @@ __device__ void store_wgmma_accumulators_staged(const float (&acc)[128], Rows st
         //   chunk · kStagingColumns on): (1) write the lane's accumulators of those columns into
         //   staging, row r of the warp's 16 at r · kStagingPitch: as in 10c's store, acc[4 j +
         //   2 half] and acc[4 j + 2 half + 1] are two neighbouring columns of one row (which j
-        //   are this chunk's?); (2) __syncwarp(): the other lanes' values are read next;
+        //   are this chunk's?), written together as one float2, an 8-byte store;
+        //   (2) __syncwarp(): the other lanes' values are read next;
         //   (3) the warp's kPiecesPerLane pieces a lane: piece q = i · 32 + lane is row
         //   q / kPiecesPerRow, columns 4 (q % kPiecesPerRow) to + 3 of the chunk, read as one
         //   float4 and stored with store_row_piece; (4) __syncwarp() before the next chunk
@@ -704,8 +706,7 @@ __device__ void store_wgmma_accumulators_staged(const float (&acc)[128], Rows st
             for (int half = 0; half < 2; ++half) {
                 const int row = lane / 4 + 8 * half, col = 8 * j + 2 * (lane % 4);
                 const int a = 4 * (chunk * kStagingColumns / 8 + j) + 2 * half;
-                staging[row * kStagingPitch + col] = acc[a];
-                staging[row * kStagingPitch + col + 1] = acc[a + 1];
+                *reinterpret_cast<float2*>(&staging[row * kStagingPitch + col]) = make_float2(acc[a], acc[a + 1]);
             }
         }
         __syncwarp();
