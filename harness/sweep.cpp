@@ -21,6 +21,7 @@ using Parameters = std::vector<ShapeParameter>;
 struct Property {
     std::string text;
     std::function<bool(const Parameters&)> holds;
+    std::set<std::size_t> on;  // the parameters it reads (their indices)
 };
 
 std::string first_line(const std::string& text, std::size_t limit) {
@@ -84,17 +85,23 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
         const std::string& noun = shapes.front()[i].unit_noun;
         properties.push_back({name + " is not a multiple of " + unit,
                               [i](const Parameters& s) { return s[i].value % s[i].unit != 0; }});
+        properties.back().on = {i};
         properties.push_back({name + " is a multiple of " + unit,
                               [i](const Parameters& s) { return s[i].value % s[i].unit == 0; }});
+        properties.back().on = {i};
         if (!shapes.front()[i].counts_units) continue;  // a unit that divides it, no pieces of it
         properties.push_back({name + " > " + unit + " (more than one " + noun + ")",
                               [i](const Parameters& s) { return s[i].value > s[i].unit; }});
+        properties.back().on = {i};
         properties.push_back({name + " < " + unit + " (less than one " + noun + ")",
                               [i](const Parameters& s) { return s[i].value < s[i].unit; }});
+        properties.back().on = {i};
         properties.push_back({name + " >= " + unit + " (at least one " + noun + ")",
                               [i](const Parameters& s) { return s[i].value >= s[i].unit; }});
+        properties.back().on = {i};
         properties.push_back({name + " <= " + unit + " (at most one " + noun + ")",
                               [i](const Parameters& s) { return s[i].value <= s[i].unit; }});
+        properties.back().on = {i};
     }
     for (std::size_t i = 0; i < count; ++i) {
         std::set<long long> values;
@@ -103,6 +110,7 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
         for (long long value : values) {
             properties.push_back({shapes.front()[i].name + " = " + std::to_string(value),
                                   [i, value](const Parameters& s) { return s[i].value == value; }});
+            properties.back().on = {i};
         }
     }
     // Two parameters equal or not: a kernel that uses K where it should use N (a wrong
@@ -130,11 +138,14 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
                     properties.push_back({a + " and " + b + " span different numbers of " + shapes.front()[i].unit_noun +
                                               "s (ceil(" + a + " / " + unit + ") != ceil(" + b + " / " + unit + "))",
                                           [i, j, tiles](const Parameters& s) { return tiles(s[i]) != tiles(s[j]); }});
+                    properties.back().on = {i, j};
                 }
             }
             const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
             properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }});
+            properties.back().on = {i, j};
             properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }});
+            properties.back().on = {i, j};
         }
     }
     // Pairs, for the bugs that need either of two sizes to be off the tile.
@@ -148,13 +159,16 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
             properties.push_back({names + " is not a multiple of " + unit, [i, j](const Parameters& s) {
                                       return s[i].value % s[i].unit != 0 || s[j].value % s[j].unit != 0;
                                   }});
+            properties.back().on = {i, j};
             // "More than one" only of the same piece: M in block tiles and K in steps along
             // K are not "more than one block tile" together.
             if (shapes.front()[i].unit_noun != shapes.front()[j].unit_noun) continue;
             properties.push_back({names + " is more than one " + shapes.front()[i].unit_noun,
                                   [i, j](const Parameters& s) { return s[i].value > s[i].unit || s[j].value > s[j].unit; }});
+            properties.back().on = {i, j};
             properties.push_back({names + " is less than one " + shapes.front()[i].unit_noun,
                                   [i, j](const Parameters& s) { return s[i].value < s[i].unit || s[j].value < s[j].unit; }});
+            properties.back().on = {i, j};
         }
     }
     return properties;
@@ -182,11 +196,13 @@ std::vector<Property> threshold_properties(const std::vector<Parameters>& failin
             properties.push_back({name + " >= " + std::to_string(fail_min) + " (the shapes that pass have " + name +
                                       " <= " + std::to_string(pass_max) + ")",
                                   [i, fail_min](const Parameters& s) { return s[i].value >= fail_min; }});
+            properties.back().on = {i};
         }
         if (pass_min > fail_max) {
             properties.push_back({name + " <= " + std::to_string(fail_max) + " (the shapes that pass have " + name +
                                       " >= " + std::to_string(pass_min) + ")",
                                   [i, fail_max](const Parameters& s) { return s[i].value <= fail_max; }});
+            properties.back().on = {i};
         }
     }
     return properties;
@@ -319,19 +335,41 @@ std::string summarize_failing_shapes(const std::vector<Parameters>& failing, con
 
     const Property* best = nullptr;
     std::vector<std::size_t> best_passing;
+    // The simplest exact property of each set of parameters: when two read unrelated
+    // parameters (K > 64, and M >= 127), the shapes tested differ in both ways at once and
+    // cannot say which one matters, so neither is named as the cause.
+    std::vector<const Property*> exact;
     for (const Property& property : properties) {
         if (!std::all_of(failing.begin(), failing.end(), property.holds)) continue;
         std::vector<std::size_t> also;
         for (std::size_t k = 0; k < passing.size(); ++k) {
             if (property.holds(passing[k])) also.push_back(k);
         }
+        if (also.empty() && std::none_of(exact.begin(), exact.end(),
+                                         [&](const Property* other) { return other->on == property.on; })) {
+            exact.push_back(&property);
+        }
         if (best == nullptr || also.size() < best_passing.size()) {
             best = &property;
             best_passing = also;
         }
-        if (also.empty()) break;  // the simplest exact one
     }
-    if (best != nullptr && best_passing.empty()) {
+    // Nested sets (K, and M or K) are one explanation, the smaller the simpler; others are two.
+    const auto nested = [](const std::set<std::size_t>& a, const std::set<std::size_t>& b) {
+        return std::includes(a.begin(), a.end(), b.begin(), b.end()) ||
+               std::includes(b.begin(), b.end(), a.begin(), a.end());
+    };
+    std::vector<const Property*> unrelated;
+    for (const Property* property : exact) {
+        if (unrelated.empty() || !nested(unrelated.front()->on, property->on)) unrelated.push_back(property);
+    }
+    if (unrelated.size() > 1) {
+        out << "the shapes that pass differ from the failing ones in more than one way (";
+        for (std::size_t k = 0; k < unrelated.size() && k < 3; ++k) {
+            out << (k == 0 ? "" : "; ") << unrelated[k]->text;
+        }
+        out << (unrelated.size() > 3 ? "; and more" : "") << "), so they cannot say which one matters.";
+    } else if (best != nullptr && best_passing.empty()) {
         out << "it fails only when " << best->text << ": that holds for all " << failing.size()
             << " failing shapes and for none of the " << passing.size() << " that pass.";
     } else if (best != nullptr && best_passing.size() <= 3) {

@@ -134,6 +134,20 @@ TEST_CASE("the cross-shape summary names what the failing shapes share, only whe
         check_says(text, {"no simple property", "holds for every failing shape and not for the one that passes (M=17)."},
                    {"few of the 1"});
     }
+    SECTION("two parameters that each separate them: neither is named as the cause") {
+        // A race in 10d's stores fails at every shape of the first 12 but M = N = K = 1: M, N
+        // and K past one tile each tell them apart, and the shapes cannot say which matters.
+        std::vector<std::vector<ShapeParameter>> failing, passing;
+        for (const auto& [M, K] : std::vector<std::pair<long long, long long>>{
+                 {1, 1}, {127, 127}, {127, 128}, {128, 129}, {1000, 1000}}) {
+            std::vector<ShapeParameter> p{{"M", M, 128, "", "block tile"}, {"K", K, 64, "", "step along K"}};
+            (M > 1 ? failing : passing).push_back(p);
+        }
+        const std::string text = summarize_failing_shapes(failing, passing, {"M=1 K=1"});
+        check_says(text, {"differ from the failing ones in more than one way", "M >= 127", "K > 64",
+                          "cannot say which one matters"},
+                   {"fails only when"});
+    }
     SECTION("the block of 256 outputs, where the tile differs per parameter") {
         std::vector<std::vector<ShapeParameter>> failing, passing;
         for (long long outputs : {1, 255, 256, 257, 1001}) {

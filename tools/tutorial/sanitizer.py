@@ -392,8 +392,9 @@ def after_tests(binary: Path, logs: Path, arguments: list[str], chapter: str) ->
                 lines = (["The tests fail under compute-sanitizer's memcheck, which reports no error of its own: "
                           "the results changed under its timing, a race. racecheck finds it:"] if timing_failure else
                          [f"The results are right, but compute-sanitizer's racecheck, {shapes}, reports a race:"])
-                why = ("Threads read shared memory that others write with no barrier (__syncthreads()) between: "
-                       "the results can be right on one run and wrong on the next.")
+                why = ("Threads read shared memory that others write with no barrier between (__syncthreads() "
+                       "between the warps of a block, __syncwarp() between the lanes of one warp): the results can "
+                       "be right on one run and wrong on the next.")
                 record = f"compute-sanitizer's racecheck reports a race: {first}"
             else:
                 lines = [f"The results are right, but compute-sanitizer's {tool}, {shapes}, reports an error:"]
