@@ -84,24 +84,18 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
         const std::string& unit = unit_text[i];
         const std::string& noun = shapes.front()[i].unit_noun;
         properties.push_back({name + " is not a multiple of " + unit,
-                              [i](const Parameters& s) { return s[i].value % s[i].unit != 0; }});
-        properties.back().on = {i};
+                              [i](const Parameters& s) { return s[i].value % s[i].unit != 0; }, {i}});
         properties.push_back({name + " is a multiple of " + unit,
-                              [i](const Parameters& s) { return s[i].value % s[i].unit == 0; }});
-        properties.back().on = {i};
+                              [i](const Parameters& s) { return s[i].value % s[i].unit == 0; }, {i}});
         if (!shapes.front()[i].counts_units) continue;  // a unit that divides it, no pieces of it
         properties.push_back({name + " > " + unit + " (more than one " + noun + ")",
-                              [i](const Parameters& s) { return s[i].value > s[i].unit; }});
-        properties.back().on = {i};
+                              [i](const Parameters& s) { return s[i].value > s[i].unit; }, {i}});
         properties.push_back({name + " < " + unit + " (less than one " + noun + ")",
-                              [i](const Parameters& s) { return s[i].value < s[i].unit; }});
-        properties.back().on = {i};
+                              [i](const Parameters& s) { return s[i].value < s[i].unit; }, {i}});
         properties.push_back({name + " >= " + unit + " (at least one " + noun + ")",
-                              [i](const Parameters& s) { return s[i].value >= s[i].unit; }});
-        properties.back().on = {i};
+                              [i](const Parameters& s) { return s[i].value >= s[i].unit; }, {i}});
         properties.push_back({name + " <= " + unit + " (at most one " + noun + ")",
-                              [i](const Parameters& s) { return s[i].value <= s[i].unit; }});
-        properties.back().on = {i};
+                              [i](const Parameters& s) { return s[i].value <= s[i].unit; }, {i}});
     }
     for (std::size_t i = 0; i < count; ++i) {
         std::set<long long> values;
@@ -109,8 +103,7 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
         if (values.size() < 2 || values.size() > 4) continue;
         for (long long value : values) {
             properties.push_back({shapes.front()[i].name + " = " + std::to_string(value),
-                                  [i, value](const Parameters& s) { return s[i].value == value; }});
-            properties.back().on = {i};
+                                  [i, value](const Parameters& s) { return s[i].value == value; }, {i}});
         }
     }
     // Two parameters equal or not: a kernel that uses K where it should use N (a wrong
@@ -137,15 +130,12 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
                     const auto tiles = [](const ShapeParameter& p) { return (p.value + p.unit - 1) / p.unit; };
                     properties.push_back({a + " and " + b + " span different numbers of " + shapes.front()[i].unit_noun +
                                               "s (ceil(" + a + " / " + unit + ") != ceil(" + b + " / " + unit + "))",
-                                          [i, j, tiles](const Parameters& s) { return tiles(s[i]) != tiles(s[j]); }});
-                    properties.back().on = {i, j};
+                                          [i, j, tiles](const Parameters& s) { return tiles(s[i]) != tiles(s[j]); }, {i, j}});
                 }
             }
             const std::string a = shapes.front()[i].name, b = shapes.front()[j].name;
-            properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }});
-            properties.back().on = {i, j};
-            properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }});
-            properties.back().on = {i, j};
+            properties.push_back({a + " != " + b, [i, j](const Parameters& s) { return s[i].value != s[j].value; }, {i, j}});
+            properties.push_back({a + " = " + b, [i, j](const Parameters& s) { return s[i].value == s[j].value; }, {i, j}});
         }
     }
     // Pairs, for the bugs that need either of two sizes to be off the tile.
@@ -158,17 +148,14 @@ std::vector<Property> candidate_properties(const std::vector<Parameters>& shapes
                 unit_text[i] == unit_text[j] ? unit_text[i] : unit_text[i] + " or " + unit_text[j] + " respectively";
             properties.push_back({names + " is not a multiple of " + unit, [i, j](const Parameters& s) {
                                       return s[i].value % s[i].unit != 0 || s[j].value % s[j].unit != 0;
-                                  }});
-            properties.back().on = {i, j};
+                                  }, {i, j}});
             // "More than one" only of the same piece: M in block tiles and K in steps along
             // K are not "more than one block tile" together.
             if (shapes.front()[i].unit_noun != shapes.front()[j].unit_noun) continue;
             properties.push_back({names + " is more than one " + shapes.front()[i].unit_noun,
-                                  [i, j](const Parameters& s) { return s[i].value > s[i].unit || s[j].value > s[j].unit; }});
-            properties.back().on = {i, j};
+                                  [i, j](const Parameters& s) { return s[i].value > s[i].unit || s[j].value > s[j].unit; }, {i, j}});
             properties.push_back({names + " is less than one " + shapes.front()[i].unit_noun,
-                                  [i, j](const Parameters& s) { return s[i].value < s[i].unit || s[j].value < s[j].unit; }});
-            properties.back().on = {i, j};
+                                  [i, j](const Parameters& s) { return s[i].value < s[i].unit || s[j].value < s[j].unit; }, {i, j}});
         }
     }
     return properties;
@@ -195,14 +182,12 @@ std::vector<Property> threshold_properties(const std::vector<Parameters>& failin
         if (pass_max < fail_min) {
             properties.push_back({name + " >= " + std::to_string(fail_min) + " (the shapes that pass have " + name +
                                       " <= " + std::to_string(pass_max) + ")",
-                                  [i, fail_min](const Parameters& s) { return s[i].value >= fail_min; }});
-            properties.back().on = {i};
+                                  [i, fail_min](const Parameters& s) { return s[i].value >= fail_min; }, {i}});
         }
         if (pass_min > fail_max) {
             properties.push_back({name + " <= " + std::to_string(fail_max) + " (the shapes that pass have " + name +
                                       " >= " + std::to_string(pass_min) + ")",
-                                  [i, fail_max](const Parameters& s) { return s[i].value <= fail_max; }});
-            properties.back().on = {i};
+                                  [i, fail_max](const Parameters& s) { return s[i].value <= fail_max; }, {i}});
         }
     }
     return properties;

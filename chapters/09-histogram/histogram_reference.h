@@ -33,6 +33,11 @@ struct HistogramContext {
     /// 9a: each thread counts the one sample at its index into the global bins (no head,
     /// vectors or tail, no private bins to merge), so the advice names only that.
     bool one_sample_per_thread = false;
+    /// Whether @ref head and @ref tail are known: then the report blames the head or the
+    /// tail only for a run of exactly their length.
+    bool vectors_known = false;
+    std::size_t head = 0;  ///< samples before the input's first 16-byte boundary (loaded one by one)
+    std::size_t tail = 0;  ///< samples after its last whole 16-byte vector (loaded one by one)
 };
 
 /// @brief Compare @p got with @p expected exactly, and explain the difference.
