@@ -437,6 +437,14 @@ const std::set<std::string>& requested_shapes() {
     return labels;
 }
 
+// The case after whose error the GPU could run no more kernels in this process (sweep,
+// shape and error), empty while it can: every later call on the GPU fails with that error,
+// which would otherwise be reported as each later test's own.
+std::string& gpu_lost_at() {
+    static std::string at;
+    return at;
+}
+
 }  // namespace
 
 void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> parameters,
@@ -452,6 +460,20 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     if (stopped_) {
         ++skipped_;
         record_case(options_.case_prefix + label, false, "not run: an earlier shape stopped this test", scored_);
+        return;
+    }
+    if (options_.on_gpu && !gpu_lost_at().empty()) {
+        // Not this sweep's failure: say whose it is, and run nothing more here.
+        shape.passed = false;
+        shape.error = "not run: the GPU was lost earlier";
+        shape.full = wrap_report_text("Not run: an earlier test left the GPU unable to run kernels in this process (" +
+                                      gpu_lost_at() + "). Fix that one first: this one's result is unknown.");
+        shape.line = "not run: the GPU was lost earlier, at " + first_line(gpu_lost_at(), 60);
+        ++failed_;
+        stopped_ = true;
+        stop_reason_ = "the GPU was lost earlier";
+        record_case(options_.case_prefix + label, false, shape.line, scored_);
+        shapes_.push_back(std::move(shape));
         return;
     }
     ComparisonReport report;
@@ -479,11 +501,14 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
         if (options_.on_gpu && !gpu_still_usable()) {
             // An illegal address leaves the CUDA context unusable: every later call fails.
             stopped_ = true;
+            stop_reason_ = "the GPU could run no kernel after the error at " + label;
+            if (gpu_lost_at().empty()) gpu_lost_at() = what_ + ", " + label + ": " + first_line(error, 80);
             full << wrap_report_text("After this error the GPU cannot run another kernel in this process, so "
                                      "the remaining shapes were not run.");
         } else if (error.find("cudaErrorLaunchTimeout") != std::string::npos) {
             // A kernel that never ends would use up the time limit again on every shape.
             stopped_ = true;
+            stop_reason_ = "the kernel ran past the time limit at " + label;
             full << wrap_report_text("The kernel ran past the time limit, so the remaining shapes were not run "
                                      "(each would wait as long again).");
         }
@@ -525,7 +550,7 @@ std::string ShapeSweep::brief() const {
     if (failed_ == 0) return "";
     std::ostringstream out;
     out << what_ << " fails for " << failed_ << " of " << shapes_.size() << " shapes";
-    if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
+    if (skipped_ > 0) out << " (" << skipped_ << " more not run" << (stop_reason_.empty() ? "" : ": " + stop_reason_) << ")";
     const std::size_t shown = shown_shape();
     if (shown < shapes_.size()) {
         out << (shown_is_first(shown) ? "; the first, " : "; the one whose finding is most specific, ")
@@ -574,7 +599,7 @@ std::string ShapeSweep::text() const {
     std::ostringstream out;
     const std::size_t run_count = shapes_.size();
     out << what_ << " fails for " << failed_ << " of " << run_count << " shapes";
-    if (skipped_ > 0) out << " (" << skipped_ << " more not run)";
+    if (skipped_ > 0) out << " (" << skipped_ << " more not run" << (stop_reason_.empty() ? "" : ": " + stop_reason_) << ")";
     out << ".\n";
     // A kernel that wrote nothing at all, in every shape (a step not begun, most often): a
     // few lines say so, instead of a report per shape that would say it again and again.

@@ -213,6 +213,7 @@ private:
     std::size_t failed_ = 0;
     bool scored_ = true;
     bool stopped_ = false;  // after a CUDA error that leaves the GPU unusable
+    std::string stop_reason_;  // why the shapes after it were not run, for the headline
     std::size_t skipped_ = 0;
 /// @endcond
 };
