@@ -212,7 +212,7 @@ std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const H
     std::size_t busier = 0;  // bins with more samples than the worst one
     for (std::size_t b = 0; b < bins; ++b) busier += expected[b] > expected[worst];
     std::ostringstream text;
-    text << plural(counted - got_total, "count") << " of " << counted << " are missing. The bin that lost most, bin "
+    text << plural(counted - got_total, "count") << " of " << counted << (counted - got_total == 1 ? " is" : " are") << " missing. The bin that lost most, bin "
          << worst << ", lost " << (expected[worst] - got[worst]) << " of its " << expected[worst] << ", and "
          << (busier == 0 ? "no bin has more samples"
                          : "it is not the busiest bin (" + std::to_string(busier) + " have more samples)")

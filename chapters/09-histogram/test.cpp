@@ -433,7 +433,7 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         const std::string lost_one = one_line(tutorial::compare_bins({1, 3, 1, 1, 0, 1, 0, 0}, right, known).text);
         INFO(lost_one);
         CHECK(lost_one.find("tail") == std::string::npos);
-        CHECK(lost_one.find("1 count of 8 are missing") != std::string::npos);
+        CHECK(lost_one.find("1 count of 8 is missing") != std::string::npos);
         known.tail = 1;
         CHECK(one_line(tutorial::compare_bins({1, 3, 1, 1, 0, 1, 0, 0}, right, known).text)
                   .find("the last 1 sample were not counted") != std::string::npos);
