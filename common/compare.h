@@ -58,6 +58,7 @@ struct ComparisonReport {
     std::vector<bool> wrong_mask;    ///< wrong_mask[row*cols + col] is true for a wrong element
     std::uint64_t fingerprint = 0;   ///< a hash of every value the output held, to tell two runs' outputs apart
     std::string text;                ///< the full report; empty when everything matches
+    std::string cause;               ///< a sentence a chapter's own probe adds (also at the end of text) when it names the mistake
     /// @brief When some element is wrong and every element holds the poison the test wrote
     /// before the run (a few may be right by chance: a byte poison of 0 where 0 is right), what that says ("every element of C holds NaN, the poison the test wrote before
     /// the run (seed 2026). Either no thread wrote C ..."); else empty. Shape sweeps use it

@@ -515,6 +515,7 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     } else {
         full << report.text;
         shape.untouched = report.untouched;
+        shape.names_cause = !report.cause.empty();
         const double percent = 100.0 * static_cast<double>(report.wrong) / static_cast<double>(report.total);
         char share[32];
         std::snprintf(share, sizeof share, "%.3g%%", percent);
@@ -579,6 +580,12 @@ std::size_t ShapeSweep::shown_shape() const {
             return !s.passed && s.error.find("the CPU backend found:") != std::string::npos && !order_only(s);
         });
         if (more != shapes_.end()) return static_cast<std::size_t>(more - shapes_.begin());
+    }
+    // A wrong result that nothing explains gives way to one whose report names the mistake
+    // (a chapter's own probe; too few elements in the first shape for it, say).
+    if (first->error.empty() && !first->names_cause) {
+        const auto named = std::find_if(first, shapes_.end(), [](const Shape& s) { return !s.passed && s.names_cause; });
+        if (named != shapes_.end()) return static_cast<std::size_t>(named - shapes_.begin());
     }
     return static_cast<std::size_t>(first - shapes_.begin());
 }

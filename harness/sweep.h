@@ -206,6 +206,7 @@ private:
         std::string error;      // the exception it threw, when it failed so
         std::string advice;     // out_of_bounds_advice() on it: said once only with the same
         bool scored = true;     // false: its right answer needs none of the student's code
+        bool names_cause = false;  // its report has a chapter probe's sentence on the mistake
     };
     std::string what_;
     SweepOptions options_;

@@ -78,6 +78,54 @@ std::vector<ImageCase> all_image_cases() {
     return cases;
 }
 
+// When the output is the right box mean of another place, one fixed step away, at every
+// pixel where that place lies inside the image (a box that starts at the wrong column or
+// row, a tile whose origin misses the halo), a sentence that says which step; empty when no
+// step of up to 2R + 1 pixels each way explains it. Random pixels make a chance match of
+// the 8 or more pixels it asks for vanishingly rare.
+std::string shifted_box_finding(const std::vector<std::uint8_t>& got, const std::vector<std::uint8_t>& expected,
+                                const ImageCase& c) {
+    const int reach = 2 * c.radius + 1;
+    const long long pixels = static_cast<long long>(c.width) * c.height;
+    for (int dy = -reach; dy <= reach; ++dy) {
+        for (int dx = -reach; dx <= reach; ++dx) {
+            if (dx == 0 && dy == 0) continue;
+            long long compared = 0;
+            bool matches = true, explains_a_wrong_pixel = false;
+            for (int y = std::max(0, -dy); y < std::min(c.height, c.height - dy) && matches; ++y) {
+                for (int x = std::max(0, -dx); x < std::min(c.width, c.width - dx); ++x) {
+                    const std::size_t own = static_cast<std::size_t>(y) * c.width + x;
+                    const std::size_t there = static_cast<std::size_t>(y + dy) * c.width + (x + dx);
+                    if (got[own] != expected[there]) {
+                        matches = false;
+                        break;
+                    }
+                    ++compared;
+                    explains_a_wrong_pixel |= got[own] != expected[own];
+                }
+            }
+            if (!matches || !explains_a_wrong_pixel || compared < 8 || 2 * compared < pixels) continue;
+            const auto step = [](int d, const char* forward, const char* back) {
+                return std::to_string(std::abs(d)) + (std::abs(d) == 1 ? " pixel " : " pixels ") + (d > 0 ? forward : back);
+            };
+            std::string where = dx != 0 ? step(dx, "right", "left") : "";
+            if (dy != 0) where += (where.empty() ? "" : " and ") + step(dy, "down", "up");
+            const auto offset = [](const char* name, int d) {
+                return std::string(name) + (d == 0 ? "" : (d > 0 ? " + " : " - ") + std::to_string(std::abs(d)));
+            };
+            std::ostringstream text;
+            text << "Each output pixel (x, y) holds the box mean that belongs " << where << " of it, at ("
+                 << offset("x", dx) << ", " << offset("y", dy)
+                 << "), wherever that place is inside the image (" << compared << " of " << pixels
+                 << " pixels): the box is read from the wrong place. Pixel (x, y)'s box starts R columns left of "
+                    "and R rows above it; in a tile with a halo, that is tile[threadIdx.y][threadIdx.x] when "
+                    "tile[0][0] is the pixel R left of and R above the block's first output pixel.";
+            return text.str();
+        }
+    }
+    return "";
+}
+
 // Runs `box_mean` on `input` twice, with the output poisoned first to 0x00 and then to
 // 0xFF: any byte is a valid pixel, so a pixel no thread writes could match by chance
 // under one poison, but not under both. Returns the first failing comparison, if any.
@@ -100,8 +148,14 @@ tutorial::ComparisonReport run_box_mean(const BoxMean& box_mean, const ImageCase
         device_output.poison(poison);
         box_mean(device_input.data(), device_output.data(), c.width, c.height, c.radius);
         layout.poison = poison;
-        report = tutorial::compare_exact(device_output.download(), expected, layout);
+        const std::vector<std::uint8_t> got = device_output.download();
+        report = tutorial::compare_exact(got, expected, layout);
         if (!report.ok()) {
+            const std::string shifted = shifted_box_finding(got, expected, c);
+            if (!shifted.empty()) {
+                report.cause = shifted;
+                report.text += tutorial::wrap_report_text(shifted);
+            }
             break;
         }
     }
@@ -283,6 +337,25 @@ TEST_CASE("box_mean_reference clamps to the edge and rounds to nearest", CHAPTER
     REQUIRE_THROWS_AS(tutorial::box_mean_reference(image, 3, 2, 1), std::invalid_argument);
 }
 
+
+TEST_CASE("a box mean read from a place a fixed step away is named with its step, and nothing else is",
+          CHAPTER_TAG "[reference]") {
+    const ImageCase c{40, 20, 2};
+    const std::vector<std::uint8_t> image = tutorial::random_bytes(40 * 20, 7);
+    const std::vector<std::uint8_t> expected = tutorial::box_mean_reference(image, c.width, c.height, c.radius);
+    // Every pixel holds the mean 2 columns left and 1 row down of it, where there is one.
+    std::vector<std::uint8_t> moved = expected;
+    for (int y = 0; y + 1 < c.height; ++y) {
+        for (int x = 2; x < c.width; ++x) moved[static_cast<std::size_t>(y) * c.width + x] = expected[(y + 1) * c.width + x - 2];
+    }
+    const std::string finding = shifted_box_finding(moved, expected, c);
+    INFO(finding);
+    CHECK(finding.find("belongs 2 pixels left and 1 pixel down of it, at (x - 2, y + 1)") != std::string::npos);
+    // A few wrong pixels, and one pixel right: no step explains them.
+    std::vector<std::uint8_t> nudged = expected;
+    for (std::size_t i = 0; i < nudged.size(); i += 37) nudged[i] = static_cast<std::uint8_t>(nudged[i] + 1);
+    CHECK(shifted_box_finding(nudged, expected, c).empty());
+}
 
 TEST_CASE("box_mean_reference equals the sum over the whole box, for every radius", CHAPTER_TAG "[reference]") {
     const int width = 23, height = 11;
