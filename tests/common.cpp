@@ -51,6 +51,26 @@ TEST_CASE("a comparison report counts, lists, locates and maps the wrong element
     CHECK(report.first[0].col == 4);
 }
 
+TEST_CASE("a 1D output wrong only in its last outputs names an off-by-one, not the partial tile", "[common]") {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    for (long long outputs : {1000, 512}) {  // not a multiple of the 256-output block, and one
+        std::vector<float> got(static_cast<std::size_t>(outputs), 0.0f);
+        got.back() = nan;
+        const auto report = compare_with_tolerance(got, zeros(outputs), layout_of_blocks(outputs, 256));
+        check_says(report.text,
+                   {"Only the last output (index " + std::to_string(outputs - 1) + ") is wrong, still the poison: no",
+                    "bounds check with > where >= belongs"},
+                   {"partial tiles"});
+        CHECK(report.cause.find("Only the last output") == 0);
+    }
+    // Written, but wrong: no talk of the poison.
+    std::vector<float> got(300, 0.0f);
+    got[298] = got[299] = 4.0f;
+    const auto report = compare_with_tolerance(got, zeros(300), layout_of_blocks(300, 256));
+    check_says(report.text, {"Only the last 2 outputs (from index 298) are wrong: look at what the kernel does"},
+               {"poison: no"});
+}
+
 TEST_CASE("a comparison report says when nothing was written at all", "[common]") {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const auto report = compare_with_tolerance(std::vector<float>(12, nan), zeros(12), layout_of(3, 4, 0));
