@@ -23,6 +23,23 @@ TEST_CASE("a tiled GEMM with both barriers gives the reference result in every t
     REQUIRE_MATCH(tutorial::run_gemm_case(tiled(planted::GemmBarriers::both), shape, 16));
 }
 
+TEST_CASE("a GEMM that never adds some products is told which k, and what its bound equals", "[emu]") {
+    const auto stops_at = [](int stop) {
+        return [stop](const float* A, const float* B, float* C, int M, int N, int K) {
+            planted::gemm_k_stops_at(A, B, C, M, N, K, stop);
+        };
+    };
+    // k stops at N (7) where K (12) belongs.
+    check_says(tutorial::run_gemm_case(stops_at(7), {9, 7, 12}, 16).text,
+               {"no element of C ever adds the products with k = 7 to 11 (K = 12)", "k stops at 7, which is N"});
+    // One product short, at no parameter's value and no tile's edge: only which k.
+    check_says(tutorial::run_gemm_case(stops_at(11), {9, 7, 12}, 16).text, {"the product with k = 11 (K = 12)."},
+               {"which is N", "which is M", "partial tile"});
+    // The last, partial tile of 4 along K = 10.
+    check_says(tutorial::run_gemm_case(stops_at(8), {9, 5, 10}, 4).text,
+               {"the products with k = 8 and 9 (K = 10)", "the last, partial tile along K (from k = 8, tiles of 4)"});
+}
+
 TEST_CASE("a tiled GEMM without its first barrier is reported as depending on thread order", "[emu]") {
     Schedules order("forward,reverse");
     const tutorial::GemmShape shape{20, 24, 40};

@@ -5,6 +5,8 @@
 #include "expect.h"
 #include "random.h"
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -37,11 +39,117 @@ std::vector<GemmShape> gemm_test_shapes(int tile) {
     return shapes;
 }
 
+namespace {
+
+// "15", "15 and 16", "15 to 20": the values of k in @p ks, sorted.
+std::string k_values(const std::vector<int>& ks) {
+    if (ks.size() == 1) return std::to_string(ks.front());
+    const bool run = ks.back() - ks.front() + 1 == static_cast<int>(ks.size());
+    if (run) return std::to_string(ks.front()) + (ks.size() == 2 ? " and " : " to ") + std::to_string(ks.back());
+    std::string out;
+    for (std::size_t i = 0; i < ks.size() && i < 6; ++i) out += (i == 0 ? "" : ", ") + std::to_string(ks[i]);
+    return out + (ks.size() > 6 ? ", …" : "");
+}
+
+// Which products A(r, k)·B(k, c) the kernel adds into C, for a wrong result on the CPU
+// backend: runs it with A(r, k) = 2^(k - k0) for the 24 values of k from k0, 0 for the
+// others, and B = 1, so that each element of C is the sum of the powers of the k it
+// added (exact in FP32 and BF16). A sentence when every element of C adds each product
+// at most once and some never add some k, or every element adds every product twice;
+// empty otherwise, for shapes too large to run K / 24 more times, and on a GPU (a second
+// run of a kernel that goes out of bounds there could leave the GPU unusable, which the
+// next shape would report as its own; a failing GPU run is followed by the CPU backend's
+// checks, which include this).
+std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[maybe_unused]] GemmShape shape,
+                                   [[maybe_unused]] int tile) {
+#ifndef TUTORIAL_EMU
+    return "";
+#else
+    const auto [M, N, K] = shape;
+    constexpr int kSpan = 24;
+    if (static_cast<long long>(M) * N * K > 4'000'000 || K > 4 * kSpan) return "";
+    // A few failing shapes a program: enough for the one a report shows, and a failing run
+    // on the CPU backend stays about as long as without it.
+    static int probes_left = 8;
+    if (probes_left <= 0) return "";
+    --probes_left;
+    const std::size_t cells = static_cast<std::size_t>(M) * N;
+    std::vector<long long> missing(static_cast<std::size_t>(K), 0);  // elements that never add product k
+    bool doubled_everywhere = true;
+    try {
+        DeviceBuffer<float> A(static_cast<std::size_t>(M) * K), B(std::vector<float>(static_cast<std::size_t>(K) * N, 1.0f)),
+            C(cells);
+        for (int k0 = 0; k0 < K; k0 += kSpan) {
+            const int span = std::min(kSpan, K - k0);
+            std::vector<float> a(static_cast<std::size_t>(M) * K, 0.0f);
+            for (int r = 0; r < M; ++r) {
+                for (int k = k0; k < k0 + span; ++k) a[static_cast<std::size_t>(r) * K + k] = std::ldexp(1.0f, k - k0);
+            }
+            A.upload(a);
+            C.poison();
+            gemm(A.data(), B.data(), C.data(), M, N, K);
+            const std::vector<float> c = C.download();
+            const long long full = (1LL << span) - 1;
+            for (float value : c) {
+                const double v = value;
+                if (!(v >= 0.0) || v != std::floor(v) || v > static_cast<double>(2 * full)) return "";
+                const long long bits = static_cast<long long>(v);
+                doubled_everywhere = doubled_everywhere && bits == 2 * full;
+                if (bits == 2 * full) continue;
+                if ((bits & ~full) != 0) return "";  // some product added more than once, or something else
+                for (int k = 0; k < span; ++k) missing[static_cast<std::size_t>(k0 + k)] += (bits >> k & 1) == 0;
+            }
+        }
+    } catch (const std::exception&) {
+        return "";  // the kernel failed on these inputs too: the report already says how
+    }
+    const std::string how = "Which products A(r, k)·B(k, c) each element of C adds, found with B = 1 and A(r, k) = "
+                            "2^(k mod 24), 24 values of k a run and the others 0: ";
+    if (doubled_everywhere) {
+        return how + "every element of C adds every product twice (a loop over K that runs twice, or a sum that is "
+                     "added to C where it should be stored).";
+    }
+    std::vector<int> never, sometimes;
+    for (int k = 0; k < K; ++k) {
+        if (missing[static_cast<std::size_t>(k)] == static_cast<long long>(cells)) never.push_back(k);
+        else if (missing[static_cast<std::size_t>(k)] > 0) sometimes.push_back(k);
+    }
+    if (never.empty() || !sometimes.empty()) return "";  // only the clear case: the same k missing everywhere
+    std::ostringstream text;
+    text << how << "no element of C ever adds the product" << (never.size() == 1 ? "" : "s") << " with k = "
+         << k_values(never) << " (K = " << K << ").";
+    const bool suffix = never.back() == K - 1 && never.back() - never.front() + 1 == static_cast<int>(never.size());
+    if (suffix) {
+        const int stop = never.front();
+        if (stop == N && N != K) {
+            text << " k stops at " << stop << ", which is N: a bound on k, or on the columns of A, that uses N where "
+                                               "K belongs would do this.";
+        } else if (stop == M && M != K) {
+            text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this.";
+        } else if (tile > 0 && stop % tile == 0) {
+            text << " They are the last, partial tile along K (from k = " << stop << ", tiles of " << tile
+                 << "): the loop over K's tiles stops one tile short, or the last tile's loads are never made.";
+        }
+    }
+    return text.str();
+#endif
+}
+
+}  // namespace
+
 ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int tile, int tile_cols,
                                InputPrecision precision) {
     const auto [M, N, K] = shape;
     GemmOperands operands(M, N, K, derive_seed(run_seed(), {M, N, K}), precision);
-    return operands.run_checked(gemm, tile, tile_cols);
+    ComparisonReport report = operands.run_checked(gemm, tile, tile_cols);
+    if (!report.ok()) {
+        const std::string finding = added_products_finding(gemm, shape, tile);
+        if (!finding.empty()) {
+            report.text += wrap_report_text(finding);
+            report.cause = finding;
+        }
+    }
+    return report;
 }
 
 OutputOwnership gemm_ownership(GemmShape shape, int tile, ThreadWork work, bool stages_in_shared) {

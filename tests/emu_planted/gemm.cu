@@ -35,7 +35,22 @@ __global__ void naive_gemm_planted(const float* A, const float* B, float* C, int
     C[row * N + col] = sum;
 }
 
+// The k loop ends at `stop` when that comes before K: products with k >= stop never added.
+__global__ void gemm_k_stops_at_planted(const float* A, const float* B, float* C, int M, int N, int K, int stop) {
+    const int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row >= M || col >= N) return;
+    float sum = 0.0f;
+    for (int k = 0; k < K && k < stop; ++k) sum += A[row * K + k] * B[k * N + col];
+    C[row * N + col] = sum;
+}
+
 }  // namespace
+
+void gemm_k_stops_at(const float* A, const float* B, float* C, int M, int N, int K, int stop) {
+    const dim3 block(16, 16), grid(tutorial::ceil_div(N, 16), tutorial::ceil_div(M, 16));
+    gemm_k_stops_at_planted<<<grid, block>>>(A, B, C, M, N, K, stop);
+    CUDA_CHECK_KERNEL("gemm_k_stops_at_planted");
+}
 
 void tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K, GemmBarriers barriers) {
     const dim3 block(kTile, kTile), grid(tutorial::ceil_div(N, kTile), tutorial::ceil_div(M, kTile));

@@ -24,6 +24,10 @@ void tiled_gemm(const float* A, const float* B, float* C, int M, int N, int K, G
 /// check, the threads of partial blocks read and write outside the matrices.
 void naive_gemm(const float* A, const float* B, float* C, int M, int N, int K, bool bounds_check);
 
+/// @brief C = A·B with one thread per element, whose k loop ends at @p stop when that is
+/// below K: the products with k >= stop are never added.
+void gemm_k_stops_at(const float* A, const float* B, float* C, int M, int N, int K, int stop);
+
 /// @brief How the box mean's halo is loaded.
 enum class Halo { right, loop_one_too_far, clamp_one_too_far };
 /// @brief 5 × 5 box mean (R = 2) of an 8-bit image, rounded to nearest, edges clamped,
