@@ -32,12 +32,12 @@ TEST_CASE("a GEMM that never adds some products is told which k, and what its bo
     // k stops at N (7) where K (12) belongs.
     check_says(tutorial::run_gemm_case(stops_at(7), {9, 7, 12}, 16).text,
                {"no element of C ever adds the products with k = 7 to 11 (K = 12)", "k stops at 7, which is N"});
-    // One product short, at no parameter's value and no tile's edge: only which k.
-    check_says(tutorial::run_gemm_case(stops_at(11), {9, 7, 12}, 16).text, {"the product with k = 11 (K = 12)."},
-               {"which is N", "which is M", "partial tile"});
-    // The last, partial tile of 4 along K = 10.
+    // Short of K at no other parameter's value: a loop that ends too early.
+    check_says(tutorial::run_gemm_case(stops_at(11), {9, 7, 12}, 16).text,
+               {"the product with k = 11 (K = 12).", "k stops at 11, 1 short of K: a loop over K that ends too early"},
+               {"which is N", "which is M"});
     check_says(tutorial::run_gemm_case(stops_at(8), {9, 5, 10}, 4).text,
-               {"the products with k = 8 and 9 (K = 10)", "the last, partial tile along K (from k = 8, tiles of 4)"});
+               {"the products with k = 8 and 9 (K = 10)", "k stops at 8, 2 short of K"});
 }
 
 TEST_CASE("a tiled GEMM without its first barrier is reported as depending on thread order", "[emu]") {

@@ -60,8 +60,7 @@ std::string k_values(const std::vector<int>& ks) {
 // run of a kernel that goes out of bounds there could leave the GPU unusable, which the
 // next shape would report as its own; a failing GPU run is followed by the CPU backend's
 // checks, which include this).
-std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[maybe_unused]] GemmShape shape,
-                                   [[maybe_unused]] int tile) {
+std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[maybe_unused]] GemmShape shape) {
 #ifndef TUTORIAL_EMU
     return "";
 #else
@@ -126,9 +125,9 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
                                                "K belongs would do this.";
         } else if (stop == M && M != K) {
             text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this.";
-        } else if (tile > 0 && stop % tile == 0) {
-            text << " They are the last, partial tile along K (from k = " << stop << ", tiles of " << tile
-                 << "): the loop over K's tiles stops one tile short, or the last tile's loads are never made.";
+        } else {
+            text << " k stops at " << stop << ", " << K - stop << " short of K: a loop over K that ends too early, "
+                 << "or whose last, partial step is never loaded, would do this.";
         }
     }
     return text.str();
@@ -143,7 +142,7 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     GemmOperands operands(M, N, K, derive_seed(run_seed(), {M, N, K}), precision);
     ComparisonReport report = operands.run_checked(gemm, tile, tile_cols);
     if (!report.ok()) {
-        const std::string finding = added_products_finding(gemm, shape, tile);
+        const std::string finding = added_products_finding(gemm, shape);
         if (!finding.empty()) {
             report.text += wrap_report_text(finding);
             report.cause = finding;
