@@ -331,6 +331,7 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
     for line in shown:
         print("  | " + line)
     more = len(report) - len(shown)
-    print(f"  (the CPU backend's report{f', {more} lines more' if more > 0 else ''}, and the others: {run_log}; "
+    more_lines = f", {more} line{'s' if more > 1 else ''} more" if more > 0 else ""
+    print(f"  (the CPU backend's report{more_lines}, and the others: {run_log}; "
           f"make {chapter_name} test BACKEND=emu runs it all)")
     return 1
