@@ -39,8 +39,31 @@ long long cell_size(long long extent, long long tile) {
     return (extent + kMapLimit - 1) / kMapLimit;
 }
 
-// How describe_error_pattern's sentence on the last outputs of a 1D output begins.
-const std::string kLastOutputsOnly = "Only the last ";
+// When only the last one to three outputs of a 1D output are wrong, the sentence that says
+// so and names the off-by-one it points to; empty otherwise.
+std::string last_outputs_sentence(const ComparisonReport& report, const OutputLayout& layout,
+                                  const std::vector<double>& got) {
+    const long long cols = layout.cols;
+    if (layout.rows != 1 || report.wrong >= report.total || report.wrong > 3) return "";
+    const long long first_wrong = cols - report.wrong;
+    for (long long c = 0; c < first_wrong; ++c) {
+        if (report.wrong_mask[c]) return "";
+    }
+    const bool nan_poison = std::isnan(layout.poison);
+    bool unwritten = true;
+    for (long long c = first_wrong; c < cols; ++c) {
+        unwritten = unwritten && (nan_poison ? std::isnan(got[c]) : got[c] == layout.poison);
+    }
+    const std::string which = report.wrong == 1 ? "output (index " + std::to_string(cols - 1) + ") is"
+                                                : std::to_string(report.wrong) + " outputs (from index " +
+                                                      std::to_string(first_wrong) + ") are";
+    return "Only the last " + which + " wrong" +
+           (unwritten ? ", still the poison: no thread wrote " + std::string(report.wrong == 1 ? "it" : "them") +
+                            ". An off-by-one in which outputs get computed: a bounds check with > where >= belongs "
+                            "(or the reverse), or one output too few in the count the kernel is given."
+                      : ": look at what the kernel does differently at the end, such as a bounds check or a window "
+                        "that reaches past the input.");
+}
 
 // Shared tail of both comparisons: the header, the list, the patterns and the map.
 void write_report(ComparisonReport& report, const OutputLayout& layout, const std::vector<double>& got,
@@ -84,12 +107,12 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
         text << "What the wrong elements have in common:\n";
         for (const std::string& sentence : patterns) {
             text << wrap_report_text(sentence, kReportWidth, "  - ", "    ");
-            // The pattern that names its mistake outright: a sweep shows this shape first.
-            if (sentence.rfind(kLastOutputsOnly, 0) == 0) report.cause = sentence;
         }
     }
     text << draw_error_map(report, layout);
     report.text = text.str();
+    // The pattern that names its mistake outright: a sweep shows this shape first.
+    report.cause = last_outputs_sentence(report, layout, got);
 
     const bool nan_poison = std::isnan(layout.poison);
     // Every element, not only every wrong one: a byte poison (0, say) may equal the right
@@ -327,29 +350,12 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
     // The last one to three elements of a 1D output and nothing else: an off-by-one in which
     // outputs the kernel computes, whatever the tiles (it fails when the count is a
     // multiple of the tile too), so the partial-tile sentence below would mislead.
-    bool last_only = false;
-    if (rows == 1 && some_right && report.wrong <= 3) {
-        const long long first_wrong = cols - report.wrong;
-        last_only = every_wrong([&](long long, long long c) { return c >= first_wrong; });
-        if (last_only) {
-            const bool unwritten = every_wrong([&](long long, long long c) {
-                return nan_poison ? std::isnan(got[c]) : got[c] == poison;
-            });
-            const std::string which = report.wrong == 1 ? "output (index " + std::to_string(cols - 1) + ") is"
-                                                        : std::to_string(report.wrong) + " outputs (from index " +
-                                                              std::to_string(first_wrong) + ") are";
-            sentences.push_back(kLastOutputsOnly + which + " wrong" +
-                                (unwritten ? ", still the poison: no thread wrote " + std::string(report.wrong == 1 ? "it" : "them") +
-                                                 ". An off-by-one in which outputs get computed: a bounds check with > where >= "
-                                                 "belongs (or the reverse), or one output too few in the count the kernel is given."
-                                           : ": look at what the kernel does differently at the end, such as a bounds check or "
-                                             "a window that reaches past the input."));
-        }
-    }
+    const std::string last_only = last_outputs_sentence(report, layout, got);
+    if (!last_only.empty()) sentences.push_back(last_only);
 
     // Errors confined to the last, partial tile row or column: the classic bounds bug.
     // The output needs at least one full tile, or every element is in a partial one.
-    if (tiled && some_right && !first_tile_only && !last_only) {
+    if (tiled && some_right && !first_tile_only && last_only.empty()) {
         const long long full_rows = rows - rows % tile_r;  // first row of the partial tile row
         const long long full_cols = cols - cols % tile_c;
         auto in_partial_tile = [&](long long r, long long c) { return r >= full_rows || c >= full_cols; };

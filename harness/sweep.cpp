@@ -547,11 +547,16 @@ void ShapeSweep::run(const std::string& label, std::vector<ShapeParameter> param
     shapes_.push_back(std::move(shape));
 }
 
+std::string ShapeSweep::not_run_note() const {
+    if (skipped_ == 0) return "";
+    return " (" + std::to_string(skipped_) + " more not run" + (stop_reason_.empty() ? "" : ": " + stop_reason_) + ")";
+}
+
 std::string ShapeSweep::brief() const {
     if (failed_ == 0) return "";
     std::ostringstream out;
     out << what_ << " fails for " << failed_ << " of " << shapes_.size() << " shapes";
-    if (skipped_ > 0) out << " (" << skipped_ << " more not run" << (stop_reason_.empty() ? "" : ": " + stop_reason_) << ")";
+    out << not_run_note();
     const std::size_t shown = shown_shape();
     if (shown < shapes_.size()) {
         out << (shown_is_first(shown) ? "; the first, " : "; the one whose finding is most specific, ")
@@ -606,7 +611,7 @@ std::string ShapeSweep::text() const {
     std::ostringstream out;
     const std::size_t run_count = shapes_.size();
     out << what_ << " fails for " << failed_ << " of " << run_count << " shapes";
-    if (skipped_ > 0) out << " (" << skipped_ << " more not run" << (stop_reason_.empty() ? "" : ": " + stop_reason_) << ")";
+    out << not_run_note();
     out << ".\n";
     // A kernel that wrote nothing at all, in every shape (a step not begun, most often): a
     // few lines say so, instead of a report per shape that would say it again and again.
