@@ -385,6 +385,13 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
     c.num_bins = 8;
     const std::vector<unsigned int> right{1, 3, 1, 1, 0, 1, 1, 0};
     CHECK(tutorial::compare_bins(right, right, c).ok());
+    // The report's words on one line: it wraps at the report's width.
+    const auto one_line = [](const std::string& text) {
+        std::string line;
+        std::istringstream words(text);
+        for (std::string word; words >> word;) line += word + " ";
+        return line;
+    };
     auto says = [&](const std::vector<unsigned int>& got, const std::string& words) {
         const tutorial::ComparisonReport report = tutorial::compare_bins(got, right, c);
         INFO(report.text);
@@ -395,9 +402,7 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         // 9a's kernel has no head, tail or private bins: the advice names what it has.
         tutorial::HistogramContext one_each = c;
         one_each.one_sample_per_thread = true;
-        std::string text;  // the report's words on one line: it wraps at the report's width
-        std::istringstream words(tutorial::compare_bins(std::vector<unsigned int>(8, 0u), right, one_each).text);
-        for (std::string word; words >> word;) text += word + " ";
+        const std::string text = one_line(tutorial::compare_bins(std::vector<unsigned int>(8, 0u), right, one_each).text);
         INFO(text);
         CHECK(text.find("None of the 8 samples was counted") != std::string::npos);
         CHECK(text.find("blockIdx.x * blockDim.x + threadIdx.x") != std::string::npos);
@@ -419,13 +424,6 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
     {
         // With the head and the tail known (3 and 1 samples here), a run of another length
         // is not blamed on them: sample 6, lost, is the last one but not the whole tail.
-        // The report's words on one line: it wraps at the report's width.
-        const auto one_line = [](const std::string& text) {
-            std::string line;
-            std::istringstream words(text);
-            for (std::string word; words >> word;) line += word + " ";
-            return line;
-        };
         tutorial::HistogramContext known = c;
         known.vectors_known = true;
         known.head = 3;
