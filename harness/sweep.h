@@ -189,7 +189,8 @@ public:
     /// @brief The report in one line: how many shapes fail, and the first with its line.
     /// Empty when every shape passed.
     std::string brief() const;
-    // " (21 more not run: why)" after the count of failing shapes; empty when all ran.
+    /// @brief " (21 more not run: why)", said after the count of failing shapes; empty when
+    /// every shape ran.
     std::string not_run_note() const;
 
     /// @brief What a failing test prints: text() for the run's first failing report (see
