@@ -22,7 +22,10 @@ CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 # which run on 9.0 only: what was detected, or the 9.0 entry of the list.
 FALLBACK_ARCHS := 75 80 86 89 90a 100 120
 DETECTED_ARCH := $(patsubst 90,90a,$(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. '))
-ARCH_FLAGS := $(if $(ARCH),-arch=$(ARCH),$(if $(DETECTED_ARCH),-arch=sm_$(DETECTED_ARCH),$(foreach a,$(FALLBACK_ARCHS),-gencode arch=compute_$(a),code=sm_$(a))))
+# One architecture's machine code only: nvcc's -arch=sm_90a would also compile the kernels a second
+# time, to compute_90 PTX for GPUs it was not built for, which doubles the device compile.
+ARCH_NUMBERS := $(if $(ARCH),$(patsubst sm_%,%,$(ARCH)),$(or $(DETECTED_ARCH),$(FALLBACK_ARCHS)))
+ARCH_FLAGS := $(foreach a,$(ARCH_NUMBERS),-gencode arch=compute_$(a),code=sm_$(a))
 ARCH_DESCRIPTION := $(if $(ARCH),$(ARCH) (from ARCH=),$(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH) (the GPU in this machine),$\
   sm_$(subst $(space),$(comma)sm_,$(FALLBACK_ARCHS)) (no GPU found; set ARCH=sm_XY to choose)))
 DEFAULT_BACKEND := $(if $(and $(DETECTED_ARCH),$(HAVE_NVCC)),cuda,emu)
