@@ -25,6 +25,7 @@ DETECTED_ARCH := $(patsubst 90,90a,$(shell nvidia-smi --query-gpu=compute_cap --
 # One architecture's machine code only: nvcc's -arch=sm_90a would also compile the kernels a second
 # time, to compute_90 PTX for GPUs it was not built for, which doubles the device compile.
 ARCH_NUMBERS := $(if $(ARCH),$(patsubst sm_%,%,$(ARCH)),$(or $(DETECTED_ARCH),$(FALLBACK_ARCHS)))
+$(if $(or $(filter-out sm_%,$(ARCH)),$(word 2,$(ARCH))),$(error ARCH=$(ARCH): name one architecture, sm_ and its compute capability, as in ARCH=sm_90a))
 ARCH_FLAGS := $(foreach a,$(ARCH_NUMBERS),-gencode arch=compute_$(a),code=sm_$(a))
 ARCH_DESCRIPTION := $(if $(ARCH),$(ARCH) (from ARCH=),$(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH) (the GPU in this machine),$\
   sm_$(subst $(space),$(comma)sm_,$(FALLBACK_ARCHS)) (no GPU found; set ARCH=sm_XY to choose)))

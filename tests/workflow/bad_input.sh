@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Bad input gets a clear error that names it, and exit status 2 (make's own for an error):
 # an unknown BACKEND, BACKEND=cuda without a GPU, no Catch2, a TIMEOUT that is not a
-# number of seconds, an unknown chapter, a SEED that is not a whole number in range (for
+# number of seconds, an ARCH that is not one sm_XY, an unknown chapter, a SEED that is not a whole number in range (for
 # test, run, bench, profile, grade and watch alike), test
 # options that select no test; and `make check` outside a git clone skips, and
 # names, only the items that need git. Runs in this tree (nothing here builds anything).
@@ -36,6 +36,12 @@ for bad in abc -5 1e3 "1 2"; do
     run "TIMEOUT=$bad" make chapter1 test "TIMEOUT=$bad"
     expect_status 2 "a time limit must be a number of seconds"
     expect "TIMEOUT=$bad is not a number of seconds \(0: no limit" "the message names the setting and its value"
+done
+
+for bad in compute_90 90a "sm_80 sm_90a"; do
+    run "ARCH=$bad" make chapter1 test "ARCH=$bad"
+    expect_status 2 "an architecture is one sm_XY"
+    expect "ARCH=$bad: name one architecture, sm_ and its compute capability, as in ARCH=sm_90a" "the message names the setting and its value"
 done
 
 run "an unknown chapter" make chapter99 test
