@@ -22,13 +22,14 @@ CUDA_LIBDIR := $(firstword $(wildcard $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib))
 # which run on 9.0 only: what was detected, or the 9.0 entry of the list.
 FALLBACK_ARCHS := 75 80 86 89 90a 100 120
 DETECTED_ARCH := $(patsubst 90,90a,$(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d '. '))
-# One architecture's machine code only: nvcc's -arch=sm_90a would also compile the kernels a second
-# time, to compute_90 PTX for GPUs it was not built for, which doubles the device compile.
-ARCH_NUMBERS := $(if $(ARCH),$(patsubst sm_%,%,$(ARCH)),$(or $(DETECTED_ARCH),$(FALLBACK_ARCHS)))
 $(if $(or $(filter-out sm_%,$(ARCH)),$(word 2,$(ARCH))),$(error ARCH=$(ARCH): name one architecture, sm_ and its compute capability, as in ARCH=sm_90a))
+# The architectures built (their numbers), chosen here only. Each is its machine code alone:
+# nvcc's -arch=sm_90a would also compile the kernels a second time, to compute_90 PTX for GPUs
+# it was not built for, which doubles the device compile.
+ARCH_NUMBERS := $(or $(patsubst sm_%,%,$(ARCH)),$(DETECTED_ARCH),$(FALLBACK_ARCHS))
 ARCH_FLAGS := $(foreach a,$(ARCH_NUMBERS),-gencode arch=compute_$(a),code=sm_$(a))
-ARCH_DESCRIPTION := $(if $(ARCH),$(ARCH) (from ARCH=),$(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH) (the GPU in this machine),$\
-  sm_$(subst $(space),$(comma)sm_,$(FALLBACK_ARCHS)) (no GPU found; set ARCH=sm_XY to choose)))
+ARCH_DESCRIPTION := sm_$(subst $(space),$(comma)sm_,$(ARCH_NUMBERS)) $\
+  ($(if $(ARCH),from ARCH=,$(if $(DETECTED_ARCH),the GPU in this machine,no GPU found; set ARCH=sm_XY to choose)))
 DEFAULT_BACKEND := $(if $(and $(DETECTED_ARCH),$(HAVE_NVCC)),cuda,emu)
 DEFAULT_BACKEND_REASON := $(if $(DETECTED_ARCH),$(if $(HAVE_NVCC),a CUDA device was found,there is a GPU but no nvcc),no CUDA device was found)
 # Catch2 3 is a library pkg-config knows as catch2-with-main; 2 is the header catch2/catch.hpp.

@@ -1,7 +1,8 @@
 # The memory-traffic profiler (docs/profile.md). The prediction always comes from the CPU backend,
 # its kernels compiled for counting under build/emu/profile/; with BACKEND=cuda the program is also
 # built for the GPU and measured with ncu. Registers per thread: ptxas, for PROFILE_ARCH.
-PROFILE_ARCH := $(or $(ARCH),$(if $(DETECTED_ARCH),sm_$(DETECTED_ARCH)),sm_90a)
+# The one architecture built, or sm_90a where the build is for all of them.
+PROFILE_ARCH := sm_$(if $(word 2,$(ARCH_NUMBERS)),90a,$(ARCH_NUMBERS))
 PROFILE_OUT = build/profile/$(TREE)
 PROFILE_EMU := build/emu/profile
 PROFILE_NCU ?= ncu
