@@ -219,7 +219,11 @@ std::string finding_key(const std::string& text) {
     // integer keeps its sign: index -1 (before an array) is not index 136 (past it).
     static const std::regex number(R"((^|[^:0-9])(-?[0-9]+\.[0-9]+([eE][-+]?[0-9]+)?|[0-9]+))");
     static const std::regex spaces(R"(\s+)");
-    return std::regex_replace(std::regex_replace(text, number, "$1#"), spaces, " ");
+    // Where the kernel was launched from: a host function that picks one of two instances
+    // (16- or 4-byte copies) launches each on its own line, and the finding is the same.
+    static const std::regex launch_site(R"(launched at\s+\S+:[0-9]+)");
+    const std::string text_without_launch_site = std::regex_replace(text, launch_site, "launched at #");
+    return std::regex_replace(std::regex_replace(text_without_launch_site, number, "$1#"), spaces, " ");
 }
 
 // "1, 2 and 3": the values of @p name among @p shapes, when they differ, for the line on

@@ -16,7 +16,6 @@
 #include "cuda_check.h"
 #include "gemm/gemm_reference.h"
 
-#include <cooperative_groups.h>
 #include <cuda.h>            // CUtensorMap and its enums (8c); no -lcuda: see make_tile_tensor_map
 #include <cudaTypedefs.h>    // PFN_cuTensorMapEncodeTiled, the type of the driver's function
 #include <cuda/barrier>      // cuda::barrier, the Tensor Memory Accelerator's copies (8c)
@@ -27,8 +26,8 @@
 #include <stdexcept>
 #include <string>
 
-// A __shared__ variable's constructor never runs; cuda::make_pipeline and init() set up the
-// pipeline's state and the barriers instead, as the CUDA Programming Guide does.
+// A __shared__ variable's constructor never runs; init() sets up 8c's barriers instead, as
+// the CUDA Programming Guide does.
 #ifdef __NVCC__
 #pragma nv_diag_suppress static_var_with_dynamic_init
 #endif
@@ -41,20 +40,44 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N) {
     return tutorial::LaunchConfig{dim3(1, 1), dim3(1, 1)};
 }
 
+namespace {
+
+// Whether a rows x cols matrix at p can be copied in 16-byte pieces: every row starts on 16
+// bytes. cudaMalloc's memory is 256-byte aligned, but a caller may pass a pointer into the
+// middle of a buffer.
+bool rows_start_on_16_bytes(const float* p, int cols) {
+    return cols % 4 == 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+}  // namespace
+
 // ---- 8a: two stages with the __pipeline_* primitives -------------------------------------
 
-// Start this thread's copies of the phase whose tiles begin at column t of A and row t of B:
-// A(row, t + threadIdx.x) into A_tile and B(t + threadIdx.y, col) into B_tile. An element
-// outside A or B is written as 0.0f by an ordinary store. (cp.async could write the zero
-// itself, with a zero fill (zfill) as large as the copy, but it would still need a valid
-// source address; the store says what it does.) The copies are not yet committed: the caller commits them.
-template <int TILE, class Tile>
-__device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A,
-                                  const float* B, int M, int N, int K, int row, int col, int t) {
-    // TODO(chapter8): 8a, step 1. As chapter 2's loads, but an element inside the matrix is
-    //   copied asynchronously (__pipeline_memcpy_async: destination, source, bytes) instead
-    //   of assigned, the same for B; outside, store 0.0f.
-    (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
+// Start this thread's copies of the phase whose tiles begin at column t of A and row t of B,
+// VEC floats a copy. The phase's two tiles are 2 * TILE * TILE / VEC copies, numbered A's
+// tile first, row by row, then B's; the block's thread `thread` (threadIdx.y * TILE +
+// threadIdx.x) starts copies thread, thread + TILE * TILE, ... With VEC = 1 (4 bytes) every
+// thread copies its own element of each tile, as chapter 2's loads did; with VEC = 4 (16
+// bytes: every row of A and B starts on 16 bytes, so a copy lies wholly inside the matrix
+// or wholly outside it) half the threads start one copy each and the rest none, a quarter
+// of the copy instructions. A copy outside A or B is written as zeros by ordinary stores.
+// (cp.async could write the zeros itself, with a zero fill (zfill) as large as the copy, but
+// it would still need a valid source address; the stores say what they do.) The copies are
+// not yet committed: the caller commits them.
+template <int TILE, int VEC, class Tile>
+__device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A, const float* B, int M, int N, int K,
+                                  int t) {
+    constexpr int kCopiesPerTile = TILE * TILE / VEC;
+    constexpr int kThreads = TILE * TILE;
+    const int thread = threadIdx.y * TILE + threadIdx.x;
+    // TODO(chapter8): 8a, step 1. For each copy this thread starts (a fixed count, unrolled:
+    //   copy = thread + q * kThreads while copy < 2 * kCopiesPerTile): is it one of A's or
+    //   of B's? Its row r and column c in its tile (a row holds TILE / VEC copies), then its
+    //   row and column in the matrix (where does this block's tile of A, or of B, start in
+    //   phase t?). Inside the matrix, copy 4 * VEC bytes asynchronously
+    //   (__pipeline_memcpy_async: destination, source, bytes); outside, store VEC zeros.
+    (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)t, (void)thread;
+    (void)kCopiesPerTile, (void)kThreads;
 }
 
 // The TILE products of one phase, read from a pair of tiles in shared memory. The tiles'
@@ -69,12 +92,13 @@ __device__ float multiply_tiles(const Tile& A_tile, const Tile& B_tile, float su
     return sum;
 }
 
-template <int TILE>
+template <int TILE, int VEC>
 __global__ void double_buffered_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
     // Two copies of each tile: while the block multiplies the pair in stage `phase % 2`,
-    // the copies of the next phase are filling the other stage.
-    __shared__ float A_tiles[2][TILE][TILE];
-    __shared__ float B_tiles[2][TILE][TILE];
+    // the copies of the next phase are filling the other stage. 16-byte copies need
+    // 16-byte-aligned destinations.
+    __shared__ __align__(16) float A_tiles[2][TILE][TILE];
+    __shared__ __align__(16) float B_tiles[2][TILE][TILE];
     const int col = blockIdx.x * TILE + threadIdx.x;
     const int row = blockIdx.y * TILE + threadIdx.y;
     const int phases = (K + TILE - 1) / TILE;
@@ -100,52 +124,59 @@ __global__ void double_buffered_gemm_kernel(const float* A, const float* B, floa
 void async_double_buffered_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
     tutorial::require_gemm_arguments("async_double_buffered_gemm", A, B, C, M, N, K);
     const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
-    double_buffered_gemm_kernel<kAsyncTile><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+    // 16-byte copies when every row of A and B starts on 16 bytes, else 4-byte ones: each its
+    // own kernel, so the copies carry no test of alignment.
+    if (rows_start_on_16_bytes(A, K) && rows_start_on_16_bytes(B, N)) {
+        double_buffered_gemm_kernel<kAsyncTile, 4><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+    } else {
+        double_buffered_gemm_kernel<kAsyncTile, 1><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+    }
     CUDA_CHECK_KERNEL("double_buffered_gemm_kernel");
 }
 
-// ---- 8b: STAGES stages with a block-scope cuda::pipeline ---------------------------------
+// ---- 8b: STAGES stages with cuda::pipeline ------------------------------------------------
+// libcu++'s cuda::pipeline: producer_commit() closes a stage's batch of copies and
+// pipeline_consumer_wait_prior<n> waits until at most n newer batches are in flight. Made by
+// cuda::make_pipeline() with no arguments, it is this thread's own, like the __pipeline_*
+// primitives (the same cp.async instructions): its wait covers this thread's copies only,
+// so the block still needs a barrier. With STAGES >= 2 stages one barrier a phase does both
+// of 8a's jobs: after it, every thread's copies of this phase have landed and every thread
+// has finished reading the stage of the previous phase, which can then be refilled.
 
-// Start this thread's copies of the phase that begins at t into the pipeline's current
-// stage: as start_tile_copies, with cuda::memcpy_async into the pipeline.
-template <int TILE, class Tile>
-__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_block>& pipeline, Tile& A_tile,
-                                Tile& B_tile, const float* A, const float* B, int M, int N, int K,
-                                int row, int col, int t) {
-    // TODO(chapter8): 8b, step 1. Copy an element inside the matrix into the pipeline with
-    //   cuda::memcpy_async, its size given as a cuda::aligned_size_t (a plain size_t
-    //   promises no alignment: what would the library then have to do?); outside, store
-    //   0.0f. The same for B.
-    (void)pipeline, (void)A_tile, (void)B_tile, (void)A, (void)B;
-    (void)M, (void)N, (void)K, (void)row, (void)col, (void)t;
+// Start this thread's copies of the phase that begins at t into one stage, through the
+// pipeline: the copies of start_tile_copies, each a cuda::memcpy_async.
+template <int TILE, int VEC, class Tile>
+__device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_thread>& pipeline, Tile& A_tile, Tile& B_tile,
+                                const float* A, const float* B, int M, int N, int K, int t) {
+    constexpr int kCopiesPerTile = TILE * TILE / VEC;
+    constexpr int kThreads = TILE * TILE;
+    const int thread = threadIdx.y * TILE + threadIdx.x;
+    // TODO(chapter8): 8b, step 1. start_tile_copies' copies, each a cuda::memcpy_async into the
+    //   pipeline, its size given as a cuda::aligned_size_t<4 * VEC> (a plain size_t promises
+    //   no alignment: what would the library then have to do?); outside the matrix, VEC zeros.
+    (void)pipeline, (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)t;
+    (void)kCopiesPerTile, (void)kThreads, (void)thread;
 }
 
-template <int TILE, int STAGES>
+template <int TILE, int STAGES, int VEC>
 __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
-    __shared__ float A_tiles[STAGES][TILE][TILE];
-    __shared__ float B_tiles[STAGES][TILE][TILE];
-    // The pipeline's barriers, one pair per stage ("filled" and "released"), live in
-    // shared memory, where every thread of the block sees them. make_pipeline initialises
-    // them; nvcc's warning that a __shared__ variable's constructor does not run is
-    // silenced at the top of the file.
-    __shared__ cuda::pipeline_shared_state<cuda::thread_scope_block, STAGES> pipeline_state;
+    __shared__ __align__(16) float A_tiles[STAGES][TILE][TILE];
+    __shared__ __align__(16) float B_tiles[STAGES][TILE][TILE];
     const int col = blockIdx.x * TILE + threadIdx.x;
     const int row = blockIdx.y * TILE + threadIdx.y;
     const int phases = (K + TILE - 1) / TILE;
     float sum = 0.0f;
 
-    // TODO(chapter8): 8b, step 2. Make a pipeline over the whole block (cuda::make_pipeline,
-    //   from the block's cooperative group and pipeline_state): every thread of the block
-    //   is then a producer and a consumer. Keep a count `fetched` of the phases whose
-    //   copies were started. In each phase:
-    //   1. fill stages ahead, one phase each (producer_acquire, copy_tiles_into,
-    //      producer_commit), as far as there are phases left and stages free: how far
-    //      ahead of this phase may `fetched` run?
-    //   2. wait until the oldest stage is filled, by every thread (consumer_wait);
-    //   3. add its products (multiply_tiles);
-    //   4. release the stage, so that it may be refilled (consumer_release).
-    //   No __syncthreads() is needed: the pipeline's barriers do both of its jobs.
-    (void)A_tiles, (void)B_tiles, (void)pipeline_state, (void)phases;
+    // TODO(chapter8): 8b, step 2. Make this thread's pipeline (cuda::make_pipeline()). Before the
+    //   loop, fill stages 0 .. STAGES - 2 with phases 0 .. STAGES - 2, one batch each
+    //   (producer_acquire, copy_tiles_into when the phase exists, producer_commit: an empty
+    //   batch keeps the count). Then in each phase p:
+    //   1. wait for this thread's copies of phase p (pipeline_consumer_wait_prior: how many
+    //      newer batches may stay in flight?), then make sure every thread's have landed, a
+    //      barrier that also says everybody has finished reading the stage phase p - 1 used;
+    //   2. fill that stage with phase p + STAGES - 1 when it exists, and commit always;
+    //   3. add the products of phase p's stage (multiply_tiles), and consumer_release().
+    (void)A_tiles, (void)B_tiles, (void)phases;
 
     if (row < M && col < N) {
         C[static_cast<size_t>(row) * N + col] = sum;
@@ -155,14 +186,20 @@ __global__ void pipeline_gemm_kernel(const float* A, const float* B, float* C, i
 void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N, int K, int stages) {
     tutorial::require_gemm_arguments("async_pipeline_gemm", A, B, C, M, N, K);
     // The stage count sizes the __shared__ arrays, so each has its own kernel instance.
-    const bool launched = tutorial::launch_instance_for<1, 2, 3, 4>(stages, [&](auto STAGES) {
+    const bool launched = tutorial::launch_instance_for<2, 3, 4>(stages, [&](auto STAGES) {
         const tutorial::LaunchConfig launch = async_gemm_launch_config(M, N);
-        static_assert(decltype(STAGES)::value <= kMaxPipelineStages, "a stage count past kMaxPipelineStages");
-        pipeline_gemm_kernel<kAsyncTile, decltype(STAGES)::value><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+        constexpr int kStages = decltype(STAGES)::value;
+        static_assert(kStages <= kMaxPipelineStages, "a stage count past kMaxPipelineStages");
+        // As 8a: 16-byte copies when every row of A and B starts on 16 bytes.
+        if (rows_start_on_16_bytes(A, K) && rows_start_on_16_bytes(B, N)) {
+            pipeline_gemm_kernel<kAsyncTile, kStages, 4><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+        } else {
+            pipeline_gemm_kernel<kAsyncTile, kStages, 1><<<launch.grid, launch.block>>>(A, B, C, M, N, K);
+        }
         CUDA_CHECK_KERNEL("pipeline_gemm_kernel");
     });
     if (!launched) {
-        throw std::invalid_argument("async_pipeline_gemm: argument stages must be 1 to " +
+        throw std::invalid_argument("async_pipeline_gemm: argument stages must be 2 to " +
                                     std::to_string(kMaxPipelineStages) + ", got " + std::to_string(stages));
     }
 }
@@ -171,22 +208,23 @@ void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N,
 
 using BlockBarrier = cuda::barrier<cuda::thread_scope_block>;
 
-// Every thread arrives at `filled` for the phase whose tiles begin at t; one thread (the
-// issuer) first asks the Tensor Memory Accelerator for both tiles and tells the barrier how
-// many bytes they will bring. The barrier's phase completes when all threads have arrived
-// and all those bytes have landed. Returns this thread's token for the wait.
+// Called by the issuer alone: ask the Tensor Memory Accelerator for the tiles of the phase
+// whose tiles begin at t, and arrive on `filled` telling it how many bytes they will bring.
+// `filled` expects that one arrival: its phase completes when the issuer has arrived and all
+// those bytes have landed, and the other threads only wait for it (filled.wait_parity). A
+// barrier that every thread of the block arrived on would cost 1024 arrivals a phase, each
+// an atomic operation on one word of shared memory (measured on an H200: 8c 11% slower at
+// 4096^3).
 template <int TILE, class Tile>
-__device__ BlockBarrier::arrival_token request_tiles(Tile& A_tile, Tile& B_tile,
-                                                     const CUtensorMap& A_map, const CUtensorMap& B_map,
-                                                     BlockBarrier& filled, int t, bool issuer) {
-    // TODO(chapter8): 8c, step 2. The issuer asks the Tensor Memory Accelerator for this
-    //   phase's tile of A and tile of B (cp_async_bulk_tensor_2d_global_to_shared, in
+__device__ void request_tiles(Tile& A_tile, Tile& B_tile, const CUtensorMap& A_map, const CUtensorMap& B_map,
+                              BlockBarrier& filled, int t) {
+    // TODO(chapter8): 8c, step 2. Ask the Tensor Memory Accelerator for this phase's tile of A
+    //   and tile of B (cp_async_bulk_tensor_2d_global_to_shared, in
     //   cuda::device::experimental; its coordinates are column first, then row: where do
-    //   this block's tiles of phase t start?), then arrives on `filled` telling it how many
-    //   bytes to expect, those of both whole tiles (cuda::device::barrier_arrive_tx), and
-    //   returns that arrival's token. Every other thread just arrives, and returns its token.
-    (void)A_tile, (void)B_tile, (void)A_map, (void)B_map, (void)t, (void)issuer;
-    return filled.arrive();
+    //   this block's tiles of phase t start?), then arrive on `filled` telling it how many
+    //   bytes to expect, those of both whole tiles (cuda::device::barrier_arrive_tx; its
+    //   token is not needed, since nobody waits with it).
+    (void)A_tile, (void)B_tile, (void)A_map, (void)B_map, (void)filled, (void)t;
 }
 
 template <int TILE, int STAGES>
@@ -207,14 +245,15 @@ __global__ void tma_gemm_kernel(const __grid_constant__ CUtensorMap A_map, const
     const bool issuer = threadIdx.x == 0 && threadIdx.y == 0;
     float sum = 0.0f;
 
-    // TODO(chapter8): 8c, step 3. The issuer initialises each barrier of `filled` for every
-    //   thread of the block, then fences them for the async proxy (fence_proxy_async_shared_cta,
+    // TODO(chapter8): 8c, step 3. The issuer initialises each barrier of `filled` for one
+    //   arrival (its own), then fences them for the async proxy (fence_proxy_async_shared_cta,
     //   in cuda::device::experimental) so that the copy engine sees the initialised
-    //   barriers; then the whole block waits for that. Request the
-    //   tiles of the first min(STAGES, phases) phases (request_tiles, keeping each stage's
-    //   token). Then for each phase p, in stage s = p % STAGES: filled[s].wait(its token),
-    //   add the products, __syncthreads() (the stage is free again), and request phase
-    //   p + STAGES into stage s when there is one.
+    //   barriers; then the whole block waits for that. The issuer requests the tiles of the
+    //   first min(STAGES, phases) phases. Then for each phase p, in stage s = p % STAGES:
+    //   wait for the barrier's phase that this fill completes (filled[s].wait_parity: the
+    //   fills of stage s are its phases 0, 1, 2, ..., so which parity?), add the products,
+    //   __syncthreads() (the stage is free again), and the issuer requests phase p + STAGES
+    //   into stage s when there is one.
     (void)A_tiles, (void)B_tiles, (void)filled, (void)phases, (void)issuer;
 
     if (row < M && col < N) {
@@ -438,17 +477,6 @@ __global__ void __launch_bounds__(kWarpPipeThreads)
         }
     }
 }
-
-namespace {
-
-// Whether a rows x cols matrix at p can be copied in 16-byte pieces: every row starts on 16
-// bytes. cudaMalloc's memory is 256-byte aligned, but a caller may pass a pointer into the
-// middle of a buffer.
-bool rows_start_on_16_bytes(const float* p, int cols) {
-    return cols % 4 == 0 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
-}
-
-}  // namespace
 
 void async_warptile_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
     tutorial::require_gemm_arguments("async_warptile_gemm", A, B, C, M, N, K);

@@ -9,11 +9,13 @@
 /// row-major floats, C (M×N) = A (M×K) · B (K×N), one kAsyncTile × kAsyncTile block of
 /// threads per tile of C, one element of C per thread. They differ only in how the tiles
 /// reach shared memory:
-/// - 8a: each thread copies its element of the next tiles with `__pipeline_memcpy_async`
-///   while the block multiplies the current ones (two stages, compute capability 8.0+);
-/// - 8b: a block-scope `cuda::pipeline` with STAGES stages in flight (8.0+);
+/// - 8a: the threads copy the next tiles with `__pipeline_memcpy_async`, 16 bytes a copy
+///   where every row of A and B starts on 16 bytes (else 4), while the block multiplies the
+///   current ones (two stages, compute capability 8.0+);
+/// - 8b: the same copies through a per-thread `cuda::pipeline` with STAGES stages in
+///   flight (8.0+);
 /// - 8c: one thread asks the Tensor Memory Accelerator for whole tiles, completed through
-///   a `cuda::barrier` that counts the bytes (9.0+).
+///   a `cuda::barrier` that counts the bytes; the other threads only wait (9.0+).
 ///
 /// 8d (going further) leaves chapter 2's scheme for chapter 7's warp tiles, each thread
 /// keeping 8 × 8 sums in registers, their tiles copied by a three-stage `cp.async`
@@ -24,6 +26,10 @@
 
 /// @brief The tile side of every step: a block is kAsyncTile × kAsyncTile threads.
 constexpr int kAsyncTile = 32;
+
+/// @brief The fewest stages async_pipeline_gemm accepts: it refills the stage of the
+/// previous phase while this one is read, so it needs two.
+constexpr int kMinPipelineStages = 2;
 
 /// @brief The most stages async_pipeline_gemm accepts.
 constexpr int kMaxPipelineStages = 4;
@@ -37,7 +43,8 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N);
 
 /// @brief 8a: C = A·B, the next tiles copied asynchronously while the current ones are
 /// multiplied (two stages, `__pipeline_memcpy_async`, `__pipeline_commit`,
-/// `__pipeline_wait_prior`).
+/// `__pipeline_wait_prior`): 16-byte copies when every row of A and B starts on 16 bytes
+/// (K and N multiples of 4, A and B 16-byte aligned), else 4-byte ones.
 /// @param A device pointer to M×K
 /// @param B device pointer to K×N
 /// @param C device pointer to M×N, overwritten
@@ -48,8 +55,8 @@ tutorial::LaunchConfig async_gemm_launch_config(int M, int N);
 /// @throws tutorial::CudaError if the launch or the kernel fails
 void async_double_buffered_gemm(const float* A, const float* B, float* C, int M, int N, int K);
 
-/// @brief 8b: C = A·B through a block-scope `cuda::pipeline` of @p stages stages: up to
-/// @p stages tiles of A and of B are in flight while the oldest is multiplied.
+/// @brief 8b: C = A·B through a per-thread `cuda::pipeline` of @p stages stages, with 8a's
+/// copies: up to @p stages tiles of A and of B are in flight while the oldest is multiplied.
 /// Same result and errors as async_double_buffered_gemm(), and:
 /// @param A device pointer to M×K
 /// @param B device pointer to K×N
@@ -57,8 +64,8 @@ void async_double_buffered_gemm(const float* A, const float* B, float* C, int M,
 /// @param M rows of A and C, ≥ 1
 /// @param N columns of B and C, ≥ 1
 /// @param K columns of A and rows of B, ≥ 1
-/// @param stages 1 to kMaxPipelineStages (a template parameter of the kernel)
-/// @throws std::invalid_argument for a stage count outside 1..kMaxPipelineStages
+/// @param stages kMinPipelineStages to kMaxPipelineStages (a template parameter of the kernel)
+/// @throws std::invalid_argument for a stage count outside kMinPipelineStages..kMaxPipelineStages
 void async_pipeline_gemm(const float* A, const float* B, float* C, int M, int N, int K, int stages);
 
 /// @brief 8c (going further): C = A·B with the tiles loaded by the Tensor Memory

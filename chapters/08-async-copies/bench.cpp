@@ -5,7 +5,7 @@
 // CUBLAS_PEDANTIC_MATH, no TF32), chapter 2's tiled GEMM at TILE 32 (the same tile and
 // threads as every step here, loaded synchronously: the baseline) and chapter 7's warp
 // tiles (7d, the best kernel so far), both their reference solutions linked in by
-// mk/bench.mk; then 8a, 8b at 1, 2, 3 and 4 stages, 8d, and 8c on a GPU of compute
+// mk/bench.mk; then 8a, 8b at 2, 3 and 4 stages, 8d, and 8c on a GPU of compute
 // capability 9.0 or newer. Each result is checked against the CPU after timing.
 #include "async_copy_gemm.h"
 #include "tutorial_chapter.h"
@@ -47,7 +47,6 @@ int main(int argc, char* argv[]) {
             gemm.time_kernel("7d warp tiles (chapter 7 solution)", register_tiled_gemm_warptiled);
             if (capability < 80) continue;  // cp.async: compute capability 8.0
             gemm.time_kernel(STEP("a") " two stages, __pipeline_memcpy_async", async_double_buffered_gemm);
-            gemm.time_kernel(STEP("b") " cuda::pipeline, 1 stage", pipeline_stages<1>);
             gemm.time_kernel(STEP("b") " cuda::pipeline, 2 stages", pipeline_stages<2>);
             gemm.time_kernel(STEP("b") " cuda::pipeline, 3 stages", pipeline_stages<3>);
             gemm.time_kernel(STEP("b") " cuda::pipeline, 4 stages", pipeline_stages<4>);

@@ -2,7 +2,7 @@
 //
 // Every step gets chapter 2's shapes (1, tile − 1, tile, tile + 1 in every combination,
 // primes, very rectangular ones) and chapter 2's tolerance: the error bound of a float sum
-// of K products. 8b runs at 1, 2, 3 and 4 stages. 8c, whose tensor maps need rows that
+// of K products. 8b runs at 2, 3 and 4 stages. 8c, whose tensor maps need rows that
 // start on 16 bytes, gets shapes whose N and K are multiples of 4 (M and the tiles' edges
 // still awkward), and its refusal of the others. 8d gets the same kinds of shapes around its
 // own 64 x 128 x 16 tiles, with 16-byte copies and 4-byte ones.
@@ -209,7 +209,8 @@ std::string pipeline_diagnosis(const tutorial::GemmFunction& gemm, int stages, c
     return text.str();
 }
 
-// The probes' findings at 1, 2, ... stages, each said once: stage counts whose findings
+// The probes' findings at kMinPipelineStages, kMinPipelineStages + 1, ... stages (one for each,
+// in order), each said once: stage counts whose findings
 // are the same but for the stage count itself (and, in a CPU backend's finding, the
 // thread, byte and stage it names) share one paragraph, headed by the stage counts it
 // covers and shown as found at the first of them.
@@ -223,7 +224,7 @@ std::string diagnoses_by_stage_count(const std::vector<std::string>& diagnoses) 
     };
     std::vector<std::pair<std::string, std::vector<int>>> groups;  // key, stage counts
     for (std::size_t i = 0; i < diagnoses.size(); ++i) {
-        const int stages = static_cast<int>(i) + 1;
+        const int stages = static_cast<int>(i) + kMinPipelineStages;
         const std::string key = key_of(diagnoses[i], stages);
         auto group = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == key; });
         if (group == groups.end()) groups.push_back({key, {stages}});
@@ -237,7 +238,7 @@ std::string diagnoses_by_stage_count(const std::vector<std::string>& diagnoses) 
         }
         out += "\nWith " + list + (counts.size() == 1 ? " stage(s):" : " stages (the same finding at each; as at " +
                                                                             std::to_string(counts.front()) + "):");
-        out += diagnoses[static_cast<std::size_t>(counts.front() - 1)];
+        out += diagnoses[static_cast<std::size_t>(counts.front() - kMinPipelineStages)];
     }
     return out;
 }
@@ -293,6 +294,8 @@ void sweep_shapes(tutorial::ShapeSweep& sweep, const tutorial::GemmFunction& gem
                                                          {"N", shape.N, kTile, "TILE", "tile"},
                                                          {"K", shape.K, kTile, "TILE", "tile"}};
         if (several_stage_counts) parameters.push_back({"stages", stages, 0, "", ""});
+        // 8a and 8b copy 16 bytes at a time when every row of A and B starts on 16 bytes.
+        parameters.push_back({"copy bytes", shape.N % 4 == 0 && shape.K % 4 == 0 ? 16 : 4, 0, "", ""});
         sweep.run(label.str(), parameters, [&] { return run_case(gemm, shape); },
                   tutorial::gemm_ownership(shape, kTile));
     }
@@ -311,6 +314,16 @@ std::vector<GemmShape> tensor_map_shapes() {
         {512, 512, 512},
 #endif
     };
+}
+
+// 8a's and 8b's shapes: chapter 2's (of which only those with N = K = 32 have rows that start
+// on 16 bytes), then shapes whose N and K are multiples of 4, so that the 16-byte copies also
+// meet partial tiles (N and K of 4, 28 and 36), several phases and a ring of stages that
+// turns (K = 164: six phases, the last one 4 wide).
+std::vector<GemmShape> copy_width_shapes() {
+    std::vector<GemmShape> shapes = chapter2_shapes();
+    shapes.insert(shapes.end(), {{1, 4, 4}, {7, 12, 8}, {31, 28, 36}, {33, 36, 28}, {32, 36, 164}, {65, 100, 96}});
+    return shapes;
 }
 
 // 8d's shapes: M around its block tile's 64 rows, N around its 128 columns and K around its
@@ -355,12 +368,12 @@ TEST_CASE("the pipeline probe says 'never drained' only on its evidence, and eac
     CHECK(five_missing.find("more than the 2 stage(s) a loop leaves in flight") != std::string::npos);
     // The same finding at several stage counts, but for the count itself: said once.
     const std::string grouped = diagnoses_by_stage_count(
-        {"right", "read at x.cu:88 in k [with int STAGES = 2], block (0,0,0), byte 12", "read at x.cu:88 in k [with int STAGES = 3], block (1,0,0), byte 40",
+        {"right", "read at x.cu:88 in k [with int STAGES = 3], block (0,0,0), byte 12", "read at x.cu:88 in k [with int STAGES = 4], block (1,0,0), byte 40",
          "other"});
-    CHECK(grouped.find("With 1 stage(s):right") != std::string::npos);
-    CHECK(grouped.find("With 2 and 3 stages (the same finding at each; as at 2):read at x.cu:88") != std::string::npos);
-    CHECK(grouped.find("STAGES = 3") == std::string::npos);
-    CHECK(grouped.find("With 4 stage(s):other") != std::string::npos);
+    CHECK(grouped.find("With 2 stage(s):right") != std::string::npos);
+    CHECK(grouped.find("With 3 and 4 stages (the same finding at each; as at 3):read at x.cu:88") != std::string::npos);
+    CHECK(grouped.find("STAGES = 4") == std::string::npos);
+    CHECK(grouped.find("With 5 stage(s):other") != std::string::npos);
 }
 
 // ---- 8a ---------------------------------------------------------------------------------
@@ -368,7 +381,7 @@ TEST_CASE("the pipeline probe says 'never drained' only on its evidence, and eac
 TEST_CASE(STEP("a") ": async_double_buffered_gemm matches the CPU reference for every shape", CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old(8, 0, STEP("a") " (async_double_buffered_gemm)", "cp.async")) return;
     tutorial::ShapeSweep sweep("async_double_buffered_gemm", tutorial::default_sweep_options(TUTORIAL_CHAPTER));
-    sweep_shapes(sweep, async_double_buffered_gemm, chapter2_shapes(), 2, false);
+    sweep_shapes(sweep, async_double_buffered_gemm, copy_width_shapes(), 2, false);
     require_sweep_with_diagnosis(sweep, async_double_buffered_gemm, 2);
 }
 
@@ -378,7 +391,7 @@ TEST_CASE(STEP("a") ": async_double_buffered_gemm rejects bad sizes and null poi
 
 // ---- 8b ---------------------------------------------------------------------------------
 
-TEST_CASE(STEP("b") ": async_pipeline_gemm matches the CPU reference for every shape at 1, 2, 3 and 4 stages",
+TEST_CASE(STEP("b") ": async_pipeline_gemm matches the CPU reference for every shape at 2, 3 and 4 stages",
           CHAPTER_TAG "[gpu][graded]") {
     if (gpu_too_old(8, 0, STEP("b") " (async_pipeline_gemm)", "cp.async")) return;
     // One sweep over all stage counts, so the summary can say "fails only when stages is ...".
@@ -388,13 +401,13 @@ TEST_CASE(STEP("b") ": async_pipeline_gemm matches the CPU reference for every s
             async_pipeline_gemm(A, B, C, M, N, K, stages);
         });
     };
-    for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
-        sweep_shapes(sweep, gemm_at(stages), chapter2_shapes(), stages, true);
+    for (int stages = kMinPipelineStages; stages <= kMaxPipelineStages; ++stages) {
+        sweep_shapes(sweep, gemm_at(stages), copy_width_shapes(), stages, true);
     }
     if (!sweep.ok()) {
         FAIL(sweep_report_with_diagnosis(sweep, [&] {
             std::vector<std::string> diagnoses;
-            for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+            for (int stages = kMinPipelineStages; stages <= kMaxPipelineStages; ++stages) {
                 diagnoses.push_back(pipeline_diagnosis(gemm_at(stages), stages, sweep.first_error()));
             }
             return diagnoses_by_stage_count(diagnoses);
@@ -403,16 +416,16 @@ TEST_CASE(STEP("b") ": async_pipeline_gemm matches the CPU reference for every s
     SUCCEED();
 }
 
-TEST_CASE(STEP("b") ": async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 1..4", CHAPTER_TAG) {
+TEST_CASE(STEP("b") ": async_pipeline_gemm rejects bad sizes, null pointers and stage counts outside 2..4", CHAPTER_TAG) {
     const auto gemm = [](const float* A, const float* B, float* C, int M, int N, int K) {
         async_pipeline_gemm(A, B, C, M, N, K, 2);
     };
     tutorial::check_gemm_rejects_bad_arguments(gemm, "async_pipeline_gemm");
     float dummy = 0.0f;
-    REQUIRE_THROWS_WITH(async_pipeline_gemm(&dummy, &dummy, &dummy, 4, 4, 4, 0),
-                        "async_pipeline_gemm: argument stages must be 1 to 4, got 0");
+    REQUIRE_THROWS_WITH(async_pipeline_gemm(&dummy, &dummy, &dummy, 4, 4, 4, 1),
+                        "async_pipeline_gemm: argument stages must be 2 to 4, got 1");
     REQUIRE_THROWS_WITH(async_pipeline_gemm(&dummy, &dummy, &dummy, 4, 4, 4, 5),
-                        "async_pipeline_gemm: argument stages must be 1 to 4, got 5");
+                        "async_pipeline_gemm: argument stages must be 2 to 4, got 5");
 }
 
 // ---- 8c and 8d (going further). Tagged [extra]. -------------------------------------------
@@ -482,7 +495,7 @@ TEST_CASE(STEP("a") ", " STEP("b") " and " STEP("d") " are right at 512³ and on
     INFO("shape " << shape);
     REQUIRE_MATCH(run_case(async_double_buffered_gemm, shape));
     REQUIRE_MATCH(tutorial::run_gemm_case(async_warptile_gemm, shape, kWarpPipeBM, kWarpPipeBN));
-    for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+    for (int stages = kMinPipelineStages; stages <= kMaxPipelineStages; ++stages) {
         INFO(stages << " stage(s)");
         REQUIRE_MATCH(run_case(
             [stages](const float* A, const float* B, float* C, int M, int N, int K) {
