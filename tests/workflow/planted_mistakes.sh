@@ -68,7 +68,7 @@ if [ "$backend" = emu ]; then
     findings=$(grep -c "the CPU backend found:" <<<"$out")
     if [ "$findings" -eq 1 ]; then ok; else fail "the CPU backend's finding should be shown once, not $findings times"; fi
     expect "The same finding, but for the thread, block, stage or size it names, at all" "the other shapes said in one line"
-    expect "125 other failing shape\(s\) \(stages = 2, 3 and 4\)" "naming the stage counts it covers"
+    expect "125 other failing shape\(s\) \(stages = 2, 3 and 4; copy bytes = 4 and 16\)" "naming the stage counts it covers"
     expect "the probe failed with the finding shown above" "the probe points to the finding shown"
 fi
 screen=$(grep -vcE "^  (CXX|NVCC|LINK|AR|CU2CPP|GEN) " <<<"$out")
