@@ -5,7 +5,8 @@
 - a step not begun (nothing written) and a failure the GPU's run gave word for word (a host
   check such as a launch configuration's) add nothing, and are left out;
 - when nothing is left, nothing is shown;
-- a results file's message is known again without its place and expression.
+- a results file's message is known again without its place and expression;
+- a report cut to the screen keeps the CPU backend's finding, wherever it begins.
 
 Run: python3 tests/cpu_diagnosis.py (exit status 1 and the failures on stderr).
 """
@@ -13,7 +14,7 @@ Run: python3 tests/cpu_diagnosis.py (exit status 1 and the failures on stderr).
 
 
 from tool_checks import check, finish  # noqa: E402 (puts the root on the path)
-from tools.tutorial.further_checks import gpu_words, reports_of, telling_report  # noqa: E402
+from tools.tutorial.further_checks import gpu_words, report_window, reports_of, telling_report  # noqa: E402
 
 
 
@@ -44,5 +45,17 @@ check(telling_report(output(LAUNCH, COMPARED), said) == COMPARED, "what the GPU 
 check(telling_report(output(LAUNCH, UNTOUCHED), said) == [], "nothing left: nothing shown")
 check(gpu_words("a.cpp:3: CHECK( x ) with expansion 1 == 0; For M=1 the launch") == "For M=1 the launch",
       "a message is known without its place and expression")
+
+# A sweep's summary (wrong elements, as the GPU said too) above a probe's finding: cut to the
+# screen, the report keeps where it failed and the finding, not only the summary.
+SUMMARY_THEN_FOUND = ["chapters/08-async-copies/test.cpp:408: FAILED:", "explicitly with message:"] + \
+    [f"  summary line {i}" for i in range(30)] + ["  the probe failed: CUDA error (the CPU backend found:",
+                                                   "    shared memory read at x.cu:116", "    before the copy was waited for"]
+window = report_window(SUMMARY_THEN_FOUND, 10)
+check(len(window) <= 10 and window[:3] == SUMMARY_THEN_FOUND[:2] + ["..."], f"the cut report keeps where it failed: {window}")
+check(any("the CPU backend found" in line for line in window) and "    shared memory read at x.cu:116" in window,
+      f"the cut report keeps the finding: {window}")
+check(report_window(FOUND, 10) == FOUND, "a short report is shown whole")
+check(report_window(SUMMARY_THEN_FOUND[:20], 10) == SUMMARY_THEN_FOUND[:10], "with no finding, the first lines")
 
 finish("tests/cpu_diagnosis.py", "the CPU diagnosis picks the telling reports")

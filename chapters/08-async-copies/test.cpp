@@ -110,8 +110,8 @@ std::string describe_counts(const std::vector<int>& counts, int stages, const ch
     } else if (total == kProbePhases && first_extra >= 0 && first_missing >= 0) {
         text << "tile " << first_extra << " was multiplied more than once and tile " << first_missing
              << " never: a phase multiplied a later tile than its own. The stage index runs ahead, or the stage was refilled before every thread had read it (a stage "
-                "reused too early: a missing __syncthreads() or consumer_release() after the products, or a "
-                "release before them).";
+                "reused too early: a __syncthreads() missing between a stage's products and its refill, or the "
+                "refill started before that barrier).";
     } else if (total < kProbePhases) {
         text << total << " tile(s) multiplied for " << kProbePhases << " phases: phases were skipped (a stage index "
              << "off by one, or a loop that stops early).";

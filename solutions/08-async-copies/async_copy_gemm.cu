@@ -73,9 +73,9 @@ __device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A, co
     constexpr int kCopiesPerTile = TILE * TILE / VEC;
     constexpr int kThreads = TILE * TILE;
     const int thread = threadIdx.y * TILE + threadIdx.x;
-    // BEGIN SOLUTION: 8a, step 1. For each copy this thread starts (a fixed count, unrolled:
-    //   copy = thread + q * kThreads while copy < 2 * kCopiesPerTile): is it one of A's or
-    //   of B's? Its row r and column c in its tile (a row holds TILE / VEC copies), then its
+    // BEGIN SOLUTION: 8a, step 1. For each copy this thread starts (copies thread,
+    //   thread + kThreads, ... below 2 * kCopiesPerTile: a fixed count of them, unrolled): is it
+    //   one of A's or of B's? Its row r and column c in its tile (a row holds TILE / VEC copies), then its
     //   row and column in the matrix (where does this block's tile of A, or of B, start in
     //   phase t?). Inside the matrix, copy 4 * VEC bytes asynchronously
     //   (__pipeline_memcpy_async: destination, source, bytes); outside, store VEC zeros.

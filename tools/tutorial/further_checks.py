@@ -268,6 +268,21 @@ def telling_report(output: str, said_on_gpu: list[str]) -> list[str]:
     return []
 
 
+def report_window(report: list[str], count: int) -> list[str]:
+    """The lines of @p report to show, at most @p count: its first ones, or, when the CPU
+    backend's finding ("the CPU backend found") begins past them, the report's first two lines
+    (where it failed), a "..." and the lines from just before the finding on: the finding is
+    what the GPU's report lacks, and a sweep's summary of wrong elements above it says what the
+    GPU's said already."""
+    if len(report) <= count:
+        return report
+    at = next((i for i, line in enumerate(report) if "the CPU backend found" in line), None)
+    if at is None or at + 3 <= count:
+        return report[:count]
+    start = max(2, at - 2)
+    return report[:2] + ["..."] + report[start:start + count - 3]
+
+
 def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | None = None,
                   after_pass: bool = False) -> int:
     """`make chapterN test` on a GPU, after its tests (or compute-sanitizer's pass after them)
@@ -327,10 +342,10 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
     print("On the CPU backend (BACKEND=emu) they fail, though they pass on the GPU; its report:" if after_pass else
           "On the CPU backend (BACKEND=emu) they fail too; its report:")
     # Its first line, the report's and the last: what is left of the screen, and at least a few lines.
-    shown = report[:CPU_REPORT_LINES if lines is None else max(4, min(CPU_REPORT_LINES, lines - 3))]
+    shown = report_window(report, CPU_REPORT_LINES if lines is None else max(6, min(CPU_REPORT_LINES, lines - 3)))
     for line in shown:
         print("  | " + line)
-    more = len(report) - len(shown)
+    more = len(report) - sum(1 for line in shown if line != "...")
     more_lines = f", {more} line{'s' if more > 1 else ''} more" if more > 0 else ""
     print(f"  (the CPU backend's report{more_lines}, and the others: {run_log}; "
           f"make {chapter_name} test BACKEND=emu runs it all)")
