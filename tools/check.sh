@@ -179,6 +179,20 @@ check_chapter() {  # NUMBER FOLDER
         fail "the solution fails its tests" "$(grep -E 'FAILED|error' "$log" | head -5; echo "full log: $log")"
     fi
 
+    # Every chapter has a demo (make chapterN run), and the solution's runs and is right (a
+    # demo checks its own results and exits 1 when one is wrong). The chapter's goal built it.
+    local demo="build/$backend/solutions/bin/chapter$number-demo"
+    log="$logs/chapter$number-demo.log"
+    if [ ! -f "chapters/$folder/demo.cpp" ]; then
+        fail "chapter$number has no demo (chapters/$folder/demo.cpp, for make chapter$number run)"
+    elif [ ! -x "$demo" ]; then
+        fail "the solution's demo was not built" "expected $demo; the prebuild's log: $logs/prebuild.log"
+    elif "$demo" >"$log" 2>&1; then
+        pass "the solution's demo runs and its results are right (make chapter$number run SOLUTIONS=1)"
+    else
+        fail "the solution's demo fails (make chapter$number run SOLUTIONS=1)" "$(tail -n 5 "$log"; echo "full log: $log")"
+    fi
+
     log="$logs/chapter$number-skeleton.log"
     if ! make "chapter$number" >"$log" 2>&1; then
         fail "the skeleton does not compile" "$(grep -m5 error "$log"; echo "full log: $log")"

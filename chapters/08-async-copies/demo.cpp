@@ -34,7 +34,7 @@ int main() {
             tutorial::GemmFunction gemm;
         };
         std::vector<Step> steps{{STEP("a") " two stages, __pipeline_memcpy_async", 2, stage_bytes, async_double_buffered_gemm}};
-        for (int stages = 1; stages <= kMaxPipelineStages; ++stages) {
+        for (int stages = kMinPipelineStages; stages <= kMaxPipelineStages; ++stages) {
             steps.push_back({STEP("b") " cuda::pipeline, " + std::to_string(stages) + " stage(s)", stages, stage_bytes,
                              [stages](const float* A, const float* B, float* C, int rows, int cols, int depth) {
                                  async_pipeline_gemm(A, B, C, rows, cols, depth, stages);
