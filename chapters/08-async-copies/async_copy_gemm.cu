@@ -53,31 +53,44 @@ bool rows_start_on_16_bytes(const float* p, int cols) {
 
 // ---- 8a: two stages with the __pipeline_* primitives -------------------------------------
 
-// Start this thread's copies of the phase whose tiles begin at column t of A and row t of B,
-// VEC floats a copy. The phase's two tiles are 2 * TILE * TILE / VEC copies, numbered A's
-// tile first, row by row, then B's; the block's thread `thread` (threadIdx.y * TILE +
-// threadIdx.x) starts copies thread, thread + TILE * TILE, ... With VEC = 1 (4 bytes) every
-// thread copies its own element of each tile, as chapter 2's loads did; with VEC = 4 (16
-// bytes: every row of A and B starts on 16 bytes, so a copy lies wholly inside the matrix
-// or wholly outside it) half the threads start one copy each and the rest none, a quarter
-// of the copy instructions. A copy outside A or B is written as zeros by ordinary stores.
-// (cp.async could write the zeros itself, with a zero fill (zfill) as large as the copy, but
-// it would still need a valid source address; the stores say what they do.) The copies are
-// not yet committed: the caller commits them.
-template <int TILE, int VEC, class Tile>
-__device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A, const float* B, int M, int N, int K,
-                                  int t) {
+// This thread's copies of the phase whose tiles begin at column t of A and row t of B, VEC
+// floats a copy. The phase's two tiles are 2 * TILE * TILE / VEC copies, numbered A's tile
+// first, row by row, then B's; the block's thread `thread` (threadIdx.y * TILE + threadIdx.x)
+// makes copies thread, thread + TILE * TILE, ... With VEC = 1 (4 bytes) every thread copies
+// its own element of each tile, as chapter 2's loads did; with VEC = 4 (16 bytes: every row
+// of A and B starts on 16 bytes, so a copy lies wholly inside the matrix or wholly outside
+// it) half the threads make one copy each and the rest none, a quarter of the copy
+// instructions. A copy inside A or B is `start_copy(destination, source)`, which starts an
+// asynchronous copy of 4 * VEC bytes (8a and 8b each pass their own); a copy outside is
+// written as zeros by ordinary stores. (cp.async could write the zeros itself, with a zero
+// fill (zfill) as large as the copy, but it would still need a valid source address; the
+// stores say what they do.)
+template <int TILE, int VEC, class Tile, class StartCopy>
+__device__ __forceinline__ void for_each_tile_copy(Tile& A_tile, Tile& B_tile, const float* A, const float* B, int M,
+                                                   int N, int K, int t, StartCopy start_copy) {
     constexpr int kCopiesPerTile = TILE * TILE / VEC;
     constexpr int kThreads = TILE * TILE;
     const int thread = threadIdx.y * TILE + threadIdx.x;
-    // TODO(chapter8): 8a, step 1. For each copy this thread starts (copies thread,
+    // TODO(chapter8): 8a, step 1. For each copy this thread makes (copies thread,
     //   thread + kThreads, ... below 2 * kCopiesPerTile: a fixed count of them, unrolled): is it
     //   one of A's or of B's? Its row r and column c in its tile (a row holds TILE / VEC copies), then its
     //   row and column in the matrix (where does this block's tile of A, or of B, start in
-    //   phase t?). Inside the matrix, copy 4 * VEC bytes asynchronously
-    //   (__pipeline_memcpy_async: destination, source, bytes); outside, store VEC zeros.
+    //   phase t?). Inside the matrix, start_copy(its place in the tile, its place in the
+    //   matrix); outside, store VEC zeros.
     (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)t, (void)thread;
-    (void)kCopiesPerTile, (void)kThreads;
+    (void)kCopiesPerTile, (void)kThreads, (void)start_copy;
+}
+
+// Start this thread's copies of the phase that begins at t with __pipeline_memcpy_async. They
+// are not yet committed: the caller commits them.
+template <int TILE, int VEC, class Tile>
+__device__ void start_tile_copies(Tile& A_tile, Tile& B_tile, const float* A, const float* B, int M, int N, int K,
+                                  int t) {
+    for_each_tile_copy<TILE, VEC>(A_tile, B_tile, A, B, M, N, K, t, [](float* destination, const float* source) {
+        // 4 * VEC bytes from global to shared memory, without passing through a register:
+        // one cp.async instruction, and the thread goes on at once.
+        __pipeline_memcpy_async(destination, source, 4 * VEC);
+    });
 }
 
 // The TILE products of one phase, read from a pair of tiles in shared memory. The tiles'
@@ -144,18 +157,15 @@ void async_double_buffered_gemm(const float* A, const float* B, float* C, int M,
 // has finished reading the stage of the previous phase, which can then be refilled.
 
 // Start this thread's copies of the phase that begins at t into one stage, through the
-// pipeline: the copies of start_tile_copies, each a cuda::memcpy_async.
+// pipeline: 8a's copies (for_each_tile_copy), each a cuda::memcpy_async.
 template <int TILE, int VEC, class Tile>
 __device__ void copy_tiles_into(cuda::pipeline<cuda::thread_scope_thread>& pipeline, Tile& A_tile, Tile& B_tile,
                                 const float* A, const float* B, int M, int N, int K, int t) {
-    constexpr int kCopiesPerTile = TILE * TILE / VEC;
-    constexpr int kThreads = TILE * TILE;
-    const int thread = threadIdx.y * TILE + threadIdx.x;
-    // TODO(chapter8): 8b, step 1. start_tile_copies' copies, each a cuda::memcpy_async into the
-    //   pipeline, its size given as a cuda::aligned_size_t<4 * VEC> (a plain size_t promises
-    //   no alignment: what would the library then have to do?); outside the matrix, VEC zeros.
+    // TODO(chapter8): 8b, step 1. for_each_tile_copy, with a start_copy that copies 4 * VEC
+    //   bytes by cuda::memcpy_async into the pipeline, the size given as a
+    //   cuda::aligned_size_t<4 * VEC> (a plain size_t promises no alignment: what would the
+    //   library then have to do?).
     (void)pipeline, (void)A_tile, (void)B_tile, (void)A, (void)B, (void)M, (void)N, (void)K, (void)t;
-    (void)kCopiesPerTile, (void)kThreads, (void)thread;
 }
 
 template <int TILE, int STAGES, int VEC>
