@@ -327,8 +327,8 @@ std::vector<GemmShape> copy_width_shapes() {
 }
 
 // 8d's shapes: M around its block tile's 64 rows, N around its 128 columns and K around its
-// 16-wide tiles in every combination (these N and K are never both multiples of 4, so the
-// 4-byte copies run); then shapes whose rows start on 16 bytes (the 16-byte copies), with
+// 16-wide tiles in every combination (the 4-byte copies run, but for N = 128 with K = 16,
+// both multiples of 4); then shapes whose rows start on 16 bytes (the 16-byte copies), with
 // K from one tile to many more than the stages, so the ring of stages turns; then primes,
 // a single element, one row, one column and very rectangular ones.
 std::vector<GemmShape> warptile_shapes() {
