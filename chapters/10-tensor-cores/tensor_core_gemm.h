@@ -13,9 +13,9 @@
 /// host (round to nearest, ties to even), and the CPU reference multiplies the same
 /// rounded values: C differs from it only by the FP32 accumulation.
 ///
-/// Every step works for any M, N, K ≥ 1. A block of kMmaThreads threads (8 warps)
+/// Every step works for any M, N, K ≥ 1. A block of kMmaThreads threads (4 warps)
 /// computes a kMmaBlockM × kMmaBlockN tile of C, walking along K kMmaBlockK at a time; each
-/// warp computes a kMmaWarpM × kMmaWarpN part of it as 4 × 4 tiles of 16 × 8, each with
+/// warp computes a kMmaWarpM × kMmaWarpN part of it as 4 × 8 tiles of 16 × 8, each with
 /// `mma.sync.m16n8k16` (the wrappers and the fragments: common/tensor_cores.h).
 /// - 10a: the tiles of A (128 × 64) and B (64 × 128) are loaded into shared memory by
 ///   ordinary loads, then into the fragments by `ldmatrix`; first stored row-major
@@ -54,8 +54,8 @@ constexpr int kMmaBlockM = 128;   ///< rows of C a block computes
 constexpr int kMmaBlockN = 128;   ///< columns of C a block computes
 constexpr int kMmaBlockK = 64;    ///< the width along K of one tile: a row of A's tile is 64 BF16, 128 bytes
 constexpr int kMmaWarpM = 64;     ///< rows of C a warp computes: 4 tiles of 16
-constexpr int kMmaWarpN = 32;     ///< columns of C a warp computes: 4 tiles of 8
-constexpr int kMmaThreads = 256;  ///< threads a block: 2 × 4 warps
+constexpr int kMmaWarpN = 64;     ///< columns of C a warp computes: 8 tiles of 8
+constexpr int kMmaThreads = 128;  ///< threads a block: 2 × 2 warps
 constexpr int kMmaStages = 3;     ///< 10b: tiles along K in flight (96 KiB of dynamic shared memory)
 constexpr int kMmaWarpTilesM = kMmaWarpM / 16;  ///< 16 × 8 tiles of C a warp computes, down
 constexpr int kMmaWarpTilesN = kMmaWarpN / 8;   ///< and across

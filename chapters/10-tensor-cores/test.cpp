@@ -224,7 +224,7 @@ std::string fragment_probe(const tutorial::Bf16GemmFunction& gemm, bool wgmma) {
             const std::size_t at = static_cast<std::size_t>(r) * n + c;
             if (rows_in[at] == std::ldexp(1.0f, r) && columns_in[at] == std::ldexp(1.0f, c)) continue;
             if (wrong++ >= 3) continue;
-            // Who holds C(r, c). 10a, 10b: warp (r / 64, c / 32) of the 2 × 4, its tile (i, j)
+            // Who holds C(r, c). 10a, 10b: warp (r / 64, c / 64) of the 2 × 2, its tile (i, j)
             // of 16 × 8, lane 4 (r % 8) + (c % 8) / 2, register 2 ((r % 16) / 8) + c % 2.
             // 10c: warp r / 16 (warpgroup r / 64), acc[4 (c / 8) + 2 ((r % 16) / 8) + c % 2],
             // the same lane (common/wgmma.h).

@@ -61,38 +61,27 @@ __device__ __forceinline__ int tile_offset(int row, int col) {
 
 // ---- Loading a tile ----------------------------------------------------------------------
 
+// Which chunk of 8 elements (16 bytes, the unit of the swizzle) of a tile with rows of COLS
+// elements is this thread's i-th: row r, column c (a multiple of 8). Thread t copies chunks
+// t, t + kMmaThreads, ...: a warp's 32 chunks are consecutive, whole rows of the matrix.
+template <int COLS>
+__device__ __forceinline__ void chunk_place(int i, int& r, int& c) {
+    const int chunk = static_cast<int>(threadIdx.x) + i * kMmaThreads;
+    r = chunk / (COLS / 8);
+    c = chunk % (COLS / 8) * 8;
+}
+
 // Copy the ROWS × COLS block of a rows × cols matrix whose top-left element is (row0, col0)
 // into the tile that starts at element `base` of `tiles`, stored in LAYOUT, with zeros where
 // the block reaches past the matrix: the tensor cores then multiply zeros in the tails, and
-// no mma needs a bounds check. Each thread copies chunks of 8 elements (16 bytes, the unit
-// of the swizzle). When the whole block lies inside the matrix and its rows start on 16
-// bytes (rows_aligned: the matrix starts on 16 bytes and its rows are a multiple of 8
-// elements), a thread issues all its 16-byte loads before it stores any: its chunks are in
-// flight together, where a load followed at once by its store would wait out the memory's
-// latency once per chunk. Elsewhere it copies element by element. The arrays' types are
-// template parameters so that the CPU backend keeps checking their accesses.
+// no mma needs a bounds check. A chunk that lies inside the matrix and starts on 16 bytes
+// (rows_aligned: the matrix starts on 16 bytes and its rows are a multiple of 8 elements)
+// is copied whole, the others element by element. The arrays' types are template
+// parameters so that the CPU backend keeps checking their accesses.
 template <SharedLayout LAYOUT, int ROWS, int COLS, class Tiles, class Matrix>
 __device__ void load_tile(Tiles& tiles, int base, Matrix matrix, int rows, int cols, int row0, int col0,
                           bool rows_aligned) {
     constexpr int kChunksPerRow = COLS / 8;
-    constexpr int kChunksPerThread = ROWS * kChunksPerRow / kMmaThreads;
-    static_assert(ROWS * kChunksPerRow % kMmaThreads == 0, "every thread copies the same number of chunks");
-    if (rows_aligned && row0 + ROWS <= rows && col0 + COLS <= cols) {
-        uint4 chunks[kChunksPerThread];
-#pragma unroll
-        for (int i = 0; i < kChunksPerThread; ++i) {
-            const int chunk = threadIdx.x + i * kMmaThreads;
-            const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
-            chunks[i] = *reinterpret_cast<const uint4*>(&matrix[static_cast<size_t>(row0 + r) * cols + col0 + c]);
-        }
-#pragma unroll
-        for (int i = 0; i < kChunksPerThread; ++i) {
-            const int chunk = threadIdx.x + i * kMmaThreads;
-            const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
-            *reinterpret_cast<uint4*>(&tiles[base + tile_offset<LAYOUT, COLS>(r, c)]) = chunks[i];
-        }
-        return;
-    }
     for (int chunk = threadIdx.x; chunk < ROWS * kChunksPerRow; chunk += kMmaThreads) {
         const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
         const int row = row0 + r, col = col0 + c;
@@ -111,10 +100,54 @@ __device__ void load_tile(Tiles& tiles, int base, Matrix matrix, int rows, int c
     }
 }
 
+// 10a's load of the tiles of one step along K, k0 to k0 + kMmaBlockK: A's block of the
+// block's rows, and B's block of those rows of K and the block's columns. When both lie
+// wholly inside their matrices and their rows start on 16 bytes, a thread issues all 16 of
+// its 16-byte loads, A's and B's, before it stores any: they are in flight together, where
+// a load followed at once by its store would wait out the memory's latency once per chunk
+// (and loading A's tile, then B's, twice per step). Elsewhere, load_tile.
+template <SharedLayout LAYOUT, class ATile, class BTile, class AMatrix, class BMatrix>
+__device__ void load_tiles(ATile& A_tile, BTile& B_tile, AMatrix A, BMatrix B, int M, int N, int K, int block_row,
+                           int block_col, int k0, bool A_rows_aligned, bool B_rows_aligned) {
+    constexpr int kAChunks = kMmaBlockM * kMmaBlockK / 8 / kMmaThreads;
+    constexpr int kBChunks = kMmaBlockK * kMmaBlockN / 8 / kMmaThreads;
+    static_assert(kAChunks * 8 * kMmaThreads == kMmaBlockM * kMmaBlockK, "every thread copies the same number of chunks");
+    static_assert(kBChunks * 8 * kMmaThreads == kMmaBlockK * kMmaBlockN, "every thread copies the same number of chunks");
+    const bool A_whole = A_rows_aligned && block_row + kMmaBlockM <= M && k0 + kMmaBlockK <= K;
+    const bool B_whole = B_rows_aligned && k0 + kMmaBlockK <= K && block_col + kMmaBlockN <= N;
+    if (!A_whole || !B_whole) {
+        load_tile<LAYOUT, kMmaBlockM, kMmaBlockK>(A_tile, 0, A, M, K, block_row, k0, A_rows_aligned);
+        load_tile<LAYOUT, kMmaBlockK, kMmaBlockN>(B_tile, 0, B, K, N, k0, block_col, B_rows_aligned);
+        return;
+    }
+    uint4 A_chunks[kAChunks], B_chunks[kBChunks];
+    int r, c;
+#pragma unroll
+    for (int i = 0; i < kAChunks; ++i) {
+        chunk_place<kMmaBlockK>(i, r, c);
+        A_chunks[i] = *reinterpret_cast<const uint4*>(&A[static_cast<size_t>(block_row + r) * K + k0 + c]);
+    }
+#pragma unroll
+    for (int i = 0; i < kBChunks; ++i) {
+        chunk_place<kMmaBlockN>(i, r, c);
+        B_chunks[i] = *reinterpret_cast<const uint4*>(&B[static_cast<size_t>(k0 + r) * N + block_col + c]);
+    }
+#pragma unroll
+    for (int i = 0; i < kAChunks; ++i) {
+        chunk_place<kMmaBlockK>(i, r, c);
+        *reinterpret_cast<uint4*>(&A_tile[tile_offset<LAYOUT, kMmaBlockK>(r, c)]) = A_chunks[i];
+    }
+#pragma unroll
+    for (int i = 0; i < kBChunks; ++i) {
+        chunk_place<kMmaBlockN>(i, r, c);
+        *reinterpret_cast<uint4*>(&B_tile[tile_offset<LAYOUT, kMmaBlockN>(r, c)]) = B_chunks[i];
+    }
+}
+
 // ---- 10a: the fragments ------------------------------------------------------------------
 
-// One 64-wide step along K for the calling warp: its 4 × 4 tiles of 16 × 8 accumulate the
-// products of its 64 rows of A's tile with its 32 columns of B's tile, 16 columns of K at a
+// One 64-wide step along K for the calling warp: its 4 × 8 tiles of 16 × 8 accumulate the
+// products of its 64 rows of A's tile with its 64 columns of B's tile, 16 columns of K at a
 // time. The tiles start at elements A_base and B_base of A_tiles and B_tiles. acc[i][j] is
 // the accumulator fragment of the tile in row i, column j of the warp's tiles (c[0..3] of
 // common/tensor_cores.h's table).
@@ -126,7 +159,7 @@ __device__ void multiply_tiles(const ATiles& A_tiles, int A_base, const BTiles& 
 #pragma unroll
     for (int k = 0; k < kMmaBlockK; k += 16) {
         std::uint32_t a[kMmaWarpTilesM][4];  // A's fragments of the warp's four 16-row tiles
-        std::uint32_t b[kMmaWarpTilesN][2];  // B's fragments of its four 8-column tiles
+        std::uint32_t b[kMmaWarpTilesN][2];  // B's fragments of its eight 8-column tiles
 #pragma unroll
         for (int i = 0; i < kMmaWarpTilesM; ++i) {
             // BEGIN SOLUTION: 10a, step 1. The 16 × 16 block of A at rows warp_row + 16 i,
@@ -198,8 +231,11 @@ __device__ void store_accumulators(const float (&acc)[kMmaWarpTilesM][kMmaWarpTi
     }
 }
 
+// Two blocks an SM: a warp's 4 × 8 tiles of C take 128 registers of accumulators alone,
+// and ptxas uses up to 255 a thread (65536 / (2 × 128) = 256). While one block waits for
+// its tiles, the other's warps multiply.
 template <SharedLayout LAYOUT>
-__global__ void __launch_bounds__(kMmaThreads)
+__global__ void __launch_bounds__(kMmaThreads, 2)
     mma_gemm_kernel(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K,
                     bool A_rows_aligned, bool B_rows_aligned) {
     // 16-byte chunks and ldmatrix's rows need 16-byte alignment; 128 puts every row of the
@@ -209,8 +245,7 @@ __global__ void __launch_bounds__(kMmaThreads)
     const int block_row = blockIdx.y * kMmaBlockM, block_col = blockIdx.x * kMmaBlockN;
     float acc[kMmaWarpTilesM][kMmaWarpTilesN][4] = {};
     for (int t = 0; t < K; t += kMmaBlockK) {
-        load_tile<LAYOUT, kMmaBlockM, kMmaBlockK>(A_tile, 0, A, M, K, block_row, t, A_rows_aligned);
-        load_tile<LAYOUT, kMmaBlockK, kMmaBlockN>(B_tile, 0, B, K, N, t, block_col, B_rows_aligned);
+        load_tiles<LAYOUT>(A_tile, B_tile, A, B, M, N, K, block_row, block_col, t, A_rows_aligned, B_rows_aligned);
         // The warps read each other's rows of the tiles.
         __syncthreads();
         multiply_tiles<LAYOUT>(A_tile, 0, B_tile, 0, acc);
@@ -242,15 +277,14 @@ __host__ __device__ int swizzled_offset(int row, int col, int row_elements) {
 template <int ROWS, int COLS, class Tiles, class Matrix>
 __device__ void copy_tile_async(Tiles& tiles, int base, Matrix matrix, int rows, int cols, int row0, int col0,
                                 bool rows_aligned) {
-    constexpr int kChunksPerRow = COLS / 8;
-    constexpr int kChunksPerThread = ROWS * kChunksPerRow / kMmaThreads;
-    static_assert(ROWS * kChunksPerRow % kMmaThreads == 0, "every thread copies the same number of chunks");
+    constexpr int kChunksPerThread = ROWS * COLS / 8 / kMmaThreads;
+    static_assert(kChunksPerThread * 8 * kMmaThreads == ROWS * COLS, "every thread copies the same number of chunks");
     // A fixed count, unrolled: each chunk's place in the tile is then a constant apart from
     // the thread's first, where a loop up to a bound computes it again every time.
 #pragma unroll
     for (int i = 0; i < kChunksPerThread; ++i) {
-        const int chunk = threadIdx.x + i * kMmaThreads;
-        const int r = chunk / kChunksPerRow, c = chunk % kChunksPerRow * 8;
+        int r, c;
+        chunk_place<COLS>(i, r, c);
         const int row = row0 + r, col = col0 + c;
         // BEGIN SOLUTION: 10b, step 1. When rows_aligned and the chunk lies inside the matrix,
         //   one 16-byte asynchronous copy (chapter 8's __pipeline_memcpy_async) from the chunk's
@@ -277,9 +311,8 @@ __device__ void copy_tile_async(Tiles& tiles, int base, Matrix matrix, int rows,
 constexpr int kStageElements = kATileElements + kBTileElements;
 constexpr size_t kPipelineBytes = kMmaStages * kStageElements * sizeof(__nv_bfloat16);
 
-// Two blocks an SM, as the 96 KiB of stages allow: the bound caps ptxas at 128 registers a
-// thread (65536 / (2 × 256)). Left to itself it takes 163, one block fits, and 10b ran 27%
-// slower at 8192³ on the H200 (and spills 8 bytes with the bound, which costs less).
+// Two blocks an SM, as 10a: 2 × 96 KiB of stages fit in the SM's 228 KiB, and the bound
+// keeps ptxas within the 255 registers a thread that two blocks of 128 threads may have.
 __global__ void __launch_bounds__(kMmaThreads, 2)
     mma_pipeline_gemm_kernel(const __nv_bfloat16* A, const __nv_bfloat16* B, float* C, int M, int N, int K,
                              bool A_rows_aligned, bool B_rows_aligned) {
@@ -294,12 +327,12 @@ __global__ void __launch_bounds__(kMmaThreads, 2)
     // BEGIN SOLUTION: 10b, step 2. Chapter 8's pipeline with kMmaStages stages:
     //   1. before the loop, start the copies of tiles 0 .. kMmaStages - 2 into stages 0 ..
     //      kMmaStages - 2 (those that exist), each followed by __pipeline_commit();
-    //   2. for each tile t: start the copies of tile t + kMmaStages - 1 (if it exists) into
-    //      its stage, (t + kMmaStages - 1) % kMmaStages; commit a batch always (an empty batch
-    //      keeps the count); wait until at most kMmaStages - 1 batches are in flight, which
-    //      makes tile t's batch complete; a barrier;
-    //      multiply_tiles<SharedLayout::swizzled> on stage t % kMmaStages; __syncthreads()
-    //      before the stage is refilled.
+    //   2. for each tile t: wait until at most kMmaStages - 2 batches are in flight, which
+    //      makes tile t's batch complete; a barrier (one a tile: after it, every thread's
+    //      copies of tile t have landed, and every warp is done with tile t - 1); start the
+    //      copies of tile t + kMmaStages - 1 (if it exists) into its stage, (t + kMmaStages -
+    //      1) % kMmaStages, the stage tile t - 1 used; commit a batch always (an empty batch
+    //      keeps the count); multiply_tiles<SharedLayout::swizzled> on stage t % kMmaStages.
     //   Each tile is two copy_tile_async calls: A's block of the block's rows and tile t's
     //   columns of K at the start of its stage, and B's block of tile t's rows of K and the
     //   block's columns kATileElements further in (see kStageElements above).
@@ -314,6 +347,12 @@ __global__ void __launch_bounds__(kMmaThreads, 2)
         __pipeline_commit();
     }
     for (int t = 0; t < tiles; ++t) {
+        // Batches committed so far: kMmaStages - 1 before the loop and one an iteration, tile
+        // t's the (t + 1)-th; all but the newest kMmaStages - 2 is then "up to tile t".
+        __pipeline_wait_prior(kMmaStages - 2);
+        // Every thread's copies and zeros of tile t have landed, and no warp still reads
+        // tile t - 1's stage, which the copies below refill.
+        __syncthreads();
         const int next = t + kMmaStages - 1;
         if (next < tiles) {
             const int base = next % kMmaStages * kStageElements;
@@ -322,16 +361,10 @@ __global__ void __launch_bounds__(kMmaThreads, 2)
             copy_tile_async<kMmaBlockK, kMmaBlockN>(stages, base + kATileElements, B, K, N, next * kMmaBlockK,
                                                     block_col, B_rows_aligned);
         }
-        // Possibly empty: "all but the newest kMmaStages - 1 batches" then always means
-        // "up to tile t".
+        // Possibly empty: the count of batches stays one an iteration.
         __pipeline_commit();
-        __pipeline_wait_prior(kMmaStages - 1);
-        // Every thread's copies and zeros of tile t have landed.
-        __syncthreads();
         const int base = t % kMmaStages * kStageElements;
         multiply_tiles<SharedLayout::swizzled>(stages, base, stages, base + kATileElements, acc);
-        // The next iteration's copies refill this very stage: nobody may still read it.
-        __syncthreads();
     }
     // END SOLUTION
     store_accumulators(acc, C, M, N, block_row, block_col);
