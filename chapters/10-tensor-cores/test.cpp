@@ -392,7 +392,7 @@ TEST_CASE("Each step's fragments build C(r, c) from row r of A and column c of B
                     "addresses both use.";
         } else if (wrong[2]) {
             where = "10a with swizzled tiles brings every element where it belongs with the same fragments and "
-                    "swizzle, so 10b's own code misplaces them: where copy_tile_async puts each chunk (the swizzled "
+                    "swizzle, so 10b's own code misplaces them: where start_chunk_copy puts each chunk (the swizzled "
                     "offset the synchronous load uses), or which stage a tile is copied to and read from.";
         }
         if (wrong[3]) {
