@@ -648,6 +648,19 @@ TEST_CASE("float4 reads through casts inside their buffer and aligned give the s
     }
 }
 
+TEST_CASE("the dynamic shared memory seen as a multi-dimensional array is read back, and each index is checked", "[emu]") {
+    const auto ints = random_ints(64, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {64}));
+    const std::vector<float> values(ints.begin(), ints.end());
+    DeviceBuffer<float> in(values), out(64);
+    out.poison();
+    planted::dynamic_stages(in.data(), out.data(), 3, 0);
+    const auto got = out.download();
+    for (int t = 0; t < 64; ++t) CHECK(got[t] == values[static_cast<std::size_t>(t / 8 * 8 + (t + 3) % 8)]);
+    check_says(error_text([&] { planted::dynamic_stages(in.data(), out.data(), 0, 1); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in dynamic_stages_kernel", "index 8 is outside",
+                site_of("tests/emu_planted/casts.cu", "out[t] = stages[t / 32][t / 8 % 4][column];")});
+}
+
 TEST_CASE("a float4 read through a cast past the end of a buffer names the buffer, the offset and the cast's line", "[emu]") {
     const std::string casts = "tests/emu_planted/casts.cu";
     DeviceBuffer<float> in(10), out(3);

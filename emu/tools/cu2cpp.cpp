@@ -26,6 +26,8 @@
 //     passed by value as a template's `Matrix C`): a helper that takes a kernel's
 //     `__shared__` tile or pointer then reports its own lines too (emu::at() leaves any
 //     other type as it is).
+//     So is a reference declared as shared memory seen as an array, `auto& stages =
+//     *reinterpret_cast<float (*)[3][64][20]>(bytes);`, from its declaration on.
 //  5. `reinterpret_cast<T*>(p)` becomes `::emu::pointer_cast<T*>(p)`, and a C-style cast to
 //     a pointer to a CUDA vector type, `(const float4*)(p + i)` or `(float4*)&A[i]`, becomes
 //     `::emu::pointer_cast<const float4*>(p + i)`: a checked pointer may be cast, and the
@@ -230,6 +232,7 @@ private:
             } else if (t == "<<<") {
                 rewrite_launch(i);
             } else if (t == "reinterpret_cast" && text(i + 1) == "<") {
+                locate_cast_reference(i);
                 replace(i, i + 1, "::emu::pointer_cast");
             } else if (t == "(") {
                 rewrite_vector_cast(i);
@@ -237,6 +240,25 @@ private:
                 rewrite_remote_pointer(i);
             }
         }
+    }
+
+    // `auto& stages = *reinterpret_cast<float (*)[3][64][20]>(bytes);`: shared memory seen as
+    // an array (a checked shared_array, emu::pointer_cast). Its name's subscripts get their
+    // lines (rewrite 4) from the end of the declaration to the end of its block, as a
+    // `__shared__` array's do.
+    void locate_cast_reference(std::size_t cast) {
+        if (cast < 4 || text(cast - 1) != "*" || text(cast - 2) != "=" || text(cast - 4) != "&") return;
+        if (tokens_[cast - 3].kind != Token::Identifier) return;
+        std::size_t end = cast;
+        int depth = 0;
+        for (; end < tokens_.size(); ++end) {
+            const std::string& t = text(end);
+            if (t == "(" || t == "[" || t == "{") ++depth;
+            if (t == ")" || t == "]" || t == "}") --depth;
+            if (t == ";" && depth == 0) break;
+        }
+        if (end >= tokens_.size()) return;
+        scopes_.push_back(Scope{text(cast - 3), end + 1, enclosing_block_end(end + 1)});
     }
 
     // The token that closes the block enclosing token @p from (tokens_.size() at file scope).

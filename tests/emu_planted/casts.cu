@@ -49,7 +49,26 @@ __global__ void raw_quad_kernel(const float* in, float* out, long long offset) {
     }
 }
 
+// Stages in the dynamic shared memory seen as a 2 × 4 × 8 array, as chapter 8's 8d keeps
+// its stages: thread t (of 64) writes in[t] at [t / 32][(t / 8) % 4][t % 8], and after a
+// barrier reads back [t / 32][(t / 8) % 4][(t + shift) % 8 + column_past] into out[t]: with
+// column_past 0 every index is inside, with 1 thread 7's column is 8, past the row's end.
+__global__ void dynamic_stages_kernel(const float* in, float* out, int shift, int column_past) {
+    extern __shared__ float stage_bytes[];
+    auto& stages = *reinterpret_cast<float (*)[2][4][8]>(stage_bytes);
+    const int t = threadIdx.x;
+    stages[t / 32][t / 8 % 4][t % 8] = in[t];
+    __syncthreads();
+    const int column = (t + shift) % 8 + (t % 8 == 7 ? column_past : 0);
+    out[t] = stages[t / 32][t / 8 % 4][column];
+}
+
 }  // namespace
+
+void dynamic_stages(const float* in, float* out, int shift, int column_past) {
+    dynamic_stages_kernel<<<1, 64, 2 * 4 * 8 * sizeof(float)>>>(in, out, shift, column_past);
+    CUDA_CHECK_KERNEL("dynamic_stages_kernel");
+}
 
 void quad_sums(const float* in, float* out, int quads, int shift, bool moved) {
     if (moved) {

@@ -65,6 +65,10 @@ void quad_sums(const float* in, float* out, int quads, int shift, bool moved = f
 /// @brief 32 threads stage 32 floats of @p in and 6 zeros in `__shared__ float tile[38]`;
 /// out[t] = the sum of the float4 at tile + 4 * (t % 8) + @p shift.
 void shared_quads(const float* in, float* out, int shift);
+/// @brief 64 threads stage @p in in the dynamic shared memory seen as `float[2][4][8]`
+/// (`*reinterpret_cast<float (*)[2][4][8]>(bytes)`), then out[t] = the element of t's row at
+/// column (t + @p shift) % 8, plus @p column_past for the last thread of each row.
+void dynamic_stages(const float* in, float* out, int shift, int column_past);
 /// @brief Thread 0 reads the float4 @p offset quads past @p in through a raw `const
 /// float4*` variable, which the checks cannot follow: out[0] = its sum.
 void raw_quad(const float* in, float* out, long long offset);
