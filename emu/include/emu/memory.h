@@ -612,15 +612,6 @@ struct CastSource<dynamic_shared_global<T>> {
     static constexpr bool pointer = true;
     using raw = T*;
 };
-// Whether a cast starts from shared memory: a __shared__ array or the dynamic shared memory.
-template <class T>
-struct is_shared_source : std::false_type {};
-template <class T, std::size_t N, std::size_t... Rest>
-struct is_shared_source<shared_array<T, N, Rest...>> : std::true_type {};
-template <class T>
-struct is_shared_source<dynamic_shared_array<T>> : std::true_type {};
-template <class T>
-struct is_shared_source<dynamic_shared_global<T>> : std::true_type {};
 // The checked array of the same shape as the built-in array T: float[3][64][20] gives
 // shared_array<float, 3, 64, 20>.
 template <class T, std::size_t... Extents>
@@ -649,11 +640,12 @@ template <class To, class From>
 decltype(auto) pointer_cast(From&& from, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     using Source = std::remove_cv_t<std::remove_reference_t<From>>;
     if constexpr (std::is_pointer<To>::value && std::is_array<std::remove_pointer_t<To>>::value &&
-                  detail::is_shared_source<Source>::value) {
-        // Shared memory seen as a multi-dimensional array (`*reinterpret_cast<float (*)[3][64][20]>(
-        // dynamic)`, stages in the dynamic shared memory): the same bytes as a shared_array of
-        // that shape, so every index, and every element's races and copies, is checked as in
-        // a __shared__ array of that type.
+                  detail::CastSource<Source>::pointer) {
+        // Memory seen as a multi-dimensional array (`*reinterpret_cast<float (*)[3][64][20]>(
+        // bytes)`: stages in the dynamic shared memory): the same bytes as a shared_array of
+        // that shape, so every index is checked against its dimension, and every element's
+        // races and pending copies as in a __shared__ array of that type (the copies' check
+        // looks only at shared memory, the races' at any address a block's threads share).
         (void)file;
         (void)line;
         const typename detail::CastSource<Source>::raw raw = from;
