@@ -657,7 +657,9 @@ TEST_CASE("the dynamic shared memory seen as a multi-dimensional array is read b
     const auto got = out.download();
     for (int t = 0; t < 64; ++t) CHECK(got[t] == values[static_cast<std::size_t>(t / 8 * 8 + (t + 3) % 8)]);
     check_says(error_text([&] { planted::dynamic_stages(in.data(), out.data(), 0, 1); }, cudaErrorIllegalAddress),
-               {"out-of-bounds shared memory access in dynamic_stages_kernel", "index 8 is outside",
+               {"out-of-bounds shared memory access in dynamic_stages_kernel",
+                "index 8 is outside a dimension of 8 elements of the dynamic shared memory (extern __shared__) seen as "
+                "an array",
                 site_of("tests/emu_planted/casts.cu", "out[t] = stages[t / 32][t / 8 % 4][column];")});
 }
 

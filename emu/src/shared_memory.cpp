@@ -88,7 +88,14 @@ void shared_out_of_bounds(const void* array, long long index, std::size_t extent
     for (const SharedVariable& candidate : b.variables) {
         if (at >= candidate.address && at < candidate.address + candidate.bytes) v = &candidate;
     }
-    if (v == nullptr || v->rank == 0) {
+    const char* dynamic = static_cast<const char*>(b.dynamic_base);
+    if (v == nullptr && dynamic != nullptr && at >= dynamic && at < dynamic + b.dynamic_bytes) {
+        // The dynamic shared memory seen as an array (a cast to a pointer to an array).
+        out << "index " << index << " is outside a dimension of " << extent
+            << " elements of the dynamic shared memory (extern __shared__) seen as an array (the row indexed starts at "
+               "its byte "
+            << (at - dynamic) << ").";
+    } else if (v == nullptr || v->rank == 0) {
         out << "index " << index << " is outside a __shared__ array of " << extent << " elements.";
     } else {
         // Which dimension failed, and the indices before it: from the address of the row

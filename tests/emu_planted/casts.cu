@@ -49,6 +49,29 @@ __global__ void raw_quad_kernel(const float* in, float* out, long long offset) {
     }
 }
 
+}  // namespace
+
+void quad_sums(const float* in, float* out, int quads, int shift, bool moved) {
+    if (moved) {
+        quad_sums_moved_kernel<<<(quads + 63) / 64, 64>>>(in, out, quads);
+    } else {
+        quad_sums_kernel<<<(quads + 63) / 64, 64>>>(in, out, quads, shift);
+    }
+    CUDA_CHECK_KERNEL("quad_sums_kernel");
+}
+
+void shared_quads(const float* in, float* out, int shift) {
+    shared_quads_kernel<<<1, 32>>>(in, out, shift);
+    CUDA_CHECK_KERNEL("shared_quads_kernel");
+}
+
+void raw_quad(const float* in, float* out, long long offset) {
+    raw_quad_kernel<<<1, 32>>>(in, out, offset);
+    CUDA_CHECK_KERNEL("raw_quad_kernel");
+}
+
+namespace {
+
 // Stages in the dynamic shared memory seen as a 2 × 4 × 8 array, as chapter 8's 8d keeps
 // its stages: thread t (of 64) writes in[t] at [t / 32][(t / 8) % 4][t % 8], and after a
 // barrier reads back [t / 32][(t / 8) % 4][(t + shift) % 8 + column_past] into out[t]: with
@@ -68,25 +91,6 @@ __global__ void dynamic_stages_kernel(const float* in, float* out, int shift, in
 void dynamic_stages(const float* in, float* out, int shift, int column_past) {
     dynamic_stages_kernel<<<1, 64, 2 * 4 * 8 * sizeof(float)>>>(in, out, shift, column_past);
     CUDA_CHECK_KERNEL("dynamic_stages_kernel");
-}
-
-void quad_sums(const float* in, float* out, int quads, int shift, bool moved) {
-    if (moved) {
-        quad_sums_moved_kernel<<<(quads + 63) / 64, 64>>>(in, out, quads);
-    } else {
-        quad_sums_kernel<<<(quads + 63) / 64, 64>>>(in, out, quads, shift);
-    }
-    CUDA_CHECK_KERNEL("quad_sums_kernel");
-}
-
-void shared_quads(const float* in, float* out, int shift) {
-    shared_quads_kernel<<<1, 32>>>(in, out, shift);
-    CUDA_CHECK_KERNEL("shared_quads_kernel");
-}
-
-void raw_quad(const float* in, float* out, long long offset) {
-    raw_quad_kernel<<<1, 32>>>(in, out, offset);
-    CUDA_CHECK_KERNEL("raw_quad_kernel");
 }
 
 }  // namespace planted
