@@ -3,9 +3,9 @@
 // Read README.md in this folder first. Then work through the TODO(chapter10) markers
 // below, top to bottom, and run `make chapter10 test` after each one.
 //
-// C = A·B with BF16 inputs and FP32 accumulation. A block of 8 warps computes a 128 × 128
+// C = A·B with BF16 inputs and FP32 accumulation. A block of 4 warps computes a 128 × 128
 // tile of C, walking along K 64 columns of A and 64 rows of B at a time; each warp
-// computes a 64 × 32 part of the tile as 4 × 4 tiles of 16 × 8, each the result of one
+// computes a 64 × 64 part of the tile as 4 × 8 tiles of 16 × 8, each the result of one
 // mma.sync.m16n8k16 per 16 steps of K. The warp's operands come from shared memory
 // through ldmatrix, which hands every lane exactly the elements mma.sync wants of it.
 // The wrappers and the fragment layouts are in common/tensor_cores.h: read its table first.
