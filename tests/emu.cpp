@@ -663,6 +663,19 @@ TEST_CASE("the dynamic shared memory seen as a multi-dimensional array is read b
                 site_of("tests/emu_planted/casts.cu", "out[t] = stages[t / 32][t / 8 % 4][column];")});
 }
 
+TEST_CASE("a __shared__ array seen as an array of another shape is checked by that shape", "[emu]") {
+    const auto ints = random_ints(64, -100, 100, tutorial::derive_seed(tutorial::run_seed(), {65}));
+    const std::vector<float> values(ints.begin(), ints.end());
+    DeviceBuffer<float> in(values), out(64);
+    out.poison();
+    planted::static_view(in.data(), out.data(), 0);
+    CHECK(out.download() == values);
+    check_says(error_text([&] { planted::static_view(in.data(), out.data(), 1); }, cudaErrorIllegalAddress),
+               {"out-of-bounds shared memory access in static_view_kernel",
+                "index 8 is outside a dimension of 8 elements of __shared__ float flat[64]", "seen as an array",
+                site_of("tests/emu_planted/casts.cu", "out[t] = rows[t / 8][t % 8 + (t % 8 == 7 ? column_past : 0)];")});
+}
+
 TEST_CASE("a float4 read through a cast past the end of a buffer names the buffer, the offset and the cast's line", "[emu]") {
     const std::string casts = "tests/emu_planted/casts.cu";
     DeviceBuffer<float> in(10), out(3);

@@ -88,27 +88,37 @@ void shared_out_of_bounds(const void* array, long long index, std::size_t extent
     for (const SharedVariable& candidate : b.variables) {
         if (at >= candidate.address && at < candidate.address + candidate.bytes) v = &candidate;
     }
-    const char* dynamic = static_cast<const char*>(b.dynamic_base);
-    if (v == nullptr && dynamic != nullptr && at >= dynamic && at < dynamic + b.dynamic_bytes) {
-        // The dynamic shared memory seen as an array (a cast to a pointer to an array).
-        out << "index " << index << " is outside a dimension of " << extent
-            << " elements of the dynamic shared memory (extern __shared__) seen as an array (the row indexed starts at "
-               "its byte "
-            << (at - dynamic) << ").";
-    } else if (v == nullptr || v->rank == 0) {
-        out << "index " << index << " is outside a __shared__ array of " << extent << " elements.";
-    } else {
-        // Which dimension failed, and the indices before it: from the address of the row
-        // that was indexed, and the size of one of its elements.
+    // Which dimension of the variable failed, and the indices before it: from the address of
+    // the row that was indexed, and the size of one of its elements. None, when the access
+    // is through a cast that sees the memory as an array of another shape.
+    std::size_t dimension = 0;
+    std::string prefix;
+    if (v != nullptr && v->rank > 0) {
         std::size_t stride = v->bytes;
-        std::size_t dimension = 0;
-        std::string prefix = v->name;
+        prefix = v->name;
         const std::size_t offset = static_cast<std::size_t>(at - v->address);
         for (; dimension < v->rank; ++dimension) {
             stride /= v->extents[dimension];
             if (stride == element_bytes && v->extents[dimension] == extent) break;
             prefix += "[" + std::to_string(offset / stride % v->extents[dimension]) + "]";
         }
+    }
+    const char* dynamic = static_cast<const char*>(b.dynamic_base);
+    const bool in_dynamic = v == nullptr && dynamic != nullptr && at >= dynamic && at < dynamic + b.dynamic_bytes;
+    if (in_dynamic || (v != nullptr && v->rank > 0 && dimension == v->rank)) {
+        // Shared memory seen as an array of its own shape (a cast to a pointer to an array).
+        std::ostringstream memory;
+        if (in_dynamic) {
+            memory << "the dynamic shared memory (extern __shared__)";
+        } else {
+            memory << array_text(*v) << " (declared at " << v->file << ":" << v->line << ")";
+        }
+        const char* start = in_dynamic ? dynamic : v->address;
+        out << "index " << index << " is outside a dimension of " << extent << " elements of " << memory.str()
+            << " seen as an array (the row indexed starts at its byte " << (at - start) << ").";
+    } else if (v == nullptr || v->rank == 0) {
+        out << "index " << index << " is outside a __shared__ array of " << extent << " elements.";
+    } else {
         out << prefix << "[" << index << "]: index " << index << " is outside " << array_text(*v) << " (declared at "
             << v->file << ":" << v->line << ")";
         if (v->rank > 1) out << ", whose dimension " << dimension + 1;

@@ -69,6 +69,9 @@ void shared_quads(const float* in, float* out, int shift);
 /// (`*reinterpret_cast<float (*)[2][4][8]>(bytes)`), then out[t] = the element of t's row at
 /// column (t + @p shift) % 8, plus @p column_past for the last thread of each row.
 void dynamic_stages(const float* in, float* out, int shift, int column_past);
+/// @brief The same through `__shared__ float flat[64]` seen as `float[8][8]`: out[t] = in[t],
+/// but the last thread of each row reads column 7 + @p column_past.
+void static_view(const float* in, float* out, int column_past);
 /// @brief Thread 0 reads the float4 @p offset quads past @p in through a raw `const
 /// float4*` variable, which the checks cannot follow: out[0] = its sum.
 void raw_quad(const float* in, float* out, long long offset);
