@@ -86,6 +86,15 @@ __global__ void dynamic_stages_kernel(const float* in, float* out, int shift, in
     out[t] = stages[t / 32][t / 8 % 4][column];
 }
 
+}  // namespace
+
+void dynamic_stages(const float* in, float* out, int shift, int column_past) {
+    dynamic_stages_kernel<<<1, 64, 2 * 4 * 8 * sizeof(float)>>>(in, out, shift, column_past);
+    CUDA_CHECK_KERNEL("dynamic_stages_kernel");
+}
+
+namespace {
+
 // The same through a `__shared__ float[64]` seen as 8 × 8: thread t (of 64) writes in[t] at
 // [t / 8][t % 8] and reads back [t / 8][t % 8 + column_past] of the last thread of a row.
 __global__ void static_view_kernel(const float* in, float* out, int column_past) {
@@ -102,11 +111,6 @@ __global__ void static_view_kernel(const float* in, float* out, int column_past)
 void static_view(const float* in, float* out, int column_past) {
     static_view_kernel<<<1, 64>>>(in, out, column_past);
     CUDA_CHECK_KERNEL("static_view_kernel");
-}
-
-void dynamic_stages(const float* in, float* out, int shift, int column_past) {
-    dynamic_stages_kernel<<<1, 64, 2 * 4 * 8 * sizeof(float)>>>(in, out, shift, column_past);
-    CUDA_CHECK_KERNEL("dynamic_stages_kernel");
 }
 
 }  // namespace planted
