@@ -90,7 +90,8 @@ enum class SharedLayout {
 __host__ __device__ int swizzled_offset(int row, int col, int row_elements);
 
 /// @brief The launch of every step for an M×N matrix C: one kMmaThreads-thread block per
-/// kMmaBlockM × kMmaBlockN tile of C, grid.x along the columns.
+/// kMmaBlockM × kMmaBlockN tile of C, in a one-dimensional grid (the kernels order the tiles
+/// in groups of rows, for L2, as 10c does).
 tutorial::LaunchConfig mma_gemm_launch_config(int M, int N);
 
 /// @brief 10a: C = A·B with `mma.sync` fed by `ldmatrix` from tiles stored in @p layout.
