@@ -362,7 +362,8 @@ part_tool_units() {
     local test report
     section "the tools' unit tests"
     for test in tests/lesson_leaks.py tests/lesson_figures.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
-        tests/sanitizer_reports.py tests/one_screen.py tests/site_fit.py tests/guard_rules.py tests/extra_steps.py; do
+        tests/sanitizer_reports.py tests/one_screen.py tests/site_fit.py tests/guard_rules.py tests/extra_steps.py \
+        tests/site_pages.py; do
         report=$(python3 "$test" 2>&1)
         status=$?
         if [ "$status" -eq 0 ]; then
