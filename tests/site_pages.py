@@ -4,7 +4,10 @@
   (make docs DOCS_STRICT=1, as make check builds the site) a link to a page of docs/ that is
   not a guide is refused, naming the lesson and the link, where the student's build keeps
   its text; every page of the tree passes the strict build, and would not without
-  docs/profile.md among the guides (the front page and lessons link to it).
+  docs/profile.md among the guides (the front page and lessons link to it);
+- issue numbers: no lesson, hint or guide names one of the project's issues, but the guide
+  for maintainers, which keeps the history; a planted one is found, and a warp that "issues
+  4 loads" is not one.
 
 Run: python3 tests/site_pages.py (exit status 1 and the failures on stderr).
 """
@@ -14,7 +17,7 @@ from pathlib import Path
 
 from tool_checks import ROOT, check, finish  # noqa: E402 (puts the root on the path)
 from tools.tutorial import docs  # noqa: E402
-from tools.tutorial.course import Refusal  # noqa: E402
+from tools.tutorial.course import Refusal, read_registry  # noqa: E402
 
 pages = docs.chapter_pages()
 chapter9 = next(p for p in pages if p.number == "9")
@@ -66,4 +69,25 @@ with tempfile.TemporaryDirectory() as folder:
     finally:
         docs.GUIDES = guides
 
-finish("tests/site_pages.py", "links to docs/ stay links on the site")
+# ---- Issue numbers ------------------------------------------------------------------------------
+texts = docs.texts_without_history(read_registry())
+names = {str(p.relative_to(ROOT)) for p in texts}
+check({"docs/profile.md", "docs/results.md", "docs/cpu-backend.md", "docs/instructors.md",
+       "chapters/09-histogram/README.md", "chapters/09-histogram/hints.md", "README.md"} <= names,
+      "the lessons, their hints, the front page and the site's guides are read", sorted(names))
+check("docs/maintainers.md" not in names, "the guide for maintainers keeps the history, issues named", sorted(names))
+check(docs.issue_numbers(texts) == [], "no lesson, hint or guide of the tree names an issue", docs.issue_numbers(texts))
+
+with tempfile.TemporaryDirectory() as folder:
+    planted = Path(folder) / "guide.md"
+    planted.write_text("A warp issues 4 loads a k.\n"
+                       "23% off (issue 34's run on an H200).\n"
+                       "## Going further: the goals of issues 14, 20 and 22\n"
+                       "See Issue #5.\n"
+                       "The tool issues 2 requests per sector.\n")
+    found = [line.split(": ", 1)[1] for line in docs.issue_numbers([planted])]
+    check(found == ["23% off (issue 34's run on an H200).", "## Going further: the goals of issues 14, 20 and 22",
+                    "See Issue #5."],
+          "issue numbers are found, and a verb followed by a count is not", found)
+
+finish("tests/site_pages.py", "links to docs/ stay links on the site; no lesson, hint or guide names an issue")

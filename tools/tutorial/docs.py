@@ -93,6 +93,49 @@ def fail(message):
     raise Refusal(f"make docs: {message}")
 
 
+# ---- No issue numbers where a student reads ------------------------------------------------
+# The lessons, their hints and the site's guides state what is; which issue asked for it is
+# the project's history, kept in the guide for maintainers (HISTORY_GUIDE), the one page
+# that names issues. "issue 34's run", "issues 14, 20 and 22", "Issue 5:"; not "a warp
+# issues 4 loads" (a number followed by a word).
+ISSUE_NUMBER = re.compile(r"\b[Ii]ssues? #?[0-9]+(?:[,;:.)']| (?:and|or) |$)", re.MULTILINE)
+HISTORY_GUIDE = "maintainers.md"
+
+
+def texts_without_history(chapters, guides=None):
+    """The files a student reads that may name no issue: each chapter's (the registry's
+    @p chapters) lesson and hints, the front page (README.md) and the site's guides, that
+    for maintainers left out."""
+    guides = GUIDES if guides is None else guides
+    paths = [ROOT / "README.md"]
+    for chapter in chapters:
+        paths += [ROOT / chapter.lesson, ROOT / chapter.hints_file]
+    paths += [g.source for g in guides if g.source.name != HISTORY_GUIDE]
+    return [path for path in paths if path.is_file()]
+
+
+def issue_numbers(paths):
+    """Each line of @p paths that names one of the project's issues, as 'file:line: text'."""
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if ISSUE_NUMBER.search(line):
+                shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                found.append(f"{shown}:{number}: {line.strip()}")
+    return found
+
+
+def check_issue_numbers(args):
+    """(make check) No lesson, hint or guide but docs/maintainers.md names an issue."""
+    paths = texts_without_history(args.chapters)
+    found = issue_numbers(paths)
+    for line in found:
+        print(line)
+    print(f"issue-numbers: {len(paths)} lessons, hints and guides read; "
+          + (f"{len(found)} lines name an issue (history goes to docs/{HISTORY_GUIDE})" if found else "none names an issue"))
+    return 1 if found else 0
+
+
 def chapter_pages():
     return [ChapterPage(entry) for entry in read_registry()]
 
