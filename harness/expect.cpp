@@ -170,14 +170,26 @@ void find_where_to_work(const std::string& program) {
 std::string optional_failures_note(const std::vector<std::string>& required, const std::vector<std::string>& optional,
                                    std::size_t hidden, bool whole_run) {
     if (optional.empty()) return "";
-    // The steps, from the names' "8c: " prefixes (a going-further test case names its step
-    // first: tests/manifest_reader.py checks it against chapter.toml's going_further).
-    static const std::regex step_prefix(R"(^(\d+[a-z]):)");
+    // The steps, from the names' prefixes: one step ("8c: ") or a list ("3c and 3d: ",
+    // "8c, 8d: ", "8a, 8b and 8d: "), read as tests/manifest_reader.py's STEP_PREFIX reads
+    // them (it checks them against chapter.toml's going_further). A name without one is
+    // quoted whole.
+    static const std::regex step_prefix(R"(^(\d+[a-z](?:(?:, | and )\d+[a-z])*):)");
+    static const std::regex one_step(R"(\d+[a-z])");
     std::vector<std::string> steps;
+    const auto add = [&steps](const std::string& step) {
+        if (std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+    };
     for (const std::string& name : optional) {
         std::smatch match;
-        const std::string step = std::regex_search(name, match, step_prefix) ? match[1].str() : "\"" + name + "\"";
-        if (std::find(steps.begin(), steps.end(), step) == steps.end()) steps.push_back(step);
+        if (!std::regex_search(name, match, step_prefix)) {
+            add("\"" + name + "\"");
+            continue;
+        }
+        const std::string prefix = match[1].str();
+        for (auto it = std::sregex_iterator(prefix.begin(), prefix.end(), one_step); it != std::sregex_iterator(); ++it) {
+            add(it->str());
+        }
     }
     std::string list;
     for (std::size_t i = 0; i < steps.size(); ++i) list += (i == 0 ? "" : i + 1 == steps.size() ? " and " : ", ") + steps[i];

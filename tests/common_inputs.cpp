@@ -318,6 +318,19 @@ TEST_CASE("a run's last lines say which failing test cases are optional going-fu
               "the chapter is done without them; the other 1 is required. Their reports are left out while a "
               "required one fails (VERBOSE=1 shows them).");
     }
+    SECTION("a test case of several steps counts each of them, once") {
+        // Chapter 3's skeleton: 3c's and 3d's own cases, and the case of both.
+        CHECK(optional_failures_note({"3a: x"},
+                                     {"3c: box_mean_coarsened equals the CPU reference",
+                                      "3d: box_mean_ring equals the CPU reference",
+                                      "3c and 3d: box_mean_coarsened and box_mean_ring are right on images that do not "
+                                      "start on a 16-byte boundary, and keep an all-255 image all 255"}) ==
+              "Of the 4 test cases that fail, 3 are the going-further steps 3c and 3d (tagged [extra]): optional, the "
+              "chapter is done without them; the other 1 is required.");
+        CHECK(optional_failures_note({}, {"8c, 8d: x", "9d: y"}, 0, false) ==
+              "Of the 2 test cases that fail, 2 are the going-further steps 8c, 8d and 9d (tagged [extra]): optional, "
+              "the chapter is done without them.");
+    }
     SECTION("a test case that names no step is quoted whole") {
         CHECK(optional_failures_note({}, {"box_mean_coarsened keeps 255"}).find("\"box_mean_coarsened keeps 255\"") !=
               std::string::npos);

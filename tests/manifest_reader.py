@@ -3,7 +3,9 @@
 - every chapter's chapter.toml reads, and no chapter folder holds Python;
 - going further, one rule: the steps a chapter's going_further lists are the steps its
   lesson labels "(going further)", and its test cases tagged [extra] are exactly those
-  whose names start with such a step ("8c: ...");
+  whose names start with such a step ("8c: ..."); a name that mentions a going-further step
+  anywhere else, or with a required step ("8a, 8b and 8d are right ..."), is refused: such a
+  case would fail a chapter done without the optional step;
 - the package tools/tutorial has no import cycle;
 - a broken manifest is refused with a message naming its file and what is wrong, one case
   per rule the reader enforces;
@@ -65,6 +67,8 @@ TEST_CASE = re.compile(r'TEST_CASE\(\s*((?:STEP\("[a-z]"\)\s*|"(?:[^"\\]|\\.)*"\
 NAME_PIECE = re.compile(r'STEP\("([a-z])"\)|"((?:[^"\\]|\\.)*)"')
 # The steps a test case is of: "8c: ...", or several, "3c and 3d: ..." or "8a, 8b and 8d: ...".
 STEP_PREFIX = re.compile(r"^(\d+[a-z](?:(?:, | and )\d+[a-z])*):")
+# A step named anywhere in a test case's name ("8d" in "8a, 8b and 8d are right ...", "8d's").
+STEP_MENTION = re.compile(r"(?<![\w.])(\d+[a-z])(?![a-z0-9_])")
 
 
 def test_case_name(written, number):
@@ -90,14 +94,29 @@ def going_further_disagreements(folder, listed, number):
         prefix = STEP_PREFIX.match(name)
         steps = re.findall(r"\d+[a-z]", prefix.group(1)) if prefix else []
         further = [step for step in steps if step in listed]
+        required = [step for step in steps if step not in listed]
+        # Harness and status count a case as optional by its [extra] tag alone: a case that
+        # also checks a required step, or an optional one it does not start with, would fail
+        # (or pass) the chapter on work the student may skip.
+        elsewhere = sorted({step for step in STEP_MENTION.findall(name) if step in listed} - set(steps))
         extra = "[extra]" in tags
-        if extra and not (steps and len(further) == len(steps)):
+        if extra and further and not required:
+            elsewhere = []  # "8d: ... as 8c does": optional work only, counted apart
+        if further and required:
+            problems.append(f"the test case {name!r} mixes the required step{'s' if len(required) > 1 else ''} "
+                            f"{' and '.join(required)} with the going-further step {' and '.join(further)}: "
+                            f"give the going-further step a case of its own, \"{further[0]}: ...\", tagged [extra]")
+        elif extra and not further:
             problems.append(f"the test case {name!r} is tagged [extra] but does not start with a going-further step (\"8c: \")")
+        if elsewhere:
+            problems.append(f"the test case {name!r} names the going-further step {' and '.join(elsewhere)} but is "
+                            f"not its own case: name it \"{elsewhere[0]}: ...\" and tag it [extra], apart from the "
+                            f"required steps")
         for step in further:
             with_tests.add(step)
         if further:
             shown = " and ".join(further)
-            if not extra:
+            if not extra and not required:
                 problems.append(f"the test case {name!r} is of the going-further step {shown} but is not tagged [extra]")
             if "[graded]" in tags:
                 problems.append(f"the test case {name!r} is of the going-further step {shown} but is tagged [graded]")
@@ -132,6 +151,23 @@ with tempfile.TemporaryDirectory() as folder:
     found = going_further_disagreements(planted, ("8c", "8d", "8e"), "8")
     check(any("lists 8e, which its lesson never labels" in p for p in found)
           and any("8e has no test case" in p for p in found), f"a listed step with no label nor test should be found: {found}")
+    # A required case that checks a going-further step too, named with the steps but no
+    # colon (as chapter 8's large shapes were), and one that starts with a required and an
+    # optional step: each found. An optional case that names another optional step, and a
+    # required one that names another chapter's step, are no problem.
+    (planted / "test.cpp").write_text(
+        'TEST_CASE(STEP("c") ": tma_gemm matches", CHAPTER_TAG "[extra][gpu]") {}\n'
+        'TEST_CASE("8d: warp tiles match where 8c\'s tensor maps cannot", CHAPTER_TAG "[extra][gpu]") {}\n'
+        'TEST_CASE(STEP("a") ", " STEP("b") " and " STEP("d") " are right at 512³", CHAPTER_TAG "[gpu][large]") {}\n'
+        'TEST_CASE("8b and 8c: pipelines drain", CHAPTER_TAG "[extra]") {}\n'
+        'TEST_CASE("8b is no slower than 7d\'s warp tiles", CHAPTER_TAG "[gpu]") {}\n')
+    found = going_further_disagreements(planted, ("8c", "8d"), "8")
+    check(found == [
+        "the test case '8a, 8b and 8d are right at 512³' names the going-further step 8d but is not its own case: "
+        "name it \"8d: ...\" and tag it [extra], apart from the required steps",
+        "the test case '8b and 8c: pipelines drain' mixes the required step 8b with the going-further step 8c: "
+        "give the going-further step a case of its own, \"8c: ...\", tagged [extra]"],
+        f"a required case naming 8d, and one of 8b and 8c, should be the two problems found: {found}")
 
 python_files = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "chapters").rglob("*.py"))
 check(not python_files, f"chapter folders hold data, not code: {python_files}")

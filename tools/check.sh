@@ -340,11 +340,12 @@ part_lessons() {
     else
         fail "a lesson, a hint before the last or a TODO text gives a solution line away" "$report"
     fi
-    # The lessons state what is: the project's history (its issues) belongs in docs/maintainers.md.
-    if report=$(grep -nE '\b[Ii]ssues? #?[0-9]+([,;:.)'"'"']| (and|or) |$)' chapters/*/README.md chapters/*/hints.md); then
-        fail "a lesson or its hints names one of the project's issues (history goes to docs/maintainers.md)" "$report"
+    # The lessons and the site's guides state what is: the project's history (its issues)
+    # belongs in docs/maintainers.md.
+    if report=$(tutorial issue-numbers 2>&1); then
+        pass "no lesson, hint or guide of the site names one of the project's issues (docs/maintainers.md may)"
     else
-        pass "no lesson or hint names one of the project's issues"
+        fail "a lesson, its hints or a guide of the site names one of the project's issues (history goes to docs/maintainers.md)" "$report"
     fi
     if report=$(tutorial lesson-figures 2>&1); then
         pass "each figure a lesson quotes from the benchmark is that of the results page's run (docs/results/)"
@@ -362,7 +363,8 @@ part_tool_units() {
     local test report
     section "the tools' unit tests"
     for test in tests/lesson_leaks.py tests/lesson_figures.py tests/figures.py tests/instruction_counts.py tests/cpu_diagnosis.py \
-        tests/sanitizer_reports.py tests/one_screen.py tests/site_fit.py tests/guard_rules.py; do
+        tests/sanitizer_reports.py tests/one_screen.py tests/site_fit.py tests/guard_rules.py tests/extra_steps.py \
+        tests/site_pages.py; do
         report=$(python3 "$test" 2>&1)
         status=$?
         if [ "$status" -eq 0 ]; then

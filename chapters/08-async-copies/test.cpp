@@ -484,17 +484,20 @@ TEST_CASE(STEP("d") ": async_warptile_gemm rejects bad sizes and null pointers, 
     tutorial::check_gemm_rejects_bad_arguments(async_warptile_gemm, "async_warptile_gemm");
 }
 
+// 512³ and a large awkward shape: on a GPU always; on the CPU backend only when named
+// ([.large]), where every copy is tracked until its wait. 8d's case is its own, tagged
+// [extra] like its other cases, so that a chapter done with 8a and 8b has no required
+// failure from it.
 #ifdef TUTORIAL_EMU
-#define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][.large]"
+#define LARGE_GEMM_TAGS "[gpu][.large]"
 #else
-#define LARGE_GEMM_TAGS CHAPTER_TAG "[gpu][large]"
+#define LARGE_GEMM_TAGS "[gpu][large]"
 #endif
-TEST_CASE(STEP("a") ", " STEP("b") " and " STEP("d") " are right at 512³ and on a large awkward shape", LARGE_GEMM_TAGS) {
-    if (gpu_too_old(8, 0, STEP("a") ", " STEP("b") " and " STEP("d"), "cp.async")) return;
+TEST_CASE(STEP("a") " and " STEP("b") " are right at 512³ and on a large awkward shape", CHAPTER_TAG LARGE_GEMM_TAGS) {
+    if (gpu_too_old(8, 0, STEP("a") " and " STEP("b"), "cp.async")) return;
     const GemmShape shape = GENERATE(GemmShape{512, 512, 512}, GemmShape{1025, 513, 515});
     INFO("shape " << shape);
     REQUIRE_MATCH(run_case(async_double_buffered_gemm, shape));
-    REQUIRE_MATCH(tutorial::run_gemm_case(async_warptile_gemm, shape, kWarpPipeBM, kWarpPipeBN));
     for (int stages = kMinPipelineStages; stages <= kMaxPipelineStages; ++stages) {
         INFO(stages << " stage(s)");
         REQUIRE_MATCH(run_case(
@@ -503,4 +506,12 @@ TEST_CASE(STEP("a") ", " STEP("b") " and " STEP("d") " are right at 512³ and on
             },
             shape));
     }
+}
+
+TEST_CASE(STEP("d") ": async_warptile_gemm is right at 512³ and on a large awkward shape",
+          CHAPTER_TAG "[extra]" LARGE_GEMM_TAGS) {
+    if (gpu_too_old(8, 0, STEP("d") " (async_warptile_gemm)", "cp.async")) return;
+    const GemmShape shape = GENERATE(GemmShape{512, 512, 512}, GemmShape{1025, 513, 515});
+    INFO("shape " << shape);
+    REQUIRE_MATCH(tutorial::run_gemm_case(async_warptile_gemm, shape, kWarpPipeBM, kWarpPipeBN));
 }

@@ -321,8 +321,11 @@ TEST_CASE(STEP("d") ": histogram_exchange gives every block of a cluster its own
 
 #ifndef TUTORIAL_EMU
 // Large inputs take minutes on the CPU backend: a GPU only. One bin gets more than 65535
-// samples in every block's (9b) or cluster's (9c) share: a private count of 16 bits wraps.
-TEST_CASE("every step counts 2^28 bytes of one value: a private bin passes 2^16", CHAPTER_TAG "[gpu][large]") {
+// samples in every block's (9b) or cluster's (9c, 9d) share: a private count of 16 bits
+// wraps. 9d's case is its own, tagged [extra] like its other cases, so that a chapter done
+// with 9a to 9c has no required failure from it.
+TEST_CASE(STEP("a") ", " STEP("b") " and " STEP("c") " count 2^28 bytes of one value: a private bin passes 2^16",
+          CHAPTER_TAG "[gpu][large]") {
     // The steps in one report (the first failing one in full, a line for each other).
     const long long n8 = 1LL << 28;
     std::vector<tutorial::ShapeSweep> sweeps;
@@ -333,11 +336,17 @@ TEST_CASE("every step counts 2^28 bytes of one value: a private bin passes 2^16"
         sweeps.push_back(sweep("histogram_cluster of 2^28 bytes", cluster16,
                                {{2, n8 / 2, kMaxBins, Distribution::single, 3}, {2, n8 / 2, kMaxBins, Distribution::uniform, 0}},
                                1));
-        sweeps.push_back(sweep("histogram_exchange of 2^28 bytes", exchange16,
-                               {{2, n8 / 2, kMaxBins, Distribution::single, 3}, {2, n8 / 2, kMaxBins, Distribution::skewed, 0}},
-                               1));
     }
     REQUIRE_SWEEPS(sweeps);
+}
+
+TEST_CASE(STEP("d") ": histogram_exchange counts 2^28 bytes of one value: a private bin passes 2^16",
+          CHAPTER_TAG "[extra][gpu][large]") {
+    if (skip_without_clusters()) return;
+    const long long n8 = 1LL << 28;
+    REQUIRE_SWEEP(sweep("histogram_exchange of 2^28 bytes", exchange16,
+                        {{2, n8 / 2, kMaxBins, Distribution::single, 3}, {2, n8 / 2, kMaxBins, Distribution::skewed, 0}},
+                        1));
 }
 #endif
 

@@ -69,6 +69,8 @@
                       results does; tools/tutorial/lesson_figures.py)
   lesson-leaks [N..]  (make check) no solution line is in a lesson, its hints but the last, or
                       a TODO text (tools/tutorial/lesson_leaks.py)
+  issue-numbers       (make check) no lesson, hint or guide of the site names one of the
+                      project's issues, but docs/maintainers.md (tools/tutorial/docs.py)
 
 make builds; the verbs of tools/tutorial/verbs.py run what it built, and call make back
 only for what one make cannot build in the same call.
@@ -233,6 +235,7 @@ def main() -> int:
     sub.add_argument("site", type=pathlib.Path)
 
     command("lesson-leaks", lesson_leaks.check, numbers=True)
+    command("issue-numbers", docs.check_issue_numbers)
     command("figures", figures.check).add_argument("--write", action="store_true")
     sub = command("lesson-figures", lesson_figures.check, numbers=True)
     sub.add_argument("--write", action="store_true")

@@ -93,6 +93,49 @@ def fail(message):
     raise Refusal(f"make docs: {message}")
 
 
+# ---- No issue numbers where a student reads ------------------------------------------------
+# The lessons, their hints and the site's guides state what is; which issue asked for it is
+# the project's history, kept in the guide for maintainers (HISTORY_GUIDE), the one page
+# that names issues. "issue 34's run", "issues 14, 20 and 22", "Issue 5:"; not "a warp
+# issues 4 loads" (a number followed by a word).
+ISSUE_NUMBER = re.compile(r"\b[Ii]ssues? #?[0-9]+(?:[,;:.)']| (?:and|or) |$)", re.MULTILINE)
+HISTORY_GUIDE = "maintainers.md"
+
+
+def texts_without_history(chapters, guides=None):
+    """The files a student reads that may name no issue: each chapter's (the registry's
+    @p chapters) lesson and hints, the front page (README.md) and the site's guides, that
+    for maintainers left out."""
+    guides = GUIDES if guides is None else guides
+    paths = [ROOT / "README.md"]
+    for chapter in chapters:
+        paths += [ROOT / chapter.lesson, ROOT / chapter.hints_file]
+    paths += [g.source for g in guides if g.source.name != HISTORY_GUIDE]
+    return [path for path in paths if path.is_file()]
+
+
+def issue_numbers(paths):
+    """Each line of @p paths that names one of the project's issues, as 'file:line: text'."""
+    found = []
+    for path in paths:
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if ISSUE_NUMBER.search(line):
+                shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                found.append(f"{shown}:{number}: {line.strip()}")
+    return found
+
+
+def check_issue_numbers(args):
+    """(make check) No lesson, hint or guide but docs/maintainers.md names an issue."""
+    paths = texts_without_history(args.chapters)
+    found = issue_numbers(paths)
+    for line in found:
+        print(line)
+    print(f"issue-numbers: {len(paths)} lessons, hints and guides read; "
+          + (f"{len(found)} lines name an issue (history goes to docs/{HISTORY_GUIDE})" if found else "none names an issue"))
+    return 1 if found else 0
+
+
 def chapter_pages():
     return [ChapterPage(entry) for entry in read_registry()]
 
@@ -116,8 +159,11 @@ def no_accidental_links(line, names):
     return "`".join(word.sub(r"%\1", part) if i % 2 == 0 else part for i, part in enumerate(parts))
 
 
-def rewrite_link(match, lesson, chapters, guides=GUIDES):
-    """One link of a lesson, as the site needs it."""
+def rewrite_link(match, lesson, chapters, guides=None, strict=False):
+    """One link of a lesson, as the site needs it; @p guides are the site's (GUIDES when
+    None). @p strict (make docs DOCS_STRICT=1, as make check builds the site): a link to a
+    page of docs/ that is not a guide is refused, since the site would show it as plain text."""
+    guides = GUIDES if guides is None else guides
     bang, text, target, title = match.group(1), match.group(2), match.group(3), match.group(4) or ""
     if "://" in target or target.startswith(("#", "@", "\\", "mailto:")):
         return match.group(0)
@@ -139,6 +185,10 @@ def rewrite_link(match, lesson, chapters, guides=GUIDES):
     for guide in guides:
         if resolved == guide.source:
             return f"[{text}](@ref {guide.label})"
+    if strict and resolved.suffix == ".md" and resolved.parent == ROOT / "docs":
+        fail(f"{lesson.relative_to(ROOT)}: the link [{text}]({target}) leads to {where}, which is not a page of the "
+             f"site (GUIDES in tools/tutorial/docs.py), so the site would show it as plain text: add the page to "
+             f"GUIDES, or link elsewhere")
     # Any other file of the repository has no page on the site: keep the text, and
     # name the file so the reader can open it in their copy (once, if the text is its name).
     if text.strip("`") == str(where):
@@ -175,10 +225,10 @@ def plain_heading(line):
     return re.sub(r"`([^`]*)`", lambda m: re.sub(r"([_*])", r"\\\1", m.group(1)), line)
 
 
-def site_text(lines, source, chapters, type_names):
-    """Markdown lines of @p source as the site shows them: links rewritten for the site,
-    no accidental links to API types, the figures quoted from the benchmark unmarked
-    (lesson_figures.py); fenced code kept as written."""
+def site_text(lines, source, chapters, type_names, strict=False):
+    """Markdown lines of @p source as the site shows them: links rewritten for the site
+    (rewrite_link, @p strict), no accidental links to API types, the figures quoted from the
+    benchmark unmarked (lesson_figures.py); fenced code kept as written."""
     out, in_code = [], False
     for line in lines:
         if line.lstrip().startswith(("```", "~~~")):
@@ -186,11 +236,12 @@ def site_text(lines, source, chapters, type_names):
         if not in_code and HEADING.match(line):
             line = plain_heading(line)
         out.append(line if in_code else no_accidental_links(
-            LINK.sub(lambda m: rewrite_link(m, source, chapters), lesson_figures.unmarked(line)), type_names))
+            LINK.sub(lambda m: rewrite_link(m, source, chapters, strict=strict), lesson_figures.unmarked(line)),
+            type_names))
     return out
 
 
-def lesson_page(chapters, index, solutions):
+def lesson_page(chapters, index, solutions, strict=False):
     chapter = chapters[index]
     if not chapter.lesson.is_file():
         fail(f"chapter {chapter.number} has no lesson: {chapter.lesson.relative_to(ROOT)} is missing")
@@ -200,7 +251,7 @@ def lesson_page(chapters, index, solutions):
     nav = navigation(chapters, index, solutions)
     type_names = api_type_names()
     page = [f"{plain_heading(lines[0].rstrip())} {{#{chapter.label}}}", "", nav, ""]
-    page += site_text(lines[1:], chapter.lesson, chapters, type_names)
+    page += site_text(lines[1:], chapter.lesson, chapters, type_names, strict)
     if solutions:
         page += ["", "## Reference solution", "",
                  f"Instructor edition: the reference solution is on the page @subpage {chapter.label}-solution."]
@@ -231,7 +282,7 @@ def solution_page(chapter, clean_dir):
     return "\n".join(page) + "\n"
 
 
-def front_page(chapters, solutions):
+def front_page(chapters, solutions, strict=False):
     """README.md as the site's front page: the same text, the site's links, and the
     edition's note (which editions exist is the site's business, not the README's)."""
     readme = ROOT / "README.md"
@@ -243,7 +294,7 @@ def front_page(chapters, solutions):
                if solutions else
                "This is the student edition of the course site: it has no solution code.")
     page = [f"{lines[0].rstrip()} {{#mainpage}}", "", edition, ""]
-    page += site_text(lines[1:], readme, chapters, api_type_names())
+    page += site_text(lines[1:], readme, chapters, api_type_names(), strict)
     # @ref, not @subpage: Doxygen 1.9.4's navigation tree leaves out the front page's
     # sub-pages, while top-level pages appear in it, in the order of their file names.
     page += ["", "## The chapters", ""]
@@ -258,7 +309,7 @@ def front_page(chapters, solutions):
     return "\n".join(page) + "\n"
 
 
-def guide_page(guide, chapters):
+def guide_page(guide, chapters, strict=False):
     """A page of docs/ with its label and the site's links."""
     if not guide.source.is_file():
         fail(f"the guide {guide.source.relative_to(ROOT)} is missing")
@@ -266,7 +317,7 @@ def guide_page(guide, chapters):
     if not lines or not lines[0].startswith("# "):
         fail(f"{guide.source.relative_to(ROOT)} must start with its title")
     title = plain_heading(re.sub(r"\s*\{#[\w-]+\}\s*$", "", lines[0].rstrip()))
-    page = [f"{title} {{#{guide.label}}}", ""] + site_text(lines[1:], guide.source, chapters, api_type_names())
+    page = [f"{title} {{#{guide.label}}}", ""] + site_text(lines[1:], guide.source, chapters, api_type_names(), strict)
     return "\n".join(page) + "\n"
 
 
@@ -327,7 +378,9 @@ def search_index(chapters):
     return "var LESSON_INDEX = " + json.dumps(entries, ensure_ascii=False, indent=0) + ";\n"
 
 
-def write_pages(out, solutions):
+def write_pages(out, solutions, strict=False):
+    """Every page of the site into @p out; @p strict refuses a link the site would lose
+    (rewrite_link)."""
     out = pathlib.Path(out)
     chapters = chapter_pages()
     out.mkdir(parents=True, exist_ok=True)
@@ -338,16 +391,16 @@ def write_pages(out, solutions):
     for chapter in chapters:
         for figure in chapter.figures():
             shutil.copyfile(figure, out / "figures" / chapter.figure_name(figure))
-    (out / "mainpage.md").write_text(front_page(chapters, solutions), encoding="utf-8")
+    (out / "mainpage.md").write_text(front_page(chapters, solutions, strict), encoding="utf-8")
     # Doxygen lists the pages in the order of their file names: the order of the course.
     for index, chapter in enumerate(chapters):
         prefix = f"{index + 1:03d}-{chapter.label}"
-        (out / f"{prefix}-lesson.md").write_text(lesson_page(chapters, index, solutions), encoding="utf-8")
+        (out / f"{prefix}-lesson.md").write_text(lesson_page(chapters, index, solutions, strict), encoding="utf-8")
         if solutions:
             (out / f"{prefix}-solution.md").write_text(solution_page(chapter, out.parent / "solutions"),
                                                        encoding="utf-8")
     for index, guide in enumerate(GUIDES):
-        (out / f"{901 + index}-{guide.label}.md").write_text(guide_page(guide, chapters), encoding="utf-8")
+        (out / f"{901 + index}-{guide.label}.md").write_text(guide_page(guide, chapters, strict), encoding="utf-8")
     (out / "999-search-lessons.md").write_text(SEARCH_PAGE, encoding="utf-8")
     (out / "lesson_index.js").write_text(search_index(chapters), encoding="utf-8")
     return 0

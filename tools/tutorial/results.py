@@ -367,7 +367,7 @@ def solution_rows(chapters, field, judge, row_of):
 
 def bars_section(chapters):
     lines = ["## Against the seed kernels", "",
-             "The bars of issue 5: the seed articles' own kernels, re-timed on an H200 on 2026-11-21, "
+             "The bars are the seed articles' own kernels, re-timed on an H200 on 2026-11-21, "
              "as a share of the same ceilings (cuBLAS FP32, or device-to-device copy bandwidth). "
              "The reference solutions must be no slower. Shares of a ceiling carry over between GPUs "
              "better than times do, but a bar measured on an H200 is only a guide on another GPU.", "",
@@ -380,7 +380,7 @@ def bars_section(chapters):
 
 
 def goals_section(chapters):
-    lines = ["## Going further: the goals of issues 14, 20, 21, 22, 31 and 32", "",
+    lines = ["## Going further: the goals", "",
              "The going-further kernels against the same ceilings: cuBLAS FP32 for the FP32 GEMMs, cuBLAS "
              "BF16 for the tensor cores' (chapter 10), copy bandwidth for the others, as a share of the "
              "ceiling measured in the same run; a goal "

@@ -12,6 +12,9 @@ the reference solutions too). make decides when to rebuild (mk/docs.mk); the ste
             then Doxygen;
   report    what the site lacks (Graphviz, the theme) and where it is; or, without Doxygen,
             the refusal.
+--strict (make docs DOCS_STRICT=1, as make check builds it): a Doxygen warning fails the
+build, and so does a link of a lesson or guide to a page of docs/ that the site does not have
+(docs.py's GUIDES), which would show as plain text.
 Python 3 standard library only.
 """
 
@@ -64,7 +67,7 @@ def site(args) -> int:
         print(f"  DOCS  the {name} edition")
         for old in ("html", "pages", "solutions"):
             shutil.rmtree(folder / old, ignore_errors=True)
-        docs.write_pages(str(folder / "pages"), args.solutions)
+        docs.write_pages(str(folder / "pages"), args.solutions, args.strict)
         return subprocess.run([args.doxygen, str(folder / "Doxyfile")]).returncode
     if not shutil.which(args.doxygen):
         print("make docs needs Doxygen, which is not installed: run 'make setup', or install the package doxygen.")
