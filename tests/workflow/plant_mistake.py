@@ -1,4 +1,4 @@
-"""Plant one mistake a student makes in chapter 7's 7c or chapter 8's 8b, in the file given:
+"""Plant one mistake a student makes in chapter 7's 7c, chapter 8's 8b or chapter 6's 6c, in the file given:
 python3 plant_mistake.py FILE KIND (tests/workflow/planted_mistakes.sh)."""
 import sys
 
@@ -23,6 +23,15 @@ MISTAKES = {
     # CPU backend's one finding at all 126 shapes, to be shown once.
     "stage-not-waited": ("        cuda::pipeline_consumer_wait_prior<STAGES - 2>(pipeline);\n",
                          ""),
+    # Chapter 6's 6c: the first warp's sum of the warps' sums called by only the lanes that
+    # hold one, with warp_sum's full mask: the other lanes never reach the shuffles.
+    "shuffle-some-lanes": ("    if (warp == 0) {\n        value = lane < kReduceBlock / 32 ? warp_sums[lane] : 0.0f;\n"
+                           "        value = warp_sum(value);\n    }\n",
+                           "    if (warp == 0 && lane < kReduceBlock / 32) {\n        value = warp_sums[lane];\n"
+                           "        value = warp_sum(value);\n    }\n"),
+    # Chapter 6's 6c: the float4 loop's count taken from all n elements, not those after the
+    # scalar head: its last float4 reads past the end of the input.
+    "float4-ignores-head": ("const long long vectors = (n - head) / 4;", "const long long vectors = n / 4;"),
 }
 
 path, kind = sys.argv[1], sys.argv[2]
