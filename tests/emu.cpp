@@ -34,7 +34,8 @@ TEST_CASE("a GEMM that never adds some products is told which k, and what its bo
                {"no element of C ever adds the products with k = 7 to 11 (K = 12)", "k stops at 7, which is N"});
     // Short of K at no other parameter's value: a loop that ends too early.
     check_says(tutorial::run_gemm_case(stops_at(11), {9, 7, 12}, 16).text,
-               {"the product with k = 11 (K = 12).", "k stops at 11, 1 short of K: a loop over K that ends too early"},
+               {"the product with k = 11 (K = 12).", "k stops at 11, 1 short of K: a loop over K that ends too early",
+                "tiles of k = 11 on that are never loaded, or are fetched from the wrong place"},
                {"which is N", "which is M"});
     check_says(tutorial::run_gemm_case(stops_at(8), {9, 5, 10}, 4).text,
                {"the products with k = 8 and 9 (K = 10)", "k stops at 8, 2 short of K"});

@@ -126,8 +126,13 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
         } else if (stop == M && M != K) {
             text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this.";
         } else {
-            text << " k stops at " << stop << ", " << K - stop << " short of K: a loop over K that ends too early, "
-                 << "or whose last, partial step is never loaded, would do this.";
+            // The products from k = stop on are all missing: what C shows cannot tell a loop
+            // that stops from tiles of those k that never arrive, or that a copy fetched from
+            // outside the matrices (the TMA writes zeros there).
+            text << " k stops at " << stop << ", " << K - stop << " short of K: a loop over K that ends too early "
+                 << "would do this, and so would tiles of k = " << stop << " on that are never loaded, or are "
+                 << "fetched from the wrong place (a copy's coordinates or offsets along K: outside the matrix, "
+                 << "the TMA fills zeros).";
         }
     }
     return text.str();
