@@ -47,27 +47,20 @@ tutorial::LaunchConfig mma_gemm_launch_config(int M, int N) {
     return tutorial::LaunchConfig{grid, block};
 }
 
-// Which tile of C, (tile_row, tile_col) of tiles_m × tiles_n, block `block` of a
-// one-dimensional grid computes: blocks go down groups of 8 rows of tiles before across,
-// so that the blocks running at once share rows of A and columns of B in L2. (10b in the
-// order of a two-dimensional grid, a row of tiles after another: 42.7% and 43.9% of cuBLAS
-// at 4096³ and 8192³ on the H200; in this order 45.1% and 46.3%.)
-__device__ __forceinline__ void grouped_tile(int block, int tiles_m, int tiles_n, int& tile_row, int& tile_col) {
+// The corner (block_row, block_col) of the TILE_M × TILE_N tile of an M × N matrix C that
+// block `block` of a one-dimensional grid computes: blocks go down groups of 8 rows of tiles
+// before across, so that the blocks running at once share rows of A and columns of B in L2.
+// (10b in the order of a two-dimensional grid, a row of tiles after another: 42.7% and 43.9%
+// of cuBLAS at 4096³ and 8192³ on the H200; in this order 45.1% and 46.3%.)
+template <int TILE_M, int TILE_N>
+__device__ __forceinline__ void grouped_tile(int block, int M, int N, int& block_row, int& block_col) {
     constexpr int kGroupRows = 8;
+    const int tiles_m = (M + TILE_M - 1) / TILE_M, tiles_n = (N + TILE_N - 1) / TILE_N;
     const int group = block / (kGroupRows * tiles_n), first = group * kGroupRows;
     const int rows = tiles_m - first < kGroupRows ? tiles_m - first : kGroupRows;
     const int in_group = block % (kGroupRows * tiles_n);
-    tile_row = first + in_group % rows;
-    tile_col = in_group / rows;
-}
-
-// The corner of the tile of C that block blockIdx.x of 10a's and 10b's grid computes.
-__device__ __forceinline__ void mma_block_corner(int M, int N, int& block_row, int& block_col) {
-    int tile_row, tile_col;
-    grouped_tile(static_cast<int>(blockIdx.x), (M + kMmaBlockM - 1) / kMmaBlockM, (N + kMmaBlockN - 1) / kMmaBlockN,
-                 tile_row, tile_col);
-    block_row = tile_row * kMmaBlockM;
-    block_col = tile_col * kMmaBlockN;
+    block_row = (first + in_group % rows) * TILE_M;
+    block_col = in_group / rows * TILE_N;
 }
 
 // A's tile is kMmaBlockM rows of kMmaBlockK elements; B's kMmaBlockK rows of kMmaBlockN.
@@ -274,7 +267,7 @@ __global__ void __launch_bounds__(kMmaThreads, 2)
     __shared__ __align__(128) __nv_bfloat16 A_tile[kATileElements];
     __shared__ __align__(128) __nv_bfloat16 B_tile[kBTileElements];
     int block_row, block_col;
-    mma_block_corner(M, N, block_row, block_col);
+    grouped_tile<kMmaBlockM, kMmaBlockN>(static_cast<int>(blockIdx.x), M, N, block_row, block_col);
     float acc[kMmaWarpTilesM][kMmaWarpTilesN][4] = {};
     // A block inside C, when the rows of A and B start on 16 bytes, has whole tiles up to the
     // last whole 64 columns of K. Its next step's loads are issued before this step
@@ -393,7 +386,7 @@ __global__ void __launch_bounds__(kMmaThreads, 2)
     // s * kStageElements, its B tile kATileElements later.
     extern __shared__ __align__(128) __nv_bfloat16 stages[];
     int block_row, block_col;
-    mma_block_corner(M, N, block_row, block_col);
+    grouped_tile<kMmaBlockM, kMmaBlockN>(static_cast<int>(blockIdx.x), M, N, block_row, block_col);
     const int tiles = (K + kMmaBlockK - 1) / kMmaBlockK;
     float acc[kMmaWarpTilesM][kMmaWarpTilesN][4] = {};
 
@@ -561,11 +554,7 @@ __device__ void store_wgmma_accumulators(const float (&acc)[128], Matrix C, int 
 
 // The corner of the tile of C that block `block` computes, in 10a's grouped order.
 __device__ __forceinline__ void wgmma_tile_of(int block, int M, int N, int& block_row, int& block_col) {
-    int tile_row, tile_col;
-    grouped_tile(block, (M + kWgmmaBlockM - 1) / kWgmmaBlockM, (N + kWgmmaBlockN - 1) / kWgmmaBlockN, tile_row,
-                 tile_col);
-    block_row = tile_row * kWgmmaBlockM;
-    block_col = tile_col * kWgmmaBlockN;
+    grouped_tile<kWgmmaBlockM, kWgmmaBlockN>(block, M, N, block_row, block_col);
 }
 
 __global__ void __launch_bounds__(kWgmmaThreads, 1)
