@@ -127,12 +127,12 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
             text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this.";
         } else {
             // The products from k = stop on are all missing: what C shows cannot tell a loop
-            // that stops from tiles of those k that never arrive, or that a copy fetched from
-            // outside the matrices (the TMA writes zeros there).
+            // that stops from tiles of those k that never arrive, or that were fetched from
+            // outside the matrices (where bounds checks and the TMA give zeros).
             text << " k stops at " << stop << ", " << K - stop << " short of K: a loop over K that ends too early "
                  << "would do this, and so would tiles of k = " << stop << " on that are never loaded, or are "
-                 << "fetched from the wrong place (a copy's coordinates or offsets along K: outside the matrix, "
-                 << "the TMA fills zeros).";
+                 << "fetched from the wrong place (a load's or copy's offsets or coordinates along K: outside the "
+                 << "matrix, bounds checks and the TMA give zeros).";
         }
     }
     return text.str();
