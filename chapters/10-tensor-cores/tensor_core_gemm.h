@@ -18,8 +18,8 @@
 /// warp computes a kMmaWarpM × kMmaWarpN part of it as 4 × 8 tiles of 16 × 8, each with
 /// `mma.sync.m16n8k16` (the wrappers and the fragments: common/tensor_cores.h).
 /// - 10a: the tiles of A (128 × 64) and B (64 × 128) are loaded into shared memory by
-///   ordinary loads, a step ahead through registers (the next step's loads are in flight
-///   while the warps multiply), then into the fragments by `ldmatrix`; first stored row-major
+///   ordinary loads, a step ahead through registers where the tiles are whole (the next
+///   step's loads are in flight while the warps multiply), then into the fragments by `ldmatrix`; first stored row-major
 ///   (SharedLayout::row_major: 8-way bank conflicts), then swizzled
 ///   (SharedLayout::swizzled: none).
 /// - 10b: the same swizzled tiles, brought by a kMmaStages-stage pipeline of `cp.async`
