@@ -312,6 +312,24 @@ if not isinstance(STEPS, str):
     check(goal_against(None, goal) == ("not measured", "–"),
           f"a goal of a chapter not measured reads 'not measured', got {goal_against(None, goal)}")
 
+# ---- A goal against the library row (measure "library") ---------------------------------------------
+LIBRARY_GOAL = read_text("""
+[[results.goals]]
+what = "level with the library"
+goal = 1.0
+aim = 1.0
+problem = "P"
+measure = "library"
+variants = ["ours"]
+""")
+check(not isinstance(LIBRARY_GOAL, str), f"a goal measured against the library should read: {LIBRARY_GOAL}")
+if not isinstance(LIBRARY_GOAL, str):
+    # The figure is the times_library column (the library's time over ours), not the speed-up
+    # over the baseline: 0.99 misses a goal of 1 though the speed-up is 1.5.
+    row = dict(zip(COLUMNS + ["times_library"], ["1", "01-x", "solutions", "P", "ours", "2", "50", "1.5", "ok", "0.99"]))
+    got = goal_against(MeasuredChapter([row], "test.csv"), LIBRARY_GOAL.goals[0])
+    check(got == ("0.99×", "**no**"), f"0.99 times the library against a goal of 1: expected ('0.99×', '**no**'), got {got}")
+
 # ---- A profile column's formula ---------------------------------------------------------------------
 columns = read_text(array_of_tables(
     "profile_table.columns",

@@ -16,7 +16,8 @@ optional (docs/maintainers.md explains them, with an example):
   [[results.goals]] what, goal, aim, problem, variants: the going-further goals, as shares
       of the ceiling in percent; with measure = "speedup", as speed-ups over the problem's
       baseline (the library a user would call), 5 for five times as fast; with measure =
-      "over_previous", each variant's speed-up over the one before it in `variants` (the
+      "library", as the library row's time over the variant's (1 for as fast as the library,
+      where the library is not the baseline); with measure = "over_previous", each variant's speed-up over the one before it in `variants` (the
       steps in order; 1 for as fast), each named by its first word, or its first two when
       the first has no digit ("10b over 10a", "8a over tiled 32");
   [results.values]  the numbers the summary quotes, by name (results.py computes them):
@@ -225,14 +226,15 @@ class Bar:
 # How a goal is measured: the benchmark's column, and how a figure of it reads. "over_previous"
 # compares each variant after the first with the one before it in `variants`: the earlier
 # one's median time over the later one's, so that 1 is as fast and above 1 faster.
-GOAL_MEASURES = {"share": "percent_of_ceiling", "speedup": "speedup", "over_previous": "median_ms"}
+GOAL_MEASURES = {"share": "percent_of_ceiling", "speedup": "speedup", "library": "times_library",
+                 "over_previous": "median_ms"}
 
 
 @dataclasses.dataclass(frozen=True)
 class Goal:
     """A going-further goal and aim: shares of the ceiling (measure "share"), speed-ups
-    over the problem's baseline (measure "speedup"), or each step's speed-up over the step
-    before it (measure "over_previous")."""
+    over the problem's baseline (measure "speedup") or over its library row (measure
+    "library"), or each step's speed-up over the step before it (measure "over_previous")."""
 
     what: str
     goal: float
