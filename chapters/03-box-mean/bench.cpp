@@ -9,7 +9,8 @@
 // Its last rows, "coarsened, copy only" and "ring, copy only", move 3c's and 3d's bytes with
 // their tiles or ring, loads, copies and stores but compute no mean (bench/box_mean_copy.cu):
 // the gap from each to its step is the work done between the loads, the gap from the copy to
-// it the data movement's own.
+// it the data movement's own. The very last, a cudaMemcpy of the image, is what a copy of
+// these 64 MB reaches against the 256 MiB copy of the ceiling.
 //
 // The rate is effective bandwidth: the compulsory bytes, the image read once and the
 // result written once, over the time. Its ceiling is the device-to-device copy the
@@ -20,6 +21,7 @@
 #include "bench/npp_box_filter.h"
 #include "benchmark/session.h"
 #include "compare.h"
+#include "cuda_check.h"
 #include "device_buffer.h"
 #include "random.h"
 #include "box_mean_reference.h"
@@ -113,9 +115,17 @@ int main(int argc, char* argv[]) {
                 session.measure_kernel(work, session.copy_ceiling());
             }
             // 3c's and 3d's data movement alone: the output is the input, every pixel checked.
+            // Then the same bytes copied by cudaMemcpy: the ceiling is a copy of 256 MiB, and
+            // this row says how much of it a copy of this 64 MB image reaches (its start and
+            // its end weigh more in a shorter copy).
             const std::pair<const char*, BoxMeanFunction> copies[] = {
                 {"coarsened, copy only (no arithmetic)", box_mean_copy},
-                {"ring, copy only (no arithmetic)", box_mean_ring_copy}};
+                {"ring, copy only (no arithmetic)", box_mean_ring_copy},
+                {"cudaMemcpy of the image (no kernel of ours)",
+                 [](const unsigned char* in, unsigned char* out, int width, int height, int) {
+                     CUDA_CHECK(cudaMemcpyAsync(out, in, static_cast<std::size_t>(width) * height,
+                                                cudaMemcpyDeviceToDevice));
+                 }}};
             for (const auto& [variant, copy] : copies) {
                 OutputLayout copy_layout = layout;
                 copy_layout.name = "output image (a copy of the input)";
