@@ -20,6 +20,7 @@ Run: python3 tests/manifest_reader.py (exit status 1 and the failures on stderr)
 """
 
 import ast
+import dataclasses
 import re
 import tempfile
 from pathlib import Path
@@ -329,6 +330,14 @@ if not isinstance(LIBRARY_GOAL, str):
     row = dict(zip(COLUMNS + ["times_library"], ["1", "01-x", "solutions", "P", "ours", "2", "50", "1.5", "ok", "0.99"]))
     got = goal_against(MeasuredChapter([row], "test.csv"), LIBRARY_GOAL.goals[0])
     check(got == ("0.99×", "**no**"), f"0.99 times the library against a goal of 1: expected ('0.99×', '**no**'), got {got}")
+    # A figure just under the goal is not printed as the goal itself beside "missed".
+    row["times_library"] = "0.9955"
+    got = goal_against(MeasuredChapter([row], "test.csv"), LIBRARY_GOAL.goals[0])
+    check(got == ("0.996×", "**no**"), f"0.9955 against a goal of 1: expected ('0.996×', '**no**'), got {got}")
+    row["percent_of_ceiling"] = "89.96"
+    share_goal = dataclasses.replace(LIBRARY_GOAL.goals[0], goal=90.0, measure="share")
+    got = goal_against(MeasuredChapter([row], "test.csv"), share_goal)
+    check(got == ("89.96%", "**no**"), f"89.96% against a goal of 90%: expected ('89.96%', '**no**'), got {got}")
 
 # ---- A profile column's formula ---------------------------------------------------------------------
 columns = read_text(array_of_tables(

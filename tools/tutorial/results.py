@@ -301,6 +301,17 @@ def manifest_entries(field):
     return entries
 
 
+def shown_against(value, bar, percent):
+    """A figure as the tables write it (89.5%, 0.99×), with more decimals where that rounding
+    would put it on the other side of the bar: 0.9955 against 1 is 0.996×, not 1.00×."""
+    if not percent and value < 0.01:
+        return format_speedup(value)
+    digits = 1 if percent else 2
+    while digits < 4 and (float(f"{value:.{digits}f}") >= bar) != (value >= bar):
+        digits += 1
+    return f"{value:.{digits}f}%" if percent else f"{value:.{digits}f}×"
+
+
 def judged(figures, bar, percent):
     """The figures, (label, value, failed check) each, as the tables write them, and whether
     each reaches the bar."""
@@ -311,7 +322,7 @@ def judged(figures, bar, percent):
             continue
         if value is None:
             continue
-        ours.append(f"{label}{value:.1f}%" if percent else f"{label}{format_speedup(value)}")
+        ours.append(f"{label}{shown_against(value, bar, percent)}")
         verdicts.append(f"{label}{'yes' if value >= bar else '**no**'}")
     return ", ".join(ours) or "not measured", ", ".join(verdicts) or "–"
 
