@@ -787,3 +787,39 @@ TEST_CASE("host code that reads or writes device memory crashes, and the backend
                          "either; copy it with cudaMemcpy, or compute it in a kernel"));
     CHECK(contains(text, "SIGSEGV"));
 }
+
+// ---- Integer intrinsics ------------------------------------------------------------------------
+TEST_CASE("the integer intrinsics give CUDA's results, bit for bit", "[emu]") {
+    // __byte_perm: bytes of y:x by the selector's nibbles, of which only 3 bits count
+    CHECK(__byte_perm(0x03020100u, 0x07060504u, 0x7531u) == 0x07050301u);
+    CHECK(__byte_perm(0x44332211u, 0u, 0x4140u) == 0x00220011u);
+    CHECK(__byte_perm(0x03020100u, 0x07060504u, 0xFu) == 0x00000007u);
+    CHECK(__byte_perm(0x03020100u, 0x07060504u, 0xFFFF0000u) == 0x00000000u);
+    // funnel shifts: the shift taken mod 32, or clamped to 32 by the c forms
+    CHECK(__funnelshift_l(0x89ABCDEFu, 0x01234567u, 8) == 0x23456789u);
+    CHECK(__funnelshift_l(0x89ABCDEFu, 0x01234567u, 40) == 0x23456789u);
+    CHECK(__funnelshift_lc(0x89ABCDEFu, 0x01234567u, 40) == 0x89ABCDEFu);
+    CHECK(__funnelshift_r(0x89ABCDEFu, 0x01234567u, 8) == 0x6789ABCDu);
+    CHECK(__funnelshift_r(0x89ABCDEFu, 0x01234567u, 0) == 0x89ABCDEFu);
+    CHECK(__funnelshift_rc(0x89ABCDEFu, 0x01234567u, 33) == 0x01234567u);
+    // high halves of products
+    CHECK(__umulhi(0xFFFFFFFFu, 0xFFFFFFFFu) == 0xFFFFFFFEu);
+    CHECK(__mulhi(-1, 1) == -1);
+    CHECK(__mulhi(0x40000000, 8) == 2);
+    CHECK(__umul64hi(0xFFFFFFFFFFFFFFFFull, 2ull) == 1ull);
+    for (unsigned int x = 0; x <= 9 * 255 + 4; ++x) {  // a division by 9 as one multiply-high
+        REQUIRE(__umulhi(x, 7282u << 16) == x / 9);
+    }
+    // bit counts
+    CHECK(__popc(0xF0F0u) == 8);
+    CHECK(__popcll(0xFFFFFFFFFFFFFFFFull) == 64);
+    CHECK(__clz(1) == 31);
+    CHECK(__clz(0) == 32);
+    CHECK(__clz(-1) == 0);
+    CHECK(__clzll(1) == 63);
+    CHECK(__ffs(0x8) == 4);
+    CHECK(__ffs(0) == 0);
+    CHECK(__ffsll(1ll << 40) == 41);
+    CHECK(__brev(1u) == 0x80000000u);
+    CHECK(__brev(0x0000FFFFu) == 0xFFFF0000u);
+}

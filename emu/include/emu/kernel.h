@@ -220,6 +220,57 @@ inline int __float2int_rz(float x) { return static_cast<int>(x); }           ///
 inline float __int2float_rn(int x) { return static_cast<float>(x); }         ///< to the nearest float
 inline int __mul24(int a, int b) { return a * b; }                            ///< a * b
 inline unsigned int __umul24(unsigned int a, unsigned int b) { return a * b; }  ///< a * b
+
+// ---- Integer intrinsics ---------------------------------------------------------------
+// Bit and byte work on packed values (several small numbers in one 32-bit register), with
+// CUDA's definitions: the same results as on a GPU, bit for bit.
+/// Bytes of y:x (x's are 0..3, y's 4..7) picked by the selector's nibbles, 3 bits each.
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+    const unsigned long long bytes = static_cast<unsigned long long>(y) << 32 | x;
+    unsigned int result = 0;
+    for (int n = 0; n < 4; ++n) {
+        const unsigned int selector = (s >> (4 * n)) & 0x7u;
+        result |= static_cast<unsigned int>((bytes >> (8 * selector)) & 0xFFu) << (8 * n);
+    }
+    return result;
+}
+/// hi:lo shifted left by shift % 32, its upper 32 bits.
+inline unsigned int __funnelshift_l(unsigned int lo, unsigned int hi, unsigned int shift) {
+    return static_cast<unsigned int>(((static_cast<unsigned long long>(hi) << 32 | lo) << (shift & 31u)) >> 32);
+}
+/// hi:lo shifted right by shift % 32, its lower 32 bits.
+inline unsigned int __funnelshift_r(unsigned int lo, unsigned int hi, unsigned int shift) {
+    return static_cast<unsigned int>((static_cast<unsigned long long>(hi) << 32 | lo) >> (shift & 31u));
+}
+/// As __funnelshift_l with the shift clamped to 32 (32 and more give lo).
+inline unsigned int __funnelshift_lc(unsigned int lo, unsigned int hi, unsigned int shift) {
+    return shift >= 32u ? lo : __funnelshift_l(lo, hi, shift);
+}
+/// As __funnelshift_r with the shift clamped to 32 (32 and more give hi).
+inline unsigned int __funnelshift_rc(unsigned int lo, unsigned int hi, unsigned int shift) {
+    return shift >= 32u ? hi : __funnelshift_r(lo, hi, shift);
+}
+/// The upper 32 bits of the 64-bit product.
+inline unsigned int __umulhi(unsigned int a, unsigned int b) {
+    return static_cast<unsigned int>((static_cast<unsigned long long>(a) * b) >> 32);
+}
+/// The upper 32 bits of the 64-bit signed product.
+inline int __mulhi(int a, int b) { return static_cast<int>((static_cast<long long>(a) * b) >> 32); }
+/// The upper 64 bits of the 128-bit product.
+inline unsigned long long __umul64hi(unsigned long long a, unsigned long long b) {
+    return static_cast<unsigned long long>((static_cast<unsigned __int128>(a) * b) >> 64);
+}
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }             ///< bits set
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }  ///< bits set
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned int>(x)); }  ///< leading zeros
+inline int __clzll(long long x) { return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }         ///< 1 + index of the lowest bit set, 0 for 0
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) {  ///< the bits in reverse order
+    unsigned int r = 0;
+    for (int i = 0; i < 32; ++i) r |= ((x >> i) & 1u) << (31 - i);
+    return r;
+}
 inline float exp10f(float x) { return std::pow(10.0f, x); }                  ///< 10^x
 
 #include "emu/memory.h"
