@@ -291,15 +291,20 @@ if not isinstance(TEMPLATES, str):
         check(got == expected, f"the summary of {case_rows}: expected {expected!r}, got {got!r}")
 
 # ---- A goal over the step before (measure "over_previous") ------------------------------------------
-STEPS = read_text("""
+def goal_of_one(what, measure, variants):
+    """The manifest of one goal of 1 (and aim of 1) on problem P, measured as `measure`."""
+    return read_text(f"""
 [[results.goals]]
-what = "steps"
+what = "{what}"
 goal = 1.0
 aim = 1.0
 problem = "P"
-measure = "over_previous"
-variants = ["1a first", "1b second", "tiled 32 (chapter 2)", "1d last"]
+measure = "{measure}"
+variants = [{", ".join(f'"{v}"' for v in variants)}]
 """)
+
+
+STEPS = goal_of_one("steps", "over_previous", ["1a first", "1b second", "tiled 32 (chapter 2)", "1d last"])
 check(not isinstance(STEPS, str), f"a goal measured over the step before should read: {STEPS}")
 if not isinstance(STEPS, str):
     goal = STEPS.goals[0]
@@ -314,15 +319,7 @@ if not isinstance(STEPS, str):
           f"a goal of a chapter not measured reads 'not measured', got {goal_against(None, goal)}")
 
 # ---- A goal against the library row (measure "library") ---------------------------------------------
-LIBRARY_GOAL = read_text("""
-[[results.goals]]
-what = "level with the library"
-goal = 1.0
-aim = 1.0
-problem = "P"
-measure = "library"
-variants = ["ours"]
-""")
+LIBRARY_GOAL = goal_of_one("level with the library", "library", ["ours"])
 check(not isinstance(LIBRARY_GOAL, str), f"a goal measured against the library should read: {LIBRARY_GOAL}")
 if not isinstance(LIBRARY_GOAL, str):
     # The figure is the times_library column (the library's time over ours), not the speed-up
