@@ -225,8 +225,9 @@ run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 $(filter-out $(if $(filter cuda,$(BACKEND)),test-emu),test-common test-emu test-profile test-benchmark): test-%: $(BUILD)/bin/%-tests
 	@./$< $(ARGS)
 # One call of the Python package each, with its arguments; status and grade build each chapter on its own.
-status watch hint solution reset classroom grade release:
+status watch hint solution reset classroom grade release help:
 	@$(TUTORIAL) $@ $($@_arguments)
+help_arguments = --arch '$(ARCH_DESCRIPTION)' --catch2 $(CATCH_VERSION)
 watch_arguments = $(NAMED) $(if $(SEED),--seed $(SEED))
 hint_arguments = $(NAMED) $(if $(filter 1,$(RESTART)),--restart)
 solution_arguments = $(NAMED) $(if $(filter 1,$(FORCE)),--force)
@@ -251,8 +252,6 @@ setup:
 	@bash tools/setup.sh
 clean:  # never build/backups: what reset saved of a student's work
 	@find build -mindepth 1 -maxdepth 1 ! -name backups -exec rm -rf {} + 2>/dev/null; true
-help:
-	@python3 -m tools.tutorial help --arch '$(ARCH_DESCRIPTION)' --catch2 $(CATCH_VERSION)
 shared: $(GPU_MODEL_LIBRARY) $(COMMON_LIBRARY) $(GEMM_LIBRARY) $(HARNESS_OBJECTS) $(BACKEND_LIBRARY) $(EMU_TRANSLATOR)  # make setup builds it
 print-backend:  # the backend, why, and the one architecture of single-architecture builds (mk/profile.mk)
 	@echo $(BACKEND) && echo '$(BACKEND_CHOICE)' && echo $(PROFILE_ARCH)
