@@ -1,7 +1,7 @@
 // Chapter 6's profile: the sum of 65536 floats by the tree with interleaved addressing,
 // the tree with sequential addressing, and the float4 + warp-shuffle kernel, once each.
-// The trees take two passes (256 blocks, then one); the warp kernel 64 blocks of one
-// float4 per thread, then one block over their 64 partial sums.
+// The trees take two passes (256 blocks, then one); the warp kernel one launch of 64
+// blocks of one float4 per thread, the last of which adds their 64 partial sums.
 #include "reduction.h"
 #include "tutorial_chapter.h"
 
@@ -20,7 +20,7 @@ int main(int argc, char** argv) {
                                 flops, [&] { reduce_interleaved(input.data(), sum.data(), n, workspace.data()); }});
     chapter.variants.push_back({"shared-memory tree, sequential addressing (t < s)", "reduce_sequential_kernel", flops,
                                 [&] { reduce_sequential(input.data(), sum.data(), n, workspace.data()); }});
-    chapter.variants.push_back({"float4 loads while adding, warp shuffles, a second pass", "reduce_warp_kernel", flops,
+    chapter.variants.push_back({"float4 loads while adding, warp shuffles, the last block adds the partial sums", "reduce_warp_kernel", flops,
                                 [&] { reduce_warp(input.data(), sum.data(), n, workspace.data()); }});
     return tutorial::profile::run(argc, argv, chapter);
 }

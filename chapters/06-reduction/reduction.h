@@ -1,16 +1,16 @@
 /// @file reduction.h
 /// @brief Chapter 6's API: the sum of a float array, by a tree in shared memory with
 /// interleaved addressing, the same tree with sequential addressing, and a kernel that
-/// adds while it loads (float4), finishes each warp with shuffles and combines the
-/// blocks in a second pass.
+/// adds while it loads (float4), finishes each warp with shuffles and lets its last
+/// block add the blocks' sums.
 ///
 /// Shared by your chapters/06-reduction/reduction.cu, the reference solution, the tests
 /// and the benchmark. You do not need to edit it.
 ///
-/// Every variant is deterministic: its blocks write partial sums to a workspace and a
-/// later launch adds them up in a fixed order, so the same input gives the same sum,
-/// bit for bit, on every run (an atomicAdd per block would add them in whatever order
-/// the blocks finish).
+/// Every variant is deterministic: its blocks write partial sums to a workspace, which a
+/// later launch (the trees) or the last block to finish (6c) adds up in a fixed order,
+/// so the same input gives the same sum, bit for bit, on every run on one GPU (an
+/// atomicAdd per block would add them in whatever order the blocks finish).
 #pragma once
 
 #include "launch_config.h"
@@ -20,15 +20,17 @@
 /// @brief Threads per block, for every reduction kernel: 8 warps.
 constexpr int kReduceBlock = 256;
 
-/// @brief The most blocks reduce_warp() launches in its first pass. Enough to fill
-/// any GPU of this course several times over (an H100 holds 132 × 8 such blocks at
-/// once); fixed, not read from the GPU, so that the order of the additions, and so the
-/// sum's last bits, are the same on every GPU.
+/// @brief The most blocks reduce_warp() launches, and so the most partial sums it keeps
+/// in the workspace: more than two waves of any GPU of this course (an H100 or H200
+/// holds 132 × 6 of its blocks at once).
 constexpr int kReduceWarpMaxBlocks = 2048;
 
-/// @brief Blocks in reduce_warp()'s first pass for @p n elements: one per
-/// 4 · kReduceBlock elements (each thread loads at least one float4), at most
-/// kReduceWarpMaxBlocks; with more elements, each thread loops over several float4s.
+/// @brief Blocks reduce_warp() launches for @p n elements: one per 4 · kReduceBlock
+/// elements (each thread loads at least one float4), at most two waves of the GPU (twice
+/// its multiprocessors times the blocks of reduce_warp_kernel that fit on one, as the
+/// occupancy API says) and at most kReduceWarpMaxBlocks; with more elements, each thread
+/// loops over several float4s. The grid depends on the GPU, so the sum's last bits may
+/// differ between GPUs; on one GPU they are the same on every run.
 int reduce_warp_blocks(int n);
 
 /// @brief Floats of workspace every reduction needs for @p n elements: room for the
@@ -63,11 +65,12 @@ inline long long reduce_warp_pass_depth(long long n, long long blocks) {
     return rounds + 3 + 5 + 5;
 }
 
-/// @brief The same for the whole of reduce_warp(): its first pass, and the second
-/// one over the blocks' partial sums when there is more than one block.
+/// @brief The same for the whole of reduce_warp(): its blocks' pass over the input, then
+/// the last block's over their partial sums, each thread adding every kReduceBlock-th one
+/// in a chain before block_sum's 10 shuffle levels.
 inline long long reduce_warp_depth(int n) {
-    const int blocks = reduce_warp_blocks(n);
-    return reduce_warp_pass_depth(n, blocks) + (blocks > 1 ? reduce_warp_pass_depth(blocks, 1) : 0);
+    const long long blocks = reduce_warp_blocks(n);
+    return reduce_warp_pass_depth(n, blocks) + (blocks + kReduceBlock - 1) / kReduceBlock + 10;
 }
 
 /// @brief *sum = input[0] + … + input[n − 1], by a tree in shared memory with
@@ -91,6 +94,8 @@ void reduce_sequential(const float* input, float* sum, int n, float* workspace);
 
 /// @brief The fast one: reduce_warp_blocks(n) blocks each add up a grid-stride share
 /// of the input while loading it (as float4 where the address allows), finish each
-/// warp with __shfl_down_sync and join the warps through shared memory; one more block
-/// adds the partial sums. Same arguments, result and errors as reduce_interleaved().
+/// warp with __shfl_down_sync and join the warps through shared memory; the last block
+/// to finish adds the partial sums, in the same launch. The blocks count themselves in
+/// one counter of the program, so two calls must not run at the same time (on two
+/// streams). Same arguments, result and errors as reduce_interleaved().
 void reduce_warp(const float* input, float* sum, int n, float* workspace);

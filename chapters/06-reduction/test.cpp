@@ -30,8 +30,9 @@ namespace {
 using Reduce = std::function<void(const float*, float*, int, float*)>;
 
 constexpr int B = kReduceBlock;
-// Elements 6c's largest first pass covers with one float4 per thread.
-constexpr int kOneFloat4PerThread = 4 * B * kReduceWarpMaxBlocks;
+// Elements 6c's largest grid covers with one float4 per thread. The grid's size depends
+// on the GPU (two waves of it), so it is asked, not assumed.
+int one_float4_per_thread() { return 4 * B * reduce_warp_blocks(std::numeric_limits<int>::max()); }
 
 struct SumCase {
     int n;
@@ -77,11 +78,12 @@ std::vector<SumCase> sum_cases(bool grid_stride_rounds) {
         }
     }
     if (grid_stride_rounds) {
-        cases.push_back({kOneFloat4PerThread - 1});          // 6c's grid just full, one float4 per thread
-        cases.push_back({kOneFloat4PerThread + 4 * 7 + 2});  // past it: the loop goes round again
-        cases.push_back({kOneFloat4PerThread + 5, 3});       // and from a misaligned start
+        const int full = one_float4_per_thread();
+        cases.push_back({full - 1});          // 6c's grid just full, one float4 per thread
+        cases.push_back({full + 4 * 7 + 2});  // past it: the loop goes round again
+        cases.push_back({full + 5, 3});       // and from a misaligned start
         if (!kOnCpuBackend) {
-            cases.push_back({3 * kOneFloat4PerThread + 999983});  // a few rounds, and an odd tail
+            cases.push_back({3 * full + 999983});  // a few rounds, and an odd tail
         }
     }
     return cases;
@@ -266,14 +268,22 @@ std::uint32_t bits(float x) {
 
 }  // namespace
 
-TEST_CASE("reduce_warp_blocks gives one block per 1024 elements, at most kReduceWarpMaxBlocks", CHAPTER_TAG) {
+TEST_CASE("reduce_warp_blocks gives one block per 1024 elements, at most two waves of the GPU", CHAPTER_TAG) {
     REQUIRE(kReduceBlock == 256);
     CHECK(reduce_warp_blocks(1) == 1);
     CHECK(reduce_warp_blocks(4 * B) == 1);
     CHECK(reduce_warp_blocks(4 * B + 1) == 2);
-    CHECK(reduce_warp_blocks(kOneFloat4PerThread) == kReduceWarpMaxBlocks);
-    CHECK(reduce_warp_blocks(kOneFloat4PerThread + 1) == kReduceWarpMaxBlocks);
-    CHECK(reduce_warp_blocks(2147483647) == kReduceWarpMaxBlocks);
+    const int full = reduce_warp_blocks(2147483647);
+    int device = 0, multiprocessors = 0;
+    REQUIRE(cudaGetDevice(&device) == cudaSuccess);
+    REQUIRE(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device) == cudaSuccess);
+    INFO("the full grid is " << full << " blocks on " << multiprocessors << " multiprocessors");
+    CHECK(full <= kReduceWarpMaxBlocks);
+    CHECK((full == kReduceWarpMaxBlocks || full % (2 * multiprocessors) == 0));  // two whole waves
+    CHECK(full >= 2 * multiprocessors);
+    CHECK(reduce_warp_blocks(4 * B * (full - 1)) == full - 1);
+    CHECK(reduce_warp_blocks(4 * B * full) == full);
+    CHECK(reduce_warp_blocks(4 * B * full + 1) == full);
 }
 
 TEST_CASE("reduce_workspace_floats holds every pass's partial sums", CHAPTER_TAG) {
@@ -316,7 +326,7 @@ TEST_CASE("every reduction sums small integers exactly, so no element is missed 
 
 TEST_CASE("every reduction gives the same sum, bit for bit, when run twice", CHAPTER_TAG "[gpu]") {
     // Large enough for several blocks in every pass (and, on a GPU, for 6c's loop to go round).
-    const int n = kOnCpuBackend ? 97 * B + 13 : kOneFloat4PerThread + 4 * 7 + 2;
+    const int n = kOnCpuBackend ? 97 * B + 13 : one_float4_per_thread() + 4 * 7 + 2;
     const std::vector<float> values = tutorial::random_floats(static_cast<std::size_t>(n), tutorial::derive_seed(tutorial::run_seed(), {n, 2}));
     const std::pair<const char*, Reduce> variants[] = {
         {"reduce_interleaved", reduce_interleaved}, {"reduce_sequential", reduce_sequential}, {"reduce_warp", reduce_warp}};

@@ -4,9 +4,10 @@
 //
 // Reference solution.
 //
-// Every kernel writes one partial sum per block; a later launch adds the partial sums
-// up, so the result is the same, bit for bit, on every run. The host code that chains
-// the passes is written, at the end of the file.
+// Every kernel writes one partial sum per block. The trees' partial sums are added by
+// later launches; 6c's by the last of its blocks to finish, in the same launch. Either
+// way they are added in a fixed order, so the result is the same, bit for bit, on every
+// run. The host code that chains the passes is written, at the end of the file.
 #include "reduction.h"
 
 #include "cuda_check.h"
@@ -131,18 +132,56 @@ __device__ float block_sum(float value) {
     return value;
 }
 
+// The blocks of reduce_warp_kernel that have finished their partial sum in the launch
+// running now. atomicInc wraps it back to 0 when the last block counts itself, so it is
+// 0 between launches (the host sets it back after a launch that stopped part-way).
+// One counter for the program: two reduce_warp calls must not run at the same time.
+__device__ unsigned int reduce_warp_finished_blocks = 0;
+
+// 6c, written for you: the partial sums of all the blocks, added in the launch that
+// wrote them. Thread 0 of each block has just written partial[blockIdx.x]. It makes that
+// store visible to the whole GPU (__threadfence) before it counts the block as finished,
+// so the block that counts last knows every partial sum is in memory. That block alone
+// adds them, each thread a fixed strided share, then block_sum; the order of the
+// additions is the same whichever block comes last.
+__device__ void add_partial_sums_in_last_block(const float* partial, float* sum) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        __threadfence();
+        last = atomicInc(&reduce_warp_finished_blocks, gridDim.x - 1) == gridDim.x - 1;
+    }
+    // `last` for every thread; and the first warp's reads of warp_sums (block_sum) are
+    // over before block_sum runs again below.
+    __syncthreads();
+    if (!last) {
+        return;
+    }
+    // The other side of the writers' fence: nothing below is read before the count was.
+    __threadfence();
+    float value = 0.0f;
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += blockDim.x) {
+        value += __ldcg(&partial[b]);  // from L2: other SMs wrote them, this SM's L1 may not know
+    }
+    value = block_sum(value);
+    if (threadIdx.x == 0) {
+        *sum = value;
+    }
+}
+
 // 6c: a grid-stride loop adds while it loads. The first `head` elements, before the
 // first 16-byte boundary, are loaded one by one; then float4 loads (one 16-byte load
 // instruction for 4 floats) take the grid's threads through the aligned middle; the
-// last (n - head) % 4 elements are loaded one by one again.
-__global__ void reduce_warp_kernel(const float* input, float* partial, int n, int head) {
+// last (n - head) % 4 elements are loaded one by one again. The block's sum goes to
+// partial[blockIdx.x]; the last block to finish adds them all into *sum.
+__global__ void reduce_warp_kernel(const float* input, float* partial, float* sum, int n, int head) {
     // BEGIN SOLUTION: this thread's index in the whole grid, `thread`, and the grid's
-    //   thread count, `threads` (the loop's stride), both long long. Start the sum with the
-    //   head: the first threads of the grid take one head element each, the others 0.
+    //   thread count, `threads` (the loop's stride), both long long. Start the thread's
+    //   sum, `thread_sum`, with the head: the first threads of the grid take one head
+    //   element each, the others 0.
     const long long thread = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     const long long threads = static_cast<long long>(gridDim.x) * blockDim.x;
 
-    float sum = thread < head ? input[thread] : 0.0f;
+    float thread_sum = thread < head ? input[thread] : 0.0f;
     // END SOLUTION
 
     // BEGIN SOLUTION: the float4 loop. After the head, the input is 16-byte aligned: view
@@ -155,7 +194,7 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     const auto aligned = reinterpret_cast<const float4*>(input + head);
     for (long long v = thread; v < vectors; v += threads) {
         const float4 four = aligned[v];
-        sum += (four.x + four.y) + (four.z + four.w);
+        thread_sum += (four.x + four.y) + (four.z + four.w);
     }
     // END SOLUTION
 
@@ -163,22 +202,43 @@ __global__ void reduce_warp_kernel(const float* input, float* partial, int n, in
     //   float4: the first threads of the grid add one each.
     const long long tail = head + 4 * vectors;
     if (thread < n - tail) {
-        sum += input[tail + thread];
+        thread_sum += input[tail + thread];
     }
     // END SOLUTION
 
     // BEGIN SOLUTION: the block's sum of the threads' sums (block_sum); thread 0 writes it
     //   to the block's place in partial.
-    sum = block_sum(sum);
+    thread_sum = block_sum(thread_sum);
     if (threadIdx.x == 0) {
-        partial[blockIdx.x] = sum;
+        partial[blockIdx.x] = thread_sum;
     }
     // END SOLUTION
+    add_partial_sums_in_last_block(partial, sum);
 }
 
 int reduce_warp_blocks(int n) {
+    // The blocks of reduce_warp_kernel the GPU holds at once, asked once: its
+    // multiprocessors times the blocks that fit on one (registers permitting).
+    static const int resident = [] {
+        int device = 0, multiprocessors = 0, threads_per_multiprocessor = 0, per_multiprocessor = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&threads_per_multiprocessor, cudaDevAttrMaxThreadsPerMultiProcessor, device));
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, reduce_warp_kernel, kReduceBlock, 0) !=
+            cudaSuccess) {
+            // The CPU backend cannot know the kernel's registers without nvcc: take as many
+            // blocks as the SM has threads for. Only the grid's size depends on it.
+            (void)cudaGetLastError();
+            per_multiprocessor = threads_per_multiprocessor / kReduceBlock;
+        }
+        return multiprocessors * per_multiprocessor;
+    }();
+    // Two whole waves: every block has the same share, so the second wave starts as the
+    // first ends and the two end together, with no partial last wave leaving most of
+    // the GPU idle while its few blocks finish.
+    const int full = 2 * resident < kReduceWarpMaxBlocks ? 2 * resident : kReduceWarpMaxBlocks;
     const int blocks = tutorial::ceil_div(n, 4 * kReduceBlock);
-    return blocks < kReduceWarpMaxBlocks ? blocks : kReduceWarpMaxBlocks;
+    return blocks < full ? blocks : full;
 }
 
 std::size_t reduce_workspace_floats(int n) {
@@ -239,15 +299,26 @@ void reduce_sequential(const float* input, float* sum, int n, float* workspace) 
     reduce_tree(reduce_sequential_kernel, "reduce_sequential_kernel", input, sum, n, workspace);
 }
 
+namespace {
+
+__global__ void reset_finished_blocks_kernel() { reduce_warp_finished_blocks = 0; }
+
+}  // namespace
+
 void reduce_warp(const float* input, float* sum, int n, float* workspace) {
     tutorial::require_reduce_arguments("reduce_warp", input, sum, n, workspace);
-    // Pass 1: a partial sum per block, in the workspace (or the sum itself, when one
-    // block is enough). Pass 2: one block adds the partial sums.
-    const int blocks = reduce_warp_blocks(n);
-    reduce_warp_kernel<<<blocks, kReduceBlock>>>(input, blocks == 1 ? sum : workspace, n, unaligned_head(input, n));
-    CUDA_CHECK_KERNEL("reduce_warp_kernel");
-    if (blocks > 1) {
-        reduce_warp_kernel<<<1, kReduceBlock>>>(workspace, sum, blocks, unaligned_head(workspace, blocks));
+    // One launch: a partial sum per block in the workspace, and the last block to finish
+    // adds them into *sum.
+    reduce_warp_kernel<<<reduce_warp_blocks(n), kReduceBlock>>>(input, workspace, sum, n, unaligned_head(input, n));
+    try {
         CUDA_CHECK_KERNEL("reduce_warp_kernel");
+    } catch (...) {
+        // A launch that stopped part-way (a crash, the CPU backend's time limit) left the
+        // count of finished blocks where it stopped; the next call must start from 0.
+        // After a crash on a GPU nothing more runs in the process, and this launch fails too.
+        reset_finished_blocks_kernel<<<1, 1>>>();
+        (void)cudaDeviceSynchronize();
+        (void)cudaGetLastError();
+        throw;
     }
 }
