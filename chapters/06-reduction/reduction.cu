@@ -53,9 +53,9 @@ __global__ void reduce_sequential_kernel(const float* input, float* partial, int
 // 16, 8, 4, 2, 1, lane 0 holds the whole warp's sum. No shared memory, no barrier: the
 // 32 lanes exchange registers, and the mask says all 32 take part.
 __device__ float warp_sum(float value) {
-    // TODO(chapter6): for offset = 16, 8, 4, 2, 1 (warpSize / 2, halved each time), add
-    //   the value of the lane `offset` places further (__shfl_down_sync, all 32 lanes
-    //   taking part). Lane 0 then holds the sum of all 32; return value.
+    // TODO(chapter6): for offset = 16, 8, 4, 2, 1 (half a warp's 32 lanes, halved each
+    //   time), add the value of the lane `offset` places further (__shfl_down_sync, all
+    //   32 lanes taking part). Lane 0 then holds the sum of all 32; return value.
     return value;
 }
 

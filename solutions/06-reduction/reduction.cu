@@ -89,10 +89,12 @@ __global__ void reduce_sequential_kernel(const float* input, float* partial, int
 // 16, 8, 4, 2, 1, lane 0 holds the whole warp's sum. No shared memory, no barrier: the
 // 32 lanes exchange registers, and the mask says all 32 take part.
 __device__ float warp_sum(float value) {
-    // BEGIN SOLUTION: for offset = 16, 8, 4, 2, 1 (warpSize / 2, halved each time), add
-    //   the value of the lane `offset` places further (__shfl_down_sync, all 32 lanes
-    //   taking part). Lane 0 then holds the sum of all 32; return value.
-    for (int offset = warpSize / 2; offset > 0; offset /= 2) {
+    // BEGIN SOLUTION: for offset = 16, 8, 4, 2, 1 (half a warp's 32 lanes, halved each
+    //   time), add the value of the lane `offset` places further (__shfl_down_sync, all
+    //   32 lanes taking part). Lane 0 then holds the sum of all 32; return value.
+    // 32 written out, not warpSize: nvcc reads warpSize at run time (PTX's WARP_SZ), so a
+    // loop from warpSize / 2 stays a loop, where this one unrolls into five shuffles.
+    for (int offset = 16; offset > 0; offset /= 2) {
         value += __shfl_down_sync(0xffffffffu, value, offset);
     }
     // END SOLUTION
@@ -106,8 +108,8 @@ __device__ float block_sum(float value) {
     //   thread's `lane` in its warp and the number of its `warp` in the block.
     __shared__ float warp_sums[kReduceBlock / 32];
 
-    const int lane = threadIdx.x % warpSize;
-    const int warp = threadIdx.x / warpSize;
+    const int lane = threadIdx.x % 32;  // 32, not warpSize: a constant, so a mask and a shift
+    const int warp = threadIdx.x / 32;
     // END SOLUTION
 
     // BEGIN SOLUTION: sum the warp's values (warp_sum); lane 0 of each warp stores the
