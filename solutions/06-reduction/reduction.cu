@@ -305,22 +305,24 @@ namespace {
 
 __global__ void reset_finished_blocks_kernel() { reduce_warp_finished_blocks = 0; }
 
+// Whether the last launch of reduce_warp_kernel may have stopped part-way (a crash, the CPU
+// backend's time limit): then it left the count of finished blocks where it stopped, and
+// the next call must set it back to 0 first. (After a crash on a GPU nothing more runs in
+// the process, and that reset fails too.)
+bool finished_blocks_may_be_stale = false;
+
 }  // namespace
 
 void reduce_warp(const float* input, float* sum, int n, float* workspace) {
     tutorial::require_reduce_arguments("reduce_warp", input, sum, n, workspace);
-    // One launch: a partial sum per block in the workspace, and the last block to finish
-    // adds them into *sum.
-    reduce_warp_kernel<<<reduce_warp_blocks(n), kReduceBlock>>>(input, workspace, sum, n, unaligned_head(input, n));
-    try {
-        CUDA_CHECK_KERNEL("reduce_warp_kernel");
-    } catch (...) {
-        // A launch that stopped part-way (a crash, the CPU backend's time limit) left the
-        // count of finished blocks where it stopped; the next call must start from 0.
-        // After a crash on a GPU nothing more runs in the process, and this launch fails too.
+    if (finished_blocks_may_be_stale) {
         reset_finished_blocks_kernel<<<1, 1>>>();
-        (void)cudaDeviceSynchronize();
-        (void)cudaGetLastError();
-        throw;
+        CUDA_CHECK_KERNEL("reset_finished_blocks_kernel");
     }
+    // One launch: a partial sum per block in the workspace, and the last block to finish
+    // adds them into *sum. Until its check has passed, the count may be left part-way.
+    finished_blocks_may_be_stale = true;
+    reduce_warp_kernel<<<reduce_warp_blocks(n), kReduceBlock>>>(input, workspace, sum, n, unaligned_head(input, n));
+    CUDA_CHECK_KERNEL("reduce_warp_kernel");
+    finished_blocks_may_be_stale = false;
 }
