@@ -23,6 +23,8 @@ optional (docs/maintainers.md explains them, with an example):
   [results.values]  the numbers the summary quotes, by name (results.py computes them):
       name = "share: PROBLEM | VARIANT"     its share of the ceiling, shown as 10.3%
              "speedup: PROBLEM | VARIANT"   its speed-up over the baseline, shown as 1.23x
+             "library: PROBLEM | VARIANT"   the library row's time over the variant's
+                                            (× the library), shown as 1.03x (0.997x near 1)
              "times: PROBLEM | SLOWER | FASTER"  the slower one's median time over the
                                             faster one's, shown as 5.4x (12,190x from 100)
              "difference: NAME | NAME"      the first value less the second, shown as 12.3
@@ -254,7 +256,7 @@ class Goal:
 
 
 VALUE_KINDS = {  # kind: the number of fields after the colon (None: two or more)
-    "share": 2, "speedup": 2, "times": 3, "difference": 2, "shares": None, "variant": 2,
+    "share": 2, "speedup": 2, "library": 2, "times": 3, "difference": 2, "shares": None, "variant": 2,
 }
 
 

@@ -112,6 +112,14 @@ def format_speedup(value):
     return f"{value:.2f}×" if value >= 0.01 else f"{significant(value, 2)}×"
 
 
+def format_library_ratio(value):
+    """× the library in a sentence that says ahead or behind: three decimals near 1, so that
+    0.997× never reads as 1.00×."""
+    if value is None:
+        return "n/a"
+    return f"{value:.3f}×" if 0.98 <= value < 1.02 else format_speedup(value)
+
+
 def format_times(value):
     """A ratio of two times: 5.4×, or 12,190× from 100 on."""
     if value is None:
@@ -195,7 +203,8 @@ def value_of(value, values, chapter):
         fast = chapter.number_of(problem, faster, "median_ms") if faster else None
         number = slow / fast if slow is not None and fast else None
         return number, format_times(number)
-    column, shape = {"share": ("percent_of_ceiling", format_percent), "speedup": ("speedup", format_speedup)}[kind]
+    column, shape = {"share": ("percent_of_ceiling", format_percent), "speedup": ("speedup", format_speedup),
+                     "library": ("times_library", format_library_ratio)}[kind]
     name = chapter.variant_named(problem, fields[1])
     number = chapter.number_of(problem, name, column) if name else None
     return number, shape(number)
