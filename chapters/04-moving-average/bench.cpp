@@ -6,7 +6,7 @@
 // double, then one pass of differences), moving_average_naive (the baseline),
 // moving_average_readonly, moving_average_shared, moving_average_prefix (4d) and
 // moving_average_stream (4e), and checks the result against the CPU after timing. Its last
-// row, "one pass, copy only", moves 4e's bytes with 4e's chunks, loads, staging and stores,
+// row, "one pass, copy only", moves 4e's bytes with 4e's chunks, loads, ring and stores,
 // but computes nothing (bench/moving_average_copy.cu): output j is input j + N - 1. The gap
 // from it to 4e is the work done between the loads, from the copy to it the data movement's own.
 //

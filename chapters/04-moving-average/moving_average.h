@@ -90,9 +90,9 @@ constexpr int kStreamMaxWindow = kMovingAverageBlock * kPrefixItems;  // 2048
 /// A block computes kStreamSpan consecutive outputs. It reads its inputs a chunk of 2048 at a
 /// time, each thread 8 consecutive ones, and scans them across the block in double, carrying
 /// the total of the chunks before: P(x), the sum of the block's inputs before x. Every P(x)
-/// goes into a ring in shared memory; as soon as P(j + window) is known, output j is
-/// (P(j + window) − P(j)) / window, P(j + window) from the thread's registers and P(j) from
-/// the ring, window positions back. Outputs are staged in shared memory and stored in
-/// consecutive order. Windows longer than kStreamMaxWindow go to moving_average_prefix().
-/// Same arguments, result and errors as moving_average_naive().
+/// goes into a ring in shared memory. Once a chunk is scanned, every window of the chunk of
+/// outputs before it ends in the ring: output j is (P(j + window) − P(j)) / window, both from
+/// the ring, and each thread stores 8 consecutive outputs (two float4 stores when the output
+/// array starts on 16 bytes). Windows longer than kStreamMaxWindow go to
+/// moving_average_prefix(). Same arguments, result and errors as moving_average_naive().
 void moving_average_stream(const float* input, float* output, int size, int window);

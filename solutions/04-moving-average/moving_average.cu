@@ -376,8 +376,10 @@ void moving_average_prefix(const float* input, float* output, int size, int wind
 // ---- 4e (going further): one pass, each input read once ----------------------------------
 // 4d reads every input twice, once for each end of the window, and stays near 75% of copy.
 // Here a block walks kStreamSpan outputs from left to right, a chunk of kStreamChunk inputs
-// at a time, and keeps the prefix sums of the last kStreamRing positions in shared memory:
-// when P(j + window) comes in, P(j) is still there.
+// at a time, and keeps the prefix sums of the last kStreamRing positions in shared memory.
+// Once a chunk is scanned, the chunk of outputs before it has both ends of every window in
+// the ring: the block computes those kStreamChunk outputs and stores them, each thread 8
+// consecutive ones, two float4 stores on 16-byte boundaries.
 
 namespace {
 
@@ -386,19 +388,16 @@ constexpr int kStreamRing = 2 * kStreamChunk;                      // positions 
 static_assert(kStreamMaxWindow <= kStreamChunk, "the ring holds a chunk and a window of prefix sums");
 
 // Where the ring keeps P(position): modulo kStreamRing, with one unused double after every 8.
-// Thread t writes the prefix sums of positions 8t .. 8t + 7; without the padding, the 32
-// threads of a warp writing their k-th ones would be 64 bytes apart, 16 of them in each
-// pair of banks; with it, 72 bytes apart, and the warp's 32 doubles fill the banks twice.
+// Thread t writes the prefix sums of positions 8t .. 8t + 7, and reads those of 8t + c ..
+// 8t + c + 7 for its outputs; without the padding, the 32 threads of a warp accessing their
+// k-th ones would be 64 bytes apart, 16 of them in each pair of banks; with it, 72 bytes
+// apart whatever c is, and the warp's 32 doubles fill the banks twice.
 // [[maybe_unused]]: the student's file calls these only once its step 4e is written.
 [[maybe_unused]] __device__ __forceinline__ int ring_slot(long long position) {
     const int slot = static_cast<int>(position & (kStreamRing - 1));
     return slot + (slot >> 3);
 }
 [[maybe_unused]] constexpr int kStreamRingDoubles = kStreamRing + kStreamRing / 8;
-
-// The same for the staged outputs, floats: one unused float after every 32.
-[[maybe_unused]] __device__ __forceinline__ int stage_slot(int i) { return i + (i >> 5); }
-[[maybe_unused]] constexpr int kStreamStageFloats = kStreamChunk + kStreamChunk / 32;
 
 // Block-wide exclusive scan of one double per thread, with warp shuffles: each warp scans
 // its 32 values, then every thread adds the totals of the warps before its own, in the same
@@ -430,92 +429,100 @@ static_assert(kStreamMaxWindow <= kStreamChunk, "the ring holds a chunk and a wi
 }  // namespace
 
 __global__ void __launch_bounds__(kMovingAverageBlock)
-    moving_average_stream_kernel(const float* input, float* output, int size, int window, bool vector_input) {
+    moving_average_stream_kernel(const float* input, float* output, int size, int window, bool vector_input,
+                                 bool vector_output) {
     // BEGIN SOLUTION: 4e, step 1 (going further). The block's first output, `first` (a
-    //   long long; a block computes kStreamSpan outputs), and how many it computes,
-    //   `outputs` (the last block computes fewer). In shared memory: the ring of prefix
-    //   sums, `ring`, kStreamRingDoubles doubles, whose slot ring_slot(0) holds P(0) = 0 (no
-    //   inputs yet); the staged outputs, `stage`, kStreamStageFloats floats; the scan's
-    //   `warp_totals`, a double per warp. And the carry, the sum of the chunks before, 0.0.
+    //   long long; a block computes kStreamSpan outputs), how many it computes, `outputs`
+    //   (the last block computes fewer), and the inputs those read, `inputs` (outputs +
+    //   window - 1). In shared memory: the ring of prefix sums, `ring`, kStreamRingDoubles
+    //   doubles, and the scan's `warp_totals`, a double per warp. In registers: the carry,
+    //   P(base) for the chunk being scanned (0.0: no inputs yet), and P at the start of the
+    //   chunk before it, `previous_start` (the ring has no room left for that one).
     __shared__ double ring[kStreamRingDoubles];
-    __shared__ float stage[kStreamStageFloats];
     __shared__ double warp_totals[kMovingAverageBlock / 32];
     const long long first = static_cast<long long>(blockIdx.x) * kStreamSpan;
     const long long remaining = static_cast<long long>(size - window + 1) - first;  // outputs from first on
     const int outputs = static_cast<int>(remaining < kStreamSpan ? remaining : kStreamSpan);
-    if (threadIdx.x == 0) ring[ring_slot(0)] = 0.0;
-    double carry = 0.0;
+    const int inputs = outputs + window - 1;  // the block's inputs: its outputs' windows
+    double carry = 0.0, previous_start = 0.0;
     // END SOLUTION
 
-    // BEGIN SOLUTION: 4e, step 2. For each chunk, base = 0, kStreamChunk, ... while base <
-    //   outputs + window - 1 (the last input an output needs): the thread's 8 inputs from
-    //   first + base + 8 * threadIdx.x (load_items, vector_input; load the two chunks
-    //   after it before scanning this one, to keep more bytes in flight), sum them in double,
-    //   block_exclusive_scan the sums, and write P(q + 1) = carry + before + x[0] + ... + x[k]
-    //   into ring[ring_slot(q + 1)] for each of its positions q = base + 8t + k; then
-    //   carry += total, and __syncthreads().
+    // BEGIN SOLUTION: 4e, step 2. One round per chunk, base = 0, kStreamChunk, ... while
+    //   base < outputs + kStreamChunk (the last round only computes outputs). While base <
+    //   inputs: the thread's 8 inputs from first + base + 8 * threadIdx.x (load_items,
+    //   vector_input; the two chunks after it are loaded before this one is scanned, to keep
+    //   more bytes in flight), summed in double, block_exclusive_scan, and P(q + 1) = carry +
+    //   before + x[0] + ... + x[k] into ring[ring_slot(q + 1)] for each of its positions q =
+    //   base + 8t + k; then carry += total. __syncthreads() (also in a round without a scan).
     // The two chunks after the current one are loaded before the current one is scanned:
     // two chunks of loads in flight per block while it scans and waits at its barriers
-    // (one, measured on the H200, left 4e about 10% slower: 56 registers and 4 blocks an SM
-    // then, 64 and still 4 now).
-    const int inputs = outputs + window - 1;  // the block's inputs: its outputs' windows
+    // (one, measured on the H200, left 4e about 10% slower).
     float next[kPrefixItems], after[kPrefixItems];
     load_items(input, size, first + threadIdx.x * kPrefixItems, vector_input, next);
     if (kStreamChunk < inputs) {
         load_items(input, size, first + threadIdx.x * kPrefixItems + kStreamChunk, vector_input, after);
     }
-    for (int base = 0; base < inputs; base += kStreamChunk) {
-        const int mine = base + threadIdx.x * kPrefixItems;  // the thread's first position
-        float x[kPrefixItems];
+    const double inverse_window = 1.0 / window;
+    for (int base = 0; base < outputs + kStreamChunk; base += kStreamChunk) {
+        const double start = carry;  // P(base)
+        if (base < inputs) {  // the same for every thread of the block: the scan's barrier is safe
+            const int mine = base + threadIdx.x * kPrefixItems;  // the thread's first position
+            float x[kPrefixItems];
 #pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k], next[k] = after[k];
-        if (base + 2 * kStreamChunk < inputs) {
-            load_items(input, size, first + mine + 2 * kStreamChunk, vector_input, after);
+            for (int k = 0; k < kPrefixItems; ++k) x[k] = next[k], next[k] = after[k];
+            if (base + 2 * kStreamChunk < inputs) {
+                load_items(input, size, first + mine + 2 * kStreamChunk, vector_input, after);
+            }
+            double sum = 0.0;
+#pragma unroll
+            for (int k = 0; k < kPrefixItems; ++k) sum += x[k];
+            double before, total;
+            block_exclusive_scan(sum, before, total, warp_totals);
+            double p = carry + before;
+#pragma unroll
+            for (int k = 0; k < kPrefixItems; ++k) {
+                p += x[k];
+                ring[ring_slot(mine + k + 1)] = p;
+            }
+            carry += total;
         }
-        double sum = 0.0;
-#pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) sum += x[k];
-        double before, total;
-        block_exclusive_scan(sum, before, total, warp_totals);
-        double prefix[kPrefixItems];  // P(mine + k + 1)
-        double p = carry + before;
-#pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) {
-            p += x[k];
-            prefix[k] = p;
-            ring[ring_slot(mine + k + 1)] = p;
-        }
-        carry += total;
+        // Every P the outputs below read is in the ring.
         __syncthreads();
         // END SOLUTION
 
-        // BEGIN SOLUTION: 4e, step 3. The outputs whose window ends at the thread's positions:
-        //   j = q + 1 - window for each q. Where 0 <= j < outputs, stage[stage_slot(8t + k)] =
-        //   (P(q + 1) - P(j)) / window in double, P(j) from ring[ring_slot(j)], multiplied by
-        //   1.0 / window rather than divided (as 4d: one multiply, not a dozen instructions);
-        //   __syncthreads().
-        const double inverse_window = 1.0 / window;
+        // BEGIN SOLUTION: 4e, step 3. From the second round on, the chunk of outputs before
+        //   this one, from out = base - kStreamChunk: the thread's 8 outputs j = out + 8t + k,
+        //   each (P(j + window) - P(j)) * (1.0 / window) in double (one multiply, not a dozen
+        //   instructions: as 4d), P(j + window) from the ring and P(j) too, except P(out),
+        //   which is previous_start.
+        if (base >= kStreamChunk) {
+            const int out = base - kStreamChunk;  // the chunk of outputs this round computes
+            const int j0 = out + threadIdx.x * kPrefixItems;
+            float result[kPrefixItems];
 #pragma unroll
-        for (int k = 0; k < kPrefixItems; ++k) {
-            const int j = mine + k + 1 - window;
-            if (j >= 0 && j < outputs) {
-                stage[stage_slot(threadIdx.x * kPrefixItems + k)] =
-                    static_cast<float>((prefix[k] - ring[ring_slot(j)]) * inverse_window);
+            for (int k = 0; k < kPrefixItems; ++k) {
+                const int j = j0 + k;
+                const double before_window = j == out ? previous_start : ring[ring_slot(j)];
+                result[k] = static_cast<float>((ring[ring_slot(j + window)] - before_window) * inverse_window);
+            }
+            // END SOLUTION
+
+            // BEGIN SOLUTION: 4e, step 4. Store the outputs below `outputs`: two float4
+            //   stores when vector_output and all 8 are, else one by one. Every round ends
+            //   with previous_start = P(base) (the carry as the round began), then
+            //   __syncthreads(): the next round overwrites the ring slots read here.
+            //| (void)input, (void)output, (void)size, (void)window, (void)vector_input, (void)vector_output;
+            if (vector_output && j0 + kPrefixItems <= outputs) {
+#pragma unroll
+                for (int q = 0; q < kPrefixItems; q += 4) {
+                    *reinterpret_cast<float4*>(&output[first + j0 + q]) =
+                        make_float4(result[q], result[q + 1], result[q + 2], result[q + 3]);
+                }
+            } else {
+                for (int k = 0; k < kPrefixItems && j0 + k < outputs; ++k) output[first + j0 + k] = result[k];
             }
         }
-        __syncthreads();
-        // END SOLUTION
-
-        // BEGIN SOLUTION: 4e, step 4. Store the chunk's outputs in consecutive order, thread t
-        //   those at stage positions i = t, t + 256, ...: position i of the stage is the output
-        //   whose window ends at the chunk's input i, if it is one of the block's outputs (0 ..
-        //   outputs - 1). The next chunk overwrites ring
-        //   slots and the stage that this one read: __syncthreads().
-        //| (void)input, (void)output, (void)size, (void)window, (void)vector_input;
-        for (int i = threadIdx.x; i < kStreamChunk; i += kMovingAverageBlock) {
-            const int j = base + i + 1 - window;
-            if (j >= 0 && j < outputs) output[first + j] = stage[stage_slot(i)];
-        }
+        previous_start = start;
         __syncthreads();
     }
     // END SOLUTION
@@ -530,8 +537,10 @@ void moving_average_stream(const float* input, float* output, int size, int wind
     }
     const int outputs = size - window + 1;
     const int blocks = static_cast<int>(tutorial::ceil_div(outputs, kStreamSpan));
-    // Every thread's first input is a multiple of 8 floats past the array's start.
-    const bool aligned = reinterpret_cast<std::uintptr_t>(input) % 16 == 0;
-    moving_average_stream_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, aligned);
+    // Every thread's first input and first output are a multiple of 8 floats past the
+    // arrays' starts (kStreamSpan and kStreamChunk are multiples of 8).
+    const auto aligned = [](const float* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+    moving_average_stream_kernel<<<blocks, kMovingAverageBlock>>>(input, output, size, window, aligned(input),
+                                                                   aligned(output));
     CUDA_CHECK_KERNEL("moving_average_stream_kernel");
 }
