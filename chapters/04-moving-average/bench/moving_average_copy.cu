@@ -87,10 +87,11 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
 namespace {
 
 // 4e's blocks per SM on the H200: its 64 registers a thread, and its shared memory, allow 4
-// (Nsight Compute's block limits). This kernel needs fewer registers, so left alone 6
-// of its blocks would share an SM, each streaming its own span: another data movement, which
-// measured slower than 4e itself (80% of copy against 82%, H200, 2026-11-29). Dynamic
-// shared memory that it does not use holds it to 4e's count.
+// (Nsight Compute's block limits). This kernel needs fewer registers, so left alone 6 of its
+// blocks would share an SM, each streaming its own span: the row would then time another
+// data movement than 4e's. Dynamic shared memory that it does not use holds it to 4e's
+// count. (Held or not, it measured below 4e itself on the H200, 2026-11-29: 79.5-80.1% of
+// copy against 81.3-82.2%; the lesson says what that means.)
 constexpr int kBlocksPerSm = 4;
 
 // The dynamic shared memory that leaves room for kBlocksPerSm blocks an SM and no more,
