@@ -188,6 +188,25 @@ std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const H
         }
     }
     if (sign > 0) {
+        // Counting a sample twice (or more) adds only to bins that samples fall in; a count in
+        // a bin that none falls in came from somewhere else. (Values past the last bin are
+        // counted into it by one mistake of their own, told apart below.)
+        long long past_bins = 0;
+        if (c.num_bins > 0) {
+            for (unsigned int s : c.samples) past_bins += s >= static_cast<unsigned int>(c.num_bins);
+        }
+        for (std::size_t b = 0; b < bins; ++b) {
+            const bool last_takes_the_rest = b + 1 == bins && past_bins > 0;
+            if (expected[b] == 0 && got[b] > 0 && !last_takes_the_rest) {
+                said.push_back(plural(got_total - counted, "count") + " too many, and not from counting samples "
+                               "twice: bin " + std::to_string(b) + ", which no sample falls in, holds " +
+                               std::to_string(got[b]) + ". Something other than the samples was counted: what a "
+                               "bin's memory held before (a private histogram not zeroed first; on a GPU, often "
+                               "counts an earlier block left there, and then the result changes from run to run), "
+                               "or bytes read past the end of the input (a loop whose count runs past n).");
+                return said;
+            }
+        }
         said.push_back(plural(got_total - counted, "count") + " too many: either some samples were counted more than "
                        "once (a grid-stride loop's step is the whole grid, gridDim.x * blockDim.x; a smaller one, or a "
                        "start that is not this thread's own, counts samples twice), or a bin started from what its "

@@ -448,6 +448,14 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         const std::string extra = one_line(tutorial::compare_bins({1, 3, 2, 1, 1, 1, 1, 0}, right, known).text);
         INFO(extra);
         CHECK(extra.find("a private histogram not zeroed first") != std::string::npos);
+        // A count in bin 4, where no sample falls, is no sample counted twice.
+        CHECK(extra.find("bin 4, which no sample falls in, holds 1") != std::string::npos);
+        CHECK(extra.find("counted more than once") == std::string::npos);
+        // Extra counts only where samples fall: either cause, both named.
+        const std::string twice = one_line(tutorial::compare_bins({2, 3, 1, 1, 0, 1, 1, 0}, right, known).text);
+        INFO(twice);
+        CHECK(twice.find("either some samples were counted more than once") != std::string::npos);
+        CHECK(twice.find("a private histogram not zeroed first") != std::string::npos);
         known.slice = 4;
         const std::string gone = one_line(tutorial::compare_bins({1, 1, 1, 1, 0, 1, 1, 0}, right, known).text);
         INFO(gone);
