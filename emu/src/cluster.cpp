@@ -409,7 +409,10 @@ void check_shared_atomic(const void* address, std::size_t bytes, const char* fil
             }
         }
     }
-    if (find_allocation(at) != nullptr) traffic::detail::record_site_call(traffic::detail::SiteKind::global_atomic, file, line);
+    // Global memory: a cudaMalloc buffer, or a __device__ variable (on the CPU backend an
+    // ordinary variable of the program, in no allocation), such as 6c's count of finished
+    // blocks. Either way the GPU's L2 serves it, and Nsight Compute counts it.
+    traffic::detail::record_site_call(traffic::detail::SiteKind::global_atomic, file, line);
 }
 
 void end_probe(dim3 cluster, const char* signature) {
