@@ -510,7 +510,10 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
             // BEGIN SOLUTION: 4e, step 4. Store the outputs below `outputs`: two float4
             //   stores when vector_output and all 8 are, else one by one. Every round ends
             //   with previous_start = P(base) (the carry as the round began), then
-            //   __syncthreads(): the next round overwrites the ring slots read here.
+            //   __syncthreads(), so that every thread is done with the ring when the round
+            //   ends. (Strictly, the next round's ring writes come after the barrier in its
+            //   block_exclusive_scan, which no thread passes before all have read here: this
+            //   barrier keeps the rounds apart even if the writes move ahead of the scan.)
             //| (void)input, (void)output, (void)size, (void)window, (void)vector_input, (void)vector_output;
             if (vector_output && j0 + kPrefixItems <= outputs) {
 #pragma unroll
@@ -523,6 +526,7 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
             }
         }
         previous_start = start;
+        // Every thread is done with this round's ring reads (see step 4).
         __syncthreads();
     }
     // END SOLUTION
