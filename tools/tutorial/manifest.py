@@ -24,7 +24,8 @@ optional (docs/maintainers.md explains them, with an example):
       name = "share: PROBLEM | VARIANT"     its share of the ceiling, shown as 10.3%
              "speedup: PROBLEM | VARIANT"   its speed-up over the baseline, shown as 1.23x
              "library: PROBLEM | VARIANT"   the library row's time over the variant's
-                                            (× the library), shown as 1.03x (0.997x near 1)
+                                            (× the library), shown as 1.03x (0.997x where
+                                            two decimals would read 1.00x)
              "times: PROBLEM | SLOWER | FASTER"  the slower one's median time over the
                                             faster one's, shown as 5.4x (12,190x from 100)
              "difference: NAME | NAME"      the first value less the second, shown as 12.3

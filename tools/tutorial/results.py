@@ -113,11 +113,9 @@ def format_speedup(value):
 
 
 def format_library_ratio(value):
-    """× the library in a sentence that says ahead or behind: three decimals near 1, so that
-    0.997× never reads as 1.00×."""
-    if value is None:
-        return "n/a"
-    return f"{value:.3f}×" if 0.98 <= value < 1.02 else format_speedup(value)
+    """× the library in a sentence that says ahead or behind: as the goals table writes it
+    against 1 (shown_against), so that 0.997× never reads as 1.00×."""
+    return "n/a" if value is None else shown_against(value, 1.0, False)
 
 
 def format_times(value):

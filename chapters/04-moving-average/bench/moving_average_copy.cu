@@ -82,10 +82,6 @@ __global__ void __launch_bounds__(kMovingAverageBlock)
     }
 }
 
-}  // namespace
-
-namespace {
-
 // 4e's blocks per SM on the H200: its 64 registers a thread, and its shared memory, allow 4
 // (Nsight Compute's block limits). This kernel needs fewer registers, so left alone 6 of its
 // blocks would share an SM, each streaming its own span: the row would then time another
