@@ -198,20 +198,34 @@ std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const H
         for (std::size_t b = 0; b < bins; ++b) {
             const bool last_takes_the_rest = b + 1 == bins && past_bins > 0;
             if (expected[b] == 0 && got[b] > 0 && !last_takes_the_rest) {
+                // 9a (a thread per sample, global bins the host zeroes) has no private histogram.
                 said.push_back(plural(got_total - counted, "count") + " too many, and not from counting samples "
                                "twice: bin " + std::to_string(b) + ", which no sample falls in, holds " +
-                               std::to_string(got[b]) + ". Something other than the samples was counted: what a "
-                               "bin's memory held before (a private histogram not zeroed first; on a GPU, often "
-                               "counts an earlier block left there, and then the result changes from run to run), "
-                               "or bytes read past the end of the input (a loop whose count runs past n).");
+                               std::to_string(got[b]) + ". Something other than the samples was counted: " +
+                               (c.one_sample_per_thread
+                                    ? std::string("samples read past the end of the input (a thread past the last "
+                                                  "sample that does not stop: the check of its index against n).")
+                                    : std::string("what a bin's memory held before (a private histogram not zeroed "
+                                                  "first; on a GPU, often counts an earlier block left there, and then "
+                                                  "the result changes from run to run), or samples read past the end "
+                                                  "of the input (a loop whose count runs past n).")));
                 return said;
             }
         }
-        said.push_back(plural(got_total - counted, "count") + " too many: either some samples were counted more than "
-                       "once (a grid-stride loop's step is the whole grid, gridDim.x * blockDim.x; a smaller one, or a "
-                       "start that is not this thread's own, counts samples twice), or a bin started from what its "
-                       "shared memory held before (a private histogram not zeroed first: on a GPU, often counts an "
-                       "earlier block left there, and then the result changes from run to run).");
+        said.push_back(plural(got_total - counted, "count") + " too many: " +
+                       (c.one_sample_per_thread
+                            ? std::string("either some samples were counted more than once (each thread counts "
+                                          "the one sample at its index, blockIdx.x * blockDim.x + threadIdx.x; an "
+                                          "index that two threads share, threadIdx.x alone say, counts a sample "
+                                          "twice), or a thread past the last sample did not stop (the check of its "
+                                          "index against n) and counted what lies past the end of the input.")
+                            : std::string("either some samples were counted more than once (a grid-stride loop's "
+                                          "step is the whole grid, gridDim.x * blockDim.x; a smaller one, or a start "
+                                          "that is not this thread's own, counts samples twice), or a bin started "
+                                          "from what its shared memory held before (a private histogram not zeroed "
+                                          "first: on a GPU, often counts an earlier block left there, and then the "
+                                          "result changes from run to run), or samples were read past the end of the "
+                                          "input (a loop whose count runs past n).")));
         if (past_bins > 0 && got[bins - 1] - expected[bins - 1] == static_cast<unsigned int>(past_bins)) {
             said.back() = "The last bin holds the " + plural(past_bins, "sample") + " whose value is num_bins or more, "
                           "as well as its own: a value past the last bin is not counted anywhere.";

@@ -451,6 +451,20 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         // A count in bin 4, where no sample falls, is no sample counted twice.
         CHECK(extra.find("bin 4, which no sample falls in, holds 1") != std::string::npos);
         CHECK(extra.find("counted more than once") == std::string::npos);
+        CHECK(extra.find("a loop whose count runs past n") != std::string::npos);
+        // 9a has no loop: a thread per sample, past the end when its index is not checked.
+        tutorial::HistogramContext per_thread = known;
+        per_thread.one_sample_per_thread = true;
+        const std::string unchecked = one_line(tutorial::compare_bins({1, 3, 2, 1, 1, 1, 1, 0}, right, per_thread).text);
+        INFO(unchecked);
+        CHECK(unchecked.find("the check of its index against n") != std::string::npos);
+        CHECK(unchecked.find("loop") == std::string::npos);
+        CHECK(unchecked.find("private histogram") == std::string::npos);
+        const std::string shared_index = one_line(tutorial::compare_bins({2, 3, 1, 1, 0, 1, 1, 0}, right, per_thread).text);
+        INFO(shared_index);
+        CHECK(shared_index.find("an index that two threads share") != std::string::npos);
+        CHECK(shared_index.find("private histogram") == std::string::npos);
+        CHECK(shared_index.find("grid-stride") == std::string::npos);
         // Extra counts only where samples fall: either cause, both named.
         const std::string twice = one_line(tutorial::compare_bins({2, 3, 1, 1, 0, 1, 1, 0}, right, known).text);
         INFO(twice);
