@@ -236,8 +236,9 @@ void box_mean_coarsened(const unsigned char* input, unsigned char* output, int w
 // them from global memory to shared memory without passing through registers, so a thread
 // starts the copy of a row PREFETCH rows ahead and computes the current row while it is in
 // flight: the block always has loads in flight, where 3c had none while it summed its tile.
-// The sums are 3c's: column sums sliding down in registers, box sums sliding along; only
-// the halo pixels of a thread's span come from its neighbouring lanes (read_span_shuffled).
+// The sums are 3c's, column sums sliding down in registers and box sums sliding along, with
+// two column sums to an int; the halo pixels of a thread's span come from its neighbouring
+// lanes (read_ring_row).
 
 tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height) {
     // One dimension: width 1 and height 2^31 - 1 need more segments than grid.y's 65535.
@@ -274,7 +275,7 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
     //   __pipeline_memcpy_async(&ring_row[c * COLS], &input[...], COLS): it needs both
     //   addresses on 16 bytes, which VECTOR and the ring's alignment give. With VECTOR,
     //   every other chunk lies wholly outside the image: leave it unfilled, since
-    //   read_span_shuffled clamps the columns left of 0 and right of width - 1 itself (a
+    //   read_ring_row clamps the columns left of 0 and right of width - 1 itself (a
     //   thread that filled it would wait here for its loads, and its block at the next
     //   barrier). Without VECTOR, a chunk that is not wholly inside crosses the image's edge
     //   or is misaligned: fill it pixel by pixel with clamped columns (PixelChunk::set) and
@@ -282,55 +283,72 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
     (void)ring_row, (void)input, (void)width, (void)height, (void)x0, (void)image_row, (void)COLS;
 }
 
-// read_span for a ring row, with fewer shared-memory wavefronts. A thread's R pixels on
-// either side are the last R of lane t - 1's chunk and the first R of lane t + 1's, which
-// those lanes have just loaded: a shuffle brings them, where reading them byte by byte
-// from shared memory costs a 4-way bank conflict each (the lanes' bytes lie 16 bytes, four
-// banks, apart). Only lanes 0 and 31 have no neighbour in the warp on one side; they read
-// that side's words from shared memory. At the image's edges it clamps, as 3a does: the
-// thread whose chunk starts at column 0 (x0) takes its first pixel for the columns left of
-// it, and the one whose chunk reaches column `width` - 1 that pixel for those right of it;
-// so the ring needs nothing outside the image, and a chunk past the image's right edge is
-// not read at all. Every lane of the warp must call it (the shuffles).
-template <int COLS, int RADIUS, class RingRow>
-__device__ __forceinline__ void read_span_shuffled(const RingRow& row, int own, int x0, int width,
-                                                   int (&pixels)[COLS + 2 * RADIUS]) {
-    static_assert(COLS == 16 && RADIUS <= 8, "the halo is at most two words of a 16-byte chunk");
-    constexpr int WORDS = (RADIUS + 3) / 4;  // words of a neighbour's chunk that hold the halo
-    PixelChunk<COLS> chunk = {};
-    if (x0 < width) chunk = *reinterpret_cast<const PixelChunk<COLS>*>(&row[own]);
+// The words of a ring row that a thread's boxes read: its own 16-byte chunk (4 words) and
+// WORDS words on either side for the R pixels of halo, so that byte b of `word` is the pixel
+// of ring column own - 4 * WORDS + b. The halo words are the last words of lane t - 1's
+// chunk and the first of lane t + 1's, which those lanes have just loaded: a shuffle brings
+// them, where reading them from shared memory byte by byte costs a 4-way bank conflict each
+// (the lanes' bytes lie 16 bytes, four banks, apart). Only lanes 0 and 31 have no neighbour
+// in the warp on one side; they read that side's words from shared memory. At the image's
+// edges it clamps, as 3a does, a whole word at a time: the thread whose chunk starts at
+// column 0 (x0) fills its left words with its first pixel, and the one whose chunk holds
+// column `width` - 1 its right words with that pixel, byte 15 of its chunk (a chunk that
+// crosses the edge was filled with clamped columns). So the ring needs nothing outside the
+// image, and a chunk past the image's right edge is not read at all. Every lane of the
+// warp must call it (the shuffles).
+template <int RADIUS>
+struct RingRowWords {
+    static constexpr int WORDS = (RADIUS + 3) / 4;  // words of a neighbour's chunk that hold the halo
+    unsigned int word[4 + 2 * WORDS];
+
+    // Pixels 2p and 2p + 1 of the words (bytes 2p and 2p + 1) as the low and high 16 bits of
+    // one int: two column sums then take one addition (see the kernel).
+    __device__ __forceinline__ unsigned int pixel_pair(int p) const {
+        return __byte_perm(word[p / 2], 0, p % 2 == 0 ? 0x4140 : 0x4342);
+    }
+};
+
+template <int RADIUS, class RingRow>
+__device__ __forceinline__ RingRowWords<RADIUS> read_ring_row(const RingRow& row, int own, int x0, int width) {
+    constexpr int WORDS = RingRowWords<RADIUS>::WORDS;
+    RingRowWords<RADIUS> words;
+    PixelChunk<16> chunk = {};
+    if (x0 < width) chunk = *reinterpret_cast<const PixelChunk<16>*>(&row[own]);
+#pragma unroll
+    for (int w = 0; w < 4; ++w) words.word[WORDS + w] = chunk.words[w];
     const int lane = threadIdx.x % 32;
-    unsigned int left[WORDS > 0 ? WORDS : 1], right[WORDS > 0 ? WORDS : 1];
 #pragma unroll
     for (int w = 0; w < WORDS; ++w) {
-        left[w] = __shfl_up_sync(0xFFFFFFFFu, chunk.words[4 - WORDS + w], 1);
-        right[w] = __shfl_down_sync(0xFFFFFFFFu, chunk.words[w], 1);
-        if (lane == 0 && x0 > 0) left[w] = reinterpret_cast<const unsigned int*>(&row[own - 4 * WORDS])[w];
-        if (lane == 31 && x0 + COLS < width) right[w] = reinterpret_cast<const unsigned int*>(&row[own + COLS])[w];
+        unsigned int left = __shfl_up_sync(0xFFFFFFFFu, chunk.words[4 - WORDS + w], 1);
+        unsigned int right = __shfl_down_sync(0xFFFFFFFFu, chunk.words[w], 1);
+        if (lane == 0 && x0 > 0) left = reinterpret_cast<const unsigned int*>(&row[own - 4 * WORDS])[w];
+        if (lane == 31 && x0 + 16 < width) right = reinterpret_cast<const unsigned int*>(&row[own + 16])[w];
+        // x * 0x01010101: the pixel x in all four bytes.
+        words.word[w] = x0 == 0 ? chunk.pixel(0) * 0x01010101u : left;
+        words.word[WORDS + 4 + w] = x0 + 16 >= width ? chunk.pixel(15) * 0x01010101u : right;
     }
-    const bool right_edge = x0 + COLS >= width;  // the image's last column is in this chunk (or left of it)
-    const int last = right_edge && x0 < width ? row[own + width - 1 - x0] : 0;
-#pragma unroll
-    for (int j = 0; j < RADIUS; ++j) {
-        const int l = 4 * WORDS - RADIUS + j;  // byte of `left` that is pixel own - RADIUS + j
-        pixels[j] = x0 == 0 ? chunk.pixel(0) : (left[l / 4] >> (8 * (l % 4))) & 0xFF;
-        pixels[RADIUS + COLS + j] = right_edge ? last : (right[j / 4] >> (8 * (j % 4))) & 0xFF;
-    }
-#pragma unroll
-    for (int b = 0; b < COLS; ++b) pixels[RADIUS + b] = chunk.pixel(b);
+    return words;
 }
 
 // VECTOR: every row starts on a 16-byte boundary (width % 16 == 0 and both images aligned),
 // so that whole chunks may be copied asynchronously and stored as one.
+// (__launch_bounds__: the kernel runs kRingThreads threads a block; knowing it, ptxas gives
+// it fewer registers, 62 rather than 80 at R = 1 for sm_90a.)
 template <int RADIUS, bool VECTOR>
-__global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
+__global__ void __launch_bounds__(kRingThreads)
+    box_mean_ring_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
     using Geometry = RingGeometry<RADIUS>;
     using Chunk = PixelChunk<Geometry::COLS>;
-    constexpr int COLS = Geometry::COLS, RING = Geometry::RING, ROW_W = Geometry::ROW_W;
+    using Words = RingRowWords<RADIUS>;
+    constexpr int COLS = Geometry::COLS, RING = Geometry::RING;
     constexpr int SPAN = COLS + 2 * RADIUS;
-    constexpr int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
+    constexpr unsigned int area = (2 * RADIUS + 1) * (2 * RADIUS + 1);
     constexpr int PREFETCH = RING - 2 * RADIUS - 2;
-    __shared__ __align__(16) unsigned char ring[RING][ROW_W];
+    // The thread's span, ring columns own - RADIUS .. own + COLS + RADIUS - 1, is bytes
+    // FIRST .. FIRST + SPAN - 1 of a row's words, and pairs FIRST / 2 .. LAST / 2 of them.
+    constexpr int FIRST = 4 * Words::WORDS - RADIUS, LAST = FIRST + SPAN - 1;
+    constexpr int PAIRS = LAST / 2 - FIRST / 2 + 1;
+    __shared__ __align__(16) unsigned char ring[RING][Geometry::ROW_W];
 
     // The block's strip and segment: blocks next to each other in the launch take strips
     // side by side, so a segment's neighbours above and below run at the same time and its
@@ -351,27 +369,41 @@ __global__ void box_mean_ring_kernel(const unsigned char* input, unsigned char* 
     //   nothing was copied: every thread then numbers its batches as the rows, batch k
     //   holds row k, and a wait can count them.
 
-    int column[SPAN] = {};  // the column sums of the current output row's box
-    for (int i = 0; i < rows; ++i) {
-        // TODO(chapter3): 3d, step 3. Before computing output row i, row i + 2R must have
-        //   landed, for every thread: wait (__pipeline_wait_prior) until at most this
-        //   thread's PREFETCH - 1 newest batches are in flight, then __syncthreads() shows
-        //   every thread's copies and stores to the others. The barrier also says that every
-        //   thread has finished output row i - 1, so the ring row of input row i - 2 (read
-        //   last, as the row leaving, by output row i - 1) is free: refill it with row
-        //   i + RING - 2 (ring row (i + RING - 2) % RING: for i = 0 and 1, one of the two the
-        //   prologue left empty) if it is below input_rows, and commit, one batch per output
-        //   row, copied or not. Only then compute row i, while the new copies are in flight.
+    // The column sums of the current output row's box, two columns to an int: pair q holds
+    // span bytes 2 (FIRST / 2 + q) and the next in its low and high 16 bits. A column sum
+    // is at most (2R + 1) * 255 = 4335 (R = 8), so a half never carries into the other, and
+    // adding and subtracting both halves at once is exact.
+    unsigned int column[PAIRS] = {};
+    // Output row i = base + r reads input rows i - 1 .. i + 2R, in ring rows
+    // (r - 1) % RING .. (r + 2R) % RING, since base is a multiple of RING. Unrolled over r,
+    // every ring row is a constant: the shared-memory addresses need no arithmetic.
+    for (int base = 0; base < rows; base += RING) {
+#pragma unroll
+        for (int r = 0; r < RING; ++r) {
+            const int i = base + r;
+            if (i >= rows) break;
+            // TODO(chapter3): 3d, step 3. Before computing output row i, row i + 2R must have
+            //   landed, for every thread: wait (__pipeline_wait_prior) until at most this
+            //   thread's PREFETCH - 1 newest batches are in flight, then __syncthreads() shows
+            //   every thread's copies and stores to the others. The barrier also says that every
+            //   thread has finished output row i - 1, so the ring row of input row i - 2 (read
+            //   last, as the row leaving, by output row i - 1) is free: refill it with input row
+            //   i + RING - 2 (ring row (r + RING - 2) % RING: for i = 0 and 1, one of the two the
+            //   prologue left empty) if it is below input_rows, and commit, one batch per output
+            //   row, copied or not. Only then compute row i, while the new copies are in flight.
 
-        // TODO(chapter3): 3d, step 4. The sums, as 3c's steps 2 and 3, reading a ring row's
-        //   span with read_span_shuffled (above) at `own`, x0 and width. For i = 0, sum input rows
-        //   0 .. 2R column by column into column[]; after it, add the row entering (i + 2R)
-        //   and subtract the row leaving (i - 1); input row k is ring row k % RING. Then
-        //   slide the box along the row and store the COLS rounded means of image row
-        //   segment_y0 + i as 3c does, only where x0 + c < width. Every thread reads its
-        //   spans, even one past the image's right edge: the shuffles need the whole warp.
-        (void)ring, (void)output, (void)sizeof(Chunk), (void)area, (void)own, (void)x0, (void)column;
-        (void)input_rows, (void)PREFETCH;
+            // TODO(chapter3): 3d, step 4. The column sums, two columns to an int: for i = 0,
+            //   add the pixel pairs (Words::pixel_pair(FIRST / 2 + q)) of input rows 0 .. 2R,
+            //   each read with read_ring_row at `own`, x0 and width; after it, add the pairs of
+            //   the row entering (i + 2R, ring row (r + 2R) % RING) and subtract those of the
+            //   row leaving (i - 1, ring row (r + RING - 1) % RING). Every thread reads its rows,
+            //   even one past the image's right edge: the shuffles need the whole warp. Then,
+            //   where x0 < width, take each column sum out of its half, slide the box along the
+            //   row as 3c does, and store the COLS means of image row segment_y0 + i (the
+            //   rounding's area / 2 can start the box sum), only where x0 + c < width.
+            (void)ring, (void)output, (void)sizeof(Chunk), (void)sizeof(Words), (void)area, (void)own, (void)x0;
+            (void)column, (void)input_rows, (void)PREFETCH, (void)r, (void)FIRST, (void)PAIRS, (void)SPAN;
+        }
     }
 }
 

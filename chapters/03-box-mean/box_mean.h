@@ -78,7 +78,7 @@ void box_mean_coarsened(const unsigned char* input, unsigned char* output, int w
 ///@{
 constexpr int kRingThreads = 64;                            ///< threads per block, along the row
 constexpr int kRingStripWidth = kRingThreads * kCoarsenX;   ///< output columns per block: 1024
-constexpr int kRingRows = 32;                               ///< output rows per block
+constexpr int kRingRows = 64;                               ///< output rows per block
 constexpr int kRingPrefetch = 4;                            ///< rows in flight beyond the one entering
 ///@}
 

@@ -99,39 +99,45 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
     const int input_rows = rows + 2 * RADIUS;
     const int x0 = strip_x0 + threadIdx.x * COLS;
     const int own = threadIdx.x * COLS + HALO_X;
-    const auto start_row = [&](int k) {
+    const auto start_row = [&](int k, unsigned char* ring_row) {
         const int y = min(max(segment_y0 - RADIUS + k, 0), height - 1);
         const unsigned char* row = input + static_cast<long long>(y) * width;
         for (int c = threadIdx.x; c < ROW_W / COLS; c += kRingThreads) {
             const int x = strip_x0 - HALO_X + c * COLS;
             if (VECTOR && x >= 0 && x + COLS <= width) {
-                __pipeline_memcpy_async(&ring[k % RING][c * COLS], &row[x], COLS);
+                __pipeline_memcpy_async(&ring_row[c * COLS], &row[x], COLS);
             } else if (!VECTOR) {
                 Chunk chunk;
 #pragma unroll
                 for (int b = 0; b < COLS; ++b) chunk.pixel[b] = row[min(max(x + b, 0), width - 1)];
-                *reinterpret_cast<Chunk*>(&ring[k % RING][c * COLS]) = chunk;
+                *reinterpret_cast<Chunk*>(&ring_row[c * COLS]) = chunk;
             }
         }
     };
     for (int k = 0; k < RING - 2; ++k) {
-        if (k < input_rows) start_row(k);
+        if (k < input_rows) start_row(k, ring[k % RING]);
         __pipeline_commit();
     }
-    for (int i = 0; i < rows; ++i) {
-        __pipeline_wait_prior(kRingPrefetch - 1);
-        __syncthreads();
-        if (i + RING - 2 < input_rows) start_row(i + RING - 2);
-        __pipeline_commit();
-        if (x0 < width) {
-            const Chunk pixels = *reinterpret_cast<const Chunk*>(&ring[(i + RADIUS) % RING][own]);
-            unsigned char* out_row = output + static_cast<long long>(segment_y0 + i) * width;
-            if (VECTOR && x0 + COLS <= width) {
-                *reinterpret_cast<Chunk*>(&out_row[x0]) = pixels;
-            } else {
+    // 3d's loop over output rows, unrolled over the ring so that every ring row is a constant.
+    for (int base = 0; base < rows; base += RING) {
 #pragma unroll
-                for (int c = 0; c < COLS; ++c) {
-                    if (x0 + c < width) out_row[x0 + c] = pixels.pixel[c];
+        for (int r = 0; r < RING; ++r) {
+            const int i = base + r;
+            if (i >= rows) break;
+            __pipeline_wait_prior(kRingPrefetch - 1);
+            __syncthreads();
+            if (i + RING - 2 < input_rows) start_row(i + RING - 2, ring[(r + RING - 2) % RING]);
+            __pipeline_commit();
+            if (x0 < width) {
+                const Chunk pixels = *reinterpret_cast<const Chunk*>(&ring[(r + RADIUS) % RING][own]);
+                unsigned char* out_row = output + static_cast<long long>(segment_y0 + i) * width;
+                if (VECTOR && x0 + COLS <= width) {
+                    *reinterpret_cast<Chunk*>(&out_row[x0]) = pixels;
+                } else {
+#pragma unroll
+                    for (int c = 0; c < COLS; ++c) {
+                        if (x0 + c < width) out_row[x0 + c] = pixels.pixel[c];
+                    }
                 }
             }
         }
