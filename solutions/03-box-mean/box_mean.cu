@@ -396,6 +396,7 @@ struct RingGeometry {
     static constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;  // R rounded up to whole chunks
     static constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;        // bytes of one ring row
     static constexpr int ROW_CHUNKS = ROW_W / COLS;
+    static constexpr int COPIES = (ROW_CHUNKS + kRingThreads - 1) / kRingThreads;  // chunks a thread fills, at most
     // A row is read by the output rows i - 1 (leaving) to i + 2R (entering): 2R + 2 rows are
     // live while row i is computed, PREFETCH rows are in flight below them.
     static constexpr int RING = 2 * RADIUS + 2 + PREFETCH;
@@ -412,7 +413,9 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
     constexpr int COLS = Geometry::COLS;
     // BEGIN SOLUTION: 3d, step 1 (going further). Clamp image_row into the image as 3b
     //   clamps its rows. Chunk c (threadIdx.x, threadIdx.x + kRingThreads, ... below
-    //   ROW_CHUNKS) covers image columns x = x0 - HALO_X + c * COLS onwards. A chunk wholly
+    //   ROW_CHUNKS: at most COPIES of them, a fixed count, unrolled, so that nvcc finds each
+    //   chunk's place once for all rows rather than on every row) covers image columns
+    //   x = x0 - HALO_X + c * COLS onwards. A chunk wholly
     //   inside the image, with VECTOR, is one 16-byte asynchronous copy:
     //   __pipeline_memcpy_async(&ring_row[c * COLS], &input[...], COLS): it needs both
     //   addresses on 16 bytes, which VECTOR and the ring's alignment give. With VECTOR,
@@ -425,7 +428,10 @@ __device__ __forceinline__ void start_ring_row_copy(unsigned char* ring_row, con
     //| (void)ring_row, (void)input, (void)width, (void)height, (void)x0, (void)image_row, (void)COLS;
     const int y = min(max(image_row, 0), height - 1);
     const unsigned char* row = input + static_cast<long long>(y) * width;
-    for (int c = threadIdx.x; c < Geometry::ROW_CHUNKS; c += kRingThreads) {
+#pragma unroll
+    for (int q = 0; q < Geometry::COPIES; ++q) {
+        const int c = threadIdx.x + q * kRingThreads;
+        if (c >= Geometry::ROW_CHUNKS) break;
         const int x = x0 - Geometry::HALO_X + c * COLS;
         if (VECTOR && x >= 0 && x + COLS <= width) {
             // The copy goes from global to shared memory without a register; the thread

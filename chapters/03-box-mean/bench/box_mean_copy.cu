@@ -102,7 +102,10 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
     const auto start_row = [&](int k, unsigned char* ring_row) {
         const int y = min(max(segment_y0 - RADIUS + k, 0), height - 1);
         const unsigned char* row = input + static_cast<long long>(y) * width;
-        for (int c = threadIdx.x; c < ROW_W / COLS; c += kRingThreads) {
+#pragma unroll
+        for (int q = 0; q < (ROW_W / COLS + kRingThreads - 1) / kRingThreads; ++q) {
+            const int c = threadIdx.x + q * kRingThreads;
+            if (c >= ROW_W / COLS) break;
             const int x = strip_x0 - HALO_X + c * COLS;
             if (VECTOR && x >= 0 && x + COLS <= width) {
                 __pipeline_memcpy_async(&ring_row[c * COLS], &row[x], COLS);
