@@ -1,6 +1,6 @@
 // Chapter 3's profile: the 5 x 5 box mean (radius 2) of a 1024 x 256 8-bit image, once with
 // each step's kernel. 1024 x 256 is a whole number of every step's blocks: 32 x 8 pixels
-// (3a, 3b), 512 x 64 (3c) and a strip of 1024 x 32 (3d), so every block is full and 3d's
+// (3a, 3b), 512 x 64 (3c) and a strip of 1024 x 64 (3d), so every block is full and 3d's
 // block copies whole rows of its strip, as on the benchmark's 8000 x 8000 image.
 #include "box_mean.h"
 #include "tutorial_chapter.h"

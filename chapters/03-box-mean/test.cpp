@@ -454,7 +454,7 @@ TEST_CASE(STEP("c") ": box_mean_coarsened rejects bad sizes, radii and null poin
 
 namespace {
 
-// Chapter 3's images, and the edges of a ring block's 1024 x 32 output tile (a strip
+// Chapter 3's images, and the edges of a ring block's 1024 x 64 output tile (a strip
 // kRingStripWidth wide, kRingRows high): one pixel short of it, exactly it and one more,
 // with widths that are and are not multiples of the 16-byte chunk. A segment shorter than
 // the ring (the images 1 to 9 rows high) leaves ring rows never filled.
