@@ -255,11 +255,15 @@ struct RingGeometry {
     static constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;        // bytes of one ring row
     static constexpr int ROW_CHUNKS = ROW_W / COLS;
     static constexpr int COPIES = (ROW_CHUNKS + kRingThreads - 1) / kRingThreads;  // chunks a thread fills, at most
+    // A ring row starts LEAD bytes into its ROW_STRIDE bytes of shared memory, so that the
+    // threads' own chunks (from HALO_X on) start on a 128-byte line in every ring row.
+    static constexpr int LEAD = (128 - HALO_X % 128) % 128;
+    static constexpr int ROW_STRIDE = (LEAD + ROW_W + 127) / 128 * 128;
     // A row is read by the output rows i - 1 (leaving) to i + 2R (entering): 2R + 2 rows are
     // live while row i is computed, PREFETCH rows are in flight below them.
     static constexpr int RING = 2 * RADIUS + 2 + PREFETCH;
     static_assert(PREFETCH >= 1 && PREFETCH <= 9, "__pipeline_wait_prior waits for at most 8 newer batches");
-    static_assert(RING * ROW_W <= 48 * 1024, "static shared memory is limited to 48 KB per block");
+    static_assert(RING * ROW_STRIDE <= 48 * 1024, "static shared memory is limited to 48 KB per block");
 };
 
 // Start this thread's copies of input row `image_row` (any integer: clamped into the image)
@@ -351,7 +355,9 @@ __global__ void __launch_bounds__(kRingThreads)
     // FIRST .. FIRST + SPAN - 1 of a row's words, and pairs FIRST / 2 .. LAST / 2 of them.
     constexpr int FIRST = 4 * Words::WORDS - RADIUS, LAST = FIRST + SPAN - 1;
     constexpr int PAIRS = LAST / 2 - FIRST / 2 + 1;
-    __shared__ __align__(16) unsigned char ring[RING][Geometry::ROW_W];
+    __shared__ __align__(128) unsigned char ring_rows[RING][Geometry::ROW_STRIDE];
+    // Ring row k, from its first byte (image column strip_x0 - HALO_X).
+    const auto ring = [&](int k) -> unsigned char* { return ring_rows[k] + Geometry::LEAD; };
 
     // The block's strip and segment: blocks next to each other in the launch take strips
     // side by side, so a segment's neighbours above and below run at the same time and its

@@ -90,7 +90,10 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
     constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;
     constexpr int RING = 2 * RADIUS + 2 + kRingPrefetch;
     using Chunk = PixelBytes<COLS>;
-    __shared__ __align__(16) unsigned char ring[RING][ROW_W];
+    constexpr int LEAD = (128 - HALO_X % 128) % 128;  // 3d's padded ring rows
+    constexpr int ROW_STRIDE = (LEAD + ROW_W + 127) / 128 * 128;
+    __shared__ __align__(128) unsigned char ring_rows[RING][ROW_STRIDE];
+    const auto ring = [&](int k) -> unsigned char* { return ring_rows[k] + LEAD; };
 
     const int strips = (width + kRingStripWidth - 1) / kRingStripWidth;
     const int strip_x0 = static_cast<int>(blockIdx.x % strips) * kRingStripWidth;
@@ -118,7 +121,7 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
         }
     };
     for (int k = 0; k < RING - 2; ++k) {
-        if (k < input_rows) start_row(k, ring[k % RING]);
+        if (k < input_rows) start_row(k, ring(k % RING));
         __pipeline_commit();
     }
     // 3d's loop over output rows, unrolled over the ring so that every ring row is a constant.
@@ -129,10 +132,10 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
             if (i >= rows) break;
             __pipeline_wait_prior(kRingPrefetch - 1);
             __syncthreads();
-            if (i + RING - 2 < input_rows) start_row(i + RING - 2, ring[(r + RING - 2) % RING]);
+            if (i + RING - 2 < input_rows) start_row(i + RING - 2, ring((r + RING - 2) % RING));
             __pipeline_commit();
             if (x0 < width) {
-                const Chunk pixels = *reinterpret_cast<const Chunk*>(&ring[(r + RADIUS) % RING][own]);
+                const Chunk pixels = *reinterpret_cast<const Chunk*>(&ring((r + RADIUS) % RING)[own]);
                 unsigned char* out_row = output + static_cast<long long>(segment_y0 + i) * width;
                 if (VECTOR && x0 + COLS <= width) {
                     *reinterpret_cast<Chunk*>(&out_row[x0]) = pixels;
