@@ -90,8 +90,8 @@ tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height);
 
 /// @brief 3d: box mean with the rows streamed through a ring of shared-memory buffers.
 /// cp.async copies each row of the block's strip, halo included, into the ring while the
-/// rows above it are summed; the sums are 3c's (column sums sliding down, box sums sliding
-/// along), and each thread stores its kCoarsenX pixels of a row with one 16-byte store
+/// rows above it are summed; the sums are 3c's (column sums sliding down, two to an int,
+/// and box sums sliding along), and each thread stores its kCoarsenX pixels of a row with one 16-byte store
 /// where the rows are aligned. Same arguments, result (exact, borders included) and errors
 /// as box_mean_global().
 void box_mean_ring(const unsigned char* input, unsigned char* output, int width, int height, int radius);
