@@ -379,7 +379,8 @@ __global__ void __launch_bounds__(kRingThreads)
     //   holds row k, and a wait can count them.
 
     // The column sums of the current output row's box, two columns to an int: pair q holds
-    // span bytes 2 (FIRST / 2 + q) and the next in its low and high 16 bits. A column sum
+    // those of bytes 2 * (FIRST / 2 + q) and 2 * (FIRST / 2 + q) + 1 of a row's words in its
+    // low and high 16 bits. A column sum
     // is at most (2R + 1) * 255 = 4335 (R = 8), so a half never carries into the other, and
     // adding and subtracting both halves at once is exact.
     unsigned int column[PAIRS] = {};
