@@ -389,25 +389,6 @@ tutorial::LaunchConfig box_mean_ring_launch_config(int width, int height) {
     return tutorial::LaunchConfig{dim3(strips * segments), dim3(kRingThreads)};
 }
 
-// The ring's geometry, shared by the kernel and start_ring_row_copy.
-template <int RADIUS, int PREFETCH = kRingPrefetch>
-struct RingGeometry {
-    static constexpr int COLS = kCoarsenX;  // pixels per thread along a row: one 16-byte chunk
-    static constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;  // R rounded up to whole chunks
-    static constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;        // bytes of one ring row
-    static constexpr int ROW_CHUNKS = ROW_W / COLS;
-    static constexpr int COPIES = (ROW_CHUNKS + kRingThreads - 1) / kRingThreads;  // chunks a thread fills, at most
-    // A ring row starts LEAD bytes into its ROW_STRIDE bytes of shared memory, so that the
-    // threads' own chunks (from HALO_X on) start on a 128-byte line in every ring row.
-    static constexpr int LEAD = (128 - HALO_X % 128) % 128;
-    static constexpr int ROW_STRIDE = (LEAD + ROW_W + 127) / 128 * 128;
-    // A row is read by the output rows i - 1 (leaving) to i + 2R (entering): 2R + 2 rows are
-    // live while row i is computed, PREFETCH rows are in flight below them.
-    static constexpr int RING = 2 * RADIUS + 2 + PREFETCH;
-    static_assert(PREFETCH >= 1 && PREFETCH <= 9, "__pipeline_wait_prior waits for at most 8 newer batches");
-    static_assert(RING * ROW_STRIDE <= 48 * 1024, "static shared memory is limited to 48 KB per block");
-};
-
 // Start this thread's copies of input row `image_row` (any integer: clamped into the image)
 // into `ring_row`, the ring row whose first byte is image column x0 - HALO_X.
 template <int RADIUS, bool VECTOR>

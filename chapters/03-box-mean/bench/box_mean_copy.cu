@@ -4,7 +4,8 @@
 // the gap between the row and the copy is the data movement's own.
 //
 // The staging is 3c's step 1 and 3d's ring as the reference solution writes them
-// (solutions/03-box-mean), kept in step with it by hand: when 3c's tile or 3d's ring
+// (solutions/03-box-mean): the ring's geometry is RingGeometry (box_mean.h), shared with
+// 3d; the loops are kept in step with the solution by hand: when 3c's tile or 3d's loop
 // changes, change it here.
 #include "bench/box_mean_copy.h"
 
@@ -85,15 +86,11 @@ __global__ void box_mean_copy_kernel(const unsigned char* input, unsigned char* 
 // of the row's middle input row, image row segment_y0 + i, with 3d's stores.
 template <int RADIUS, bool VECTOR>
 __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned char* output, int width, int height) {
-    constexpr int COLS = kCoarsenX;
-    constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;
-    constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;
-    constexpr int RING = 2 * RADIUS + 2 + kRingPrefetch;
+    using Geometry = RingGeometry<RADIUS>;
+    constexpr int COLS = Geometry::COLS, HALO_X = Geometry::HALO_X, RING = Geometry::RING;
     using Chunk = PixelBytes<COLS>;
-    constexpr int LEAD = (128 - HALO_X % 128) % 128;  // 3d's padded ring rows
-    constexpr int ROW_STRIDE = (LEAD + ROW_W + 127) / 128 * 128;
-    __shared__ __align__(128) unsigned char ring_rows[RING][ROW_STRIDE];
-    const auto ring = [&](int k) -> unsigned char* { return ring_rows[k] + LEAD; };
+    __shared__ __align__(128) unsigned char ring_rows[RING][Geometry::ROW_STRIDE];
+    const auto ring = [&](int k) -> unsigned char* { return ring_rows[k] + Geometry::LEAD; };
 
     const int strips = (width + kRingStripWidth - 1) / kRingStripWidth;
     const int strip_x0 = static_cast<int>(blockIdx.x % strips) * kRingStripWidth;
@@ -106,9 +103,9 @@ __global__ void box_mean_ring_copy_kernel(const unsigned char* input, unsigned c
         const int y = min(max(segment_y0 - RADIUS + k, 0), height - 1);
         const unsigned char* row = input + static_cast<long long>(y) * width;
 #pragma unroll
-        for (int q = 0; q < (ROW_W / COLS + kRingThreads - 1) / kRingThreads; ++q) {
+        for (int q = 0; q < Geometry::COPIES; ++q) {
             const int c = threadIdx.x + q * kRingThreads;
-            if (c >= ROW_W / COLS) break;
+            if (c >= Geometry::ROW_CHUNKS) break;
             const int x = strip_x0 - HALO_X + c * COLS;
             if (VECTOR && x >= 0 && x + COLS <= width) {
                 __pipeline_memcpy_async(&ring_row[c * COLS], &row[x], COLS);
