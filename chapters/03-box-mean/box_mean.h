@@ -90,11 +90,12 @@ struct RingGeometry {
     static constexpr int COLS = kCoarsenX;  ///< pixels per thread along a row: one 16-byte chunk
     static constexpr int HALO_X = (RADIUS + COLS - 1) / COLS * COLS;  ///< R rounded up to whole chunks
     static constexpr int ROW_W = kRingStripWidth + 2 * HALO_X;        ///< bytes of one ring row
-    static constexpr int ROW_CHUNKS = ROW_W / COLS;
+    static constexpr int ROW_CHUNKS = ROW_W / COLS;  ///< 16-byte chunks of one ring row
     static constexpr int COPIES = (ROW_CHUNKS + kRingThreads - 1) / kRingThreads;  ///< chunks a thread fills, at most
     /// A ring row starts LEAD bytes into its ROW_STRIDE bytes of shared memory, so that the
     /// threads' own chunks (from HALO_X on) start on a 128-byte line in every ring row.
     static constexpr int LEAD = (128 - HALO_X % 128) % 128;
+    /// The shared-memory bytes a ring row takes: whole 128-byte lines.
     static constexpr int ROW_STRIDE = (LEAD + ROW_W + 127) / 128 * 128;
     /// A row is read by the output rows i - 1 (leaving) to i + 2R (entering): 2R + 2 rows are
     /// live while row i is computed, PREFETCH rows are in flight below them.
