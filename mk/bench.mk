@@ -1,10 +1,10 @@
 # Benchmarks and the compute sanitizer: both need a real GPU, and refuse in one line without
 # one (tools/require-gpu.sh) rather than print timings or "clean" reports that mean nothing.
 REQUIRE_GPU := bash tools/require-gpu.sh
-# The harness (common/benchmark/: timing, session, report) and the GEMM chapters' cuBLAS ceiling
+# The harness (common/benchmark/: timing, the L2 flush, session, report) and the GEMM chapters' cuBLAS ceiling
 # (common/gemm/*_benchmark.cpp) need cuBLAS: only benchmarks link it.
 BENCH_LIBRARY := $(BUILD)/libbenchmark.a
-$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/gemm/*_benchmark.cpp))
+$(BENCH_LIBRARY): $(call objects_of,$(wildcard common/benchmark/*.cpp common/benchmark/*.cu common/gemm/*_benchmark.cpp))
 # A benchmark may time an earlier chapter's solution (registry: borrows=N), compiled as that chapter's own.
 borrowed_kernels_of = $(foreach b,$(call borrows_of,$(1)),$(call objects_of,$(wildcard solutions/$(call folder_of,$(b))/*.cu)))
 # Optional rows, looked for only when a benchmark is built: OpenBLAS, and NPP (libnpp-dev-X-Y).

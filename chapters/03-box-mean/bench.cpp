@@ -87,6 +87,7 @@ int main(int argc, char* argv[]) {
                 work.variant = npp_variant;
                 work.unit = "GB/s";
                 work.work = 2.0 * static_cast<double>(pixels);
+                work.bytes_written = static_cast<double>(pixels);
                 work.prepare = [&] { output.poison(); };
                 work.run = [&] { npp(input.data(), output.data(), kWidth, kHeight, radius); };
                 work.check = [&] { return npp_difference(output.download(), expected, layout, false); };
@@ -104,6 +105,7 @@ int main(int argc, char* argv[]) {
                 work.variant = variant;
                 work.unit = "GB/s";
                 work.work = 2.0 * static_cast<double>(pixels);  // each pixel read once and written once
+                work.bytes_written = static_cast<double>(pixels);
                 work.is_baseline = box_mean == box_mean_global;
                 // 0xFF poison: a pixel never written stays 255, which a mean of random
                 // pixels practically never is.
@@ -135,6 +137,7 @@ int main(int argc, char* argv[]) {
                 work.variant = variant;
                 work.unit = "GB/s";
                 work.work = 2.0 * static_cast<double>(pixels);
+                work.bytes_written = static_cast<double>(pixels);
                 work.prepare = [&] { output.poison(); };
                 work.run = [&, copy = copy] { copy(input.data(), output.data(), kWidth, kHeight, radius); };
                 work.check = [&, copy_layout] { return compare_exact(output.download(), image, copy_layout).text; };

@@ -86,6 +86,9 @@ int main(int argc, char* argv[]) {
         const auto compulsory_bytes = [](int window) {
             return static_cast<double>(sizeof(float)) * static_cast<double>(kSize + (kSize - window + 1));
         };
+        const auto written_bytes = [](int window) {
+            return static_cast<double>(sizeof(float)) * static_cast<double>(kSize - window + 1);
+        };
 
         for (int window : {8, 64, 255, 1025}) {
             const SlicedReference sliced = reference_slices(signal, window);
@@ -96,6 +99,8 @@ int main(int argc, char* argv[]) {
                 work.variant = "CUB InclusiveSum (double) + differences";
                 work.unit = "GB/s";
                 work.work = compulsory_bytes(window);
+                // The outputs, and the scan's prefix sums in between, a double per input.
+                work.bytes_written = written_bytes(window) + sizeof(double) * static_cast<double>(kSize);
                 work.prepare = [&] { output.poison(); };
                 work.run = [&] { cub_moving_average(input.data(), output.data(), static_cast<int>(kSize), window); };
                 work.check = [&] { return check_slices(output, sliced, window); };
@@ -114,6 +119,7 @@ int main(int argc, char* argv[]) {
                 work.variant = variant;
                 work.unit = "GB/s";
                 work.work = compulsory_bytes(window);
+                work.bytes_written = written_bytes(window);
                 work.is_baseline = moving_average == moving_average_naive;
                 work.prepare = [&] { output.poison(); };  // NaN: an output never written fails the check
                 work.run = [&, moving_average = moving_average] {
@@ -129,6 +135,7 @@ int main(int argc, char* argv[]) {
                 work.variant = "one pass, copy only (no arithmetic)";
                 work.unit = "GB/s";
                 work.work = compulsory_bytes(window);
+                work.bytes_written = written_bytes(window);
                 work.prepare = [&] { output.poison(); };
                 work.run = [&] { moving_average_copy(input.data(), output.data(), static_cast<int>(kSize), window); };
                 work.check = [&] {

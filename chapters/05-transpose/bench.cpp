@@ -69,6 +69,7 @@ int main(int argc, char* argv[]) {
                 work.variant = variant.name;
                 work.unit = "GB/s";
                 work.work = 2.0 * sizeof(float) * static_cast<double>(elements);  // read once, written once
+                work.bytes_written = sizeof(float) * static_cast<double>(elements);
                 work.is_baseline = variant.is_baseline;
                 work.prepare = [&] { output.poison(); };  // NaN: an element never written fails the check
                 work.run = [&, rows = rows, cols = cols] { variant.transpose(input.data(), output.data(), rows, cols); };
@@ -97,6 +98,7 @@ int main(int argc, char* argv[]) {
                 work.variant = "wide 64, copy only (no transposition)";
                 work.unit = "GB/s";
                 work.work = 2.0 * sizeof(float) * static_cast<double>(elements);
+                work.bytes_written = sizeof(float) * static_cast<double>(elements);
                 work.prepare = [&] { output.poison(); };
                 work.run = [&, rows = rows, cols = cols] { transpose_copy(input.data(), output.data(), rows, cols); };
                 work.check = [&] { return compare_with_tolerance(output.download(), same, layout).text; };

@@ -44,6 +44,8 @@ int main(int argc, char* argv[]) {
             work.variant = variant;
             work.unit = "GB/s";
             work.work = sizeof(float) * static_cast<double>(kElements);  // each element read once
+            // The sum, and the blocks' partial sums in the workspace (CUB's are smaller still).
+            work.bytes_written = static_cast<double>(sum.bytes() + workspace.bytes());
             work.check = [&sum, expected = sum_reference(values, depth)] {
                 return compare_with_tolerance(sum.download(), expected, output_layout("sum")).text;
             };

@@ -76,6 +76,7 @@ void measure_problem(tutorial::benchmark::Session& session, const std::string& p
         work.variant = variant;
         work.unit = "GB/s";
         work.work = static_cast<double>(kInputBytes);  // the input, read once
+        work.bytes_written = static_cast<double>(bins.bytes());  // the bins: a few hundred KB at most
         work.is_baseline = is_baseline;
         work.prepare = [&] { bins.poison(); };  // a run that writes no bins fails the check
         work.run = std::move(run);
@@ -106,6 +107,7 @@ void measure_problem(tutorial::benchmark::Session& session, const std::string& p
         work.variant = "shared privatized, loads only (no counting)";
         work.unit = "GB/s";
         work.work = static_cast<double>(kInputBytes);
+        work.bytes_written = static_cast<double>(folds.bytes());
         work.prepare = [&] { folds.poison(); };
         work.run = [&] { histogram_copy(input.data(), n, folds.data()); };
         work.check = [&] {

@@ -68,6 +68,7 @@ Measurement measure_copy(Session& session, std::size_t bytes) {
     copy.variant = "cudaMemcpy device to device";
     copy.unit = "GB/s";
     copy.work = 2.0 * static_cast<double>(bytes);  // every byte is read once and written once
+    copy.bytes_written = static_cast<double>(bytes);
     copy.run = [&] {
         CUDA_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes, cudaMemcpyDeviceToDevice, 0));
     };
@@ -139,7 +140,8 @@ Session::Session(const GpuInfo& gpu, RunLabels labels)
     std::cout << "Benchmarking chapter" << labels_.chapter << " (" << labels_.tree << ") on " << gpu_.name << ", "
               << gpu_.multiprocessors << " SMs, " << mebibytes(gpu_.memory_bytes) << ", L2 " << mebibytes(gpu_.l2_bytes)
               << ".\nEvery run is preceded by a " << mebibytes(flush_.bytes())
-              << " write that flushes L2; results are checked against the CPU after timing.\n";
+              << " read that flushes L2 and a write that leaves as much of it dirty as the run writes;\n"
+                 "results are checked against the CPU after timing.\n";
     copy_ceiling_ = measure_copy(*this, copy_bytes(gpu_));
 }
 
@@ -188,9 +190,12 @@ Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measure
     }
     std::cout << "  " << row.problem << ", " << row.variant << " ..." << std::flush;
     try {
+        if (!work.on_cpu && !(work.bytes_written >= 0.0)) {
+            throw std::logic_error("the benchmark gives no bytes_written for this GPU row (WorkToTime)");
+        }
         if (work.prepare) work.prepare();
         row.timing = work.on_cpu ? time_cpu_work(work.run, work.cpu_warmups, work.cpu_repetitions)
-                                  : time_gpu_work(work.run, flush_);
+                                  : time_gpu_work(work.run, flush_, static_cast<std::size_t>(work.bytes_written));
         // Checked after timing, on the output of the last timed run: a kernel that is
         // "faster than memory bandwidth" is usually a kernel that skips work.
         const std::string wrong = work.check ? work.check() : std::string();

@@ -61,6 +61,10 @@ struct WorkToTime {
     std::string variant;   ///< the variant, e.g. "shared"
     std::string unit;      ///< "GFLOP/s" or "GB/s"
     double work = 0.0;     ///< flops, or compulsory bytes, of one run
+    /// The bytes one run writes to global memory (its output): the L2 flush before each run
+    /// leaves that many, up to the size of L2, dirty for the run to write back (L2Flush).
+    /// Every GPU row sets it; measure() refuses one that does not.
+    double bytes_written = -1.0;
     bool is_baseline = false;  ///< the variant the problem's speed-ups are over
     /// The library call a user would make for this problem: every row of the problem gets its
     /// time ratio to this one (the column "× the library"). Session::measure_library sets it;

@@ -35,15 +35,7 @@ double elapsed_ms(const Event& start, const Event& stop) {
     return ms;
 }
 
-// A flush must overwrite all of L2 whatever its replacement policy: twice its size,
-// and never less than 64 MiB in case the driver reports a small or zero L2.
-constexpr std::size_t kMinimumFlushBytes = std::size_t{64} << 20;
-
 }  // namespace
-
-L2Flush::L2Flush(std::size_t l2_bytes) : buffer_(std::max(2 * l2_bytes, kMinimumFlushBytes)) {}
-
-void L2Flush::operator()() { CUDA_CHECK(cudaMemsetAsync(buffer_.data(), 0, buffer_.bytes(), 0)); }
 
 SynchronousKernelChecksOff::SynchronousKernelChecksOff() : previous_(synchronous_kernel_checks()) {
     set_synchronous_kernel_checks(false);
@@ -51,7 +43,8 @@ SynchronousKernelChecksOff::SynchronousKernelChecksOff() : previous_(synchronous
 
 SynchronousKernelChecksOff::~SynchronousKernelChecksOff() { set_synchronous_kernel_checks(previous_); }
 
-Timing time_gpu_work(const std::function<void()>& work, L2Flush& flush, const TimingPlan& plan) {
+Timing time_gpu_work(const std::function<void()>& work, L2Flush& flush, std::size_t bytes_written,
+                     const TimingPlan& plan) {
     SynchronousKernelChecksOff no_sync_per_launch;
 
     // Warm-up: the first launch of a kernel loads its module (CUDA loads lazily) and
@@ -59,7 +52,7 @@ Timing time_gpu_work(const std::function<void()>& work, L2Flush& flush, const Ti
     double warmup_ms = 0.0;
     for (int i = 0; i < std::max(plan.warmups, 1); ++i) {
         Event start, stop;
-        flush();
+        flush(bytes_written);
         start.record();
         work();
         stop.record();
@@ -72,7 +65,7 @@ Timing time_gpu_work(const std::function<void()>& work, L2Flush& flush, const Ti
 
     std::vector<Event> starts(repetitions), stops(repetitions);
     for (int i = 0; i < repetitions; ++i) {
-        flush();
+        flush(bytes_written);
         starts[i].record();
         work();
         stops[i].record();

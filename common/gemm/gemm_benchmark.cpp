@@ -75,6 +75,7 @@ WorkToTime GemmBenchmark::work_for(const std::string& variant, const std::functi
     work.variant = variant;
     work.unit = "GFLOP/s";
     work.work = 2.0 * size_ * static_cast<double>(size_) * size_;  // a multiply and an add per (i, j, k)
+    work.bytes_written = static_cast<double>(C_.bytes());
     work.is_baseline = is_baseline;
     work.prepare = [this] { C_.poison(); };
     work.run = run;

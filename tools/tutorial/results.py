@@ -442,7 +442,9 @@ def page(chapters, sources, charts=()):
         lines += ["Every number here comes from the benchmarks' own files, written by `make bench SOLUTIONS=1` "
                   "(`make chapterN bench` on your own kernels).", "",
                   "How they are measured: after warm-up runs, each variant runs several times (the runs "
-                  "column), each run timed with CUDA events and preceded by a write that flushes the L2 cache; "
+                  "column), each run timed with CUDA events and preceded by an L2 flush: a read of twice the "
+                  "L2, which evicts everything in it, then a write of as many bytes as the run writes (up to "
+                  "the L2's size), which leaves the dirty lines a run would find after a run of its own; "
                   "the median is the time, and the fastest and slowest runs are its spread. Each result is checked against the CPU reference after timing, so a kernel that "
                   "skips work cannot look fast. GEMM rates count 2·M·N·K flops; the other chapters' rates "
                   "count compulsory bytes (the input read once, the output written once). The ceilings are "
