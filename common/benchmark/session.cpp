@@ -57,6 +57,30 @@ std::string utc_now() {
 
 std::string mebibytes(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
+std::string one_decimal(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", value);
+    return text;
+}
+
+// The note of a row whose median rate is more than 105% of its ceiling's: what the data says
+// about it, and the advice to check only when neither reason below applies.
+std::string above_ceiling_note(const Measurement& row, const WorkToTime& work, const Measurement& ceiling) {
+    std::string note = "faster than its ceiling: " + one_decimal(row.percent_of_ceiling()) + "% of it by the medians";
+    bool explained = false;
+    if (row.timing.min_ms > 0.0 && ceiling.timing.min_ms > 0.0 && ceiling.work > 0.0) {
+        const double fastest = 100.0 * (row.work / row.timing.min_ms) / (ceiling.work / ceiling.timing.min_ms);
+        note += ", " + one_decimal(fastest) + "% by the fastest run of each";
+        explained = fastest <= 105.0;
+    }
+    // The copy ceiling counts the bytes a copy writes as well as those it reads.
+    if (work.unit == "GB/s" && work.bytes_written >= 0.0 && 4.0 * work.bytes_written < work.work) {
+        note += "; the ceiling is a copy, half of whose bytes are writes, and this work writes almost nothing";
+        explained = true;
+    }
+    return explained ? note : note + ": check the work count and the measurement";
+}
+
 // The copy ceiling's buffers: far beyond L2, so the copy streams from and to DRAM.
 std::size_t copy_bytes(const GpuInfo& gpu) { return std::max(std::size_t{256} << 20, 4 * gpu.l2_bytes); }
 
@@ -205,8 +229,8 @@ Measurement Session::measure(RowKind kind, const WorkToTime& work, const Measure
         if (!row.ok) {
             row.note = "the output does not match the CPU reference, so this time means nothing";
             std::cout << wrong << (wrong.back() == '\n' ? "" : "\n");
-        } else if (row.ceiling_rate > 0.0 && row.percent_of_ceiling() > 105.0) {
-            row.note = "faster than its ceiling: check the work count and the measurement";
+        } else if (ceiling != nullptr && row.ceiling_rate > 0.0 && row.percent_of_ceiling() > 105.0) {
+            row.note = above_ceiling_note(row, work, *ceiling);
         } else if (work.remark) {
             row.note = work.remark();
         }
