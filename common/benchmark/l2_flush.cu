@@ -4,7 +4,7 @@
 #include "cuda_check.h"
 
 #include <algorithm>
-#include <cstdint>
+#include <cstddef>
 
 namespace tutorial::benchmark {
 

@@ -57,13 +57,13 @@ double Measurement::times_library() const {
     return library_ms / timing.median_ms;
 }
 
-namespace {
-
 std::string printf_string(const char* format, double value) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, format, value);
     return buffer;
 }
+
+namespace {
 
 // Milliseconds with about four significant digits, never in exponent notation.
 std::string format_ms(double ms) {

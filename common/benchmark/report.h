@@ -130,4 +130,8 @@ void write_csv(const std::string& path, const RunStamp& stamp, const std::vector
 /// @throws std::runtime_error if the file cannot be written
 void write_json(const std::string& path, const RunStamp& stamp, const std::vector<Measurement>& rows);
 
+/// @brief @p value printed by std::snprintf with @p format (one double conversion), e.g.
+/// printf_string("%.1f%%", 93.26) is "93.3%".
+std::string printf_string(const char* format, double value);
+
 }  // namespace tutorial::benchmark

@@ -57,20 +57,14 @@ std::string utc_now() {
 
 std::string mebibytes(std::size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
-std::string one_decimal(double value) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f", value);
-    return text;
-}
-
 // The note of a row whose median rate is more than 105% of its ceiling's: what the data says
 // about it, and the advice to check only when neither reason below applies.
 std::string above_ceiling_note(const Measurement& row, const WorkToTime& work, const Measurement& ceiling) {
-    std::string note = "faster than its ceiling: " + one_decimal(row.percent_of_ceiling()) + "% of it by the medians";
+    std::string note = "faster than its ceiling: " + printf_string("%.1f%%", row.percent_of_ceiling()) + " of it by the medians";
     bool explained = false;
     if (row.timing.min_ms > 0.0 && ceiling.timing.min_ms > 0.0 && ceiling.work > 0.0) {
         const double fastest = 100.0 * (row.work / row.timing.min_ms) / (ceiling.work / ceiling.timing.min_ms);
-        note += ", " + one_decimal(fastest) + "% by the fastest run of each";
+        note += ", " + printf_string("%.1f%%", fastest) + " by the fastest run of each";
         explained = fastest <= 105.0;
     }
     // The copy ceiling counts the bytes a copy writes as well as those it reads.
