@@ -96,6 +96,49 @@ private:
     std::size_t count_ = 0;
 };
 
+/// @brief Scratch memory for the work that a function enqueues on the default stream,
+/// allocated and freed in stream order (cudaMallocAsync, cudaFreeAsync).
+///
+/// Such a function returns before its kernels run; the memory is freed after them in the
+/// stream's order, without a synchronisation, and the driver's pool hands it to the next
+/// call. A DeviceBuffer's cudaFree would wait for the GPU on every call, and its cudaMalloc
+/// map fresh memory. Move-only, like DeviceBuffer.
+template <typename T>
+class ScratchBuffer {
+public:
+    /// @brief Room for @p count elements (uninitialised), once the stream reaches it.
+    explicit ScratchBuffer(std::size_t count = 0) : count_(count) {
+        if (count_ > 0) {
+            CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&data_), count_ * sizeof(T), cudaStream_t{}));
+        }
+    }
+    ~ScratchBuffer() {
+        if (data_ != nullptr) {
+            cudaFreeAsync(data_, cudaStream_t{});  // never throw from a destructor (DeviceBuffer)
+        }
+    }
+    ScratchBuffer(const ScratchBuffer&) = delete;
+    ScratchBuffer& operator=(const ScratchBuffer&) = delete;
+    /// @brief Take over @p other's memory, leaving it empty.
+    ScratchBuffer(ScratchBuffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+    /// @brief Swap memory with @p other, which frees this buffer's old memory when it goes.
+    ScratchBuffer& operator=(ScratchBuffer&& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(count_, other.count_);
+        return *this;
+    }
+
+    /// @brief Device pointer to the first element (null for an empty buffer).
+    T* data() noexcept { return data_; }
+    /// @brief Number of elements.
+    std::size_t size() const noexcept { return count_; }
+
+private:
+    T* data_ = nullptr;
+    std::size_t count_ = 0;
+};
+
 /// @brief Elements of guard that guarded_input() puts after the input on a GPU: more than a
 /// 16-byte vector of any element type reaches past an input's end.
 #if defined(TUTORIAL_EMU)

@@ -14,6 +14,7 @@
 #include "async_copy_gemm.h"
 
 #include "cuda_check.h"
+#include "device_buffer.h"
 #include "gemm/gemm_reference.h"
 
 #include <cuda.h>            // CUtensorMap and its enums (8c); no -lcuda: see make_tile_tensor_map
@@ -22,6 +23,7 @@
 #include <cuda/pipeline>     // cuda::pipeline, cuda::memcpy_async (8b)
 #include <cuda_pipeline.h>   // __pipeline_memcpy_async and the other primitives (8a)
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -347,10 +349,13 @@ void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
 // warp reads at once fall in different banks (rows 1 apart of 20 floats: banks 0, 20, 8, 28).
 // B's tile is B as it is: B_tiles[stage][k][n].
 //
-// VEC is the floats of one copy: 4 (16 bytes) when every row of A, B and C starts on 16
-// bytes, else 1 (4 bytes). Either way a copy lies wholly inside the matrix or wholly
-// outside it, and one outside is written as zeros by the copy itself (its zfill, the
-// bytes to fill with zeros, equal to the copy's size: nothing is read).
+// Every copy is 16 bytes, 4 floats: the kernel reads A and B only where every row starts
+// on 16 bytes (K and N multiples of 4, the matrices on 16 bytes). Where the caller's do
+// not, the host first copies them into scratch matrices whose rows are padded with zeros
+// to a multiple of 4 floats (pad_rows_kernel), and the kernel multiplies those: the zeros
+// add nothing to any sum. A copy of 4 floats then lies wholly inside a padded row or
+// wholly outside the matrix, and one outside is written as zeros by the copy itself (its
+// zfill, the bytes to fill with zeros, equal to the copy's size: nothing is read).
 struct WarptilePipeline {
     static constexpr int BM = kWarpPipeBM, BN = kWarpPipeBN, BK = kWarpPipeBK, kStages = kWarpPipeStages;
     static constexpr int WM = 32, WN = 64, WN_ITER = 2, TM = 8, TN = 4;      // as 7d's 64 x 128 tiling
@@ -366,13 +371,15 @@ struct WarptilePipeline {
 };
 
 // Start this thread's copies of the ROWS x COLS tile whose top-left element is (row0, col0)
-// of a rows x cols row-major matrix into tile[r][c], VEC floats a copy: A's tile is
-// copy_tile_async<BM, BK, VEC>(A_tile, A, M, K, block_row, k0), B's
-// copy_tile_async<BK, BN, VEC>(B_tile, B, K, N, k0, block_col). Not committed: the caller
+// of a rows x cols row-major matrix into tile[r][c], VEC = 4 floats (16 bytes) a copy; cols
+// is a multiple of 4 and the matrix starts on 16 bytes. A's tile is
+// copy_tile_async<BM, BK>(A_tile, A, M, K, block_row, k0), B's
+// copy_tile_async<BK, BN>(B_tile, B, K, N, k0, block_col). Not committed: the caller
 // commits.
-template <int ROWS, int COLS, int VEC, class Global, class Tile>
+template <int ROWS, int COLS, class Global, class Tile>
 __device__ __forceinline__ void copy_tile_async(Tile& tile, Global matrix, int rows, int cols, int row0, int col0) {
     constexpr int kThreads = kWarpPipeThreads;
+    constexpr int VEC = 4;
     constexpr int kBytes = VEC * sizeof(float);
     static_assert(ROWS * COLS % (VEC * kThreads) == 0, "every thread must start the same number of copies");
     // TODO(chapter8): 8d, step 1. The tile is ROWS * COLS / VEC copies of VEC floats, shared
@@ -386,12 +393,12 @@ __device__ __forceinline__ void copy_tile_async(Tile& tile, Global matrix, int r
 
 // Start this thread's copies of the tiles that begin at column k0 of A and row k0 of B
 // into one stage.
-template <int VEC, class GlobalA, class GlobalB, class TileA, class TileB>
+template <class GlobalA, class GlobalB, class TileA, class TileB>
 __device__ __forceinline__ void start_warptile_copies(TileA& A_tile, TileB& B_tile, GlobalA A, GlobalB B, int M,
                                                       int N, int K, int block_row, int block_col, int k0) {
     using Shape = WarptilePipeline;
-    copy_tile_async<Shape::BM, Shape::BK, VEC>(A_tile, A, M, K, block_row, k0);
-    copy_tile_async<Shape::BK, Shape::BN, VEC>(B_tile, B, K, N, k0, block_col);
+    copy_tile_async<Shape::BM, Shape::BK>(A_tile, A, M, K, block_row, k0);
+    copy_tile_async<Shape::BK, Shape::BN>(B_tile, B, K, N, k0, block_col);
 }
 
 // Add one stage's BK products to the thread's sums: for each four k, the thread's rows of
@@ -433,9 +440,13 @@ __device__ __forceinline__ void multiply_warptile_stage(const TileA& A_tile, con
     }
 }
 
-template <int VEC>
+// C = A·B for an M x K matrix A and a K x N matrix B whose rows start on 16 bytes (K and N
+// multiples of 4), into the M x C_cols matrix C, C_cols ≤ N: where B is a padded copy, its
+// columns past C_cols are zeros and so are the products' there, which are not stored.
+// C_ON_16_BYTES: every row of C starts on 16 bytes, so that a thread stores 4 sums at once.
+template <bool C_ON_16_BYTES>
 __global__ void __launch_bounds__(kWarpPipeThreads)
-    warptile_pipeline_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K) {
+    warptile_pipeline_gemm_kernel(const float* A, const float* B, float* C, int M, int N, int K, int C_cols) {
     using Shape = WarptilePipeline;
     constexpr int BM = Shape::BM, BN = Shape::BN, BK = Shape::BK, STAGES = Shape::kStages;
     constexpr int TM = Shape::TM, TN = Shape::TN, kWmIter = Shape::kWmIter, WN_ITER = Shape::WN_ITER;
@@ -476,16 +487,16 @@ __global__ void __launch_bounds__(kWarpPipeThreads)
                 const int col = block_col + first_col + wn * Shape::kSubN;
                 const float* s = sum[wm * TM + i] + wn * TN;
                 if (row >= M) continue;
-                if (VEC == 4 && col + TN <= N) {
+                if (C_ON_16_BYTES && col + TN <= C_cols) {
 #pragma unroll
                     for (int j = 0; j < TN; j += 4) {
-                        *reinterpret_cast<float4*>(&C[static_cast<size_t>(row) * N + col + j]) =
+                        *reinterpret_cast<float4*>(&C[static_cast<size_t>(row) * C_cols + col + j]) =
                             make_float4(s[j], s[j + 1], s[j + 2], s[j + 3]);
                     }
                 } else {
 #pragma unroll
                     for (int j = 0; j < TN; ++j) {
-                        if (col + j < N) C[static_cast<size_t>(row) * N + col + j] = s[j];
+                        if (col + j < C_cols) C[static_cast<size_t>(row) * C_cols + col + j] = s[j];
                     }
                 }
             }
@@ -493,13 +504,56 @@ __global__ void __launch_bounds__(kWarpPipeThreads)
     }
 }
 
+namespace {
+
+// A copy of the rows x cols matrix `from` in `to`, which has to_rows ≥ rows rows of `pitch`
+// ≥ cols floats, pitch a multiple of 4 and `to` on 16 bytes: every element past `from`'s
+// rows and columns is zero. A thread writes 4 floats of `to` at once; its loads of `from`
+// are one float each, as `from`'s rows may start anywhere.
+__global__ void pad_rows_kernel(const float* from, int rows, int cols, float* to, int to_rows, int pitch) {
+    const size_t quads = static_cast<size_t>(to_rows) * (pitch / 4);
+    for (size_t q = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; q < quads;
+         q += static_cast<size_t>(gridDim.x) * blockDim.x) {
+        const int row = static_cast<int>(q / (pitch / 4)), col = static_cast<int>(q % (pitch / 4)) * 4;
+        float v[4];
+#pragma unroll
+        for (int j = 0; j < 4; ++j) {
+            v[j] = row < rows && col + j < cols ? from[static_cast<size_t>(row) * cols + col + j] : 0.0f;
+        }
+        *reinterpret_cast<float4*>(&to[static_cast<size_t>(row) * pitch + col]) = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
+
+// The rows x cols matrix as the kernel's 16-byte copies can read it, to_rows x to_cols:
+// itself when those are its sizes and its rows start on 16 bytes, else a padded copy in
+// `scratch` (to_cols a multiple of 4, to_rows ≥ rows).
+const float* readable_in_16_bytes(const float* matrix, int rows, int cols, int to_rows, int to_cols,
+                                  tutorial::ScratchBuffer<float>& scratch) {
+    if (to_rows == rows && to_cols == cols && rows_start_on_16_bytes(matrix, cols)) return matrix;
+    scratch = tutorial::ScratchBuffer<float>(static_cast<size_t>(to_rows) * to_cols);
+    const size_t quads = scratch.size() / 4;
+    const unsigned blocks = std::min(tutorial::ceil_div(static_cast<long long>(quads), 256), 4096u);
+    pad_rows_kernel<<<blocks, 256>>>(matrix, rows, cols, scratch.data(), to_rows, to_cols);
+    CUDA_CHECK_KERNEL("pad_rows_kernel");
+    return scratch.data();
+}
+
+}  // namespace
+
 void async_warptile_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
     tutorial::require_gemm_arguments("async_warptile_gemm", A, B, C, M, N, K);
-    const dim3 grid(tutorial::ceil_div(N, kWarpPipeBN), tutorial::ceil_div(M, kWarpPipeBM));
-    if (rows_start_on_16_bytes(A, K) && rows_start_on_16_bytes(B, N) && rows_start_on_16_bytes(C, N)) {
-        warptile_pipeline_gemm_kernel<4><<<grid, kWarpPipeThreads, WarptilePipeline::kSharedBytes>>>(A, B, C, M, N, K);
+    // K and N rounded up to 4 floats: the sizes of the matrices the kernel multiplies.
+    const int K4 = (K + 3) / 4 * 4, N4 = (N + 3) / 4 * 4;
+    tutorial::ScratchBuffer<float> A_scratch, B_scratch;
+    const float* A_read = readable_in_16_bytes(A, M, K, M, K4, A_scratch);
+    const float* B_read = readable_in_16_bytes(B, K, N, K4, N4, B_scratch);
+    const dim3 grid(tutorial::ceil_div(N4, kWarpPipeBN), tutorial::ceil_div(M, kWarpPipeBM));
+    if (rows_start_on_16_bytes(C, N)) {
+        warptile_pipeline_gemm_kernel<true>
+            <<<grid, kWarpPipeThreads, WarptilePipeline::kSharedBytes>>>(A_read, B_read, C, M, N4, K4, N);
     } else {
-        warptile_pipeline_gemm_kernel<1><<<grid, kWarpPipeThreads, WarptilePipeline::kSharedBytes>>>(A, B, C, M, N, K);
+        warptile_pipeline_gemm_kernel<false>
+            <<<grid, kWarpPipeThreads, WarptilePipeline::kSharedBytes>>>(A_read, B_read, C, M, N4, K4, N);
     }
     CUDA_CHECK_KERNEL("warptile_pipeline_gemm_kernel");
 }

@@ -210,6 +210,16 @@ cudaError_t cudaMalloc(T** pointer, size_t bytes) {
     return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
 }
 cudaError_t cudaFree(void* pointer);                    ///< free a cudaMalloc() allocation; null is fine
+/// @brief As cudaMalloc(): the CPU backend runs everything in order, so a stream-ordered
+/// allocation is available at once.
+cudaError_t cudaMallocAsync(void** pointer, size_t bytes, cudaStream_t stream);
+/// @brief Typed convenience overload, as in CUDA.
+template <class T>
+cudaError_t cudaMallocAsync(T** pointer, size_t bytes, cudaStream_t stream) {
+    return cudaMallocAsync(reinterpret_cast<void**>(pointer), bytes, stream);
+}
+/// @brief As cudaFree(), for memory from cudaMalloc() or cudaMallocAsync().
+cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream);
 cudaError_t cudaMallocHost(void** pointer, size_t bytes);  ///< plain host memory
 template <class T>
 cudaError_t cudaMallocHost(T** pointer, size_t bytes) {  ///< typed convenience overload

@@ -355,8 +355,12 @@ const unsigned char* Snapshot::bytes_of(const Allocation* allocation) const {
 
 using namespace emu::detail;
 
-cudaError_t cudaMalloc(void** pointer, size_t bytes) {
-    if (pointer == nullptr) return fail(cudaErrorInvalidValue, "cudaMalloc: the pointer to store the address in is null");
+namespace {
+
+// cudaMalloc and cudaMallocAsync (the CPU backend runs everything in order, so a
+// stream-ordered allocation is an allocation); `api` names the call in its errors.
+cudaError_t allocate(const std::string& api, void** pointer, size_t bytes) {
+    if (pointer == nullptr) return fail(cudaErrorInvalidValue, api + ": the pointer to store the address in is null");
     *pointer = nullptr;
     if (bytes == 0) return cudaSuccess;
     std::lock_guard<std::mutex> open(open_mutex);
@@ -364,7 +368,7 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
     std::unique_lock<std::shared_mutex> lock(t.mutex);
     const std::size_t limit = machine_memory();
     if (bytes > limit || t.total + bytes > limit) {
-        return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the CPU backend's device memory is this machine's " +
+        return fail(cudaErrorMemoryAllocation, api + " of " + bytes_text(bytes) + ": the CPU backend's device memory is this machine's " +
                                                    bytes_text(limit) + " of RAM, and " + bytes_text(t.total) + " are in use");
     }
     // 256-byte alignment, as cudaMalloc guarantees, and a guard of kGuardBytes after the
@@ -374,7 +378,7 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
     const std::size_t mapped = mapped_bytes(bytes);
     void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) {
-        return fail(cudaErrorMemoryAllocation, "cudaMalloc of " + bytes_text(bytes) + ": the machine has no memory left");
+        return fail(cudaErrorMemoryAllocation, api + " of " + bytes_text(bytes) + ": the machine has no memory left");
     }
     // Fresh GPU memory holds whatever was there: make that visible (NaN floats, 255 bytes),
     // in the buffer and in its guard.
@@ -389,13 +393,14 @@ cudaError_t cudaMalloc(void** pointer, size_t bytes) {
     return cudaSuccess;
 }
 
-cudaError_t cudaFree(void* pointer) {
+// cudaFree and cudaFreeAsync.
+cudaError_t release(const std::string& api, void* pointer) {
     if (pointer == nullptr) return cudaSuccess;
     Table& t = table();
     std::unique_lock<std::shared_mutex> lock(t.mutex);
     const auto found = t.by_begin.find(reinterpret_cast<std::uintptr_t>(pointer));
     if (found == t.by_begin.end()) {
-        return fail(cudaErrorInvalidValue, "cudaFree: the pointer was not returned by cudaMalloc, or was freed already");
+        return fail(cudaErrorInvalidValue, api + ": the pointer was not returned by cudaMalloc or cudaMallocAsync, or was freed already");
     }
     const std::size_t mapped = mapped_bytes(found->second->bytes);
     t.total -= found->second->bytes;
@@ -404,6 +409,15 @@ cudaError_t cudaFree(void* pointer) {
     munmap(pointer, mapped);
     return cudaSuccess;
 }
+
+}  // namespace
+
+cudaError_t cudaMalloc(void** pointer, size_t bytes) { return allocate("cudaMalloc", pointer, bytes); }
+cudaError_t cudaMallocAsync(void** pointer, size_t bytes, cudaStream_t) {
+    return allocate("cudaMallocAsync", pointer, bytes);
+}
+cudaError_t cudaFree(void* pointer) { return release("cudaFree", pointer); }
+cudaError_t cudaFreeAsync(void* pointer, cudaStream_t) { return release("cudaFreeAsync", pointer); }
 
 cudaError_t cudaMallocHost(void** pointer, size_t bytes) {
     if (pointer == nullptr) return fail(cudaErrorInvalidValue);

@@ -997,13 +997,13 @@ __global__ void pitch_rows_kernel(const __nv_bfloat16* from, int rows, int cols,
 // matrix has `cols` columns and the TMA fills the rest of a box with zeros). Returns the
 // matrix the tensor map describes and sets `pitch` to its row pitch in elements.
 const __nv_bfloat16* tma_readable(const __nv_bfloat16* matrix, int rows, int cols,
-                                  tutorial::DeviceBuffer<__nv_bfloat16>& scratch, int& pitch) {
+                                  tutorial::ScratchBuffer<__nv_bfloat16>& scratch, int& pitch) {
     if (reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && cols % 8 == 0) {
         pitch = cols;
         return matrix;
     }
     pitch = (cols + 7) / 8 * 8;
-    scratch = tutorial::DeviceBuffer<__nv_bfloat16>(static_cast<size_t>(rows) * pitch);
+    scratch = tutorial::ScratchBuffer<__nv_bfloat16>(static_cast<size_t>(rows) * pitch);
     pitch_rows_kernel<<<256, 256>>>(matrix, rows, cols, scratch.data(), pitch);
     CUDA_CHECK_KERNEL("pitch_rows_kernel");
     return scratch.data();
@@ -1048,7 +1048,7 @@ void with_tile_maps(const char* function, const __nv_bfloat16* A, const __nv_bfl
                     int K, Launch launch) {
     require_arguments(function, A, B, C, M, N, K);
     require_wgmma(function);
-    tutorial::DeviceBuffer<__nv_bfloat16> A_scratch(0), B_scratch(0);
+    tutorial::ScratchBuffer<__nv_bfloat16> A_scratch, B_scratch;
     int A_pitch = 0, B_pitch = 0;
     const __nv_bfloat16* A_read = tma_readable(A, M, K, A_scratch, A_pitch);
     const __nv_bfloat16* B_read = tma_readable(B, K, N, B_scratch, B_pitch);
