@@ -106,6 +106,16 @@ TEST_CASE("a read before the start of a buffer names the buffer and the negative
                 site_of("tests/emu_planted/stencils.cu", "out[i] = in[i - 1];"), "byte offset -4"});
 }
 
+TEST_CASE("stream-ordered memory (cudaMallocAsync) is checked like cudaMalloc's, and its messages name its call", "[emu]") {
+    tutorial::ScratchBuffer<float> in(100), out(100);
+    check_says(error_text([&] { planted::read_before_start(in.data(), out.data(), 100); }, cudaErrorIllegalAddress),
+               {"in[-1] is before the start of in, a cudaMallocAsync buffer of 400 bytes (100 floats)"});
+    int not_device_memory = 0;
+    check_says(error_text([&] { CUDA_CHECK(cudaFreeAsync(&not_device_memory, cudaStream_t{})); }, cudaErrorInvalidValue),
+               {"cudaFreeAsync: the pointer was not returned by cudaMalloc or cudaMallocAsync"});
+    cudaGetLastError();  // the error stays the last one until read, as in CUDA
+}
+
 TEST_CASE("a box mean whose halo is right matches the reference", "[emu]") {
     const int width = GENERATE(1, 2, 17, 33), height = GENERATE(1, 5, 40);
     INFO("width " << width << ", height " << height);

@@ -64,7 +64,8 @@ with tempfile.TemporaryDirectory() as scratch:
                              ("rate", results.format_rate(rows[2])),
                              ("speedup", results.format_speedup(8.19463)),
                              ("times_library", results.format_speedup(0.850524)),
-                             ("times naive", results.format_times(25.7731 / 3.14512))]:
+                             ("times naive", results.format_times(25.7731 / 3.14512)),
+                             ("over naive", "8.19×")]:
         text = f"<!-- bench: 4096 x 4096 x 4096; 7d warp tiles; {column} -->x<!-- /bench -->"
         got = fill(text)[1][0].expected
         check(got == expected, f"{column}: {got!r}, where the page's formatting writes {expected!r}")

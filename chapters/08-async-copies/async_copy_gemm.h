@@ -92,7 +92,10 @@ constexpr int kWarpPipeThreads = 128;   ///< 8d: threads a block (4 warps of 32 
 
 /// @brief 8d (going further): C = A·B with chapter 7's warp tiles (each thread keeps 8 × 8
 /// sums in registers), their tiles brought by a `cp.async` pipeline of kWarpPipeStages
-/// stages (`__pipeline_memcpy_async`, 16-byte copies when every row of A, B and C starts on
-/// 16 bytes, else 4-byte ones; copies outside the matrices write zeros).
+/// stages (`__pipeline_memcpy_async`, 16-byte copies; copies outside the matrices write
+/// zeros). Where a row of A or B does not start on 16 bytes (K or N not a multiple of 4, or
+/// a matrix not on 16 bytes), the kernel multiplies copies of them whose rows are padded
+/// with zeros to a multiple of 4 floats, made first on the GPU in scratch memory
+/// (cudaMallocAsync) that is freed after the kernel.
 /// Same arguments, result and errors as async_double_buffered_gemm().
 void async_warptile_gemm(const float* A, const float* B, float* C, int M, int N, int K);

@@ -22,6 +22,6 @@ int main(int argc, char** argv) {
                     });
     }
     profile.add(STEP("c") ": tiles from the Tensor Memory Accelerator", "tma_gemm_kernel<32, 2>", tma_gemm);
-    profile.add(STEP("d") ": warp tiles, 3 stages of cp.async", "warptile_pipeline_gemm_kernel<4>", async_warptile_gemm);
+    profile.add(STEP("d") ": warp tiles, 3 stages of cp.async", "warptile_pipeline_gemm_kernel", async_warptile_gemm);
     return profile.run(argc, argv);
 }

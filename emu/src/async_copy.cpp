@@ -242,7 +242,7 @@ unsigned issue(BlockRun& b, char* dst, const char* src, std::size_t bytes, std::
                 out << "an address in no cudaMalloc buffer: the source of an asynchronous copy into shared memory must "
                        "be global memory.";
             } else {
-                out << "byte offset " << at - a->begin << " of a cudaMalloc buffer of " << a->bytes
+                out << "byte offset " << at - a->begin << " of a " << a->api << " buffer of " << a->bytes
                     << " bytes: they run " << at + read - (a->begin + a->bytes) << " bytes past its end.";
             }
             stop(cudaErrorIllegalAddress, out.str());

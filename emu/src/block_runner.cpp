@@ -135,7 +135,7 @@ std::string crash_message(const CrashRecovery& crash) {
     } else {
         out << (crash.signal == SIGBUS ? "a bus error" : "a segmentation fault") << " at address " << crash.address;
         const Allocation* near = find_allocation(crash.address);
-        if (near != nullptr) out << ", inside a cudaMalloc buffer of " << near->bytes << " bytes";
+        if (near != nullptr) out << ", inside a " << near->api << " buffer of " << near->bytes << " bytes";
         out << ": an access through a raw pointer that the CPU backend's checks do not follow, far outside its data.";
     }
     out << "\n  Accesses through a kernel's pointer parameters, through casts of them and to __shared__ arrays are "

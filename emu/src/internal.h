@@ -45,6 +45,7 @@ void forget_error_details();
 struct Allocation {
     std::uintptr_t begin;
     std::size_t bytes;
+    const char* api;  ///< the call that made it, for messages: "cudaMalloc" or "cudaMallocAsync"
 };
 /// @brief The machine's physical memory: the CPU backend's "device memory".
 std::size_t machine_memory();

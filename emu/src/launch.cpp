@@ -153,7 +153,7 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
             element << " differs between the " << first.name() << " and the " << second.name() << " order";
         }
     } else {
-        element << "byte " << offset << " of a cudaMalloc buffer of " << allocation->bytes << " bytes is "
+        element << "byte " << offset << " of a " << allocation->api << " buffer of " << allocation->bytes << " bytes is "
                 << static_cast<unsigned>(then[offset]) << " after the " << first.name() << " order and "
                 << static_cast<unsigned>(now[offset]) << " after the " << second.name() << " order";
     }

@@ -106,7 +106,7 @@ bool device_range(const void* pointer, std::size_t bytes, const char* what, std:
         out << "the " << what << " (" << pointer << ") is not memory from cudaMalloc (a host pointer, or memory already freed?)";
     } else if (at + bytes > a->begin + a->bytes) {
         out << "the " << what << " range of " << bytes_text(bytes) << " starts at byte offset " << at - a->begin
-            << " of a cudaMalloc buffer of " << bytes_text(a->bytes) << ", so it runs " << bytes_text(at + bytes - a->begin - a->bytes)
+            << " of a " << a->api << " buffer of " << bytes_text(a->bytes) << ", so it runs " << bytes_text(at + bytes - a->begin - a->bytes)
             << " past its end";
     } else {
         return true;
@@ -168,7 +168,7 @@ void global_out_of_bounds(const char* name, const void* origin, const void* addr
         const std::size_t size = bounds.end - bounds.begin;
         const std::ptrdiff_t offset = static_cast<std::ptrdiff_t>(reinterpret_cast<std::uintptr_t>(address) - bounds.begin);
         out << access.str() << " is " << (offset < 0 ? "before the start" : "past the end") << " of " << name
-            << ", a cudaMalloc buffer of " << bytes_text(size);
+            << ", a " << bounds.allocation->api << " buffer of " << bytes_text(size);
         if (type_name != nullptr || element_size > 1) out << " (" << elements_text(size, element_size, type_name) << ")";
         if (reinterpret_cast<std::uintptr_t>(origin) != bounds.begin) {
             out << " that " << name << " points " << bytes_text(reinterpret_cast<std::uintptr_t>(origin) - bounds.begin)
@@ -239,7 +239,7 @@ void cast_access_fault(const char* name, const void* address, std::size_t elemen
     what << "a " << element_size << "-byte " << (type_name != nullptr ? type_name : "element") << " access";
     std::ostringstream buffer;  // "A, a cudaMalloc buffer of 400 bytes"
     if (bounds.allocation != nullptr) {
-        buffer << (name != nullptr && *name != '\0' ? name : "a buffer") << ", a cudaMalloc buffer of " << bytes_text(bounds.end - bounds.begin);
+        buffer << (name != nullptr && *name != '\0' ? name : "a buffer") << ", a " << bounds.allocation->api << " buffer of " << bytes_text(bounds.end - bounds.begin);
     } else if (bounds.shared_name != nullptr) {
         buffer << "the block's " << (std::strcmp(bounds.shared_name, "extern __shared__ memory") == 0 ? "" : "__shared__ ")
                << bounds.shared_name << " (" << bytes_text(bounds.end - bounds.begin) << ")";
@@ -359,8 +359,8 @@ namespace {
 
 // cudaMalloc and cudaMallocAsync (the CPU backend runs everything in order, so a
 // stream-ordered allocation is an allocation); `api` names the call in its errors.
-cudaError_t allocate(const std::string& api, void** pointer, size_t bytes) {
-    if (pointer == nullptr) return fail(cudaErrorInvalidValue, api + ": the pointer to store the address in is null");
+cudaError_t allocate(const char* api, void** pointer, size_t bytes) {
+    if (pointer == nullptr) return fail(cudaErrorInvalidValue, std::string(api) + ": the pointer to store the address in is null");
     *pointer = nullptr;
     if (bytes == 0) return cudaSuccess;
     std::lock_guard<std::mutex> open(open_mutex);
@@ -368,7 +368,7 @@ cudaError_t allocate(const std::string& api, void** pointer, size_t bytes) {
     std::unique_lock<std::shared_mutex> lock(t.mutex);
     const std::size_t limit = machine_memory();
     if (bytes > limit || t.total + bytes > limit) {
-        return fail(cudaErrorMemoryAllocation, api + " of " + bytes_text(bytes) + ": the CPU backend's device memory is this machine's " +
+        return fail(cudaErrorMemoryAllocation, std::string(api) + " of " + bytes_text(bytes) + ": the CPU backend's device memory is this machine's " +
                                                    bytes_text(limit) + " of RAM, and " + bytes_text(t.total) + " are in use");
     }
     // 256-byte alignment, as cudaMalloc guarantees, and a guard of kGuardBytes after the
@@ -378,7 +378,7 @@ cudaError_t allocate(const std::string& api, void** pointer, size_t bytes) {
     const std::size_t mapped = mapped_bytes(bytes);
     void* memory = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (memory == MAP_FAILED) {
-        return fail(cudaErrorMemoryAllocation, api + " of " + bytes_text(bytes) + ": the machine has no memory left");
+        return fail(cudaErrorMemoryAllocation, std::string(api) + " of " + bytes_text(bytes) + ": the machine has no memory left");
     }
     // Fresh GPU memory holds whatever was there: make that visible (NaN floats, 255 bytes),
     // in the buffer and in its guard.
@@ -386,7 +386,7 @@ cudaError_t allocate(const std::string& api, void** pointer, size_t bytes) {
     if (open_count.load() == 0) mprotect(memory, mapped, PROT_NONE);
     claim_crash_signals();  // to name a host access to it (host_access_message)
     const auto begin = reinterpret_cast<std::uintptr_t>(memory);
-    t.by_begin[begin] = std::make_unique<Allocation>(Allocation{begin, bytes});
+    t.by_begin[begin] = std::make_unique<Allocation>(Allocation{begin, bytes, api});
     t.total += bytes;
     t.epoch.fetch_add(1, std::memory_order_release);
     *pointer = memory;
@@ -394,13 +394,13 @@ cudaError_t allocate(const std::string& api, void** pointer, size_t bytes) {
 }
 
 // cudaFree and cudaFreeAsync.
-cudaError_t release(const std::string& api, void* pointer) {
+cudaError_t release(const char* api, void* pointer) {
     if (pointer == nullptr) return cudaSuccess;
     Table& t = table();
     std::unique_lock<std::shared_mutex> lock(t.mutex);
     const auto found = t.by_begin.find(reinterpret_cast<std::uintptr_t>(pointer));
     if (found == t.by_begin.end()) {
-        return fail(cudaErrorInvalidValue, api + ": the pointer was not returned by cudaMalloc or cudaMallocAsync, or was freed already");
+        return fail(cudaErrorInvalidValue, std::string(api) + ": the pointer was not returned by cudaMalloc or cudaMallocAsync, or was freed already");
     }
     const std::size_t mapped = mapped_bytes(found->second->bytes);
     t.total -= found->second->bytes;

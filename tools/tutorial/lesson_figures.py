@@ -25,6 +25,9 @@ The fields, separated by `;` (a `|` would split a Markdown table's cell):
   PROBLEM; VARIANT; times OTHER
                              how many times as fast VARIANT is as OTHER: OTHER's median over
                              VARIANT's, written as the page's summary writes it (4.8×)
+  PROBLEM; VARIANT; over OTHER
+                             the same ratio written as the page writes a speed-up (1.02×): for
+                             ratios near 1, where one decimal would say nothing
   gpu, date                  the run's GPU (NVIDIA H200) and its day (2026-11-28)
   chapter N; ...             first, any of the above from chapter N's file rather than the
                              lesson's own chapter's
@@ -142,11 +145,12 @@ def figure_of(fields: str, own: str, run: dict[str, results.MeasuredChapter], fo
         return row
 
     row = row_of(variant)
-    if column.startswith("times "):
-        other = row_of(column[len("times "):].strip())
-        return results.format_times(float(other["median_ms"]) / float(row["median_ms"]))
+    for prefix, shape in (("times ", results.format_times), ("over ", results.format_speedup)):
+        if column.startswith(prefix):
+            other = row_of(column[len(prefix):].strip())
+            return shape(float(other["median_ms"]) / float(row["median_ms"]))
     if column not in COLUMNS:
-        raise Refusal(f"'{column}' is not a column a lesson quotes: {', '.join(COLUMNS)}, or 'times VARIANT'")
+        raise Refusal(f"'{column}' is not a column a lesson quotes: {', '.join(COLUMNS)}, or 'times VARIANT' or 'over VARIANT'")
     if row[column] == "":
         raise Refusal(f"{source}: '{problem}', '{variant}' has no {column}")
     return COLUMNS[column](row)
