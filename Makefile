@@ -116,7 +116,7 @@ GPU_MODEL_LIBRARY := $(BUILD)/libgpu_model.a
 $(GPU_MODEL_LIBRARY): $(call objects_of,$(wildcard gpu_model/src/*.cpp))
 COMMON_LIBRARY := $(BUILD)/libcommon.a
 GEMM_LIBRARY := $(BUILD)/libgemm.a
-$(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp))
+$(COMMON_LIBRARY): $(call objects_of,$(wildcard common/*.cpp common/*.cu))
 $(GEMM_LIBRARY): $(call objects_of,$(filter-out %_benchmark.cpp,$(wildcard common/gemm/*.cpp)))
 # The harness is linked as objects: its Catch2 listeners register themselves.
 HARNESS_OBJECTS := $(call objects_of,$(wildcard harness/*.cpp))

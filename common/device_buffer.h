@@ -12,18 +12,30 @@
 
 namespace tutorial {
 
+/// @brief How a DeviceBuffer gets and returns its memory: cudaMalloc and cudaFree.
+struct PlainAllocation {
+    static void allocate(void** pointer, std::size_t bytes) { CUDA_CHECK(cudaMalloc(pointer, bytes)); }
+    static void release(void* pointer) { cudaFree(pointer); }
+};
+
+/// @brief In stream order on the default stream: cudaMallocAsync and cudaFreeAsync (ScratchBuffer).
+struct StreamOrderedAllocation {
+    static void allocate(void** pointer, std::size_t bytes) { CUDA_CHECK(cudaMallocAsync(pointer, bytes, cudaStream_t{})); }
+    static void release(void* pointer) { cudaFreeAsync(pointer, cudaStream_t{}); }
+};
+
 /// @brief An array of @p T in GPU global memory, owned like a std::vector.
 ///
 /// Allocation, copies and release go through CUDA_CHECK, so a failure throws CudaError
 /// instead of leaving a null pointer behind. The buffer is move-only: two owners would
-/// free the same memory twice.
-template <typename T>
+/// free the same memory twice. @p Allocation says how the memory is got and returned.
+template <typename T, class Allocation = PlainAllocation>
 class DeviceBuffer {
 public:
     /// @brief Allocate room for @p count elements (uninitialised; see poison()).
-    explicit DeviceBuffer(std::size_t count) : count_(count) {
+    explicit DeviceBuffer(std::size_t count = 0) : count_(count) {
         if (count_ > 0) {
-            CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&data_), bytes()));
+            Allocation::allocate(reinterpret_cast<void**>(&data_), bytes());
         }
     }
 
@@ -34,7 +46,7 @@ public:
         // Never throw from a destructor: a failure here would hide the exception that
         // is unwinding the stack, which is the one worth reading.
         if (data_ != nullptr) {
-            cudaFree(data_);
+            Allocation::release(data_);
         }
     }
 
@@ -101,43 +113,10 @@ private:
 ///
 /// Such a function returns before its kernels run; the memory is freed after them in the
 /// stream's order, without a synchronisation, and the driver's pool hands it to the next
-/// call. A DeviceBuffer's cudaFree would wait for the GPU on every call, and its cudaMalloc
-/// map fresh memory. Move-only, like DeviceBuffer.
+/// call. A plain DeviceBuffer's cudaFree would wait for the GPU on every call, and its
+/// cudaMalloc map fresh memory.
 template <typename T>
-class ScratchBuffer {
-public:
-    /// @brief Room for @p count elements (uninitialised), once the stream reaches it.
-    explicit ScratchBuffer(std::size_t count = 0) : count_(count) {
-        if (count_ > 0) {
-            CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&data_), count_ * sizeof(T), cudaStream_t{}));
-        }
-    }
-    ~ScratchBuffer() {
-        if (data_ != nullptr) {
-            cudaFreeAsync(data_, cudaStream_t{});  // never throw from a destructor (DeviceBuffer)
-        }
-    }
-    ScratchBuffer(const ScratchBuffer&) = delete;
-    ScratchBuffer& operator=(const ScratchBuffer&) = delete;
-    /// @brief Take over @p other's memory, leaving it empty.
-    ScratchBuffer(ScratchBuffer&& other) noexcept
-        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
-    /// @brief Swap memory with @p other, which frees this buffer's old memory when it goes.
-    ScratchBuffer& operator=(ScratchBuffer&& other) noexcept {
-        std::swap(data_, other.data_);
-        std::swap(count_, other.count_);
-        return *this;
-    }
-
-    /// @brief Device pointer to the first element (null for an empty buffer).
-    T* data() noexcept { return data_; }
-    /// @brief Number of elements.
-    std::size_t size() const noexcept { return count_; }
-
-private:
-    T* data_ = nullptr;
-    std::size_t count_ = 0;
-};
+using ScratchBuffer = DeviceBuffer<T, StreamOrderedAllocation>;
 
 /// @brief Elements of guard that guarded_input() puts after the input on a GPU: more than a
 /// 16-byte vector of any element type reaches past an input's end.

@@ -16,6 +16,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "gemm/gemm_reference.h"
+#include "padded_rows.h"
 
 #include <cuda.h>            // CUtensorMap and its enums (8c); no -lcuda: see make_tile_tensor_map
 #include <cudaTypedefs.h>    // PFN_cuTensorMapEncodeTiled, the type of the driver's function
@@ -23,7 +24,6 @@
 #include <cuda/pipeline>     // cuda::pipeline, cuda::memcpy_async (8b)
 #include <cuda_pipeline.h>   // __pipeline_memcpy_async and the other primitives (8a)
 
-#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -352,8 +352,8 @@ void tma_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
 // Every copy is 16 bytes, 4 floats: the kernel reads A and B only where every row starts
 // on 16 bytes (K and N multiples of 4, the matrices on 16 bytes). Where the caller's do
 // not, the host first copies them into scratch matrices whose rows are padded with zeros
-// to a multiple of 4 floats (pad_rows_kernel), and the kernel multiplies those: the zeros
-// add nothing to any sum. A copy of 4 floats then lies wholly inside a padded row or
+// to a multiple of 4 floats (tutorial::rows_on_16_bytes), and the kernel multiplies those:
+// the zeros add nothing to any sum. A copy of 4 floats then lies wholly inside a padded row or
 // wholly outside the matrix, and one outside is written as zeros by the copy itself (its
 // zfill, the bytes to fill with zeros, equal to the copy's size: nothing is read).
 struct WarptilePipeline {
@@ -496,49 +496,13 @@ __global__ void __launch_bounds__(kWarpPipeThreads)
     }
 }
 
-namespace {
-
-// A copy of the rows x cols matrix `from` in `to`, which has to_rows ≥ rows rows of `pitch`
-// ≥ cols floats, pitch a multiple of 4 and `to` on 16 bytes: every element past `from`'s
-// rows and columns is zero. Thread x of the grid writes floats 4x to 4x + 3 of a row of `to`
-// at once, in the rows blockIdx.y, blockIdx.y + gridDim.y, ...; its loads of `from` are one
-// float each, as `from`'s rows may start anywhere. (No division: computing each thread's row
-// and column from one flat index took a 64-bit division per 4 floats.)
-__global__ void pad_rows_kernel(const float* from, int rows, int cols, float* to, int to_rows, int pitch) {
-    const int col = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
-    if (col >= pitch) return;
-    for (int row = blockIdx.y; row < to_rows; row += gridDim.y) {
-        float v[4];
-#pragma unroll
-        for (int j = 0; j < 4; ++j) {
-            v[j] = row < rows && col + j < cols ? from[static_cast<size_t>(row) * cols + col + j] : 0.0f;
-        }
-        *reinterpret_cast<float4*>(&to[static_cast<size_t>(row) * pitch + col]) = make_float4(v[0], v[1], v[2], v[3]);
-    }
-}
-
-// The rows x cols matrix as the kernel's 16-byte copies can read it, to_rows x to_cols:
-// itself when those are its sizes and its rows start on 16 bytes, else a padded copy in
-// `scratch` (to_cols a multiple of 4, to_rows ≥ rows).
-const float* readable_in_16_bytes(const float* matrix, int rows, int cols, int to_rows, int to_cols,
-                                  tutorial::ScratchBuffer<float>& scratch) {
-    if (to_rows == rows && to_cols == cols && rows_start_on_16_bytes(matrix, cols)) return matrix;
-    scratch = tutorial::ScratchBuffer<float>(static_cast<size_t>(to_rows) * to_cols);
-    const dim3 grid(tutorial::ceil_div(to_cols / 4, 256), std::min(to_rows, 65535));  // 65535: grid.y's limit
-    pad_rows_kernel<<<grid, 256>>>(matrix, rows, cols, scratch.data(), to_rows, to_cols);
-    CUDA_CHECK_KERNEL("pad_rows_kernel");
-    return scratch.data();
-}
-
-}  // namespace
-
 void async_warptile_gemm(const float* A, const float* B, float* C, int M, int N, int K) {
     tutorial::require_gemm_arguments("async_warptile_gemm", A, B, C, M, N, K);
     // K and N rounded up to 4 floats: the sizes of the matrices the kernel multiplies.
     const int K4 = (K + 3) / 4 * 4, N4 = (N + 3) / 4 * 4;
     tutorial::ScratchBuffer<float> A_scratch, B_scratch;
-    const float* A_read = readable_in_16_bytes(A, M, K, M, K4, A_scratch);
-    const float* B_read = readable_in_16_bytes(B, K, N, K4, N4, B_scratch);
+    const float* A_read = tutorial::rows_on_16_bytes(A, M, K, M, K4, A_scratch);
+    const float* B_read = tutorial::rows_on_16_bytes(B, K, N, K4, N4, B_scratch);
     const dim3 grid(tutorial::ceil_div(N4, kWarpPipeBN), tutorial::ceil_div(M, kWarpPipeBM));
     warptile_pipeline_gemm_kernel<<<grid, kWarpPipeThreads, WarptilePipeline::kSharedBytes>>>(A_read, B_read, C, M,
                                                                                                 N4, K4, N);

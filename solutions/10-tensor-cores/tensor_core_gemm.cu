@@ -26,6 +26,7 @@
 
 #include "cuda_check.h"
 #include "device_buffer.h"
+#include "padded_rows.h"
 #include "tensor_cores.h"
 #include "validate.h"
 #include "wgmma.h"
@@ -981,32 +982,16 @@ void require_wgmma(const char* function) {
     }
 }
 
-// A copy of the rows × cols matrix `from` whose rows are `pitch` elements apart (pitch ≥ cols),
-// in `to`: what the TMA needs when a row of `from` does not start on 16 bytes.
-__global__ void pitch_rows_kernel(const __nv_bfloat16* from, int rows, int cols, __nv_bfloat16* to, int pitch) {
-    const size_t count = static_cast<size_t>(rows) * cols;
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        to[i / cols * pitch + i % cols] = from[i];
-    }
-}
-
-// The BF16 rows × cols matrix as the TMA can read it: itself when it starts on 16 bytes and
-// its rows are a multiple of 8 elements (16 bytes), else a copy in `scratch` whose rows are
-// rounded up to 8 elements (the elements past `cols` are never read: the tensor map says the
-// matrix has `cols` columns and the TMA fills the rest of a box with zeros). Returns the
-// matrix the tensor map describes and sets `pitch` to its row pitch in elements.
+// The BF16 rows × cols matrix as the TMA can read it (tutorial::rows_on_16_bytes): itself when
+// it starts on 16 bytes and its rows are a multiple of 8 elements (16 bytes), else a copy in
+// `scratch` whose rows are rounded up to 8 elements (the elements past `cols` are never read:
+// the tensor map says the matrix has `cols` columns and the TMA fills the rest of a box with
+// zeros). Returns the matrix the tensor map describes and sets `pitch` to its row pitch in
+// elements.
 const __nv_bfloat16* tma_readable(const __nv_bfloat16* matrix, int rows, int cols,
                                   tutorial::ScratchBuffer<__nv_bfloat16>& scratch, int& pitch) {
-    if (reinterpret_cast<std::uintptr_t>(matrix) % 16 == 0 && cols % 8 == 0) {
-        pitch = cols;
-        return matrix;
-    }
     pitch = (cols + 7) / 8 * 8;
-    scratch = tutorial::ScratchBuffer<__nv_bfloat16>(static_cast<size_t>(rows) * pitch);
-    pitch_rows_kernel<<<256, 256>>>(matrix, rows, cols, scratch.data(), pitch);
-    CUDA_CHECK_KERNEL("pitch_rows_kernel");
-    return scratch.data();
+    return tutorial::rows_on_16_bytes(matrix, rows, cols, rows, pitch, scratch);
 }
 
 // A tensor map of a rows × cols BF16 matrix whose rows are `pitch` elements apart, read in
