@@ -14,13 +14,17 @@ namespace tutorial {
 
 /// @brief How a DeviceBuffer gets and returns its memory: cudaMalloc and cudaFree.
 struct PlainAllocation {
+    /// @brief cudaMalloc, checked.
     static void allocate(void** pointer, std::size_t bytes) { CUDA_CHECK(cudaMalloc(pointer, bytes)); }
+    /// @brief cudaFree, unchecked: it runs in destructors.
     static void release(void* pointer) { cudaFree(pointer); }
 };
 
 /// @brief In stream order on the default stream: cudaMallocAsync and cudaFreeAsync (ScratchBuffer).
 struct StreamOrderedAllocation {
+    /// @brief cudaMallocAsync on the default stream, checked.
     static void allocate(void** pointer, std::size_t bytes) { CUDA_CHECK(cudaMallocAsync(pointer, bytes, cudaStream_t{})); }
+    /// @brief cudaFreeAsync on the default stream, unchecked: it runs in destructors.
     static void release(void* pointer) { cudaFreeAsync(pointer, cudaStream_t{}); }
 };
 

@@ -34,7 +34,7 @@ files or run commands. Each object compiled from a student file (on either backe
    and copied in is not the kernel's; and
    of the functions of common/ and of the chapter's own .cpp files, only those a kernel's
    host wrapper needs (ALLOWED_PROJECT: argument checks, CUDA error checks, launch
-   helpers), never what reaches files (tutorial::write_file), the environment, the
+   helpers, the copy of a matrix into rows on 16 bytes that chapters 8 and 10 make), never what reaches files (tutorial::write_file), the environment, the
    references or the test cases. Never the test program, the harness, Catch2, or the CPU
    backend's controls (emu::set_schedules and the like).
 3. run nothing before main that could precede the grader's channel: no constructor or
@@ -128,7 +128,7 @@ DRIVER_ENTRY_POINTS = re.compile(r"^(cudaGetDriverEntryPoint\w*|cuGetProcAddress
 # them). Nothing else of common/ or the chapter's .cpp files: some reach files
 # (tutorial::write_file, tutorial::read_pgm), the environment or the test cases.
 ALLOWED_PROJECT = re.compile(r"^tutorial::(require_\w+|throw_if_cuda_error|check_kernel|CudaError::~?CudaError|"
-                             r"synchronous_kernel_checks|ceil_div|launch_instance_for|LaunchConfig::\w+)(\(|<|$)")
+                             r"synchronous_kernel_checks|ceil_div|launch_instance_for|LaunchConfig::\w+|rows_on_16_bytes)(\(|<|$)")
 # What nvcc and the C++ compiler name for the student's own code: a kernel's host stub
 # (__device_stub__Z...), with -rdc the registration of the linked binary, its fat binary
 # wrapper and file-static variables (__nv_static_NN__...), and the personality routine's
