@@ -29,4 +29,11 @@ with tempfile.TemporaryDirectory() as scratch:
         text = "\n".join(findings)
         check(any(f.startswith("copying.o calls cudaMemcpy: your exercise's code moves no data between host and device")
                   for f in findings), f"a student's cudaMemcpy is refused {why}", text)
-finish("tests/guard_rules.py", "host-device copies are refused, even where the solution makes them")
+# The project's helpers a host wrapper may call, by their demangled names: a function
+# template's begins with its return type; a look-alike elsewhere in the name is not one.
+for text, allowed in (("tutorial::require_gemm_arguments(char const*, float const*)", True),
+                      ("float const* tutorial::rows_on_16_bytes<float>(float const*, int)", True),
+                      ("void tutorial::write_file(char const*)", False),
+                      ("tutorial::write_file(char const*)::tutorial::ceil_div", False)):
+    check(bool(guard.ALLOWED_PROJECT.match(text)) == allowed, f"{text}: {'allowed' if allowed else 'refused'}")
+finish("tests/guard_rules.py", "host-device copies are refused, even where the solution makes them; the helpers' names")

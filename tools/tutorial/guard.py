@@ -127,7 +127,8 @@ DRIVER_ENTRY_POINTS = re.compile(r"^(cudaGetDriverEntryPoint\w*|cuGetProcAddress
 # and launch helpers (most of these are inline, and then the student's own object defines
 # them). Nothing else of common/ or the chapter's .cpp files: some reach files
 # (tutorial::write_file, tutorial::read_pgm), the environment or the test cases.
-ALLOWED_PROJECT = re.compile(r"^tutorial::(require_\w+|throw_if_cuda_error|check_kernel|CudaError::~?CudaError|"
+# A function template's demangled name starts with its return type ("float const* tutorial::...").
+ALLOWED_PROJECT = re.compile(r"^(?:[^(]*\s)?tutorial::(require_\w+|throw_if_cuda_error|check_kernel|CudaError::~?CudaError|"
                              r"synchronous_kernel_checks|ceil_div|launch_instance_for|LaunchConfig::\w+|rows_on_16_bytes)(\(|<|$)")
 # What nvcc and the C++ compiler name for the student's own code: a kernel's host stub
 # (__device_stub__Z...), with -rdc the registration of the linked binary, its fat binary
