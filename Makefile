@@ -87,7 +87,10 @@ $(FLAGS_RECORD): FORCE
 # run_compiler LABEL, COMMAND[, SOURCE]: the messages in one piece, so that parallel compiles never mix
 # (nvcc's paragraphs once: it repeats them per architecture); SOURCE's command goes to COMPILE_DB.
 unique_paragraphs := awk 'BEGIN { RS = ""; ORS = "\n\n" } !seen[$$0]++'
-run_compiler = @mkdir -p $(@D) && echo "  $(1)" && \
+# Each build line a recipe prints ("  CXX   file") is counted as make runs it, so that the test
+# verb, which runs last, keeps the whole run, build lines included, to one screen.
+build_line = $(eval BUILD_LINES += 1)
+run_compiler = $(build_line)@mkdir -p $(@D) && echo "  $(1)" && \
 	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages" | \
 	  $(if $(filter NVCC%,$(1)),$(unique_paragraphs),cat); \
 	  $(if $(3),mkdir -p $(COMPILE_DB)/$(dir $(3)) && printf '%s\n' $(3) $(2) >$(COMPILE_DB)/$(3).args;) exit $$status; }
@@ -101,11 +104,11 @@ $(BUILD)/%.o: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
 	$(call run_compiler,NVCC  $<,$(NVCC) $(call chapter_flags,$<) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@,$<)
 endif
 $(BUILD)/%.a:
-	@mkdir -p $(@D) && echo "  AR    $@" && rm -f $@ && ar rcs $@ $^
+	$(build_line)@mkdir -p $(@D) && echo "  AR    $@" && rm -f $@ && ar rcs $@ $^
 # Link the prerequisites, in one group the linker scans again for what later objects need (each library
 # named once); $(1): libraries that come before the usual ones. The floor, gpu_model, is a prerequisite
 # of every program and is linked once, last (LDLIBS), below everything that uses it.
-link = @mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) \
+link = $(build_line)@mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) \
        -Wl,--end-group $(LDLIBS) -o $@ && \
        { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
 # ---- Libraries: gpu_model/ under everything, common/ for every chapter, common/gemm/ for the GEMM chapters
@@ -217,7 +220,7 @@ TUTORIAL = python3 -m tools.tutorial --backend $(BACKEND) --tree $(TREE)
 TEST_BINARIES := $(if $(NAMED),,$(BUILD)/bin/common-tests $(BACKEND_TEST_BINARIES)) $(foreach n,$(SELECTED),$(BIN)/chapter$(n)-tests)
 .PHONY: test run test-common test-emu test-profile test-benchmark status hint solution reset grade release skeletons watch classroom check check-fast setup clean help shared print-backend print-build FORCE
 test: $(TEST_BINARIES) | compile_commands.json
-	@$(TUTORIAL) test $^ --sanitize-output $(SANITIZE_OUTPUT) --args=$(call shell_quote,$(ARGS))
+	@$(TUTORIAL) test $^ --sanitize-output $(SANITIZE_OUTPUT) --build-lines $(words $(BUILD_LINES)) --args=$(call shell_quote,$(ARGS))
 run: $(if $(filter 1,$(words $(NAMED))),$(BIN)/chapter$(NAMED)-demo)
 	@if [ "$(words $(NAMED))" != 1 ]; then echo "Name one chapter: make chapter1 run"; exit 1; fi
 	@./$< $(if $(IMAGE),'$(IMAGE)') $(ARGS)

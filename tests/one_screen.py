@@ -120,6 +120,23 @@ with tempfile.TemporaryDirectory() as folder:
           told[0] >= test_run.DIAGNOSIS_LINES, "the diagnosis gets what is left of the screen, and room enough",
           (printed, told))
 
+    # After a first build, make's build lines (--build-lines) come out of the same screen: the
+    # run, diagnosis included, prints that many fewer.
+    for build_lines in (30, 200):
+        told = []
+        test_run.further_checks.cpu_diagnosis = lambda args, make, binary, results, lines: told.append(lines) or 0
+        before = len(out.getvalue().splitlines())
+        try:
+            with Capture(out):
+                test_run.test_one(argparse.Namespace(backend="cuda", tree="chapters", arguments=[], build_lines=build_lines,
+                                                     sanitize_output=folder), program)
+        finally:
+            test_run.further_checks.cpu_diagnosis = real
+        printed = len(out.getvalue().splitlines()) - before
+        room = max(test_run.SCREEN_LINES - test_run.MAKE_LINES - build_lines, test_run.MIN_REPORT_LINES)
+        check(told and printed + told[0] <= room and told[0] >= 4,
+              f"after {build_lines} build lines the run and its diagnosis keep to {room} lines", (printed, told))
+
 for failure in failures:
     print(f"one screen: {failure}", file=sys.stderr)
 sys.exit(1 if failures else 0)

@@ -169,6 +169,8 @@ def main() -> int:
     sub.add_argument("binaries", nargs="+")
     sub.add_argument("--sanitize-output", default="build/sanitize", help="on a GPU: the folder of the sanitizer's logs")
     sub.add_argument("--args", default="", help="the programs' options, as one shell string (make's ARGS)")
+    sub.add_argument("--build-lines", type=int, default=0,
+                     help="the build lines make printed before the run (they count against the screen)")
     command("sanitizer-report", sanitizer.sanitizer_report).add_argument("log")
     sub = command("cpu-diagnosis", verbs.cpu_diagnosis)
     sub.add_argument("--binary", required=True)

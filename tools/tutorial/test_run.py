@@ -2,7 +2,8 @@
 
 A failing run is read on one screen: its first report in full, the totals, and where the work
 is. What one run prints comes from three places, and all three are counted here against one
-budget of lines (SCREEN_LINES, less what make prints around it):
+budget of lines (SCREEN_LINES, less what make prints around it: the build lines it counted as
+it printed them, --build-lines, and a few of its own):
 
 1. the test program's own report (harness/: the first failure in full, the others a
    line each). A run longer than its share keeps its beginning and its end (Catch2's totals,
@@ -42,6 +43,10 @@ TAIL_LINES = 12
 # What a CPU diagnosis after a failure on a GPU needs at least: its first and last lines and
 # the start of its report.
 DIAGNOSIS_LINES = 20
+# The least a run's report keeps after a long first build: its first failure's start, the totals
+# and where the work is (a build of more than SCREEN_LINES - MAKE_LINES - this many lines, a
+# first build of the CPU backend and every chapter at once, goes past one screen).
+MIN_REPORT_LINES = 40
 
 
 class Trimmer:
@@ -166,6 +171,7 @@ def test(args) -> int:
     try:
         for binary in map(Path, args.binaries):
             failed |= test_one(args, binary) != 0
+            args.build_lines = 0  # printed once, before the first program
     except KeyboardInterrupt:  # Ctrl-C: the test program had it too
         return 130
     return 1 if failed else 0
@@ -173,7 +179,9 @@ def test(args) -> int:
 
 def test_one(args, binary: Path) -> int:
     everything = shows_everything(args.arguments)
-    budget = None if everything else SCREEN_LINES - MAKE_LINES
+    # The build lines make printed first (a first build: some 30 to 70) are on the same screen.
+    build_lines = getattr(args, "build_lines", 0)
+    budget = None if everything else max(SCREEN_LINES - MAKE_LINES - build_lines, MIN_REPORT_LINES)
     chapter = binary.name[:-len("-tests")] if binary.name.startswith("chapter") and binary.name.endswith("-tests") else ""
     on_gpu = args.backend == "cuda" and bool(chapter)
     print(f"== {binary} ({args.tree}, backend {args.backend})", flush=True)
