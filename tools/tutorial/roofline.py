@@ -36,7 +36,7 @@ from xml.sax.saxutils import escape
 
 from .course import Refusal
 from .manifest import read_manifest
-from .results_chart import COLOURS, FONT
+from .results_chart import COLOURS, FONT, wrapped
 
 # An H100 SXM5: 132 SMs × 128 FP32 lanes × 2 flops × 1.98 GHz, and HBM3 at 3.35 TB/s.
 H100_FP32_GFLOPS = 67_000.0
@@ -46,6 +46,10 @@ WIDTH, HEIGHT = 820, 520
 STRIP_LEFT, STRIP_WIDTH = 70, 90
 PLOT_LEFT, PLOT_RIGHT = STRIP_LEFT + STRIP_WIDTH + 70, 20
 PLOT_TOP, PLOT_HEIGHT = 64, 330
+# The header's lines, wrapped to the figure's width as Chromium draws them (DejaVu Sans, the
+# site-fit check's browser): about 8.8 px a character in 15-px bold, 6 px in 11-px regular.
+TITLE_CHARACTERS, TITLE_LINE = 88, 18
+SUBTITLE_CHARACTERS, SUBTITLE_LINE = 128, 14
 
 
 class Point:
@@ -172,13 +176,21 @@ def chart(title, points, roof):
                 "CPU backend: predicted intensity against an H100's roofline (67 TFLOP/s FP32, 3.35 TB/s); "
                 "no kernel was timed, so each sits on the roof: the most it could reach")
     description = "; ".join(describe(p, measured) for p in points)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" '
-           f'height="{HEIGHT}" role="img" aria-labelledby="title desc">',
+    titles, subtitles = wrapped(title, TITLE_CHARACTERS), wrapped(subtitle, SUBTITLE_CHARACTERS)
+    # Each line past the first of either moves the plot and everything below it down.
+    drop = (len(titles) - 1) * TITLE_LINE + (len(subtitles) - 1) * SUBTITLE_LINE
+    height = HEIGHT + drop
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" '
+           f'height="{height}" role="img" aria-labelledby="title desc">',
            f'<title id="title">{escape(title)}</title>',
            f'<desc id="desc">{escape(subtitle + ". " + description)}</desc>',
-           f'<rect width="{WIDTH}" height="{HEIGHT}" fill="#ffffff"/>',
-           f'<text x="16" y="24" {FONT} font-size="15" font-weight="bold">{escape(title)}</text>',
-           f'<text x="16" y="44" {FONT} font-size="11">{escape(subtitle)}</text>']
+           f'<rect width="{WIDTH}" height="{height}" fill="#ffffff"/>']
+    out += [f'<text x="16" y="{24 + i * TITLE_LINE}" {FONT} font-size="15" font-weight="bold">{escape(line)}</text>'
+            for i, line in enumerate(titles)]
+    first_subtitle = 44 + (len(titles) - 1) * TITLE_LINE
+    out += [f'<text x="16" y="{first_subtitle + i * SUBTITLE_LINE}" {FONT} font-size="11">{escape(line)}</text>'
+            for i, line in enumerate(subtitles)]
+    out.append(f'<g transform="translate(0 {drop})">')
     # The main plot: decades, the roof, the ridge.
     for decade in range(x_low, x_high + 1):
         gx = x_of(10 ** decade)
@@ -243,7 +255,7 @@ def chart(title, points, roof):
         out.append(marker(lx + 6, ly - 4, colour[p.label], p, measured, None, radius=5))
         out.append(f'<text x="{lx + 16:.1f}" y="{ly}" {FONT} font-size="11">{escape(p.label)}'
                    f'{" (library)" if p.library else ""}</text>')
-    out.append("</svg>")
+    out += ["</g>", "</svg>"]
     return "\n".join(out) + "\n"
 
 
