@@ -160,6 +160,7 @@ TEST_CASE("a moving average whose dynamic shared buffer has no room for the halo
                {"out-of-bounds shared memory access in moving_average_planted", "block (0,0,0), thread (",
                 "cache[256] is outside the dynamic shared memory `extern __shared__ float cache[]`: the launch gave "
                 "1024 bytes",
+                "the third parameter of <<<grid, block, bytes>>>", "a halo too, where there is one",
                 site_of("tests/emu_planted/stencils.cu", "cache[i] = in[first + i];")});
 }
 

@@ -134,6 +134,20 @@ TEST_CASE("a kernel launched through a function pointer is named as written, not
     CHECK(text.find("kernel (launched") == std::string::npos);
 }
 
+TEST_CASE("a dynamic shared index that wraps around is called negative, and the launch named as written", "[emu]") {
+    // A negative offset in unsigned arithmetic: more shared memory would not help, and the
+    // launch is cudaLaunchKernelEx's, not <<<...>>>.
+    const auto values = random_values(300, tutorial::derive_seed(tutorial::run_seed(), {2}));
+    DeviceBuffer<unsigned> in(values);
+    DeviceBuffer<unsigned> histogram(std::vector<unsigned>(64, 0));
+    const std::string text = error_text(
+        [&] { planted::slice_offset(in.data(), static_cast<int>(values.size()), histogram.data()); }, cudaErrorIllegalAddress);
+    check_says(text, {"out-of-bounds shared memory access in", "slice_offset_planted", "block (1,0,0)",
+                      "config.dynamicSmemBytes of cudaLaunchKernelEx()", "The index is negative as a 32-bit int, -"});
+    CHECK(text.find("<<<grid, block, bytes>>>") == std::string::npos);
+    CHECK(text.find("halo") == std::string::npos);
+}
+
 TEST_CASE("a remote atomic to a block that has exited (no final cluster.sync()) names both blocks", "[emu]") {
     Schedules order("forward");
     check_says(

@@ -70,8 +70,60 @@ std::size_t explaining_run(const Bins& got, const Bins& expected, const Histogra
     return 0;
 }
 
-// What the wrong bins share, as sentences; empty when nothing stands out.
-std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const HistogramContext& c) {
+// When every wrong bin holds nothing, the wrong bins are bins lo..hi, every bin between them
+// that samples fall in is wrong, and the range is a cluster's slices or starts at the first or
+// ends at the last bin, and at least 2 samples are missing (`lost`): the sentence that says so
+// and what leaves out such a range (the check of a value against num_bins, or a slice never
+// merged); empty otherwise.
+std::string whole_bins_lost(const Bins& got, const Bins& expected, const HistogramContext& c, long long lost) {
+    std::size_t lo = got.size(), hi = 0;
+    for (std::size_t b = 0; b < got.size(); ++b) {
+        if (got[b] == expected[b]) continue;
+        if (got[b] != 0) return "";
+        lo = std::min(lo, b);
+        hi = b;
+    }
+    if (lo > hi || lost < 2) return "";  // one sample lost says nothing of a range of values
+    for (std::size_t b = lo; b <= hi; ++b) {
+        if (expected[b] > 0 && got[b] != 0) return "";
+    }
+    // The range widened over the bins next to it that no sample falls in: they could be
+    // missing too, and nothing shows it.
+    std::size_t from = lo, to = hi;
+    while (from > 0 && expected[from - 1] == 0) --from;
+    while (to + 1 < got.size() && expected[to + 1] == 0) ++to;
+    const std::size_t last = got.size() - 1, slice = static_cast<std::size_t>(std::max(c.slice, 0));
+    std::string text = "Every count of " + (lo == hi ? "bin " + std::to_string(lo) : "bins " + std::to_string(lo) + " to " + std::to_string(hi)) +
+                       (lo == hi && hi == last ? ", the last bin," : hi == last ? ", the last ones," : "") + " is missing (" +
+                       plural(lost, "sample") + "), and every other bin is right: ";
+    // Whole slices: the range can start and end on slice boundaries within the widened range.
+    const std::size_t slice_start = slice > 0 ? lo / slice * slice : 0;
+    const std::size_t slice_end = slice > 0 ? std::min((hi / slice + 1) * slice - 1, last) : 0;
+    if (slice > 0 && slice_start >= from && slice_end <= to) {
+        const std::size_t first_rank = slice_start / slice, last_rank = slice_end / slice;
+        text += (first_rank == last_rank ? "the slice of block rank " + std::to_string(first_rank)
+                                         : "the slices of block ranks " + std::to_string(first_rank) + " to " + std::to_string(last_rank)) +
+                ", whose counts never reached the global bins. A block merges its own slice, from bin rank * slice on, "
+                "with its rank in the cluster, cluster.block_rank() (blockIdx.x numbers the blocks of the whole grid)" +
+                (slice_end == last ? "; or the samples of the highest values were not counted (the check of a value against "
+                              "num_bins keeps every value below it)."
+                            : ".");
+    } else if (to == last) {
+        text += "the samples of the highest values, " + std::to_string(lo) + " and up, were not counted. The check of a "
+                "sample's value against num_bins must keep every value below num_bins (value < num_bins).";
+    } else if (from == 0) {
+        text += (hi == 0 ? std::string("the samples of value 0") : "the samples of the lowest values, 0 to " + std::to_string(hi) + ",") +
+                " were not counted: look at the check of a sample's value before it is counted.";
+    } else {
+        return "";  // a range in the middle: nothing in the kernels singles it out
+    }
+    return text;
+}
+
+// What the wrong bins share, as sentences; empty when nothing stands out. `cause` gets the
+// sentence that names the mistake where the bins single one out (a range of whole bins lost):
+// a sweep then shows that shape before one whose report only lists what could lose counts.
+std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const HistogramContext& c, std::string& cause) {
     std::vector<std::string> said;
     const long long n = static_cast<long long>(c.samples.size());
     const long long counted = total_of(expected), got_total = total_of(got);
@@ -232,7 +284,14 @@ std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const H
         }
         return said;
     }
-    // Counts lost: where?
+    // Counts lost. Whole bins lost, and every other bin right: the samples of a range of
+    // values were left out, which points at the test of a sample's value, or in a cluster at a
+    // slice that was never merged.
+    if (const std::string range = whole_bins_lost(got, expected, c, counted - got_total); !range.empty()) {
+        said.push_back(range);
+        cause = range;
+        return said;
+    }
     std::size_t worst = 0;
     for (std::size_t b = 0; b < bins; ++b) {
         if (expected[b] - got[b] > expected[worst] - got[worst] || got[worst] >= expected[worst]) worst = b;
@@ -244,11 +303,19 @@ std::vector<std::string> diagnose(const Bins& got, const Bins& expected, const H
          << worst << ", lost " << (expected[worst] - got[worst]) << " of its " << expected[worst] << ", and "
          << (busier == 0 ? "no bin has more samples"
                          : "it is not the busiest bin (" + std::to_string(busier) + " have more samples)")
-         << ". Counts are lost when two threads add to one bin at once without atomicAdd, when a count is read "
-            "(merged) before every thread of the block has added to it, or when a thread counts into a bin another "
-            "thread has yet to zero: a barrier is missing between the two."
+         << ". "
+         << (c.one_sample_per_thread
+                 // 9a: one sample a thread, atomics on the global bins: no barrier, no merge.
+                 ? "Counts are lost when two threads add to one bin at once without atomicAdd, or when a sample is "
+                   "left out: a thread whose index is below n that does not count (the check of its index against "
+                   "n), or a value below num_bins that the check of the value drops."
+                 : "Counts are lost when two threads add to one bin at once without atomicAdd, when a count is read "
+                   "(merged) before every thread of the block has added to it, or when a thread counts into a bin "
+                   "another thread has yet to zero: a barrier is missing between the two.")
          << (c.slice > 0 ? " In a cluster, counts are lost too when a block exits while other blocks still add into "
-                           "its slice: a cluster.sync() is missing before the merge."
+                           "its slice (a cluster.sync() is missing before the merge), or when a block merges a slice "
+                           "other than its own: block rank r's slice starts at bin r * slice, and r is "
+                           "cluster.block_rank(), not blockIdx.x, which numbers the blocks of the whole grid."
                          : "");
     said.push_back(text.str());
     return said;
@@ -321,7 +388,7 @@ ComparisonReport compare_bins(const std::vector<unsigned int>& got, const std::v
         if (report.wrong > static_cast<long long>(report.first.size())) {
             text << "  ... and " << (report.wrong - static_cast<long long>(report.first.size())) << " more\n";
         }
-        for (const std::string& sentence : diagnose(got, expected, context)) {
+        for (const std::string& sentence : diagnose(got, expected, context, report.cause)) {
             text << wrap_report_text(sentence);
         }
     }

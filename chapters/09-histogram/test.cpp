@@ -475,6 +475,45 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         INFO(gone);
         CHECK(gone.find("a cluster.sync() is missing before the merge") != std::string::npos);
     }
+    {
+        // Whole bins lost, every other right: the highest values (a value check that drops the
+        // last bin), the lowest, or in a cluster a slice never merged; 9a's advice names no
+        // merge and no zeroing, which it does not have.
+        tutorial::HistogramContext top = c;
+        top.samples = {1, 0, 7, 2, 7, 0, 6, 7};
+        top.one_sample_per_thread = true;
+        const std::vector<unsigned int> expected{2, 1, 1, 0, 0, 0, 1, 3};
+        const std::string last = one_line(tutorial::compare_bins({2, 1, 1, 0, 0, 0, 1, 0}, expected, top).text);
+        INFO(last);
+        CHECK(last.find("Every count of bin 7, the last bin, is missing (3 samples), and every other bin is right") !=
+              std::string::npos);
+        CHECK(last.find("value < num_bins") != std::string::npos);
+        const std::string two = one_line(tutorial::compare_bins({2, 1, 1, 0, 0, 0, 0, 0}, expected, top).text);
+        INFO(two);
+        CHECK(two.find("Every count of bins 6 to 7, the last ones, is missing (4 samples)") != std::string::npos);
+        const std::string low = one_line(tutorial::compare_bins({0, 1, 1, 0, 0, 0, 1, 3}, expected, top).text);
+        INFO(low);
+        CHECK(low.find("Every count of bin 0 is missing (2 samples)") != std::string::npos);
+        CHECK(low.find("the samples of value 0 were not counted") != std::string::npos);
+        // One sample lost, or counts lost here and there: 9a's own causes, no merge.
+        const std::string middle = one_line(tutorial::compare_bins({2, 1, 0, 0, 0, 0, 1, 3}, expected, top).text);
+        INFO(middle);
+        CHECK(middle.find("Every count of") == std::string::npos);
+        CHECK(middle.find("without atomicAdd") != std::string::npos);
+        CHECK(middle.find("merge") == std::string::npos);
+        CHECK(middle.find("zero") == std::string::npos);
+        top.one_sample_per_thread = false;
+        top.slice = 4;  // bins 0-3 are block rank 0's, 4-7 rank 1's
+        const std::string slice = one_line(tutorial::compare_bins({0, 0, 0, 0, 0, 0, 1, 3}, expected, top).text);
+        INFO(slice);
+        CHECK(slice.find("the slice of block rank 0, whose counts never reached the global bins") != std::string::npos);
+        CHECK(slice.find("cluster.block_rank()") != std::string::npos);
+        // Counts lost across the bins in a cluster: a slice merged by blockIdx.x is one cause named.
+        const std::string spread = one_line(tutorial::compare_bins({2, 0, 1, 0, 0, 0, 1, 2}, expected, top).text);
+        INFO(spread);
+        CHECK(spread.find("not blockIdx.x") != std::string::npos);
+        CHECK(spread.find("a cluster.sync() is missing before the merge") != std::string::npos);
+    }
     says({1, 3, 1, 0, 1, 1, 1, 0}, "wrong bin");
     says({1, 2, 1, 0, 0, 1, 1, 0}, "2 counts of 8 are missing");
     c.slice = 4;  // bins 0-3 are block 0's, 4-7 block 1's

@@ -546,6 +546,7 @@ cudaError_t configure_launch_ex(LaunchRequest& request, const cudaLaunchConfig_t
     request.grid = config->gridDim;
     request.block = config->blockDim;
     request.shared_bytes = config->dynamicSmemBytes;
+    request.launched_ex = true;
     if (config->numAttrs > 0 && config->attrs == nullptr) {
         return fail(cudaErrorInvalidValue, "cudaLaunchKernelEx() at " + where + ": config->numAttrs is " +
                                                std::to_string(config->numAttrs) + " but config->attrs is null.");

@@ -137,9 +137,23 @@ void dynamic_shared_out_of_bounds(const char* name, long long index, std::size_t
         << "[" << index << "] is outside the dynamic shared memory `extern __shared__ " << (type_name ? type_name : "T")
         << " " << name << "[]`: the launch gave " << bytes << " bytes (" << bytes / element_size << " "
         << (type_name ? std::string(type_name) + "s" : "elements of " + std::to_string(element_size) + " bytes")
-        << "), the third parameter of <<<grid, block, bytes>>>, so its indices run from 0 to "
-        << static_cast<long long>(bytes / element_size) - 1
-        << ".\n  Size it on the host for everything a block stores there, halo included.";
+        << "), "
+        << (current_block != nullptr && current_block->run->request->launched_ex
+                ? "config.dynamicSmemBytes of cudaLaunchKernelEx()"
+                : "the third parameter of <<<grid, block, bytes>>>")
+        << ", so its indices run from 0 to " << static_cast<long long>(bytes / element_size) - 1 << ".\n  ";
+    // An index past 2^31 is most often a negative one computed in unsigned arithmetic: a
+    // larger size on the host would not help.
+    if (index < 0 || (index >= (1LL << 31) && index < (1LL << 32))) {
+        out << "The index is negative" << (index < 0 ? "" : " as a 32-bit int, " + std::to_string(static_cast<int>(static_cast<unsigned>(index))) +
+                                                                  ", computed in unsigned arithmetic")
+            << ": an offset subtracted from a smaller one, such as a base, a rank or a block's first element "
+               "that is too large.";
+    } else {
+        out << "Either the index runs past what the block needs (check how it is computed and bounded), or the "
+               "launch gives too little: size it on the host for everything a block stores there (a halo too, "
+               "where there is one).";
+    }
     throw KernelFault{cudaErrorIllegalAddress, out.str()};
 }
 

@@ -171,6 +171,32 @@ cudaError_t cluster_histogram_through_pointer(const unsigned* values, int n, uns
     return cudaSuccess;
 }
 
+namespace {
+// Each block counts into its own slice of `slice_counts`, at the value's offset from the
+// block's first bin, computed with the block's place in the grid in unsigned arithmetic:
+// from the second block on, the offset of a value below its first bin wraps around.
+__global__ void slice_offset_planted(const unsigned* values, int n, unsigned* histogram) {
+    extern __shared__ unsigned slice_counts[];
+    constexpr unsigned kSlice = 64;
+    slice_counts[threadIdx.x % kSlice] = 0;
+    __syncthreads();
+    for (int i = static_cast<int>(threadIdx.x); i < n; i += static_cast<int>(blockDim.x)) {
+        atomicAdd(&slice_counts[values[i] % kSlice - blockIdx.x * kSlice], 1u);
+    }
+    __syncthreads();
+    if (threadIdx.x < kSlice) atomicAdd(&histogram[threadIdx.x], slice_counts[threadIdx.x]);
+}
+}  // namespace
+
+void slice_offset(const unsigned* values, int n, unsigned* histogram) {
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(2);
+    config.blockDim = dim3(64);
+    config.dynamicSmemBytes = 64 * sizeof(unsigned);
+    CUDA_CHECK(cudaLaunchKernelEx(&config, slice_offset_planted, values, n, histogram));
+    CUDA_CHECK_KERNEL("slice_offset_planted");
+}
+
 void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned blocks) {
     pair_histogram_planted<<<blocks, 96, (bins + 1) / 2 * sizeof(unsigned)>>>(values, n, histogram, bins);
     CUDA_CHECK_KERNEL("pair_histogram_planted");

@@ -233,6 +233,10 @@ cudaError_t cluster_histogram(const unsigned* values, int n, Count* histogram, i
 /// cudaLaunchKernelEx, so that the launch's text names the pointer, not the kernel.
 cudaError_t cluster_histogram_through_pointer(const unsigned* values, int n, unsigned* histogram, int bins,
                                               unsigned clusters, ClusterBug bug);
+/// @brief A histogram of values[i] % 64 in a dynamic shared array, launched with
+/// cudaLaunchKernelEx on 2 blocks of 64 threads, whose index subtracts blockIdx.x * 64 in
+/// unsigned arithmetic: in block 1 it wraps around, past 2^31.
+void slice_offset(const unsigned* values, int n, unsigned* histogram);
 /// @brief The same with `__cluster_dims__(2, 1, 1)` on the kernel and a <<<blocks, 96>>> launch.
 void pair_histogram(const unsigned* values, int n, unsigned* histogram, int bins, unsigned blocks);
 /// @brief A histogram of values[i] % 64 with a private `__shared__ unsigned long long

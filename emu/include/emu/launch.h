@@ -49,6 +49,7 @@ struct LaunchRequest {
     std::size_t pointer_count;        ///< how many
     bool cluster_given = false;       ///< cudaLaunchKernelEx() set cudaLaunchAttributeClusterDimension
     dim3 cluster;                     ///< if so: blocks per cluster
+    bool launched_ex = false;         ///< launched by cudaLaunchKernelEx(), not <<<...>>> (last: brace-initialised without it)
 };
 
 /// @brief Check the configuration, run the grid, record errors (emu/src/launch.cpp);
