@@ -68,9 +68,11 @@ void wait_for_kernel(const char* kernel_name, const char* file, int line) {
         if (std::chrono::steady_clock::now() - start > limit) {
             std::fprintf(stderr,
                          "\n%s:%d: the kernel %s is still running after %g s, the time limit (TIMEOUT=seconds "
-                         "changes it), so the program stops here.\n  A kernel that never ends usually has a loop "
-                         "whose condition never becomes false: check each loop's bound and step (a `k += 0`, a "
-                         "`<=` that should be `<`, an unsigned counter that never goes below 0).\n",
+                         "changes it), so the program stops here.\n  A kernel that never ends has a loop whose "
+                         "condition never becomes false (a `k += 0`, a `<=` that should be `<`, an unsigned "
+                         "counter that never goes below 0), or threads waiting for others that never come: a "
+                         "__syncthreads(), cluster.sync() or mbarrier wait that some threads never reach, or a "
+                         "__shfl_*_sync() or __syncwarp() whose mask names lanes that never call it.\n",
                          file, line, kernel_name, kernel_time_limit_seconds());
             std::fflush(stderr);
             std::_Exit(kKernelTimeLimitExitStatus);
