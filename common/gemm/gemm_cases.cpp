@@ -60,7 +60,8 @@ namespace {
 // run of a kernel that goes out of bounds there could leave the GPU unusable, which the
 // next shape would report as its own; a failing GPU run is followed by the CPU backend's
 // checks, which include this).
-std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[maybe_unused]] GemmShape shape) {
+std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[maybe_unused]] GemmShape shape,
+                                   [[maybe_unused]] InputPrecision precision) {
 #ifndef TUTORIAL_EMU
     return "";
 #else
@@ -132,7 +133,11 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
             text << " k stops at " << stop << ", " << K - stop << " short of K: a loop over K that ends too early "
                  << "would do this, and so would tiles of k = " << stop << " on that are never loaded, or are "
                  << "fetched from the wrong place (a load's or copy's offsets or coordinates along K: outside the "
-                 << "matrix, bounds checks and the TMA give zeros).";
+                 << "matrix, bounds checks and the TMA give zeros)"
+                 << (precision == InputPrecision::bf16
+                         ? ", or fragments whose lanes take the wrong rows or columns of a tile (each lane's ldmatrix "
+                           "address, or the swizzle of the addresses it reads)."
+                         : ".");
         }
     }
     return text.str();
@@ -147,7 +152,7 @@ ComparisonReport run_gemm_case(const GemmFunction& gemm, GemmShape shape, int ti
     GemmOperands operands(M, N, K, derive_seed(run_seed(), {M, N, K}), precision);
     ComparisonReport report = operands.run_checked(gemm, tile, tile_cols);
     if (!report.ok()) {
-        const std::string finding = added_products_finding(gemm, shape);
+        const std::string finding = added_products_finding(gemm, shape, precision);
         if (!finding.empty()) {
             report.text += wrap_report_text(finding);
             report.cause = finding;

@@ -202,7 +202,9 @@ void report_hit(AsyncState& s, BlockRun& b, const char* reader) {
         out << ", and the copy overwrites this write when it lands";
     }
     out << ". Wait for the copy before using its bytes (and, when another thread issued it, __syncthreads() after the "
-           "wait). If this "
+           "wait); where the waits are there, the " << (written ? "write" : "read")
+        << " may be of a stage other than the one waited for (in a pipeline, the oldest stage, phase % STAGES: an "
+           "index off by one reads a stage still in flight). If this "
         << (written ? "write" : "read")
         << " meant the bytes' earlier contents, the copy refilled them too early: a stage refilled before every "
            "consumer released it, or a __syncthreads() missing before the refill.";

@@ -183,7 +183,9 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
                "__syncthreads() must separate them.";
         return out.str();
     }
-    out << "result depends on thread order: missing `__syncthreads()` or a shared-memory race.\n  " << outcome.kernel
+    out << "result depends on thread order: missing `__syncthreads()` or a shared-memory race, or a value used "
+           "before it is set.\n  "
+        << outcome.kernel
         << " gives different results when the threads of each block run in " << first.name() << " order and in "
         << second.name() << " order:\n  " << element.str();
     if (watched.watch_seen) {
@@ -191,7 +193,8 @@ std::string order_message(const GridRun& run, const GridOutcome& outcome, const 
     }
     out << ".\n  Some thread reads shared memory that another thread of its block writes, with no __syncthreads() "
            "in between (between lanes of one warp: no __syncwarp()): before the value is written, or after it was "
-           "overwritten for the next step.";
+           "overwritten for the next step. Or a thread uses a value it never set, such as a sum declared without "
+           "its `= 0`: it holds whatever was left there, which differs from one run to the next.";
     if (run.cluster.x != 0) {
         out << "\n  In a cluster launch the blocks of each cluster also ran in another order: a block that uses "
                "another's shared memory (cluster.map_shared_rank()) with no cluster.sync() between the owner's "
