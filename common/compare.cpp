@@ -102,7 +102,7 @@ void write_report(ComparisonReport& report, const OutputLayout& layout, const st
     if (report.wrong > static_cast<long long>(report.first.size())) {
         text << "  ... and " << report.wrong - static_cast<long long>(report.first.size()) << " more.\n";
     }
-    const std::vector<std::string> patterns = describe_error_pattern(report, layout, got);
+    const std::vector<std::string> patterns = describe_error_pattern(report, layout, got, exact);
     if (!patterns.empty()) {
         text << "What the wrong elements have in common:\n";
         for (const std::string& sentence : patterns) {
@@ -242,7 +242,7 @@ ComparisonReport compare_exact(const std::vector<std::uint8_t>& got, const std::
 }
 
 std::vector<std::string> describe_error_pattern(const ComparisonReport& report, const OutputLayout& layout,
-                                                const std::vector<double>& got) {
+                                                const std::vector<double>& got, bool exact) {
     std::vector<std::string> sentences;
     if (report.ok()) {
         return sentences;
@@ -295,6 +295,13 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
         }
     }
 
+    // Integers compared exactly, none off by more than 1: every wrong one is off by exactly 1.
+    if (exact && report.max_error == 1.0) {
+        sentences.push_back("Every wrong element is off by exactly 1: a rounding, such as a division that truncates "
+                            "where the result must be rounded to nearest (add half the divisor before dividing), or "
+                            "one that rounds where it must truncate.");
+    }
+
     const long long tile_r = layout.tile_rows, tile_c = layout.tile_cols;
     const bool tiled = tile_r > 0 && tile_c > 0;
     const std::string tile_shape = tiled ? rows_by_cols(tile_r, tile_c) : "";
@@ -335,9 +342,11 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
                     sentence += ", as if the grid were a single block. Check the launch configuration.";
                 } else {
                     sentence += ". Either the grid is a single block (the launch configuration's own test says "
-                                "whether it is), or each thread's row and column are swapped (rows come from "
-                                "blockIdx.y and threadIdx.y, columns from .x), which sends the other blocks' threads "
-                                "outside " + layout.name + ", where the bounds check stops them.";
+                                "whether it is), or the rows and columns are swapped, which sends the other blocks' "
+                                "threads outside " + layout.name + ", where the bounds check stops them: each "
+                                "thread's row and column (rows come from blockIdx.y and threadIdx.y, columns from "
+                                ".x), or the grid's x and y (x counts the blocks across the columns, y down the "
+                                "rows).";
                 }
                 sentences.push_back(sentence);
             } else {

@@ -94,9 +94,10 @@ std::string wrap_report_text(const std::string& text, std::size_t width = kRepor
 
 /// @brief Sentences that name the pattern the wrong elements share, if any: all of
 /// them in the last partial tile, on the border ring, along the seams between tiles,
-/// the last N − 1 outputs of each block of a 1D window, never written, and so on.
+/// the last N − 1 outputs of each block of a 1D window, never written, and so on. @p exact:
+/// the comparison was exact, of integers (every wrong element off by 1 is then a rounding).
 std::vector<std::string> describe_error_pattern(const ComparisonReport& report, const OutputLayout& layout,
-                                                const std::vector<double>& got);
+                                                const std::vector<double>& got, bool exact = false);
 
 /// @brief A character map of where the wrong elements are.
 ///

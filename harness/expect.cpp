@@ -226,8 +226,9 @@ void check_launch_refused(const std::function<void()>& call, const std::string& 
         }
         explained = true;
         FAIL("the launch succeeded; it should have been refused: this size needs 65536 rows of blocks "
-             "(grid.y), one more than a GPU allows. Once the launch configuration computes the grid from the "
-             "size (its TODO), CUDA refuses the launch and the check after it (CUDA_CHECK_KERNEL) reports it.");
+             "(grid.y), one more than a GPU allows. A grid computed from the size, its y counting the blocks "
+             "down the rows, is refused by CUDA, and the check after the launch (CUDA_CHECK_KERNEL) reports it; "
+             "this grid is not that (a fixed size, or its x and y swapped?).");
     } catch (const CudaError& error) {
         const std::string text = error.what();
         INFO(text);

@@ -285,7 +285,12 @@ std::string out_of_bounds_advice(const std::string& error_text, const OutputOwne
     advice << "That thread computes " << name << "(" << row << ", " << col << "), ";
     const bool inside = row >= 0 && row < ownership.rows && col >= 0 && col < ownership.cols;
     const std::string shape = std::to_string(ownership.rows) + " x " + std::to_string(ownership.cols) + " (rows x columns) " + name;
-    if (inside && !ownership.stages_in_shared) {
+    if (inside && !ownership.stages_in_shared && ownership.reads_neighbours) {
+        advice << "which is inside the " << shape << ": its own element exists, so the access is one of the "
+               << "neighbours it reads around it (the box or the window): a neighbour past the input's edge must be "
+               << "clamped into the input (or left out, where the exercise says so). If every neighbour is, the index "
+               << "arithmetic is wrong (a row of a matrix is as long as its number of columns).";
+    } else if (inside && !ownership.stages_in_shared) {
         advice << "which is inside the " << shape << ": its own element exists, so the access goes out of bounds "
                << "through its index arithmetic, such as a wrong stride (a row of a matrix is as long as its "
                << "number of columns). A bounds check would hide this bug, not fix it.";
@@ -372,7 +377,7 @@ std::string summarize_failing_shapes(const std::vector<Parameters>& failing, con
         out << "no simple property (a size that is or is not a multiple of the tile, more or less than one "
                "tile, one value of a parameter) holds for every failing shape and "
             << (passing.size() == 1 ? std::string("not for the one that passes (") + labels_of_passing.front() + ")."
-                                    : "for few of the " + std::to_string(passing.size()) + " that pass.");
+                                    : "for none of the " + std::to_string(passing.size()) + " that pass.");
     }
     return out.str();
 }

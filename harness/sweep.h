@@ -79,6 +79,9 @@ struct OutputOwnership {
     /// at __syncthreads(): a thread then also loads elements that are not its own (a tile,
     /// a halo), and must reach every barrier, so it may not simply return early.
     bool stages_in_shared = false;
+    /// True for a stencil: each thread reads the elements around its own (a box, a window),
+    /// and a neighbour past the input's edge must be clamped into it or left out.
+    bool reads_neighbours = false;
     std::string tile_text;  ///< for the tile kinds: the block's tile, e.g. "64 x 64"
 };
 

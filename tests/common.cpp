@@ -106,6 +106,16 @@ TEST_CASE("an exact comparison of bytes finds a one-off error and names the bord
 }
 
 
+TEST_CASE("an exact comparison whose wrong elements are all off by 1 names a rounding", "[common]") {
+    std::vector<std::uint8_t> expected = random_bytes(40, 5), got = expected;
+    for (int i : {3, 17, 29}) got[i] = static_cast<std::uint8_t>(expected[i] == 255 ? 254 : expected[i] + 1);
+    got[11] = static_cast<std::uint8_t>(expected[11] == 0 ? 1 : expected[11] - 1);
+    const auto report = compare_exact(got, expected, layout_of(5, 8, 0));
+    check_says(report.text, {"Every wrong element is off by exactly 1: a rounding"});
+    got[29] = static_cast<std::uint8_t>(expected[29] ^ 0x40);  // one off by 64: no rounding
+    CHECK_FALSE(contains_phrase(compare_exact(got, expected, layout_of(5, 8, 0)).text, "off by exactly 1"));
+}
+
 TEST_CASE("a report says when the wrong bytes still hold the poison", "[common]") {
     std::vector<std::uint8_t> expected = random_bytes(20, 8), got = expected;
     got[7] = 0xFF;
@@ -237,7 +247,8 @@ TEST_CASE("the first-tile sentence fires only when exactly the first tile is rig
             for (int c = 0; c < 16; ++c) narrow[r * 17 + c] = 0.0f;
         const auto report = compare_with_tolerance(narrow, zeros(15 * 17), layout_of(15, 17, 16));
         check_says(report.text, {"Only the first tile", "Either the grid is a single block",
-                                 "or each thread's row and column are swapped"},
+                                 "or the rows and columns are swapped", "each thread's row and column",
+                                 "or the grid's x and y"},
                    {"as if the grid were a single block", "Check the launch configuration."});
     }
     SECTION("fires: the rest written wrong, row and column from the wrong blockIdx, never a single block") {

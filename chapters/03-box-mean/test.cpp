@@ -187,6 +187,7 @@ tutorial::ShapeSweep sweep_image_cases(const std::string& name, const BoxMean& b
             col = block.x * kBoxBlockX + thread.x;
         };
         ownership.stages_in_shared = stages_in_shared;
+        ownership.reads_neighbours = true;  // a stencil: a box, a window
         sweep.run(label.str(),
                   {{"width", c.width, kBoxBlockX, "", "block"},
                    {"height", c.height, kBoxBlockY, "", "block"},

@@ -112,6 +112,7 @@ tutorial::ShapeSweep sweep_signal_cases(const std::string& name, const MovingAve
             col = block.x * B + thread.x;
         };
         ownership.stages_in_shared = halo == Halo::loaded;
+        ownership.reads_neighbours = true;  // a stencil: a box, a window
         sweep.run(label.str(),
                   {{"size", c.size, 0, "", ""}, {"window", c.window, 0, "", ""}, {"outputs", outputs, B, "", "block"}},
                   [&] { return run_moving_average(moving_average, c, halo); }, ownership);

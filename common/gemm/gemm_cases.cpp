@@ -121,11 +121,15 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
     const bool suffix = never.back() == K - 1 && never.back() - never.front() + 1 == static_cast<int>(never.size());
     if (suffix) {
         const int stop = never.front();
+        // A tile read with its row and column swapped stops at the same place: past N (or M)
+        // its zero padding stands in for the rows of B (or the columns of A).
         if (stop == N && N != K) {
             text << " k stops at " << stop << ", which is N: a bound on k, or on the columns of A, that uses N where "
-                                               "K belongs would do this.";
+                                               "K belongs would do this, and so would B's tile read with its row and "
+                                               "column swapped (B_tile[threadIdx.x][k] for B_tile[k][threadIdx.x]).";
         } else if (stop == M && M != K) {
-            text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this.";
+            text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this, "
+                                               "and so would A's tile read with its row and column swapped.";
         } else {
             // The products from k = stop on are all missing: what C shows cannot tell a loop
             // that stops from tiles of those k that never arrive, or that were fetched from
