@@ -87,10 +87,9 @@ $(FLAGS_RECORD): FORCE
 # run_compiler LABEL, COMMAND[, SOURCE]: the messages in one piece, so that parallel compiles never mix
 # (nvcc's paragraphs once: it repeats them per architecture); SOURCE's command goes to COMPILE_DB.
 unique_paragraphs := awk 'BEGIN { RS = ""; ORS = "\n\n" } !seen[$$0]++'
-# Each build line a recipe prints ("  CXX   file") is counted as make runs it, so that the test
-# verb, which runs last, keeps the whole run, build lines included, to one screen.
-build_line = $(eval BUILD_LINES += 1)
-run_compiler = $(build_line)@mkdir -p $(@D) && echo "  $(1)" && \
+# say LABEL: the target's folder made and its build line printed, counted (BUILD_LINES) for the test verb's one screen.
+say = $(eval BUILD_LINES += 1)@mkdir -p $(@D) && echo "  $(1)"
+run_compiler = $(call say,$(1)) && \
 	{ messages=$$($(2) 2>&1); status=$$?; [ -z "$$messages" ] || printf '%s\n' "$$messages" | \
 	  $(if $(filter NVCC%,$(1)),$(unique_paragraphs),cat); \
 	  $(if $(3),mkdir -p $(COMPILE_DB)/$(dir $(3)) && printf '%s\n' $(3) $(2) >$(COMPILE_DB)/$(3).args;) exit $$status; }
@@ -104,11 +103,11 @@ $(BUILD)/%.o: %.cu $(FLAGS_RECORD) $$(call chapter_record,$$*)
 	$(call run_compiler,NVCC  $<,$(NVCC) $(call chapter_flags,$<) $(BUILD_NVCCFLAGS) $(NVCCFLAGS) -c $< -o $@,$<)
 endif
 $(BUILD)/%.a:
-	$(build_line)@mkdir -p $(@D) && echo "  AR    $@" && rm -f $@ && ar rcs $@ $^
+	$(call say,AR    $@) && rm -f $@ && ar rcs $@ $^
 # Link the prerequisites, in one group the linker scans again for what later objects need (each library
 # named once); $(1): libraries that come before the usual ones. The floor, gpu_model, is a prerequisite
 # of every program and is linked once, last (LDLIBS), below everything that uses it.
-link = $(build_line)@mkdir -p $(@D) && echo "  LINK  $@" && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) \
+link = $(call say,LINK  $@) && $(CXX) $(LDFLAGS) -Wl,--start-group $(filter-out $(GPU_MODEL_LIBRARY),$^) $(1) \
        -Wl,--end-group $(LDLIBS) -o $@ && \
        { python3 tools/compile_db.py $(COMPILE_DB) >/dev/null 2>&1 || true; }
 # ---- Libraries: gpu_model/ under everything, common/ for every chapter, common/gemm/ for the GEMM chapters

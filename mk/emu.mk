@@ -18,7 +18,7 @@ EMU_FLAGS_RECORD := $(BUILD)/emu/flags.txt
 $(EMU_FLAGS_RECORD): FORCE
 	$(call record,$(EMU_FIBER_FLAGS) | $(EMU_KERNEL_CXXFLAGS))
 $(EMU_TRANSLATOR): emu/tools/cu2cpp.cpp
-	$(build_line)@mkdir -p $(@D) && echo "  CXX   $<" && $(CXX) -std=c++17 -O2 -Wall -Wextra $< -o $@
+	$(call say,CXX   $<) && $(CXX) -std=c++17 -O2 -Wall -Wextra $< -o $@
 # The translation keeps every line behind a #line: compile errors name the .cu file and line.
 $(BUILD)/%.cu.cpp: %.cu $(EMU_TRANSLATOR)
 	@mkdir -p $(@D) && $(EMU_TRANSLATOR) $< $@
@@ -44,7 +44,7 @@ $(BUILD)/%.ptxas.h: $$(call nvcc_check_of,$$*)
 $(BUILD)/%.o: $(BUILD)/%.cu.cpp $$(call nvcc_check_of,$$*) $$(call ptxas_header_of,$$*) $(FLAGS_RECORD) $$(call chapter_record,$$*) $(EMU_FLAGS_RECORD)
 	$(call run_compiler,CXX   $*.cu (for the CPU),$(CXX) $(call chapter_flags,$*) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_KERNEL_CXXFLAGS) -iquote $(dir $*) $(addprefix -include ,$(call ptxas_header_of,$*)) -c $< -o $@,$<)
 $(BUILD)/emu/%.o: emu/src/%.cpp $(FLAGS_RECORD) $(EMU_FLAGS_RECORD)
-	$(build_line)@mkdir -p $(@D) && echo "  CXX   $<" && $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
+	$(call say,CXX   $<) && $(CXX) $(BUILD_CXXFLAGS) $(CXXFLAGS) $(EMU_FIBER_FLAGS) -c $< -o $@
 # The backend's own tests: planted bugs, each reported, beside correct twins that must pass.
 $(BUILD)/bin/emu-tests: $(patsubst %.cpp,$(BUILD)/%.o,$(wildcard tests/emu*.cpp)) $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/emu_planted/*.cu)) \
                         $(patsubst %.cu,$(BUILD)/%.o,$(wildcard tests/occupancy_kernels/*.cu)) \
