@@ -483,36 +483,40 @@ TEST_CASE("compare_bins names what the wrong bins share", CHAPTER_TAG "[referenc
         top.samples = {1, 0, 7, 2, 7, 0, 6, 7};
         top.one_sample_per_thread = true;
         const std::vector<unsigned int> expected{2, 1, 1, 0, 0, 0, 1, 3};
-        const std::string last = one_line(tutorial::compare_bins({2, 1, 1, 0, 0, 0, 1, 0}, expected, top).text);
+        // The report of `got` on one line, and whether it has a phrase.
+        const auto report = [&](const std::vector<unsigned int>& got) {
+            return one_line(tutorial::compare_bins(got, expected, top).text);
+        };
+        const auto has = [](const std::string& text, const char* phrase) { return text.find(phrase) != std::string::npos; };
+        const std::string last = report({2, 1, 1, 0, 0, 0, 1, 0});
         INFO(last);
-        CHECK(last.find("Every count of bin 7, the last bin, is missing (3 samples), and every other bin is right") !=
-              std::string::npos);
-        CHECK(last.find("value < num_bins") != std::string::npos);
-        const std::string two = one_line(tutorial::compare_bins({2, 1, 1, 0, 0, 0, 0, 0}, expected, top).text);
+        CHECK(has(last, "Every count of bin 7, the last bin, is missing (3 samples), and every other bin is right"));
+        CHECK(has(last, "value < num_bins"));
+        const std::string two = report({2, 1, 1, 0, 0, 0, 0, 0});
         INFO(two);
-        CHECK(two.find("Every count of bins 6 to 7, the last ones, is missing (4 samples)") != std::string::npos);
-        const std::string low = one_line(tutorial::compare_bins({0, 1, 1, 0, 0, 0, 1, 3}, expected, top).text);
+        CHECK(has(two, "Every count of bins 6 to 7, the last ones, is missing (4 samples)"));
+        const std::string low = report({0, 1, 1, 0, 0, 0, 1, 3});
         INFO(low);
-        CHECK(low.find("Every count of bin 0 is missing (2 samples)") != std::string::npos);
-        CHECK(low.find("the samples of value 0 were not counted") != std::string::npos);
+        CHECK(has(low, "Every count of bin 0 is missing (2 samples)"));
+        CHECK(has(low, "the samples of value 0 were not counted"));
         // One sample lost, or counts lost here and there: 9a's own causes, no merge.
-        const std::string middle = one_line(tutorial::compare_bins({2, 1, 0, 0, 0, 0, 1, 3}, expected, top).text);
+        const std::string middle = report({2, 1, 0, 0, 0, 0, 1, 3});
         INFO(middle);
-        CHECK(middle.find("Every count of") == std::string::npos);
-        CHECK(middle.find("without atomicAdd") != std::string::npos);
-        CHECK(middle.find("merge") == std::string::npos);
-        CHECK(middle.find("zero") == std::string::npos);
+        CHECK_FALSE(has(middle, "Every count of"));
+        CHECK(has(middle, "without atomicAdd"));
+        CHECK_FALSE(has(middle, "merge"));
+        CHECK_FALSE(has(middle, "zero"));
         top.one_sample_per_thread = false;
         top.slice = 4;  // bins 0-3 are block rank 0's, 4-7 rank 1's
-        const std::string slice = one_line(tutorial::compare_bins({0, 0, 0, 0, 0, 0, 1, 3}, expected, top).text);
+        const std::string slice = report({0, 0, 0, 0, 0, 0, 1, 3});
         INFO(slice);
-        CHECK(slice.find("the slice of block rank 0, whose counts never reached the global bins") != std::string::npos);
-        CHECK(slice.find("cluster.block_rank()") != std::string::npos);
+        CHECK(has(slice, "the slice of block rank 0, whose counts never reached the global bins"));
+        CHECK(has(slice, "cluster.block_rank()"));
         // Counts lost across the bins in a cluster: a slice merged by blockIdx.x is one cause named.
-        const std::string spread = one_line(tutorial::compare_bins({2, 0, 1, 0, 0, 0, 1, 2}, expected, top).text);
+        const std::string spread = report({2, 0, 1, 0, 0, 0, 1, 2});
         INFO(spread);
-        CHECK(spread.find("not blockIdx.x") != std::string::npos);
-        CHECK(spread.find("a cluster.sync() is missing before the merge") != std::string::npos);
+        CHECK(has(spread, "not blockIdx.x"));
+        CHECK(has(spread, "a cluster.sync() is missing before the merge"));
     }
     says({1, 3, 1, 0, 1, 1, 1, 0}, "wrong bin");
     says({1, 2, 1, 0, 0, 1, 1, 0}, "2 counts of 8 are missing");
