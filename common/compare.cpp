@@ -284,14 +284,14 @@ std::vector<std::string> describe_error_pattern(const ComparisonReport& report, 
         if (nan_poison) {
             sentences.push_back("Every wrong element is NaN, like the NaN poison the test wrote before the run. "
                                 "Either no thread wrote it (check the grid covers the whole output, the bounds "
-                                "checks are not too strict, and each thread's row and column reach every element), "
+                                "checks are not too strict, and the threads' indices cover every element), "
                                 "or it was computed from memory nobody wrote, such as shared memory the kernel "
                                 "never loaded.");
         } else {
             sentences.push_back("Every wrong element holds " + format_number(poison) +
                                 ", the poison the test wrote before the run: most likely no thread wrote it. Check "
-                                "the grid covers the whole output, the bounds checks are not too strict, and each "
-                                "thread's row and column reach every element.");
+                                "the grid covers the whole output, the bounds checks are not too strict, and the "
+                                "threads' indices cover every element.");
         }
     }
 

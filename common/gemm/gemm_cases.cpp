@@ -125,11 +125,13 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
         // its zero padding stands in for the rows of B (or the columns of A).
         if (stop == N && N != K) {
             text << " k stops at " << stop << ", which is N: a bound on k, or on the columns of A, that uses N where "
-                                               "K belongs would do this, and so would B's tile read with its row and "
-                                               "column swapped (B_tile[threadIdx.x][k] for B_tile[k][threadIdx.x]).";
+                                               "K belongs would do this, and so would, in a kernel that stages B in "
+                                               "shared memory, B's tile read with its row and column swapped "
+                                               "(B_tile[threadIdx.x][k] for B_tile[k][threadIdx.x]).";
         } else if (stop == M && M != K) {
             text << " k stops at " << stop << ", which is M: a bound on k that uses M where K belongs would do this, "
-                                               "and so would A's tile read with its row and column swapped.";
+                                               "and so would, in a kernel that stages A in shared memory, A's tile read "
+                                               "with its row and column swapped.";
         } else {
             // The products from k = stop on are all missing: what C shows cannot tell a loop
             // that stops from tiles of those k that never arrive, or that were fetched from
@@ -139,8 +141,8 @@ std::string added_products_finding([[maybe_unused]] const GemmFunction& gemm, [[
                  << "fetched from the wrong place (a load's or copy's offsets or coordinates along K: outside the "
                  << "matrix, bounds checks and the TMA give zeros)"
                  << (precision == InputPrecision::bf16
-                         ? ", or fragments whose lanes take the wrong rows or columns of a tile (each lane's ldmatrix "
-                           "address, or the swizzle of the addresses it reads)."
+                         ? ", or tensor-core operands taken from the wrong rows or columns of a tile (each lane's "
+                           "ldmatrix address, a wgmma descriptor, or the swizzle of the addresses they read)."
                          : ".");
         }
     }
