@@ -33,7 +33,7 @@ from .course import Build, Chapter, Progress
 
 # The CPU backend's small shapes: seconds each on the CPU, and the GPU's large tests are left out.
 CATCH_FILTER = "~[large]"
-# How the CPU backend says it stopped a kernel at its time limit (emu/src/launch.cpp).
+# How the CPU backend says it stopped a kernel at its time limit (emu/src/diagnostics.cpp).
 CPU_TIME_LIMIT = "so the CPU backend stopped it"
 EMU_TIMEOUT_SECONDS = 900
 
@@ -302,6 +302,7 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
     if not chapter_name.startswith("chapter"):
         return 0
     tests = failing_tests(results) if results else []
+    failed_on_gpu = [case for case in grading.read_cases(results) if not case.passed] if results else []
     first_build = not (Path("build") / "emu" / "libcommon.a").exists()
     print(f"The CPU backend's checks on {'the failing tests' if tests else 'the tests'} (their first shapes"
           f"{' and those that failed' if tests else ''}), " +
@@ -325,9 +326,8 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
                                    "TUTORIAL_SHAPES": shapes})
     try:
         run = run_tests(spec, shapes)
-        gpu_outputs = [case.output for case in grading.read_cases(results) if not case.passed] if results else []
         if (tests and CPU_TIME_LIMIT in " ".join(run.stdout.split()) and
-                not any("time limit" in output for output in gpu_outputs)):
+                not any("time limit" in case.output for case in failed_on_gpu)):
             # The GPU's large tests: shapes the CPU backend cannot run within its time limit,
             # which it would report as a kernel that never ends. The chapter's other tests,
             # on their first shapes, instead.
@@ -348,8 +348,7 @@ def cpu_diagnosis(args, make, binary: Path, results: Path | None, lines: int | N
                  if shapes else "their first shapes (a race its thread orders did not hit, a shape past them, or a "
                                 "limit of the GPU's)."))
         return 0
-    said_on_gpu = [gpu_words(case.output) for case in grading.read_cases(results)
-                   if not case.passed and case.output] if results else []
+    said_on_gpu = [gpu_words(case.output) for case in failed_on_gpu if case.output]
     report = telling_report(run.stdout, said_on_gpu)
     if not report:
         print(f"  They fail there too, and its reports add nothing to the GPU's (the whole run: {run_log}).")
